@@ -1,0 +1,172 @@
+//! Diagnostics for people: every problem in a user's file carries a byte span, and is rendered with
+//! `file:line:col`, the source line, a caret and a hint (codespan-reporting, no colour).
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor::NoColor, Config};
+use std::ops::Range;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One problem in one source file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Byte range in the source text.
+    pub span: Range<usize>,
+    /// What is wrong, one line.
+    pub message: String,
+    /// Text shown under the caret (what was expected there).
+    pub label: String,
+    /// Extra lines: hints such as "did you mean `city`?".
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(span: Range<usize>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            span,
+            message: message.into(),
+            label: String::new(),
+            notes: Vec::new(),
+        }
+    }
+    pub fn warning(span: Range<usize>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(span, message)
+        }
+    }
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// A source file as the user named it, with its text.
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub name: String,
+    pub text: String,
+}
+
+impl Source {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        Source {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..floor_char_boundary(&self.text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let col = before[line_start..].chars().count() + 1;
+        (line, col)
+    }
+
+    /// Renders diagnostics (in the order given) as plain text.
+    pub fn render(&self, diags: &[Diagnostic]) -> String {
+        let mut files = SimpleFiles::new();
+        let id = files.add(self.name.clone(), self.text.clone());
+        let config = Config::default();
+        let mut out = NoColor::new(Vec::new());
+        for d in diags {
+            let start = floor_char_boundary(&self.text, d.span.start);
+            let end = floor_char_boundary(&self.text, d.span.end.max(d.span.start));
+            let cs = match d.severity {
+                Severity::Error => CsDiagnostic::error(),
+                Severity::Warning => CsDiagnostic::warning(),
+            }
+            .with_message(&d.message)
+            .with_labels(vec![Label::primary(id, start..end).with_message(&d.label)])
+            .with_notes(d.notes.clone());
+            // Writing into a Vec cannot fail; a failure here would only lose text.
+            let _ = term::emit(&mut out, &config, &files, &cs);
+        }
+        String::from_utf8_lossy(&out.into_inner()).into_owned()
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    if i >= s.len() {
+        return s.len();
+    }
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The closest of `candidates` to `name`, if it is close enough to be a likely typo.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = edit_distance(name, c);
+        let limit = (name.len().max(c.len()) + 2) / 3;
+        if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters() {
+        let s = Source::new("f", "ab\ncdé f\n");
+        assert_eq!(s.line_col(0), (1, 1));
+        assert_eq!(s.line_col(3), (2, 1));
+        assert_eq!(s.line_col(8), (2, 5));
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(did_you_mean("ctiy", ["city", "road", "field"]), Some("city"));
+        assert_eq!(did_you_mean("zzzzzz", ["city", "road"]), None);
+    }
+
+    #[test]
+    fn renders_file_line_col_and_caret() {
+        let s = Source::new("x.rules", "let a = 1\nlet b = c\n");
+        let out = s.render(&[Diagnostic::error(18..19, "unknown name `c`")
+            .with_label("not defined")
+            .with_note("did you mean `a`?")]);
+        assert!(out.contains("x.rules:2:9"), "{out}");
+        assert!(out.contains('^'), "{out}");
+    }
+}

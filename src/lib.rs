@@ -1,0 +1,9 @@
+//! carto: plays, checks, documents and simulates Carcassonne: Maps games.
+//!
+//! Rust here knows tiles and geometry; every variant lives in `rules/` and `maps/`.
+
+pub mod diag;
+pub mod geometry;
+pub mod map;
+pub mod rng;
+pub mod tiles;
