@@ -114,11 +114,14 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 }
 
 /// The closest of `candidates` to `name`, if it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
         let d = edit_distance(name, c);
-        let limit = (name.len().max(c.len()) + 2) / 3;
+        let limit = name.len().max(c.len()).div_ceil(3);
         if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
             best = Some((d, c));
         }
@@ -156,7 +159,10 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        assert_eq!(did_you_mean("ctiy", ["city", "road", "field"]), Some("city"));
+        assert_eq!(
+            did_you_mean("ctiy", ["city", "road", "field"]),
+            Some("city")
+        );
         assert_eq!(did_you_mean("zzzzzz", ["city", "road"]), None);
     }
 

@@ -2,7 +2,10 @@
 //!
 //! Rust here knows tiles and geometry; every variant lives in `rules/` and `maps/`.
 
+pub mod board;
+pub mod compiled;
 pub mod diag;
+pub mod features;
 pub mod geometry;
 pub mod map;
 pub mod rng;

@@ -46,5 +46,8 @@ impl TileSet {
 /// Parses a tile set. All problems of the file are reported at once, each with a span.
 pub fn parse_tile_set(name: &str, source: &Source) -> Result<TileSet, Vec<Diagnostic>> {
     let _ = (name, source);
-    Err(vec![Diagnostic::error(0..0, "tile sets are not loaded yet")])
+    Err(vec![Diagnostic::error(
+        0..0,
+        "tile sets are not loaded yet",
+    )])
 }
