@@ -10,3 +10,6 @@ pub mod geometry;
 pub mod map;
 pub mod rng;
 pub mod tiles;
+pub mod state;
+pub mod game;
+pub mod output;

@@ -1,0 +1,129 @@
+//! Tile types compiled for play: for each rotation, packed edges and which segment lies on each side
+//! and half-edge, so placement and merging never look anything up by name.
+
+use crate::geometry::{rotate_half, rotate_side, EdgeKind, FeatureKind};
+use crate::tiles::TileType;
+
+pub const NO_SEG: u8 = u8::MAX;
+
+/// One rotation of a tile type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rotated {
+    /// Two bits per side (side `s` at bits `2s..2s+2`), values of [`EdgeKind`].
+    pub edges: u8,
+    /// Segment index of the road or city on each side, or [`NO_SEG`] for a field side.
+    pub side_seg: [u8; 4],
+    /// Segment index of the field on each half-edge, or [`NO_SEG`] for a city side.
+    pub half_seg: [u8; 8],
+}
+
+/// A tile type ready for play.
+#[derive(Clone, Debug)]
+pub struct CompiledTile {
+    pub id: String,
+    pub kinds: Vec<FeatureKind>,
+    pub shields: Vec<u8>,
+    /// For each segment, the city segments it touches (fields only).
+    pub adjacent_cities: Vec<Vec<u8>>,
+    /// For each segment: rotated sides (bit mask) per rotation, for naming follower options.
+    pub seg_sides: Vec<[u8; 4]>,
+    /// For each segment: rotated halves (bit mask) per rotation.
+    pub seg_halves: Vec<[u8; 4]>,
+    pub rot: [Rotated; 4],
+    /// Rotations that give different placements (a crossroads has one, a straight road two).
+    pub distinct_rots: Vec<u8>,
+    pub monastery: Option<u8>,
+    pub total_shields: u8,
+}
+
+impl CompiledTile {
+    pub fn new(t: &TileType) -> CompiledTile {
+        let n = t.segments.len();
+        let mut seg_sides = vec![[0u8; 4]; n];
+        let mut seg_halves = vec![[0u8; 4]; n];
+        let mut rots: Vec<Rotated> = Vec::with_capacity(4);
+        for r in 0..4 {
+            let mut edges = 0u8;
+            for s in 0..4 {
+                edges |= (t.edges[s] as u8) << (2 * rotate_side(s, r));
+            }
+            let mut side_seg = [NO_SEG; 4];
+            let mut half_seg = [NO_SEG; 8];
+            for (i, seg) in t.segments.iter().enumerate() {
+                for s in 0..4 {
+                    if seg.sides & (1 << s) != 0 {
+                        let rs = rotate_side(s, r);
+                        side_seg[rs] = i as u8;
+                        seg_sides[i][r] |= 1 << rs;
+                    }
+                }
+                for h in 0..8 {
+                    if seg.halves & (1 << h) != 0 {
+                        let rh = rotate_half(h, r);
+                        half_seg[rh] = i as u8;
+                        seg_halves[i][r] |= 1 << rh;
+                    }
+                }
+            }
+            rots.push(Rotated {
+                edges,
+                side_seg,
+                half_seg,
+            });
+        }
+        // Two rotations are the same placement when every segment maps onto one of the same kind
+        // covering the same sides and halves.
+        let signature = |r: usize| {
+            let mut sig: Vec<(FeatureKind, u8, u8, u8)> = t
+                .segments
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.kind, seg_sides[i][r], seg_halves[i][r], s.shields))
+                .collect();
+            sig.sort();
+            sig
+        };
+        let mut distinct_rots: Vec<u8> = Vec::new();
+        for r in 0..4 {
+            let sig = signature(r);
+            if !distinct_rots.iter().any(|&d| signature(d as usize) == sig) {
+                distinct_rots.push(r as u8);
+            }
+        }
+        let rot: [Rotated; 4] = [
+            rots[0].clone(),
+            rots[1].clone(),
+            rots[2].clone(),
+            rots[3].clone(),
+        ];
+        CompiledTile {
+            id: t.id.clone(),
+            kinds: t.segments.iter().map(|s| s.kind).collect(),
+            shields: t.segments.iter().map(|s| s.shields).collect(),
+            adjacent_cities: t
+                .segments
+                .iter()
+                .map(|s| s.adjacent_cities.clone())
+                .collect(),
+            seg_sides,
+            seg_halves,
+            rot,
+            distinct_rots,
+            monastery: t
+                .segments
+                .iter()
+                .position(|s| s.kind == FeatureKind::Monastery)
+                .map(|i| i as u8),
+            total_shields: t.segments.iter().map(|s| s.shields).sum(),
+        }
+    }
+
+    #[inline]
+    pub fn edge(&self, rot: usize, side: usize) -> EdgeKind {
+        match (self.rot[rot].edges >> (2 * side)) & 3 {
+            0 => EdgeKind::Field,
+            1 => EdgeKind::Road,
+            _ => EdgeKind::City,
+        }
+    }
+}

@@ -1,0 +1,416 @@
+//! The state of one game: board, players, followers, chips, tile stacks and the event record.
+//! Effects of the rules go through the methods here, which keep every chip and follower in exactly
+//! one place and record what happened.
+
+use crate::board::Board;
+use crate::compiled::CompiledTile;
+use crate::features::NONE;
+use crate::geometry::FeatureKind;
+use crate::rng::Rng;
+
+/// Where a chip is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Place {
+    Supply,
+    Aside,
+    Box,
+    /// On a map square (cell index).
+    Square(u32),
+    /// A player's area.
+    Hand(u8),
+    /// Slot `i` of a square.
+    Slot(u32, u8),
+    /// Under a follower.
+    Under(u16),
+}
+
+/// Where a follower is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FollowerAt {
+    Supply,
+    /// On the board, standing on a feature node.
+    Board(u32),
+    /// In a named holding area (index into the rules' holdings).
+    Holding(u8),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chip {
+    pub colour: u8,
+    pub value: u8,
+    pub face_up: bool,
+    pub place: Place,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Follower {
+    pub owner: u8,
+    /// 1-based number among its owner's followers.
+    pub num: u16,
+    pub at: FollowerAt,
+    pub strength: u8,
+    pub placed_turn: u32,
+    /// Cell it stands on (when on the board).
+    pub cell: u32,
+    pub kind: FeatureKind,
+}
+
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub name: String,
+    pub score: i64,
+}
+
+/// A stack of tiles on a square (dealt at setup), top = last.
+#[derive(Clone, Debug, Default)]
+pub struct TileStack {
+    pub cell: u32,
+    pub tiles: Vec<u16>,
+}
+
+/// A feature being scored, as the rules see it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FeatureInfo {
+    pub root: u32,
+    pub kind: Option<FeatureKind>,
+    pub complete: bool,
+    pub tiles: u32,
+    pub shields: u32,
+    /// Fields: completed cities next to it.
+    pub cities: u32,
+    /// Players holding the majority (bit per player).
+    pub winners: u8,
+}
+
+/// What an event happened to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvKind {
+    TilePlaced { ty: u16, cell: u32, rot: u8 },
+    TileDiscarded { ty: u16 },
+    FollowerPlaced { f: u16, cell: u32, kind: FeatureKind },
+    FollowerReturned { f: u16 },
+    FollowerMoved { f: u16, from: FollowerAt, to: FollowerAt },
+    FollowerStrength { f: u16, strength: u8 },
+    ChipMoved { chip: u16, from: Place, to: Place, face_up: bool },
+    Score { player: u8, points: i64, rule: u16 },
+    /// A decision: how many options there were and the one taken (transcripts only).
+    Choice { options: u32, taken: String },
+    TurnEnd,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub turn: u32,
+    pub player: Option<u8>,
+    pub kind: EvKind,
+}
+
+pub struct State {
+    pub board: Board,
+    pub tiles: std::sync::Arc<Vec<CompiledTile>>,
+    pub players: Vec<Player>,
+    pub followers: Vec<Follower>,
+    /// Followers each player has (their followers are `f * per_player ..`).
+    pub per_player: u16,
+    pub chips: Vec<Chip>,
+    /// Chips in the supply, top = last.
+    pub supply: Vec<u16>,
+    /// The draw stack, top = last.
+    pub stack: Vec<u16>,
+    pub tile_stacks: Vec<TileStack>,
+    pub turn: u32,
+    pub round: u32,
+    pub current: u8,
+    pub in_extra_turn: bool,
+    pub extra_turn_pending: bool,
+    /// The tile this turn is about (drawn or taken).
+    pub current_tile: Option<u16>,
+    /// Placed-tile index of this turn's tile.
+    pub placed_now: u32,
+    pub follower_placed_now: bool,
+    pub rng: Rng,
+    pub record: bool,
+    pub events: Vec<Event>,
+    pub start_cells: Vec<u32>,
+    stamp: Vec<u32>,
+    stamp_gen: u32,
+}
+
+impl State {
+    pub fn new(board: Board, tiles: std::sync::Arc<Vec<CompiledTile>>, seed: u64) -> State {
+        State {
+            board,
+            tiles,
+            players: Vec::new(),
+            followers: Vec::new(),
+            per_player: 0,
+            chips: Vec::new(),
+            supply: Vec::new(),
+            stack: Vec::new(),
+            tile_stacks: Vec::new(),
+            turn: 0,
+            round: 1,
+            current: 0,
+            in_extra_turn: false,
+            extra_turn_pending: false,
+            current_tile: None,
+            placed_now: NONE,
+            follower_placed_now: false,
+            rng: Rng::new(seed),
+            record: false,
+            events: Vec::new(),
+            start_cells: Vec::new(),
+            stamp: Vec::new(),
+            stamp_gen: 0,
+        }
+    }
+
+    #[inline]
+    pub fn push(&mut self, player: Option<u8>, kind: EvKind) {
+        if self.record {
+            self.events.push(Event {
+                turn: self.turn,
+                player,
+                kind,
+            });
+        }
+    }
+
+    pub fn acting(&self) -> Option<u8> {
+        (self.turn > 0).then_some(self.current)
+    }
+
+    // ---- scores ----
+
+    pub fn score(&mut self, player: u8, points: i64, rule: u16) {
+        if let Some(p) = self.players.get_mut(player as usize) {
+            p.score += points;
+            let who = self.acting();
+            self.push(who, EvKind::Score { player, points, rule });
+        }
+    }
+
+    // ---- chips ----
+
+    pub fn move_chip(&mut self, chip: u16, to: Place, face_up: bool) {
+        let Some(c) = self.chips.get(chip as usize).copied() else {
+            return;
+        };
+        if c.place == Place::Supply {
+            if let Some(i) = self.supply.iter().position(|&x| x == chip) {
+                self.supply.remove(i);
+            }
+        }
+        if to == Place::Supply {
+            self.supply.push(chip);
+        }
+        let face_up = face_up && to != Place::Supply;
+        self.chips[chip as usize].place = to;
+        self.chips[chip as usize].face_up = face_up;
+        let who = self.acting();
+        self.push(
+            who,
+            EvKind::ChipMoved {
+                chip,
+                from: c.place,
+                to,
+                face_up,
+            },
+        );
+    }
+
+    pub fn chips_at(&self, place: Place, out: &mut Vec<u16>) {
+        if place == Place::Supply {
+            out.extend(self.supply.iter().rev());
+            return;
+        }
+        for (i, c) in self.chips.iter().enumerate() {
+            if c.place == place {
+                out.push(i as u16);
+            }
+        }
+    }
+
+    pub fn shuffle_supply(&mut self) {
+        let mut s = std::mem::take(&mut self.supply);
+        self.rng.shuffle(&mut s);
+        self.supply = s;
+    }
+
+    // ---- followers ----
+
+    pub fn follower_id(&self, f: u16) -> String {
+        let fo = &self.followers[f as usize];
+        format!("{}.{}", self.players[fo.owner as usize].name, fo.num)
+    }
+
+    pub fn followers_in_supply(&self, player: u8) -> u16 {
+        self.player_followers(player)
+            .filter(|&f| self.followers[f as usize].at == FollowerAt::Supply)
+            .count() as u16
+    }
+
+    pub fn player_followers(&self, player: u8) -> impl Iterator<Item = u16> {
+        let n = self.per_player;
+        (player as u16 * n)..(player as u16 * n + n)
+    }
+
+    /// Places a follower from the player's supply on a node of the tile just placed.
+    pub fn place_follower(&mut self, player: u8, node: u32) -> Option<u16> {
+        let f = self
+            .player_followers(player)
+            .find(|&f| self.followers[f as usize].at == FollowerAt::Supply)?;
+        let cell = self.board.placed[self.board.features.tile[node as usize] as usize].cell;
+        let kind = self.board.features.kind[node as usize];
+        let fo = &mut self.followers[f as usize];
+        fo.at = FollowerAt::Board(node);
+        fo.cell = cell;
+        fo.kind = kind;
+        fo.placed_turn = self.turn;
+        self.board.features.add_follower(node, 1);
+        self.follower_placed_now = true;
+        self.push(Some(player), EvKind::FollowerPlaced { f, cell, kind });
+        Some(f)
+    }
+
+    /// Moves a follower to its owner's supply or a holding area.
+    pub fn move_follower(&mut self, f: u16, to: FollowerAt) {
+        let Some(fo) = self.followers.get(f as usize).copied() else {
+            return;
+        };
+        if fo.at == to {
+            return;
+        }
+        if let FollowerAt::Board(node) = fo.at {
+            self.board.features.add_follower(node, -1);
+        }
+        self.followers[f as usize].at = to;
+        let who = self.acting();
+        match (fo.at, to) {
+            (FollowerAt::Board(_), FollowerAt::Supply) => {
+                self.push(who, EvKind::FollowerReturned { f })
+            }
+            _ => self.push(who, EvKind::FollowerMoved { f, from: fo.at, to }),
+        }
+    }
+
+    pub fn set_strength(&mut self, f: u16, strength: u8) {
+        if let Some(fo) = self.followers.get_mut(f as usize) {
+            if fo.strength != strength {
+                fo.strength = strength;
+                let who = self.acting();
+                self.push(who, EvKind::FollowerStrength { f, strength });
+            }
+        }
+    }
+
+    /// Followers standing on the feature whose root is `root`.
+    pub fn feature_followers(&mut self, root: u32, out: &mut Vec<u16>) {
+        for i in 0..self.followers.len() {
+            if let FollowerAt::Board(node) = self.followers[i].at {
+                if self.board.features.find(node) == root {
+                    out.push(i as u16);
+                }
+            }
+        }
+    }
+
+    // ---- features ----
+
+    fn next_stamp(&mut self) -> u32 {
+        let n = self.board.placed.len().max(self.board.features.len());
+        if self.stamp.len() < n {
+            self.stamp.resize(n, 0);
+        }
+        self.stamp_gen = self.stamp_gen.wrapping_add(1);
+        if self.stamp_gen == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.stamp_gen = 1;
+        }
+        self.stamp_gen
+    }
+
+    /// Everything the rules may read about a feature, computed once when it is scored.
+    pub fn feature_info(&mut self, node: u32) -> FeatureInfo {
+        let root = self.board.features.find(node);
+        let kind = self.board.features.kind[root as usize];
+        let mut info = FeatureInfo {
+            root,
+            kind: Some(kind),
+            ..FeatureInfo::default()
+        };
+        match kind {
+            FeatureKind::Road | FeatureKind::City => {
+                info.complete = self.board.features.open(root) == 0;
+                info.shields = self.board.features.shields(root) as u32;
+                let g = self.next_stamp();
+                let mut tiles = 0;
+                let f = &self.board.features;
+                let stamp = &mut self.stamp;
+                f.for_each_member(root, |m| {
+                    let t = f.tile[m as usize] as usize;
+                    if stamp[t] != g {
+                        stamp[t] = g;
+                        tiles += 1;
+                    }
+                });
+                info.tiles = tiles;
+            }
+            FeatureKind::Monastery => {
+                let cell = self.board.placed[self.board.features.tile[root as usize] as usize].cell;
+                info.tiles = self.board.monastery_count(cell);
+                info.complete = info.tiles == 9;
+            }
+            FeatureKind::Field => {
+                let mut members = Vec::new();
+                self.board.features.for_each_member(root, |m| members.push(m));
+                let g = self.next_stamp();
+                let mut cities = 0;
+                let mut tiles_seen = 0;
+                for m in members {
+                    let t = self.board.features.tile[m as usize];
+                    let p = self.board.placed[t as usize];
+                    let seg = (m - p.first_node) as usize;
+                    let tt = &self.tiles[p.ty as usize];
+                    tiles_seen += 1;
+                    for &c in &tt.adjacent_cities[seg] {
+                        let cn = p.first_node + c as u32;
+                        let cr = self.board.features.find(cn);
+                        if self.stamp[cr as usize] != g && self.board.features.open(cr) == 0 {
+                            self.stamp[cr as usize] = g;
+                            cities += 1;
+                        }
+                    }
+                }
+                info.tiles = tiles_seen;
+                info.cities = cities;
+            }
+        }
+        info.winners = self.majority(root);
+        info
+    }
+
+    /// Players whose followers on the feature have the greatest total strength (ties: all of them).
+    pub fn majority(&mut self, root: u32) -> u8 {
+        let mut strength = [0u32; 8];
+        for i in 0..self.followers.len() {
+            if let FollowerAt::Board(node) = self.followers[i].at {
+                if self.board.features.find(node) == root {
+                    let fo = self.followers[i];
+                    strength[(fo.owner & 7) as usize] += fo.strength as u32;
+                }
+            }
+        }
+        let best = strength.iter().copied().max().unwrap_or(0);
+        if best == 0 {
+            return 0;
+        }
+        let mut mask = 0u8;
+        for (p, &s) in strength.iter().enumerate() {
+            if s == best {
+                mask |= 1 << p;
+            }
+        }
+        mask
+    }
+}
