@@ -77,7 +77,12 @@ pub trait Hooks {
     /// Runs the rules for a trigger.
     fn fire(&mut self, st: &mut State, trigger: Trigger, ctx: &Ctx) -> Result<(), GameError>;
     /// Appends the actions available to the current player now: `Opt::Action(handle)`.
-    fn actions(&mut self, st: &mut State, phase: Phase, out: &mut Vec<Opt>) -> Result<(), GameError>;
+    fn actions(
+        &mut self,
+        st: &mut State,
+        phase: Phase,
+        out: &mut Vec<Opt>,
+    ) -> Result<(), GameError>;
     /// Forced actions that apply now (the player must take one).
     fn forced(&mut self, st: &mut State, out: &mut Vec<Opt>) -> Result<(), GameError>;
     /// Runs an action offered by `actions` or `forced`.
@@ -160,7 +165,13 @@ pub struct Game<H: Hooks> {
 }
 
 impl<H: Hooks> Game<H> {
-    pub fn new(cfg: Arc<Config>, hooks: H, players: &[String], seed: u64, record: bool) -> Result<Self, GameError> {
+    pub fn new(
+        cfg: Arc<Config>,
+        hooks: H,
+        players: &[String],
+        seed: u64,
+        record: bool,
+    ) -> Result<Self, GameError> {
         let total: u32 = cfg.counts.iter().sum();
         let board = match &cfg.map {
             Some(m) => Board::from_map(m),
@@ -241,7 +252,11 @@ impl<H: Hooks> Game<H> {
             Some(order) => st.stack.extend(order.iter().rev()),
             None => {
                 for (ty, &n) in cfg.counts.iter().enumerate() {
-                    let n = if ty as u16 == cfg.start_tile { n.saturating_sub(1) } else { n };
+                    let n = if ty as u16 == cfg.start_tile {
+                        n.saturating_sub(1)
+                    } else {
+                        n
+                    };
                     for _ in 0..n {
                         st.stack.push(ty as u16);
                     }
@@ -297,7 +312,11 @@ impl<H: Hooks> Game<H> {
         for name in &cfg.start_names {
             match map.starts.iter().position(|s| &s.name == name) {
                 Some(i) if !chosen.contains(&i) => chosen.push(i),
-                Some(_) => return Err(GameError::Setup(format!("start square `{name}` named twice"))),
+                Some(_) => {
+                    return Err(GameError::Setup(format!(
+                        "start square `{name}` named twice"
+                    )))
+                }
                 None => {
                     let names: Vec<&str> = map.starts.iter().map(|s| s.name.as_str()).collect();
                     return Err(GameError::Setup(format!(
@@ -316,13 +335,18 @@ impl<H: Hooks> Game<H> {
         for (k, &i) in chosen.iter().enumerate() {
             let (x, y) = map.starts[i].at;
             let Some(cell) = self.st.board.cell_at(x, y) else {
-                return Err(GameError::Setup(format!("start square {} is outside the map", map.starts[i].name)));
+                return Err(GameError::Setup(format!(
+                    "start square {} is outside the map",
+                    map.starts[i].name
+                )));
             };
             let (ty, rot) = if k == 0 {
                 (start, 0)
             } else {
                 let Some(ty) = self.st.stack.pop() else {
-                    return Err(GameError::Setup("not enough tiles for the start squares".into()));
+                    return Err(GameError::Setup(
+                        "not enough tiles for the start squares".into(),
+                    ));
                 };
                 (ty, self.st.rng.below(4) as usize)
             };
@@ -334,10 +358,19 @@ impl<H: Hooks> Game<H> {
 
     fn put_setup_tile(&mut self, cell: u32, ty: u16, rot: usize) {
         let tiles = self.cfg.tiles.clone();
-        let Some(t) = tiles.get(ty as usize) else { return };
+        let Some(t) = tiles.get(ty as usize) else {
+            return;
+        };
         self.completed.clear();
         self.st.board.place(cell, ty, t, rot, &mut self.completed);
-        self.st.push(None, EvKind::TilePlaced { ty, cell, rot: rot as u8 });
+        self.st.push(
+            None,
+            EvKind::TilePlaced {
+                ty,
+                cell,
+                rot: rot as u8,
+            },
+        );
     }
 
     pub fn is_over(&self) -> bool {
@@ -453,10 +486,15 @@ impl<H: Hooks> Game<H> {
                 };
                 let tiles = self.cfg.tiles.clone();
                 self.placements.clear();
-                self.st.board.legal_placements(&tiles[ty as usize], &mut self.placements);
+                self.st
+                    .board
+                    .legal_placements(&tiles[ty as usize], &mut self.placements);
                 self.options.clear();
-                self.options
-                    .extend(self.placements.iter().map(|&(cell, rot)| Opt::Place { cell, rot }));
+                self.options.extend(
+                    self.placements
+                        .iter()
+                        .map(|&(cell, rot)| Opt::Place { cell, rot }),
+                );
                 if self.options.is_empty() {
                     // A bought or taken tile always has a placement; a drawn one was checked.
                     let p = self.st.current;
@@ -473,7 +511,13 @@ impl<H: Hooks> Game<H> {
                 if self.st.followers_in_supply(p) == 0 {
                     return Ok(());
                 }
-                let Some(placed) = self.st.board.placed.get(self.st.placed_now as usize).copied() else {
+                let Some(placed) = self
+                    .st
+                    .board
+                    .placed
+                    .get(self.st.placed_now as usize)
+                    .copied()
+                else {
                     return Ok(());
                 };
                 let n = self.cfg.tiles[placed.ty as usize].kinds.len();
@@ -625,7 +669,8 @@ impl<H: Hooks> Game<H> {
             Opt::Pass => {}
             Opt::Place { cell, rot } => self.do_place(cell, rot as usize)?,
             Opt::Follower { seg } => {
-                let node = self.st.board.placed[self.st.placed_now as usize].first_node + seg as u32;
+                let node =
+                    self.st.board.placed[self.st.placed_now as usize].first_node + seg as u32;
                 let p = self.st.current;
                 if let Some(f) = self.st.place_follower(p, node) {
                     let ctx = Ctx {
@@ -650,7 +695,14 @@ impl<H: Hooks> Game<H> {
         let idx = self.st.board.place(cell, ty, t, rot, &mut self.completed);
         self.st.placed_now = idx;
         let p = self.st.current;
-        self.st.push(Some(p), EvKind::TilePlaced { ty, cell, rot: rot as u8 });
+        self.st.push(
+            Some(p),
+            EvKind::TilePlaced {
+                ty,
+                cell,
+                rot: rot as u8,
+            },
+        );
         self.step = Step::Follower;
         let ctx = self.ctx();
         self.fire(Trigger::Placed, &ctx)?;
@@ -710,20 +762,34 @@ impl<H: Hooks> Game<H> {
 
     /// Finds an option by name; when none has it, says why (which rule refused the move).
     pub fn find_option(&self, name: &str) -> Result<usize, String> {
-        if let Some(i) = self.options.iter().position(|&o| self.option_name(o) == name) {
+        if let Some(i) = self
+            .options
+            .iter()
+            .position(|&o| self.option_name(o) == name)
+        {
             return Ok(i);
         }
         let mut why = String::new();
         if let Some(rest) = name.strip_prefix("place ") {
             why = self.why_not_place(rest);
         } else if name.starts_with("follower") {
-            if !self.options.iter().any(|o| matches!(o, Opt::Follower { .. })) {
+            if !self
+                .options
+                .iter()
+                .any(|o| matches!(o, Opt::Follower { .. }))
+            {
                 why = "follower placement: no follower can be placed now (none left, or this is not the follower step)".into();
             } else {
-                why = "follower placement: that feature is already occupied or is not on this tile".into();
+                why = "follower placement: that feature is already occupied or is not on this tile"
+                    .into();
             }
         }
-        let names: Vec<String> = self.options.iter().take(12).map(|&o| self.option_name(o)).collect();
+        let names: Vec<String> = self
+            .options
+            .iter()
+            .take(12)
+            .map(|&o| self.option_name(o))
+            .collect();
         let more = if self.options.len() > 12 {
             format!(" … ({} in all)", self.options.len())
         } else {
@@ -751,7 +817,11 @@ impl<H: Hooks> Game<H> {
             return format!("the tile to place is {}, not {id}", tile.id);
         }
         let xy: Vec<i32> = at.split(',').filter_map(|v| v.parse().ok()).collect();
-        let rot = r.trim_start_matches('r').parse::<u32>().ok().map(|d| (d / 90) as usize % 4);
+        let rot = r
+            .trim_start_matches('r')
+            .parse::<u32>()
+            .ok()
+            .map(|d| (d / 90) as usize % 4);
         let (Some(&x), Some(&y), Some(rot)) = (xy.first(), xy.get(1), rot) else {
             return "write it as `place TILE at X,Y rDEG`".into();
         };

@@ -13,7 +13,12 @@ pub struct Namer<'a, H: Hooks> {
 
 impl<H: Hooks> Namer<'_, H> {
     fn player(&self, p: u8) -> String {
-        self.game.st.players.get(p as usize).map(|p| p.name.clone()).unwrap_or_default()
+        self.game
+            .st
+            .players
+            .get(p as usize)
+            .map(|p| p.name.clone())
+            .unwrap_or_default()
     }
     pub fn place(&self, p: Place) -> String {
         let b = &self.game.st.board;
@@ -35,19 +40,42 @@ impl<H: Hooks> Namer<'_, H> {
     }
     pub fn follower_place(&self, f: u16, at: FollowerAt) -> String {
         match at {
-            FollowerAt::Supply => format!("player:{}", self.player(self.game.st.followers[f as usize].owner)),
+            FollowerAt::Supply => format!(
+                "player:{}",
+                self.player(self.game.st.followers[f as usize].owner)
+            ),
             FollowerAt::Board(_) => {
-                let (x, y) = self.game.st.board.xy(self.game.st.followers[f as usize].cell);
+                let (x, y) = self
+                    .game
+                    .st
+                    .board
+                    .xy(self.game.st.followers[f as usize].cell);
                 format!("map:{x},{y}")
             }
-            FollowerAt::Holding(h) => self.game.cfg.holdings.get(h as usize).cloned().unwrap_or_default(),
+            FollowerAt::Holding(h) => self
+                .game
+                .cfg
+                .holdings
+                .get(h as usize)
+                .cloned()
+                .unwrap_or_default(),
         }
     }
     pub fn colour(&self, c: u8) -> String {
-        self.game.cfg.colours.get(c as usize).cloned().unwrap_or_default()
+        self.game
+            .cfg
+            .colours
+            .get(c as usize)
+            .cloned()
+            .unwrap_or_default()
     }
     pub fn tile(&self, ty: u16) -> &str {
-        self.game.cfg.tiles.get(ty as usize).map(|t| t.id.as_str()).unwrap_or("?")
+        self.game
+            .cfg
+            .tiles
+            .get(ty as usize)
+            .map(|t| t.id.as_str())
+            .unwrap_or("?")
     }
 }
 
@@ -61,7 +89,10 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
         let mut m = Map::new();
         m.insert("seq".into(), json!(seq));
         m.insert("turn".into(), json!(turn));
-        m.insert("player".into(), player.map(Value::String).unwrap_or(Value::Null));
+        m.insert(
+            "player".into(),
+            player.map(Value::String).unwrap_or(Value::Null),
+        );
         m.insert("event".into(), json!(event));
         m.extend(fields);
         out.push_str(&Value::Object(m).to_string());
@@ -72,10 +103,22 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
     f.insert("variant".into(), json!(game.cfg.variant));
     f.insert(
         "map".into(),
-        json!(game.cfg.map.as_ref().map(|m| m.name.clone()).unwrap_or_else(|| "unbounded".into())),
+        json!(game
+            .cfg
+            .map
+            .as_ref()
+            .map(|m| m.name.clone())
+            .unwrap_or_else(|| "unbounded".into())),
     );
     f.insert("seed".into(), json!(game.seed));
-    f.insert("players".into(), json!(st.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>()));
+    f.insert(
+        "players".into(),
+        json!(st
+            .players
+            .iter()
+            .map(|p| p.name.clone())
+            .collect::<Vec<_>>()),
+    );
     let mut pm = Map::new();
     for (k, v) in params {
         pm.insert(k.clone(), v.clone());
@@ -106,7 +149,10 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
             }
             EvKind::FollowerReturned { f: fo } => {
                 f.insert("follower".into(), json!(st.follower_id(*fo)));
-                f.insert("to".into(), json!(n.follower_place(*fo, FollowerAt::Supply)));
+                f.insert(
+                    "to".into(),
+                    json!(n.follower_place(*fo, FollowerAt::Supply)),
+                );
                 "follower_returned"
             }
             EvKind::FollowerMoved { f: fo, from, to } => {
@@ -120,7 +166,12 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
                 f.insert("strength".into(), json!(strength));
                 "follower_strength"
             }
-            EvKind::ChipMoved { chip, from, to, face_up } => {
+            EvKind::ChipMoved {
+                chip,
+                from,
+                to,
+                face_up,
+            } => {
                 let c = st.chips[*chip as usize];
                 f.insert(
                     "chip".into(),
@@ -131,7 +182,11 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
                 f.insert("face".into(), json!(if *face_up { "up" } else { "down" }));
                 "chip_moved"
             }
-            EvKind::Score { player, points, rule } => {
+            EvKind::Score {
+                player,
+                points,
+                rule,
+            } => {
                 // `player` of the line is the receiver (the contract's table says so).
                 f.insert("points".into(), json!(points));
                 f.insert("rule".into(), json!(game.rule_name(*rule)));
@@ -163,44 +218,78 @@ pub fn transcript<H: Hooks>(game: &Game<H>) -> String {
     out.push_str(&format!(
         "game {} on {} · seed {} · players {}\n",
         game.cfg.variant,
-        game.cfg.map.as_ref().map(|m| m.name.as_str()).unwrap_or("the endless table"),
+        game.cfg
+            .map
+            .as_ref()
+            .map(|m| m.name.as_str())
+            .unwrap_or("the endless table"),
         game.seed,
         players.join(", ")
     ));
     let mut turn = u32::MAX;
     let mut running: Vec<i64> = vec![0; st.players.len()];
     let end_turn = |out: &mut String, running: &[i64]| {
-        let s: Vec<String> = players.iter().zip(running).map(|(p, s)| format!("{p} {s}")).collect();
+        let s: Vec<String> = players
+            .iter()
+            .zip(running)
+            .map(|(p, s)| format!("{p} {s}"))
+            .collect();
         out.push_str(&format!("  scores: {}\n", s.join(", ")));
     };
-    for Event { turn: t, player, kind } in &st.events {
+    for Event {
+        turn: t,
+        player,
+        kind,
+    } in &st.events
+    {
         if *t != turn {
             turn = *t;
             if turn == 0 {
                 out.push_str("setup\n");
             } else {
-                out.push_str(&format!("turn {} · {}\n", turn, player.map(|p| n.player(p)).unwrap_or_default()));
+                out.push_str(&format!(
+                    "turn {} · {}\n",
+                    turn,
+                    player.map(|p| n.player(p)).unwrap_or_default()
+                ));
             }
         }
         match kind {
-            EvKind::Choice { options, taken } => out.push_str(&format!("  [{options} options] {taken}\n")),
+            EvKind::Choice { options, taken } => {
+                out.push_str(&format!("  [{options} options] {taken}\n"))
+            }
             EvKind::TilePlaced { ty, cell, rot } if *t == 0 => {
                 let (x, y) = st.board.xy(*cell);
-                out.push_str(&format!("  tile {} at {x},{y} r{}\n", n.tile(*ty), *rot as u32 * 90));
+                out.push_str(&format!(
+                    "  tile {} at {x},{y} r{}\n",
+                    n.tile(*ty),
+                    *rot as u32 * 90
+                ));
             }
             EvKind::TilePlaced { .. } | EvKind::FollowerPlaced { .. } => {}
-            EvKind::TileDiscarded { ty } => out.push_str(&format!("  tile {} has no legal place: discarded\n", n.tile(*ty))),
-            EvKind::FollowerReturned { f } => out.push_str(&format!("  follower {} returns\n", st.follower_id(*f))),
+            EvKind::TileDiscarded { ty } => out.push_str(&format!(
+                "  tile {} has no legal place: discarded\n",
+                n.tile(*ty)
+            )),
+            EvKind::FollowerReturned { f } => {
+                out.push_str(&format!("  follower {} returns\n", st.follower_id(*f)))
+            }
             EvKind::FollowerMoved { f, from, to } => out.push_str(&format!(
                 "  follower {} moves {} -> {}\n",
                 st.follower_id(*f),
                 n.follower_place(*f, *from),
                 n.follower_place(*f, *to)
             )),
-            EvKind::FollowerStrength { f, strength } => {
-                out.push_str(&format!("  follower {} strength {strength}\n", st.follower_id(*f)))
-            }
-            EvKind::ChipMoved { chip, from, to, face_up } => {
+            EvKind::FollowerStrength { f, strength } => out.push_str(&format!(
+                "  follower {} strength {strength}\n",
+                st.follower_id(*f)
+            )),
+            EvKind::ChipMoved {
+                chip,
+                from,
+                to,
+                face_up,
+            } => {
                 let c = st.chips[*chip as usize];
                 out.push_str(&format!(
                     "  chip {} ({} {}) {} -> {} face {}\n",
@@ -212,11 +301,20 @@ pub fn transcript<H: Hooks>(game: &Game<H>) -> String {
                     if *face_up { "up" } else { "down" }
                 ));
             }
-            EvKind::Score { player, points, rule } => {
+            EvKind::Score {
+                player,
+                points,
+                rule,
+            } => {
                 if let Some(r) = running.get_mut(*player as usize) {
                     *r += points;
                 }
-                out.push_str(&format!("  score {} {:+} ({})\n", n.player(*player), points, game.rule_name(*rule)));
+                out.push_str(&format!(
+                    "  score {} {:+} ({})\n",
+                    n.player(*player),
+                    points,
+                    game.rule_name(*rule)
+                ));
             }
             EvKind::TurnEnd => end_turn(&mut out, &running),
         }
@@ -250,7 +348,9 @@ pub fn ascii_board<H: Hooks>(game: &Game<H>) -> String {
         let mut rows = [String::new(), String::new(), String::new()];
         for x in x0..=x1 {
             let cell = b.cell_at(x, y);
-            let block = cell.map(|c| square_block(game, c)).unwrap_or([*b"   ", *b"   ", *b"   "]);
+            let block = cell
+                .map(|c| square_block(game, c))
+                .unwrap_or([*b"   ", *b"   ", *b"   "]);
             for (r, row) in rows.iter_mut().enumerate() {
                 row.push_str(std::str::from_utf8(&block[r]).unwrap_or("   "));
             }
@@ -277,7 +377,12 @@ fn square_block<H: Hooks>(game: &Game<H>, cell: u32) -> [[u8; 3]; 3] {
         if fill == b' ' && game.cfg.map.is_some() {
             blk[1][1] = b'.';
             let sq = b.square[cell as usize];
-            if let Some(s) = game.cfg.map.as_ref().and_then(|m| m.squares.get(sq as usize)) {
+            if let Some(s) = game
+                .cfg
+                .map
+                .as_ref()
+                .and_then(|m| m.squares.get(sq as usize))
+            {
                 if s.town {
                     blk[1][1] = b't';
                 }
@@ -295,15 +400,25 @@ fn square_block<H: Hooks>(game: &Game<H>, cell: u32) -> [[u8; 3]; 3] {
             EdgeKind::City => b'C',
             EdgeKind::Road => {
                 roads += 1;
-                if s % 2 == 0 { b'|' } else { b'-' }
+                if s % 2 == 0 {
+                    b'|'
+                } else {
+                    b'-'
+                }
             }
             EdgeKind::Field => b'.',
         };
     }
     blk[1][1] = if p.monastery != crate::compiled::NO_SEG {
         b'M'
-    } else if tile.kinds.iter().any(|k| *k == crate::geometry::FeatureKind::City)
-        && (0..4).filter(|&s| tile.edge(p.rot as usize, s) == EdgeKind::City).count() >= 2
+    } else if tile
+        .kinds
+        .iter()
+        .any(|k| *k == crate::geometry::FeatureKind::City)
+        && (0..4)
+            .filter(|&s| tile.edge(p.rot as usize, s) == EdgeKind::City)
+            .count()
+            >= 2
     {
         b'C'
     } else if roads > 0 {

@@ -85,16 +85,47 @@ pub struct FeatureInfo {
 /// What an event happened to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvKind {
-    TilePlaced { ty: u16, cell: u32, rot: u8 },
-    TileDiscarded { ty: u16 },
-    FollowerPlaced { f: u16, cell: u32, kind: FeatureKind },
-    FollowerReturned { f: u16 },
-    FollowerMoved { f: u16, from: FollowerAt, to: FollowerAt },
-    FollowerStrength { f: u16, strength: u8 },
-    ChipMoved { chip: u16, from: Place, to: Place, face_up: bool },
-    Score { player: u8, points: i64, rule: u16 },
+    TilePlaced {
+        ty: u16,
+        cell: u32,
+        rot: u8,
+    },
+    TileDiscarded {
+        ty: u16,
+    },
+    FollowerPlaced {
+        f: u16,
+        cell: u32,
+        kind: FeatureKind,
+    },
+    FollowerReturned {
+        f: u16,
+    },
+    FollowerMoved {
+        f: u16,
+        from: FollowerAt,
+        to: FollowerAt,
+    },
+    FollowerStrength {
+        f: u16,
+        strength: u8,
+    },
+    ChipMoved {
+        chip: u16,
+        from: Place,
+        to: Place,
+        face_up: bool,
+    },
+    Score {
+        player: u8,
+        points: i64,
+        rule: u16,
+    },
     /// A decision: how many options there were and the one taken (transcripts only).
-    Choice { options: u32, taken: String },
+    Choice {
+        options: u32,
+        taken: String,
+    },
     TurnEnd,
 }
 
@@ -186,7 +217,14 @@ impl State {
         if let Some(p) = self.players.get_mut(player as usize) {
             p.score += points;
             let who = self.acting();
-            self.push(who, EvKind::Score { player, points, rule });
+            self.push(
+                who,
+                EvKind::Score {
+                    player,
+                    points,
+                    rule,
+                },
+            );
         }
     }
 
@@ -363,7 +401,9 @@ impl State {
             }
             FeatureKind::Field => {
                 let mut members = Vec::new();
-                self.board.features.for_each_member(root, |m| members.push(m));
+                self.board
+                    .features
+                    .for_each_member(root, |m| members.push(m));
                 let g = self.next_stamp();
                 let mut cities = 0;
                 let mut tiles_seen = 0;

@@ -1,7 +1,13 @@
 //! Tile types and tile sets, loaded from TOML (see `maps/tiles/README.md`).
 
-use crate::diag::{Diagnostic, Source};
-use crate::geometry::{EdgeKind, FeatureKind};
+use crate::diag::{did_you_mean, Diagnostic, Source};
+use crate::geometry::{
+    half_from_name, side_from_char, EdgeKind, FeatureKind, HALF_NAMES, SIDE_NAMES,
+};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::fmt;
+use std::ops::Range;
+use toml::Spanned;
 
 /// One segment of a tile: a piece of a feature that lies on this tile.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,11 +49,844 @@ impl TileSet {
     }
 }
 
+/// The names of the tile sets compiled into the program.
+pub const BUNDLED_TILE_SETS: &[&str] = &["base", "inns-cathedrals", "traders-builders"];
+
+/// The TOML text of a bundled tile set (see [`BUNDLED_TILE_SETS`]).
+pub fn bundled_tile_set(name: &str) -> Option<&'static str> {
+    match name {
+        "base" => Some(include_str!("../maps/tiles/base.toml")),
+        "inns-cathedrals" => Some(include_str!("../maps/tiles/inns-cathedrals.toml")),
+        "traders-builders" => Some(include_str!("../maps/tiles/traders-builders.toml")),
+        _ => None,
+    }
+}
+
 /// Parses a tile set. All problems of the file are reported at once, each with a span.
 pub fn parse_tile_set(name: &str, source: &Source) -> Result<TileSet, Vec<Diagnostic>> {
-    let _ = (name, source);
-    Err(vec![Diagnostic::error(
-        0..0,
-        "tile sets are not loaded yet",
-    )])
+    let root: Node = match toml::from_str(&source.text) {
+        Ok(root) => root,
+        Err(e) => {
+            let span = e.span().unwrap_or(0..source.text.len());
+            return Err(vec![Diagnostic::error(
+                span,
+                e.message().trim().to_string(),
+            )
+            .with_label("not valid TOML here")]);
+        }
+    };
+    let mut cx = Checker {
+        source,
+        diags: Vec::new(),
+        keys: Vec::new(),
+    };
+    let whole = 0..source.text.len();
+    let mut tiles = Vec::new();
+    let mut tile_list = None;
+    if let Node::Table(entries) = root {
+        for (key, value) in entries {
+            if key.get_ref() == "tile" {
+                tile_list = Some(value);
+            } else {
+                cx.unknown_key(&key, &["tile"], "at the top level of a tile set");
+            }
+        }
+    }
+    match tile_list {
+        None => cx.error(whole, "this tile set has no `[[tile]]` tables", "no tiles"),
+        Some(list) => {
+            let span = list.span();
+            match list.into_inner() {
+                Node::Array(items) if !items.is_empty() => {
+                    for item in items {
+                        if let Some(t) = cx.tile(item) {
+                            tiles.push(t);
+                        }
+                    }
+                }
+                Node::Array(_) => cx.error(span, "this tile set has no tiles", "empty"),
+                other => cx.error(
+                    span,
+                    format!(
+                        "`tile` must be an array of tables, found {}",
+                        other.describe()
+                    ),
+                    "write each tile as a `[[tile]]` table",
+                ),
+            }
+        }
+    }
+    cx.set_checks();
+    if cx.diags.is_empty() {
+        Ok(TileSet {
+            name: name.to_string(),
+            tiles,
+        })
+    } else {
+        cx.diags.sort_by_key(|d| (d.span.start, d.span.end));
+        Err(cx.diags)
+    }
 }
+
+/// A TOML value with the byte span of each of its parts, so that every problem can be pointed at.
+#[derive(Debug)]
+enum Node {
+    Str(String),
+    Int(i64),
+    Float,
+    Bool(bool),
+    Datetime,
+    Array(Vec<Spanned<Node>>),
+    Table(Vec<(Spanned<String>, Spanned<Node>)>),
+}
+
+impl Node {
+    fn describe(&self) -> &'static str {
+        match self {
+            Node::Str(_) => "a string",
+            Node::Int(_) => "an integer",
+            Node::Float => "a float",
+            Node::Bool(_) => "a boolean",
+            Node::Datetime => "a date-time",
+            Node::Array(_) => "an array",
+            Node::Table(_) => "a table",
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Node {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NodeVisitor)
+    }
+}
+
+struct NodeVisitor;
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a TOML value")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Node, E> {
+        Ok(Node::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Node, E> {
+        Ok(Node::Int(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node, E> {
+        Ok(Node::Int(i64::try_from(v).unwrap_or(i64::MAX)))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Node, E> {
+        Ok(Node::Float)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Node, E> {
+        Ok(Node::Str(v.to_string()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Node, E> {
+        Ok(Node::Str(v))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Spanned<Node>>()? {
+            items.push(item);
+        }
+        Ok(Node::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<Spanned<String>>()? {
+            if key.get_ref() == DATETIME_KEY {
+                map.next_value::<de::IgnoredAny>()?;
+                return Ok(Node::Datetime);
+            }
+            let value = map.next_value::<Spanned<Node>>()?;
+            entries.push((key, value));
+        }
+        Ok(Node::Table(entries))
+    }
+}
+
+/// The private key under which `toml` hands date-times to a visitor.
+const DATETIME_KEY: &str = "$__toml_private_datetime";
+
+const TILE_KEYS: [&str; 9] = [
+    "id",
+    "name",
+    "count",
+    "start",
+    "edges",
+    "cities",
+    "roads",
+    "fields",
+    "monastery",
+];
+
+/// What the set-wide checks need of every tile, even of one with mistakes.
+struct TileKey {
+    id: String,
+    id_span: Range<usize>,
+    start: u32,
+    start_span: Range<usize>,
+}
+
+struct Checker<'a> {
+    source: &'a Source,
+    diags: Vec<Diagnostic>,
+    keys: Vec<TileKey>,
+}
+
+impl Checker<'_> {
+    fn error(&mut self, span: Range<usize>, message: impl Into<String>, label: impl Into<String>) {
+        self.diags
+            .push(Diagnostic::error(span, message).with_label(label));
+    }
+
+    fn unknown_key(&mut self, key: &Spanned<String>, known: &[&str], place: &str) {
+        let mut d = Diagnostic::error(
+            key.span(),
+            format!("unknown key `{}` {place}", key.get_ref()),
+        )
+        .with_label("not a known key");
+        match did_you_mean(key.get_ref(), known.iter().copied()) {
+            Some(s) => d = d.with_note(format!("did you mean `{s}`?")),
+            None => d = d.with_note(format!("known keys: {}", known.join(", "))),
+        }
+        self.diags.push(d);
+    }
+
+    fn wrong_type(&mut self, key: &str, value: &Spanned<Node>, expected: &str) {
+        self.error(
+            value.span(),
+            format!(
+                "`{key}` must be {expected}, found {}",
+                value.get_ref().describe()
+            ),
+            format!("expected {expected}"),
+        );
+    }
+
+    fn string(&mut self, key: &str, value: &Spanned<Node>) -> Option<String> {
+        match value.get_ref() {
+            Node::Str(s) => Some(s.clone()),
+            _ => {
+                self.wrong_type(key, value, "a string");
+                None
+            }
+        }
+    }
+
+    fn boolean(&mut self, key: &str, value: &Spanned<Node>) -> Option<bool> {
+        match value.get_ref() {
+            Node::Bool(b) => Some(*b),
+            _ => {
+                self.wrong_type(key, value, "`true` or `false`");
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, key: &str, value: &Spanned<Node>, min: u32) -> Option<u32> {
+        match value.get_ref() {
+            Node::Int(n) => match u32::try_from(*n) {
+                Ok(n) if n >= min => Some(n),
+                _ => {
+                    self.error(
+                        value.span(),
+                        format!("`{key}` must be at least {min}, found {n}"),
+                        format!("expected a whole number of at least {min}"),
+                    );
+                    None
+                }
+            },
+            _ => {
+                self.wrong_type(key, value, "an integer");
+                None
+            }
+        }
+    }
+
+    /// The tables of an array of tables (`cities`, `roads`, `fields`).
+    fn tables(&mut self, key: &str, value: Spanned<Node>) -> Vec<Spanned<TableEntries>> {
+        let span = value.span();
+        let Node::Array(items) = value.into_inner() else {
+            self.error(
+                span,
+                format!("`{key}` must be an array of tables"),
+                "expected `[{ ... }, ...]`",
+            );
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items {
+            let span = item.span();
+            match item.into_inner() {
+                Node::Table(entries) => out.push(Spanned::new(span, entries)),
+                other => self.error(
+                    span,
+                    format!(
+                        "each entry of `{key}` must be a table, found {}",
+                        other.describe()
+                    ),
+                    "expected `{ ... }`",
+                ),
+            }
+        }
+        out
+    }
+
+    /// Side letters such as `"NE"`: a bit set, or `None` after reporting.
+    fn sides(&mut self, value: &Spanned<Node>) -> Option<u8> {
+        let s = self.string("sides", value)?;
+        if s.is_empty() {
+            self.error(
+                value.span(),
+                "`sides` must name at least one side",
+                "expected letters from `NESW`",
+            );
+            return None;
+        }
+        let mut bits = 0u8;
+        let mut ok = true;
+        for c in s.chars() {
+            match side_from_char(c) {
+                Some(side) if bits & (1 << side) != 0 => {
+                    self.error(
+                        value.span(),
+                        format!("side `{c}` is named twice"),
+                        "each side once",
+                    );
+                    ok = false;
+                }
+                Some(side) => bits |= 1 << side,
+                None => {
+                    self.diags.push(
+                        Diagnostic::error(value.span(), format!("`{c}` is not a side"))
+                            .with_label("expected letters from `NESW`")
+                            .with_note("sides are N, E, S and W (clockwise from north)"),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        ok.then_some(bits)
+    }
+
+    fn tile(&mut self, item: Spanned<Node>) -> Option<TileType> {
+        let tile_span = item.span();
+        let Node::Table(entries) = item.into_inner() else {
+            self.error(tile_span, "a tile must be a table", "expected `[[tile]]`");
+            return None;
+        };
+        let mut fields: Vec<Option<Spanned<Node>>> = TILE_KEYS.iter().map(|_| None).collect();
+        for (key, value) in entries {
+            match TILE_KEYS.iter().position(|k| k == key.get_ref()) {
+                Some(i) => fields[i] = Some(value),
+                None => self.unknown_key(&key, &TILE_KEYS, "in a tile"),
+            }
+        }
+        let mut take = |k: &str| {
+            TILE_KEYS
+                .iter()
+                .position(|x| *x == k)
+                .and_then(|i| fields[i].take())
+        };
+        let (id_v, name_v, count_v, start_v, edges_v) = (
+            take("id"),
+            take("name"),
+            take("count"),
+            take("start"),
+            take("edges"),
+        );
+        let (cities_v, roads_v, fields_v, monastery_v) = (
+            take("cities"),
+            take("roads"),
+            take("fields"),
+            take("monastery"),
+        );
+        let mut ok = true;
+
+        // Missing keys point at the `[[tile]]` header when there is one, not at the whole table.
+        let header_span = match self.source.text.get(tile_span.clone()) {
+            Some(t) if t.starts_with("[[") => {
+                let len = t.find(']').map_or(t.len(), |i| (i + 2).min(t.len()));
+                tile_span.start..tile_span.start + len
+            }
+            _ => tile_span.clone(),
+        };
+        let missing = |cx: &mut Self, key: &str, v: &Option<Spanned<Node>>| {
+            if v.is_none() {
+                cx.error(
+                    header_span.clone(),
+                    format!("this tile has no `{key}`"),
+                    format!("`{key}` is required"),
+                );
+            }
+        };
+        missing(self, "id", &id_v);
+        missing(self, "count", &count_v);
+        missing(self, "edges", &edges_v);
+
+        let id = id_v.as_ref().and_then(|v| {
+            let s = self.string("id", v)?;
+            if s.trim().is_empty() {
+                self.error(v.span(), "`id` must not be empty", "expected a short id");
+                return None;
+            }
+            Some(s)
+        });
+        let id_span = id_v.as_ref().map_or(tile_span.clone(), |v| v.span());
+        let name = match &name_v {
+            Some(v) => self.string("name", v),
+            None => id.clone(),
+        };
+        let count = count_v.as_ref().and_then(|v| self.number("count", v, 1));
+        let start = match &start_v {
+            Some(v) => self.number("start", v, 0),
+            None => Some(0),
+        };
+        if let (Some(count), Some(start), Some(v)) = (count, start, &start_v) {
+            if start > count {
+                self.error(
+                    v.span(),
+                    format!("`start` is {start} but the tile's `count` is only {count}"),
+                    "start tiles are counted in `count`",
+                );
+                ok = false;
+            }
+        }
+        let monastery = match &monastery_v {
+            Some(v) => self.boolean("monastery", v),
+            None => Some(false),
+        };
+        let edges = edges_v.as_ref().and_then(|v| self.edges(v));
+        if let Some(id) = &id {
+            self.keys.push(TileKey {
+                id: id.clone(),
+                id_span: id_span.clone(),
+                start: start.unwrap_or(0),
+                start_span: start_v.as_ref().map_or(id_span.clone(), |v| v.span()),
+            });
+        }
+        // Sides and halves that no segment claims are only reported when every `sides` and
+        // `halves` entry could be read: otherwise the real mistake is the unreadable entry.
+        let mut all_read = true;
+
+        // Cities and roads.
+        let mut segments = Vec::new();
+        let mut city_count = 0usize;
+        let mut side_owner: [Option<FeatureKind>; 4] = [None; 4];
+        for (key, kind, value) in [
+            ("cities", FeatureKind::City, cities_v),
+            ("roads", FeatureKind::Road, roads_v),
+        ] {
+            let Some(value) = value else { continue };
+            for seg in self.tables(key, value) {
+                let seg_span = seg.span();
+                let mut sides = None;
+                let mut has_sides = false;
+                let mut shields = 0u8;
+                for (k, v) in seg.into_inner() {
+                    match (k.get_ref().as_str(), kind) {
+                        ("sides", _) => {
+                            has_sides = true;
+                            sides = self.sides(&v).map(|bits| (bits, v.span()));
+                            all_read &= sides.is_some();
+                        }
+                        ("shield", FeatureKind::City) => {
+                            if self.boolean("shield", &v) == Some(true) {
+                                shields = 1;
+                            }
+                        }
+                        _ => {
+                            let known: &[&str] = if kind == FeatureKind::City {
+                                &["sides", "shield"]
+                            } else {
+                                &["sides"]
+                            };
+                            self.unknown_key(&k, known, &format!("in one of the tile's {key}"));
+                        }
+                    }
+                }
+                let Some((bits, sides_span)) = sides else {
+                    all_read = false;
+                    if !has_sides {
+                        self.error(
+                            seg_span,
+                            format!("this {} has no `sides`", kind.name()),
+                            "`sides` is required",
+                        );
+                    }
+                    ok = false;
+                    continue;
+                };
+                for side in 0..4 {
+                    if bits & (1 << side) == 0 {
+                        continue;
+                    }
+                    let want = match kind {
+                        FeatureKind::City => EdgeKind::City,
+                        _ => EdgeKind::Road,
+                    };
+                    if let Some(edges) = edges {
+                        if edges[side] != want {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    sides_span.clone(),
+                                    format!(
+                                        "side {} is in a {} but `edges` says `{}` there",
+                                        SIDE_NAMES[side],
+                                        kind.name(),
+                                        edges[side].letter()
+                                    ),
+                                )
+                                .with_label(format!("`edges` wants `{}` here", want.letter()))
+                                .with_note(format!(
+                                    "a {} side is written `{}` in `edges`",
+                                    kind.name(),
+                                    want.letter()
+                                )),
+                            );
+                            ok = false;
+                            continue;
+                        }
+                    }
+                    if side_owner[side].is_some() {
+                        self.error(
+                            sides_span.clone(),
+                            format!(
+                                "side {} is already in another {} segment",
+                                SIDE_NAMES[side],
+                                kind.name()
+                            ),
+                            "each side belongs to exactly one segment",
+                        );
+                        ok = false;
+                    }
+                    side_owner[side] = Some(kind);
+                }
+                if kind == FeatureKind::City {
+                    city_count += 1;
+                }
+                segments.push(Segment {
+                    kind,
+                    sides: bits,
+                    halves: 0,
+                    shields,
+                    adjacent_cities: Vec::new(),
+                });
+            }
+        }
+        // Roads come after cities in `segments` because they were pushed in that order.
+
+        // Fields.
+        let mut half_owner = [false; 8];
+        if let Some(value) = fields_v {
+            for seg in self.tables("fields", value) {
+                let seg_span = seg.span();
+                let mut halves = 0u8;
+                let mut cities = Vec::new();
+                for (k, v) in seg.into_inner() {
+                    match k.get_ref().as_str() {
+                        "halves" => {
+                            halves = self.halves(v, edges, &mut half_owner, &mut ok, &mut all_read)
+                        }
+                        "cities" => cities = self.field_cities(v, city_count, &mut ok),
+                        _ => self.unknown_key(&k, &["halves", "cities"], "in a field"),
+                    }
+                }
+                if halves == 0 && cities.is_empty() {
+                    self.error(
+                        seg_span,
+                        "this field holds no half-edges and touches no city",
+                        "an empty field",
+                    );
+                    ok = false;
+                }
+                segments.push(Segment {
+                    kind: FeatureKind::Field,
+                    sides: 0,
+                    halves,
+                    shields: 0,
+                    adjacent_cities: cities,
+                });
+            }
+        }
+
+        // Sides and halves that no segment claims.
+        if let (Some(edges), Some(ev), true) = (edges, &edges_v, all_read) {
+            for side in 0..4 {
+                let kind = edges[side];
+                if kind != EdgeKind::Field && side_owner[side].is_none() {
+                    self.error(
+                        ev.span(),
+                        format!(
+                            "side {} is a {} but no {} segment holds it",
+                            SIDE_NAMES[side],
+                            kind.feature().name(),
+                            kind.feature().name()
+                        ),
+                        format!(
+                            "add `{}` to one of `{}`",
+                            SIDE_NAMES[side],
+                            if kind == EdgeKind::City {
+                                "cities"
+                            } else {
+                                "roads"
+                            }
+                        ),
+                    );
+                    ok = false;
+                }
+            }
+            let unclaimed: Vec<&str> = (0..8)
+                .filter(|&h| edges[h / 2] != EdgeKind::City && !half_owner[h])
+                .map(|h| HALF_NAMES[h])
+                .collect();
+            if !unclaimed.is_empty() {
+                let list = unclaimed.join(", ");
+                let (what, verb) = if unclaimed.len() == 1 {
+                    ("half-edge", "is")
+                } else {
+                    ("half-edges", "are")
+                };
+                self.diags.push(
+                    Diagnostic::error(ev.span(), format!("{what} {list} {verb} in no field"))
+                        .with_label(format!("add {list} to `fields`"))
+                        .with_note(
+                            "both halves of every road or field side belong to exactly one field",
+                        ),
+                );
+                ok = false;
+            }
+        }
+
+        if monastery == Some(true) {
+            segments.push(Segment {
+                kind: FeatureKind::Monastery,
+                sides: 0,
+                halves: 0,
+                shields: 0,
+                adjacent_cities: Vec::new(),
+            });
+        }
+
+        let (Some(id), Some(name), Some(count), Some(start), Some(edges), Some(_)) =
+            (id, name, count, start, edges, monastery)
+        else {
+            return None;
+        };
+        if !ok {
+            return None;
+        }
+        Some(TileType {
+            id,
+            name,
+            count,
+            start,
+            edges,
+            segments,
+        })
+    }
+
+    fn edges(&mut self, value: &Spanned<Node>) -> Option<[EdgeKind; 4]> {
+        let s = self.string("edges", value)?;
+        let mut out = [EdgeKind::Field; 4];
+        let mut ok = true;
+        for (i, c) in s.chars().enumerate() {
+            match EdgeKind::from_char(c) {
+                Some(k) if i < 4 => out[i] = k,
+                Some(_) => {}
+                None => {
+                    self.diags.push(
+                        Diagnostic::error(value.span(), format!("`{c}` is not an edge kind"))
+                            .with_label("expected four letters from `C`, `R`, `F`")
+                            .with_note(
+                                "C city, R road, F field, for the sides N E S W in that order",
+                            ),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        let n = s.chars().count();
+        if n != 4 {
+            self.diags.push(
+                Diagnostic::error(
+                    value.span(),
+                    format!("`edges` must have 4 letters, found {n}"),
+                )
+                .with_label("one letter per side: N E S W")
+                .with_note("C city, R road, F field"),
+            );
+            ok = false;
+        }
+        ok.then_some(out)
+    }
+
+    fn halves(
+        &mut self,
+        value: Spanned<Node>,
+        edges: Option<[EdgeKind; 4]>,
+        owner: &mut [bool; 8],
+        ok: &mut bool,
+        all_read: &mut bool,
+    ) -> u8 {
+        let span = value.span();
+        let Node::Array(items) = value.into_inner() else {
+            self.error(
+                span,
+                "`halves` must be an array of half-edge names",
+                "expected `[\"Nw\", ...]`",
+            );
+            *ok = false;
+            *all_read = false;
+            return 0;
+        };
+        let mut bits = 0u8;
+        for item in items {
+            let Some(name) = self.string("halves", &item) else {
+                *ok = false;
+                *all_read = false;
+                continue;
+            };
+            let Some(h) = half_from_name(&name) else {
+                let mut d = Diagnostic::error(item.span(), format!("unknown half-edge `{name}`"))
+                    .with_label("not a half-edge name");
+                d = match did_you_mean(&name, HALF_NAMES) {
+                    Some(s) => d.with_note(format!("did you mean `{s}`?")),
+                    None => d.with_note(format!("half-edges are {}", HALF_NAMES.join(" "))),
+                };
+                self.diags.push(d);
+                *ok = false;
+                *all_read = false;
+                continue;
+            };
+            let side = h / 2;
+            if edges.is_some_and(|e| e[side] == EdgeKind::City) {
+                self.error(
+                    item.span(),
+                    format!(
+                        "half-edge {name} is on side {}, which is a city",
+                        SIDE_NAMES[side]
+                    ),
+                    "a city side has no field halves",
+                );
+                *ok = false;
+                continue;
+            }
+            if owner[h] {
+                self.error(
+                    item.span(),
+                    format!("half-edge {name} is already in a field"),
+                    "each half-edge belongs to exactly one field",
+                );
+                *ok = false;
+                continue;
+            }
+            owner[h] = true;
+            bits |= 1 << h;
+        }
+        bits
+    }
+
+    fn field_cities(&mut self, value: Spanned<Node>, city_count: usize, ok: &mut bool) -> Vec<u8> {
+        let span = value.span();
+        let Node::Array(items) = value.into_inner() else {
+            self.error(
+                span,
+                "`cities` of a field must be an array of city indices",
+                "expected `[0, ...]`",
+            );
+            *ok = false;
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for item in items {
+            match item.get_ref() {
+                Node::Int(i) if usize::try_from(*i).is_ok_and(|i| i < city_count) => {
+                    // `city_count` is at most a handful, so the index fits in a u8.
+                    let i = u8::try_from(*i).unwrap_or(u8::MAX);
+                    if out.contains(&i) {
+                        self.error(
+                            item.span(),
+                            format!("city {i} is named twice"),
+                            "each city once",
+                        );
+                        *ok = false;
+                    } else {
+                        out.push(i);
+                    }
+                }
+                Node::Int(i) => {
+                    let valid = match city_count {
+                        0 => "this tile has no cities".to_string(),
+                        1 => "the only city is 0".to_string(),
+                        n => format!("cities are numbered 0 to {}", n - 1),
+                    };
+                    self.diags.push(
+                        Diagnostic::error(
+                            item.span(),
+                            format!("there is no city {i} on this tile"),
+                        )
+                        .with_label("not an index into this tile's `cities`")
+                        .with_note(valid),
+                    );
+                    *ok = false;
+                }
+                _ => {
+                    self.wrong_type("cities", &item, "an integer (an index into `cities`)");
+                    *ok = false;
+                }
+            }
+        }
+        out
+    }
+
+    fn set_checks(&mut self) {
+        let keys = std::mem::take(&mut self.keys);
+        let mut first_start: Option<&TileKey> = None;
+        for (n, key) in keys.iter().enumerate() {
+            if let Some(first) = keys[..n].iter().find(|k| k.id == key.id) {
+                let (line, col) = self.source.line_col(first.id_span.start);
+                self.diags.push(
+                    Diagnostic::error(
+                        key.id_span.clone(),
+                        format!("duplicate tile id `{}`", key.id),
+                    )
+                    .with_label("already used")
+                    .with_note(format!("first used at {}:{line}:{col}", self.source.name)),
+                );
+            }
+            if key.start == 0 {
+                continue;
+            }
+            if key.start > 1 {
+                self.error(
+                    key.start_span.clone(),
+                    "a tile set has at most one start tile",
+                    "expected `start = 1`",
+                );
+            }
+            match first_start {
+                Some(first) => {
+                    let (line, col) = self.source.line_col(first.start_span.start);
+                    self.diags.push(
+                        Diagnostic::error(
+                            key.start_span.clone(),
+                            "a second tile type is marked as the start tile",
+                        )
+                        .with_label("second start tile")
+                        .with_note(format!(
+                            "the start tile is already `{}` at {}:{line}:{col}",
+                            first.id, self.source.name
+                        )),
+                    );
+                }
+                None => first_start = Some(key),
+            }
+        }
+    }
+}
+
+type TableEntries = Vec<(Spanned<String>, Spanned<Node>)>;
