@@ -2,9 +2,9 @@
 //! of named legal options. The rules (the interpreter) come in through [`Hooks`].
 
 use crate::board::{Board, Refusal};
-use crate::compiled::{CompiledTile, NO_SEG};
+use crate::compiled::CompiledTile;
 use crate::features::NONE;
-use crate::geometry::{rotation_degrees, EdgeKind, FeatureKind, HALF_NAMES, SIDE_NAMES};
+use crate::geometry::{rotation_degrees, EdgeKind, FeatureKind, HALF_NAMES};
 use crate::map::MapBoard;
 use crate::state::{Chip, EvKind, FeatureInfo, Follower, FollowerAt, Place, Player, State};
 use std::sync::Arc;
@@ -867,11 +867,67 @@ pub fn segment_name(t: &CompiledTile, seg: usize, rot: usize) -> String {
         }
         FeatureKind::Monastery => return "monastery".into(),
     }
-    let _ = SIDE_NAMES;
-    let _ = NO_SEG;
     if parts.is_empty() {
         kind.name().to_string()
     } else {
         format!("{} {}", kind.name(), parts.join("+"))
     }
+}
+
+/// Compiles tile sets into one table: tile types in set order, their counts, and the start tile
+/// (the first type any set marks as a start tile).
+pub fn compile_tiles(sets: &[crate::tiles::TileSet]) -> (Vec<CompiledTile>, Vec<u32>, Option<u16>) {
+    let mut tiles = Vec::new();
+    let mut counts = Vec::new();
+    let mut start = None;
+    for set in sets {
+        for t in &set.tiles {
+            if t.start > 0 && start.is_none() {
+                start = Some(tiles.len() as u16);
+            }
+            tiles.push(CompiledTile::new(t));
+            counts.push(t.count);
+        }
+    }
+    (tiles, counts, start)
+}
+
+/// Rules that do nothing: the engine alone (tests, and measuring the engine without scoring).
+pub struct NoRules;
+
+impl Hooks for NoRules {
+    fn setup(&mut self, _: &mut State) -> Result<(), GameError> {
+        Ok(())
+    }
+    fn fire(&mut self, _: &mut State, _: Trigger, _: &Ctx) -> Result<(), GameError> {
+        Ok(())
+    }
+    fn actions(&mut self, _: &mut State, _: Phase, _: &mut Vec<Opt>) -> Result<(), GameError> {
+        Ok(())
+    }
+    fn forced(&mut self, _: &mut State, _: &mut Vec<Opt>) -> Result<(), GameError> {
+        Ok(())
+    }
+    fn run(&mut self, _: &mut State, _: u32) -> Result<(), GameError> {
+        Ok(())
+    }
+    fn action_name(&self, _: &State, _: u32) -> String {
+        String::new()
+    }
+    fn rule_name(&self, _: u16) -> &str {
+        ""
+    }
+    fn listens(&self, _: Trigger) -> bool {
+        false
+    }
+}
+
+/// Plays the game to its end, every choice uniformly at random from `rng`.
+pub fn play_random<H: Hooks>(game: &mut Game<H>, rng: &mut crate::rng::Rng) -> Result<(), GameError> {
+    while game.advance()? {
+        let n = game.options.len() as u32;
+        let i = rng.below(n) as usize;
+        game.choose(i)?;
+    }
+    Ok(())
 }

@@ -411,10 +411,7 @@ fn square_block<H: Hooks>(game: &Game<H>, cell: u32) -> [[u8; 3]; 3] {
     }
     blk[1][1] = if p.monastery != crate::compiled::NO_SEG {
         b'M'
-    } else if tile
-        .kinds
-        .iter()
-        .any(|k| *k == crate::geometry::FeatureKind::City)
+    } else if tile.kinds.contains(&crate::geometry::FeatureKind::City)
         && (0..4)
             .filter(|&s| tile.edge(p.rot as usize, s) == EdgeKind::City)
             .count()
