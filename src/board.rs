@@ -86,6 +86,8 @@ pub struct Board {
     mask: Vec<u8>,
     cand: Vec<bool>,
     pub frontier: Vec<u32>,
+    /// For each frontier entry, its required edges (low byte) and constrained sides (high byte).
+    front_rm: Vec<u16>,
     frontier_pos: Vec<u32>,
     large_found: Vec<bool>,
     large_cells: Vec<Vec<u32>>,
@@ -173,6 +175,7 @@ impl Board {
             mask: vec![0; n],
             cand: vec![false; n],
             frontier: Vec::new(),
+            front_rm: Vec::new(),
             frontier_pos: vec![NONE; n],
             large_found: vec![false; n_large],
             large_cells,
@@ -199,6 +202,7 @@ impl Board {
             self.cand[c] = false;
         }
         self.frontier.clear();
+        self.front_rm.clear();
         self.large_found.iter_mut().for_each(|f| *f = false);
         self.placed.clear();
         self.features.clear();
@@ -245,6 +249,8 @@ impl Board {
         self.cand[cu] = true;
         self.frontier_pos[cu] = self.frontier.len() as u32;
         self.frontier.push(c);
+        self.front_rm
+            .push(self.req[cu] as u16 | (self.mask[cu] as u16) << 8);
     }
 
     fn remove_candidate(&mut self, c: u32) {
@@ -253,8 +259,10 @@ impl Board {
             return;
         }
         let last = self.frontier.pop().unwrap_or(c);
+        let last_rm = self.front_rm.pop().unwrap_or(0);
         if last != c {
             self.frontier[pos as usize] = last;
+            self.front_rm[pos as usize] = last_rm;
             self.frontier_pos[last as usize] = pos;
         }
         self.frontier_pos[c as usize] = NONE;
@@ -269,24 +277,29 @@ impl Board {
 
     /// Appends every legal `(cell, rotation)` for `tile` to `out`.
     pub fn legal_placements(&self, tile: &CompiledTile, out: &mut Vec<(u32, u8)>) {
-        for &c in &self.frontier {
-            let cu = c as usize;
-            let (req, mask) = (self.req[cu], self.mask[cu]);
-            for &r in &tile.distinct_rots {
-                if (tile.rot[r as usize].edges ^ req) & mask == 0 {
-                    out.push((c, r));
-                }
+        // Branch-free: write every candidate, keep those that fit.
+        let rots = &tile.distinct_rots[..];
+        let edges = tile.rot_edges;
+        let start = out.len();
+        out.resize(start + self.frontier.len() * rots.len() + 1, (0, 0));
+        let buf = &mut out[start..];
+        let mut n = 0;
+        for (&c, &rm) in self.frontier.iter().zip(&self.front_rm) {
+            let (req, mask) = (rm as u8, (rm >> 8) as u8);
+            for &r in rots {
+                buf[n] = (c, r);
+                n += usize::from((edges[r as usize & 3] ^ req) & mask == 0);
             }
         }
+        out.truncate(start + n);
     }
 
     /// Whether `tile` has any legal placement.
     pub fn has_placement(&self, tile: &CompiledTile) -> bool {
-        self.frontier.iter().any(|&c| {
-            let cu = c as usize;
-            tile.distinct_rots
-                .iter()
-                .any(|&r| (tile.rot[r as usize].edges ^ self.req[cu]) & self.mask[cu] == 0)
+        let edges = tile.rot_edges;
+        self.front_rm.iter().any(|&rm| {
+            let (req, mask) = (rm as u8, (rm >> 8) as u8);
+            edges.iter().any(|&e| (e ^ req) & mask == 0)
         })
     }
 
@@ -381,6 +394,11 @@ impl Board {
                         self.req[nu] = (self.req[nu] & !(3 << (2 * o))) | (e << (2 * o));
                         self.mask[nu] |= 3 << (2 * o);
                         self.make_candidate(n);
+                        let pos = self.frontier_pos[nu];
+                        if pos != NONE {
+                            self.front_rm[pos as usize] =
+                                self.req[nu] as u16 | (self.mask[nu] as u16) << 8;
+                        }
                     }
                     CellKind::Water => {
                         if seg != NO_SEG {

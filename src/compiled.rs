@@ -30,6 +30,8 @@ pub struct CompiledTile {
     /// For each segment: rotated halves (bit mask) per rotation.
     pub seg_halves: Vec<[u8; 4]>,
     pub rot: [Rotated; 4],
+    /// `rot[r].edges` for each rotation, side by side for the placement loop.
+    pub rot_edges: [u8; 4],
     /// Rotations that give different placements (a crossroads has one, a straight road two).
     pub distinct_rots: Vec<u8>,
     pub monastery: Option<u8>,
@@ -96,7 +98,9 @@ impl CompiledTile {
             rots[2].clone(),
             rots[3].clone(),
         ];
+        let rot_edges = [rot[0].edges, rot[1].edges, rot[2].edges, rot[3].edges];
         CompiledTile {
+            rot_edges,
             id: t.id.clone(),
             kinds: t.segments.iter().map(|s| s.kind).collect(),
             shields: t.segments.iter().map(|s| s.shields).collect(),

@@ -161,6 +161,8 @@ pub struct Game<H: Hooks> {
     forced_pending: bool,
     completed: Vec<u32>,
     placements: Vec<(u32, u8)>,
+    scratch: Vec<u16>,
+    roots: Vec<u32>,
     pub seed: u64,
 }
 
@@ -188,6 +190,8 @@ impl<H: Hooks> Game<H> {
             forced_pending: false,
             completed: Vec::new(),
             placements: Vec::new(),
+            scratch: Vec::new(),
+            roots: Vec::new(),
             seed,
         };
         g.reset(players, seed, record)?;
@@ -401,12 +405,6 @@ impl<H: Hooks> Game<H> {
         }
     }
 
-    fn pending(&mut self, opts_ready: bool) {
-        if opts_ready && !self.options.is_empty() {
-            self.decided = false;
-        }
-    }
-
     fn offer_actions(&mut self, phase: Phase, with: Opt) -> Result<bool, GameError> {
         self.options.clear();
         self.options.push(with);
@@ -462,14 +460,23 @@ impl<H: Hooks> Game<H> {
                 }
             }
             Step::Draw => {
-                if self.st.current_tile.is_none() {
+                let tiles = self.cfg.tiles.clone();
+                if let Some(ty) = self.st.current_tile {
+                    self.placements.clear();
+                    self.st
+                        .board
+                        .legal_placements(&tiles[ty as usize], &mut self.placements);
+                } else {
                     loop {
                         let Some(ty) = self.st.stack.pop() else {
                             self.step = Step::Final;
                             return Ok(());
                         };
-                        let tiles = self.cfg.tiles.clone();
-                        if self.st.board.has_placement(&tiles[ty as usize]) {
+                        self.placements.clear();
+                        self.st
+                            .board
+                            .legal_placements(&tiles[ty as usize], &mut self.placements);
+                        if !self.placements.is_empty() {
                             self.st.current_tile = Some(ty);
                             break;
                         }
@@ -484,11 +491,6 @@ impl<H: Hooks> Game<H> {
                     self.step = Step::Draw;
                     return Ok(());
                 };
-                let tiles = self.cfg.tiles.clone();
-                self.placements.clear();
-                self.st
-                    .board
-                    .legal_placements(&tiles[ty as usize], &mut self.placements);
                 self.options.clear();
                 self.options.extend(
                     self.placements
@@ -496,13 +498,13 @@ impl<H: Hooks> Game<H> {
                         .map(|&(cell, rot)| Opt::Place { cell, rot }),
                 );
                 if self.options.is_empty() {
-                    // A bought or taken tile always has a placement; a drawn one was checked.
+                    // A taken tile with no placement is discarded like a drawn one.
                     let p = self.st.current;
                     self.st.push(Some(p), EvKind::TileDiscarded { ty });
                     self.st.current_tile = None;
                     self.step = Step::Draw;
                 } else {
-                    self.pending(true);
+                    self.decided = false;
                 }
             }
             Step::Follower => {
@@ -603,9 +605,10 @@ impl<H: Hooks> Game<H> {
         self.fire(Trigger::Scored, &ctx)?;
         if return_followers {
             let root = info.root;
-            let mut fs = Vec::new();
+            let mut fs = std::mem::take(&mut self.scratch);
+            fs.clear();
             self.st.feature_followers(root, &mut fs);
-            for f in fs {
+            for &f in &fs {
                 self.st.move_follower(f, FollowerAt::Supply);
                 let ctx = Ctx {
                     follower: f,
@@ -614,6 +617,7 @@ impl<H: Hooks> Game<H> {
                 };
                 self.fire(Trigger::Returned, &ctx)?;
             }
+            self.scratch = fs;
         }
         Ok(())
     }
@@ -622,7 +626,8 @@ impl<H: Hooks> Game<H> {
         let saved_turn = self.st.turn;
         self.st.turn = 0;
         // Each feature with followers once, in follower order.
-        let mut roots: Vec<u32> = Vec::new();
+        let mut roots = std::mem::take(&mut self.roots);
+        roots.clear();
         for i in 0..self.st.followers.len() {
             if let FollowerAt::Board(node) = self.st.followers[i].at {
                 let r = self.st.board.features.find(node);
@@ -631,9 +636,10 @@ impl<H: Hooks> Game<H> {
                 }
             }
         }
-        for r in roots {
+        for &r in &roots {
             self.score_feature(r, false)?;
         }
+        self.roots = roots;
         let ctx = Ctx::default();
         self.fire(Trigger::GameEnd, &ctx)?;
         self.st.turn = saved_turn;
@@ -923,7 +929,10 @@ impl Hooks for NoRules {
 }
 
 /// Plays the game to its end, every choice uniformly at random from `rng`.
-pub fn play_random<H: Hooks>(game: &mut Game<H>, rng: &mut crate::rng::Rng) -> Result<(), GameError> {
+pub fn play_random<H: Hooks>(
+    game: &mut Game<H>,
+    rng: &mut crate::rng::Rng,
+) -> Result<(), GameError> {
     while game.advance()? {
         let n = game.options.len() as u32;
         let i = rng.below(n) as usize;

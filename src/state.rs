@@ -165,6 +165,7 @@ pub struct State {
     pub start_cells: Vec<u32>,
     stamp: Vec<u32>,
     stamp_gen: u32,
+    members: Vec<u32>,
 }
 
 impl State {
@@ -193,6 +194,7 @@ impl State {
             start_cells: Vec::new(),
             stamp: Vec::new(),
             stamp_gen: 0,
+            members: Vec::new(),
         }
     }
 
@@ -407,7 +409,7 @@ impl State {
                 let g = self.next_stamp();
                 let mut cities = 0;
                 let mut tiles_seen = 0;
-                for m in members {
+                for &m in &members {
                     let t = self.board.features.tile[m as usize];
                     let p = self.board.placed[t as usize];
                     let seg = (m - p.first_node) as usize;
@@ -422,6 +424,7 @@ impl State {
                         }
                     }
                 }
+                self.members = members;
                 info.tiles = tiles_seen;
                 info.cities = cities;
             }
