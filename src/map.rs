@@ -1,9 +1,15 @@
 //! Map boards: squares, their kinds and marks, and free-form attributes, loaded from TOML
 //! (format in `maps/README.md`).
 
-use crate::diag::{Diagnostic, Source};
-use crate::geometry::EdgeKind;
-use std::collections::BTreeMap;
+use crate::diag::{did_you_mean, Diagnostic, Source};
+use crate::geometry::{EdgeKind, SIDE_DELTA, SIDE_NAMES};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+use std::ops::Range;
+use std::path::Path;
+use toml::Spanned;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SquareKind {
@@ -95,7 +101,79 @@ impl MapBoard {
         if x < 0 || y < 0 || x >= self.width || y >= self.height {
             return None;
         }
-        self.squares.get((y * self.width + x) as usize)
+        self.squares.get(self.index(x, y)?)
+    }
+
+    /// Row-major index of square `(x, y)` in `squares`, if it is on the board.
+    pub fn index(&self, x: i32, y: i32) -> Option<usize> {
+        if x < 0 || y < 0 || x >= self.width || y >= self.height {
+            return None;
+        }
+        usize::try_from(i64::from(y) * i64::from(self.width) + i64::from(x)).ok()
+    }
+
+    /// Every attribute any square has, with its type: `"int"`, `"bool"` or `"string"`.
+    pub fn attr_names(&self) -> BTreeMap<String, &'static str> {
+        let mut out = BTreeMap::new();
+        for sq in &self.squares {
+            for (name, value) in &sq.attrs {
+                out.entry(name.clone()).or_insert(value.type_name());
+            }
+        }
+        out
+    }
+}
+
+impl AttrValue {
+    /// `"int"`, `"bool"` or `"string"`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            AttrValue::Int(_) => "int",
+            AttrValue::Bool(_) => "bool",
+            AttrValue::Str(_) => "string",
+        }
+    }
+}
+
+impl SquareKind {
+    /// The kinds by their names in a map's legend.
+    pub const NAMES: [(&'static str, SquareKind); 6] = [
+        ("land", SquareKind::Land),
+        ("sea", SquareKind::Sea),
+        ("wave", SquareKind::Wave),
+        ("offmap", SquareKind::OffMap),
+        ("large_city", SquareKind::LargeCity),
+        ("island", SquareKind::Island),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map(|(n, _)| *n)
+            .unwrap_or("?")
+    }
+
+    pub fn from_name(name: &str) -> Option<SquareKind> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, k)| *k)
+    }
+}
+
+impl Square {
+    /// A square of `kind` with no marks.
+    pub fn plain(kind: SquareKind) -> Square {
+        Square {
+            kind,
+            town: false,
+            name: None,
+            start: None,
+            large_city: None,
+            island: None,
+            attrs: BTreeMap::new(),
+        }
     }
 }
 
@@ -104,8 +182,1355 @@ pub trait MapResolver {
     fn resolve(&self, name: &str, from: &Source) -> Result<Source, String>;
 }
 
+/// Names of the maps built into the program.
+pub const BUNDLED_MAPS: &[&str] = &["test", "test-west", "test-east", "test-pair"];
+
+/// The text of a bundled map.
+pub fn bundled_map(name: &str) -> Option<&'static str> {
+    match name {
+        "test" => Some(include_str!("../maps/test.toml")),
+        "test-west" => Some(include_str!("../maps/test-west.toml")),
+        "test-east" => Some(include_str!("../maps/test-east.toml")),
+        "test-pair" => Some(include_str!("../maps/test-pair.toml")),
+        _ => None,
+    }
+}
+
+/// Resolves a part's `map` as a bundled map name, or else as a path relative to the directory of the
+/// including file (`Source::name`), read from disk.
+pub struct BundledResolver;
+
+impl MapResolver for BundledResolver {
+    fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
+        if let Some(text) = bundled_map(name) {
+            return Ok(Source::new(name, text));
+        }
+        let dir = Path::new(&from.name).parent().unwrap_or(Path::new(""));
+        let path = dir.join(name);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(Source::new(path.to_string_lossy(), text)),
+            Err(e) => {
+                let bundled = BUNDLED_MAPS.join(", ");
+                Err(format!(
+                    "`{name}` is not a bundled map ({bundled}) and `{}` cannot be read: {e}",
+                    path.display()
+                ))
+            }
+        }
+    }
+}
+
+/// How deeply `[[part]]` maps may nest.
+pub const MAX_PART_DEPTH: usize = 8;
+/// Largest offset of a part, in squares.
+const MAX_OFFSET: i64 = 1000;
+/// Most squares a board may have (so indices of starts, cities and islands fit a `u16`).
+pub const MAX_SQUARES: i64 = 65_536;
+
 /// Parses a map. All problems of the file are reported at once, each with a span.
+///
+/// Problems inside a `[[part]]` file are reported at the part's `map` value, with that file's own
+/// diagnostics (rendered with its `file:line:col`) as a note.
 pub fn parse_map(source: &Source, resolver: &dyn MapResolver) -> Result<MapBoard, Vec<Diagnostic>> {
-    let _ = (source, resolver);
-    Err(vec![Diagnostic::error(0..0, "maps are not loaded yet")])
+    let mut stack = vec![source.name.clone()];
+    parse_nested(source, resolver, &mut stack)
+}
+
+fn parse_nested(
+    source: &Source,
+    resolver: &dyn MapResolver,
+    stack: &mut Vec<String>,
+) -> Result<MapBoard, Vec<Diagnostic>> {
+    let raw: RawMap = match toml::from_str(&source.text) {
+        Ok(raw) => raw,
+        Err(e) => {
+            let span = e.span().unwrap_or(0..0);
+            let msg = e.message().trim().to_string();
+            let mut d = Diagnostic::error(
+                span,
+                msg.lines().next().unwrap_or("invalid map").to_string(),
+            );
+            for line in msg.lines().skip(1) {
+                d = d.with_note(line.to_string());
+            }
+            return Err(vec![d]);
+        }
+    };
+    let mut cx = Cx {
+        source,
+        diags: Vec::new(),
+        attr_types: BTreeMap::new(),
+    };
+    let board = if raw.part.is_empty() {
+        build_grid_map(&mut cx, raw)
+    } else {
+        build_composite(&mut cx, raw, resolver, stack)
+    };
+    if cx.diags.is_empty() {
+        Ok(board)
+    } else {
+        Err(cx.diags)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw TOML shapes
+
+type Coord = Spanned<[i64; 2]>;
+type RawAttrs = BTreeMap<String, Spanned<RawAttr>>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMap {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    doc: String,
+    grid: Option<Spanned<String>>,
+    #[serde(default)]
+    legend: BTreeMap<Spanned<String>, Spanned<RawLegend>>,
+    #[serde(default)]
+    start: Vec<RawNamed>,
+    #[serde(default)]
+    town: Vec<RawNamed>,
+    #[serde(default)]
+    large_city: Vec<RawNamed>,
+    #[serde(default)]
+    island: Vec<RawNamed>,
+    #[serde(default)]
+    ferry: Vec<RawFerry>,
+    #[serde(default)]
+    exit: Vec<RawExit>,
+    #[serde(default)]
+    group: Vec<RawGroup>,
+    #[serde(default)]
+    square: Vec<RawSquare>,
+    #[serde(default)]
+    part: Vec<RawPart>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNamed {
+    name: Spanned<String>,
+    at: Coord,
+    #[serde(default)]
+    attrs: RawAttrs,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFerry {
+    from: Coord,
+    to: Coord,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExit {
+    at: Coord,
+    side: Spanned<String>,
+    feature: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGroup {
+    name: Spanned<String>,
+    rows: Option<Spanned<[i64; 2]>>,
+    cols: Option<Spanned<[i64; 2]>>,
+    squares: Option<Vec<Coord>>,
+    #[serde(default)]
+    attrs: RawAttrs,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSquare {
+    at: Coord,
+    #[serde(default)]
+    attrs: RawAttrs,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPart {
+    map: Spanned<String>,
+    offset: Coord,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLegendTable {
+    kind: Spanned<String>,
+    #[serde(default)]
+    town: bool,
+    #[serde(default)]
+    attrs: RawAttrs,
+}
+
+/// A legend entry: `"sea"` or `{ kind = "land", town = true, attrs = { ... } }`.
+enum RawLegend {
+    Kind(String),
+    Table(RawLegendTable),
+}
+
+impl<'de> Deserialize<'de> for RawLegend {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawLegend;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a kind name or a table { kind, town, attrs }")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawLegend, E> {
+                Ok(RawLegend::Kind(v.to_string()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawLegend, A::Error> {
+                RawLegendTable::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(RawLegend::Table)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// An attribute value as written; `Other` names a TOML type attributes cannot have.
+enum RawAttr {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+    Other(&'static str),
+}
+
+impl<'de> Deserialize<'de> for RawAttr {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawAttr;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string, an integer or a boolean")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RawAttr, E> {
+                Ok(RawAttr::Int(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RawAttr, E> {
+                Ok(i64::try_from(v)
+                    .map(RawAttr::Int)
+                    .unwrap_or(RawAttr::Other("too large integer")))
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<RawAttr, E> {
+                Ok(RawAttr::Bool(v))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<RawAttr, E> {
+                Ok(RawAttr::Str(v.to_string()))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<RawAttr, E> {
+                Ok(RawAttr::Other("float"))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawAttr, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(RawAttr::Other("array"))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawAttr, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(RawAttr::Other("table or date"))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checking context
+
+struct Cx<'a> {
+    source: &'a Source,
+    diags: Vec<Diagnostic>,
+    /// Type and first span of every attribute name seen in this file.
+    attr_types: BTreeMap<String, (&'static str, Range<usize>)>,
+}
+
+impl Cx<'_> {
+    fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn at(&self, span: &Range<usize>) -> String {
+        let (l, c) = self.source.line_col(span.start);
+        format!("{}:{l}:{c}", self.source.name)
+    }
+
+    /// Converts and type-checks attributes.
+    fn attrs(&mut self, raw: &RawAttrs) -> BTreeMap<String, AttrValue> {
+        let mut out = BTreeMap::new();
+        for (name, value) in raw {
+            let span = value.span();
+            let v = match value.get_ref() {
+                RawAttr::Int(i) => AttrValue::Int(*i),
+                RawAttr::Bool(b) => AttrValue::Bool(*b),
+                RawAttr::Str(s) => AttrValue::Str(s.clone()),
+                RawAttr::Other(what) => {
+                    self.error(
+                        Diagnostic::error(span, format!("attribute `{name}` is a {what}"))
+                            .with_label("expected a string, an integer or a boolean"),
+                    );
+                    continue;
+                }
+            };
+            self.check_attr_type(name, v.type_name(), span, None);
+            out.insert(name.clone(), v);
+        }
+        out
+    }
+
+    /// Checks that attribute `name` always has one type; `part` names where the value came from.
+    fn check_attr_type(
+        &mut self,
+        name: &str,
+        ty: &'static str,
+        span: Range<usize>,
+        part: Option<&str>,
+    ) {
+        match self.attr_types.get(name) {
+            Some((first, first_span)) if *first != ty => {
+                let first = *first;
+                let where_first = self.at(first_span);
+                let here = match part {
+                    Some(p) => format!("in part `{p}`"),
+                    None => "here".to_string(),
+                };
+                self.error(
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "attribute `{name}` is {} {here} but {} elsewhere",
+                            a_type(ty),
+                            a_type(first)
+                        ),
+                    )
+                    .with_label(format!("expected {}", a_type(first)))
+                    .with_note(format!(
+                        "`{name}` is first {} at {where_first}",
+                        a_type(first)
+                    )),
+                );
+            }
+            Some(_) => {}
+            None => {
+                self.attr_types.insert(name.to_string(), (ty, span));
+            }
+        }
+    }
+
+    /// A coordinate on a `w`×`h` board, or an error.
+    fn coord(&mut self, c: &Coord, w: i32, h: i32) -> Option<(i32, i32)> {
+        let [x, y] = *c.get_ref();
+        if x < 0 || y < 0 || x >= i64::from(w) || y >= i64::from(h) {
+            self.error(
+                Diagnostic::error(c.span(), format!("[{x}, {y}] is outside the map")).with_label(
+                    format!("the map is {w}×{h}: x in 0..={}, y in 0..={}", w - 1, h - 1),
+                ),
+            );
+            return None;
+        }
+        Some((x as i32, y as i32))
+    }
+}
+
+/// "an int", "a string", "a bool".
+fn a_type(ty: &str) -> String {
+    if ty.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {ty}")
+    } else {
+        format!("a {ty}")
+    }
+}
+
+fn idx(w: i32, x: i32, y: i32) -> usize {
+    (y as usize) * (w as usize) + x as usize
+}
+
+fn kind_article(kind: SquareKind) -> String {
+    match kind {
+        SquareKind::OffMap => "an offmap square".to_string(),
+        SquareKind::Island => "an island square".to_string(),
+        k => format!("a {} square", k.name()),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grid maps
+
+struct LegendEntry {
+    kind: SquareKind,
+    town: bool,
+    attrs: BTreeMap<String, AttrValue>,
+}
+
+/// One character of the grid, with its span in the source.
+struct GridChar {
+    ch: char,
+    span: Range<usize>,
+}
+
+/// Byte offsets in `text` of each character of the string value at `span` (None where escapes make the
+/// value differ from its spelling).
+fn string_char_offsets(text: &str, span: &Range<usize>, value: &str) -> Vec<Option<usize>> {
+    let raw = text.get(span.clone()).unwrap_or("");
+    let (mut pos, literal) = if raw.starts_with("\"\"\"") {
+        (3, false)
+    } else if raw.starts_with("'''") {
+        (3, true)
+    } else if raw.starts_with('"') {
+        (1, false)
+    } else if raw.starts_with('\'') {
+        (1, true)
+    } else {
+        return vec![None; value.chars().count()];
+    };
+    if pos == 3 {
+        // TOML trims a newline right after the opening delimiter.
+        let rest = raw.get(pos..).unwrap_or("");
+        if rest.starts_with("\r\n") {
+            pos += 2;
+        } else if rest.starts_with('\n') {
+            pos += 1;
+        }
+    }
+    let mut ok = true;
+    let mut out = Vec::new();
+    for c in value.chars() {
+        let rest = if ok { raw.get(pos..).unwrap_or("") } else { "" };
+        if ok && rest.starts_with(c) && (literal || c != '\\') {
+            out.push(Some(span.start + pos));
+            pos += c.len_utf8();
+        } else if ok && c == '\n' && rest.starts_with("\r\n") {
+            out.push(Some(span.start + pos));
+            pos += 2;
+        } else {
+            ok = false;
+            out.push(None);
+        }
+    }
+    out
+}
+
+/// The grid's rows, each character with its span; trailing empty lines dropped.
+fn grid_rows(text: &str, grid: &Spanned<String>) -> Vec<Vec<GridChar>> {
+    let value = grid.get_ref();
+    let offsets = string_char_offsets(text, &grid.span(), value);
+    let mut rows: Vec<Vec<GridChar>> = vec![Vec::new()];
+    for (i, ch) in value.chars().enumerate() {
+        if ch == '\n' {
+            rows.push(Vec::new());
+            continue;
+        }
+        let span = match offsets.get(i).copied().flatten() {
+            Some(o) => o..o + ch.len_utf8(),
+            None => grid.span(),
+        };
+        if let Some(row) = rows.last_mut() {
+            row.push(GridChar { ch, span });
+        }
+    }
+    for row in &mut rows {
+        if row.last().is_some_and(|c| c.ch == '\r') {
+            row.pop();
+        }
+    }
+    while rows.last().is_some_and(|r| r.is_empty()) {
+        rows.pop();
+    }
+    rows
+}
+
+fn build_legend(
+    cx: &mut Cx,
+    raw: &BTreeMap<Spanned<String>, Spanned<RawLegend>>,
+) -> BTreeMap<char, LegendEntry> {
+    let mut legend = BTreeMap::new();
+    let kind_names = SquareKind::NAMES.map(|(n, _)| n);
+    for (key, value) in raw {
+        let mut chars = key.get_ref().chars();
+        let ch = match (chars.next(), chars.next()) {
+            (Some(c), None) => c,
+            _ => {
+                cx.error(
+                    Diagnostic::error(
+                        key.span(),
+                        format!("legend key `{}` is not one character", key.get_ref()),
+                    )
+                    .with_label("expected one character of the grid"),
+                );
+                continue;
+            }
+        };
+        let (kind_name, kind_span, town, attrs) = match value.get_ref() {
+            RawLegend::Kind(k) => (k.as_str(), value.span(), false, BTreeMap::new()),
+            RawLegend::Table(t) => (
+                t.kind.get_ref().as_str(),
+                t.kind.span(),
+                t.town,
+                cx.attrs(&t.attrs),
+            ),
+        };
+        let Some(kind) = SquareKind::from_name(kind_name) else {
+            let mut d = Diagnostic::error(kind_span, format!("unknown square kind `{kind_name}`"))
+                .with_label(format!("expected one of: {}", kind_names.join(", ")));
+            if let Some(m) = did_you_mean(kind_name, kind_names) {
+                d = d.with_note(format!("did you mean `{m}`?"));
+            }
+            cx.error(d);
+            // Keep the character known, so the grid does not report it again.
+            legend.insert(
+                ch,
+                LegendEntry {
+                    kind: SquareKind::OffMap,
+                    town: false,
+                    attrs,
+                },
+            );
+            continue;
+        };
+        if town && kind != SquareKind::Land {
+            cx.error(
+                Diagnostic::error(
+                    kind_span,
+                    format!("a town must be on land, not on {}", kind_article(kind)),
+                )
+                .with_label("expected `land` with `town = true`"),
+            );
+        }
+        legend.insert(ch, LegendEntry { kind, town, attrs });
+    }
+    legend
+}
+
+/// Orthogonally connected components of the squares where `member(i)` holds, neighbours joined when
+/// `same(a, b)`; in row-major order of their first squares, each sorted row-major.
+fn components(
+    w: i32,
+    h: i32,
+    member: impl Fn(usize) -> bool,
+    same: impl Fn(usize, usize) -> bool,
+) -> Vec<Vec<(i32, i32)>> {
+    let mut seen = vec![false; (w.max(0) as usize) * (h.max(0) as usize)];
+    let mut out = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            let i = idx(w, x, y);
+            if !member(i) || seen.get(i).copied().unwrap_or(true) {
+                continue;
+            }
+            let mut comp = Vec::new();
+            let mut queue = VecDeque::from([(x, y)]);
+            if let Some(s) = seen.get_mut(i) {
+                *s = true;
+            }
+            while let Some((qx, qy)) = queue.pop_front() {
+                comp.push((qx, qy));
+                let qi = idx(w, qx, qy);
+                for (dx, dy) in SIDE_DELTA {
+                    let (nx, ny) = (qx + dx, qy + dy);
+                    if nx < 0 || ny < 0 || nx >= w || ny >= h {
+                        continue;
+                    }
+                    let ni = idx(w, nx, ny);
+                    if member(ni) && same(qi, ni) && !seen.get(ni).copied().unwrap_or(true) {
+                        if let Some(s) = seen.get_mut(ni) {
+                            *s = true;
+                        }
+                        queue.push_back((nx, ny));
+                    }
+                }
+            }
+            comp.sort_by_key(|&(x, y)| (y, x));
+            out.push(comp);
+        }
+    }
+    out
+}
+
+fn merge_attrs(into: &mut BTreeMap<String, AttrValue>, from: &BTreeMap<String, AttrValue>) {
+    for (k, v) in from {
+        into.insert(k.clone(), v.clone());
+    }
+}
+
+fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
+    let text = cx.source.text.as_str();
+    let legend = build_legend(cx, &raw.legend);
+    let rows = match &raw.grid {
+        Some(g) => grid_rows(text, g),
+        None => Vec::new(),
+    };
+    if rows.is_empty() {
+        let span = raw.grid.as_ref().map(|g| g.span()).unwrap_or(0..0);
+        cx.error(
+            Diagnostic::error(span, "the map has no grid")
+                .with_label("expected `grid = \"\"\"...\"\"\"` or `[[part]]`s"),
+        );
+    }
+    let mut rows = rows;
+    let mut height = rows.len().min(i32::MAX as usize) as i32;
+    let mut width = rows
+        .first()
+        .map(|r| r.len())
+        .unwrap_or(0)
+        .min(i32::MAX as usize) as i32;
+    if i64::from(width) * i64::from(height) > MAX_SQUARES {
+        let span = raw.grid.as_ref().map(|g| g.span()).unwrap_or(0..0);
+        cx.error(
+            Diagnostic::error(
+                span,
+                format!("the grid is {width}×{height} squares, too large"),
+            )
+            .with_label(format!("expected at most {MAX_SQUARES} squares")),
+        );
+        (width, height) = (0, 0);
+        rows.clear();
+    }
+    let mut squares = Vec::with_capacity((width as usize) * (height as usize));
+    let mut chars = Vec::with_capacity(squares.capacity());
+    // First occurrence, count and position of each character missing from the legend.
+    let mut missing: BTreeMap<char, (Range<usize>, usize, usize, usize)> = BTreeMap::new();
+    for (y, row) in rows.iter().enumerate() {
+        if row.len() != width as usize {
+            let span = match (row.first(), row.last()) {
+                (Some(a), Some(b)) => a.span.start..b.span.end,
+                _ => {
+                    // An empty row: point at the line break that ends it.
+                    let prev_end = y
+                        .checked_sub(1)
+                        .and_then(|p| rows.get(p))
+                        .and_then(|r| r.last())
+                        .map(|c| c.span.end);
+                    let at = prev_end.map(|e| e + 1).unwrap_or(0);
+                    at..at + 1
+                }
+            };
+            cx.error(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "row {y} of the grid has {} squares, the first row has {width}",
+                        row.len()
+                    ),
+                )
+                .with_label(format!("expected {width} characters")),
+            );
+        }
+        for x in 0..width as usize {
+            let Some(gc) = row.get(x) else {
+                squares.push(Square::plain(SquareKind::OffMap));
+                chars.push('\0');
+                continue;
+            };
+            match legend.get(&gc.ch) {
+                Some(e) => {
+                    let mut sq = Square::plain(e.kind);
+                    sq.town = e.town;
+                    sq.attrs = e.attrs.clone();
+                    squares.push(sq);
+                }
+                None => {
+                    let m = missing.entry(gc.ch).or_insert((gc.span.clone(), 0, x, y));
+                    m.1 += 1;
+                    squares.push(Square::plain(SquareKind::OffMap));
+                }
+            }
+            chars.push(gc.ch);
+        }
+        // Characters beyond the first row's width are still checked against the legend.
+        for (x, gc) in row.iter().enumerate().skip(width as usize) {
+            if !legend.contains_key(&gc.ch) {
+                let m = missing.entry(gc.ch).or_insert((gc.span.clone(), 0, x, y));
+                m.1 += 1;
+            }
+        }
+    }
+    let legend_chars: Vec<String> = legend.keys().map(|c| format!("`{c}`")).collect();
+    for (ch, (span, count, x, y)) in missing {
+        let shown = ch.escape_debug();
+        let mut d = Diagnostic::error(
+            span,
+            format!("character `{shown}` at [{x}, {y}] is not in the legend"),
+        )
+        .with_label("not in [legend]")
+        .with_note(format!("the legend has: {}", legend_chars.join(" ")));
+        if count > 1 {
+            d = d.with_note(format!("`{shown}` is used {count} times in the grid"));
+        }
+        cx.error(d);
+    }
+
+    let mut board = MapBoard {
+        name: raw.name.clone(),
+        doc: raw.doc.clone(),
+        width,
+        height,
+        squares,
+        starts: Vec::new(),
+        ferries: Vec::new(),
+        exits: Vec::new(),
+        large_cities: Vec::new(),
+        islands: Vec::new(),
+        groups: Vec::new(),
+    };
+    let (w, h) = (width, height);
+
+    // Large cities and islands.
+    let kinds: Vec<SquareKind> = board.squares.iter().map(|s| s.kind).collect();
+    let kind_at = |i: usize| kinds.get(i).copied();
+    let cities = components(
+        w,
+        h,
+        |i| kind_at(i) == Some(SquareKind::LargeCity),
+        |a, b| chars.get(a) == chars.get(b),
+    );
+    let islands = components(
+        w,
+        h,
+        |i| kind_at(i) == Some(SquareKind::Island),
+        |_, _| true,
+    );
+    for (n, comp) in cities.into_iter().enumerate() {
+        for &(x, y) in &comp {
+            if let Some(sq) = board.squares.get_mut(idx(w, x, y)) {
+                sq.large_city = Some(n as u16);
+            }
+        }
+        board.large_cities.push(Group {
+            name: String::new(),
+            squares: comp,
+            attrs: BTreeMap::new(),
+        });
+    }
+    for (n, comp) in islands.into_iter().enumerate() {
+        for &(x, y) in &comp {
+            if let Some(sq) = board.squares.get_mut(idx(w, x, y)) {
+                sq.island = Some(n as u16);
+            }
+        }
+        board.islands.push(Group {
+            name: String::new(),
+            squares: comp,
+            attrs: BTreeMap::new(),
+        });
+    }
+    name_areas(cx, &mut board, &raw.large_city, SquareKind::LargeCity);
+    name_areas(cx, &mut board, &raw.island, SquareKind::Island);
+
+    // Groups.
+    for g in &raw.group {
+        let attrs = cx.attrs(&g.attrs);
+        let mut sqs = Vec::new();
+        let gname = g.name.get_ref();
+        match (&g.squares, g.rows.is_some() || g.cols.is_some()) {
+            (Some(_), true) => {
+                cx.error(
+                    Diagnostic::error(
+                        g.name.span(),
+                        format!("group `{gname}` has both `squares` and `rows`/`cols`"),
+                    )
+                    .with_label("give either squares = [[x, y], ...] or rows/cols"),
+                );
+            }
+            (Some(list), false) => {
+                for c in list {
+                    if let Some(p) = cx.coord(c, w, h) {
+                        sqs.push(p);
+                    }
+                }
+            }
+            (None, true) => {
+                let rows = group_range(cx, &g.rows, "rows", h);
+                let cols = group_range(cx, &g.cols, "columns", w);
+                if let (Some((r0, r1)), Some((c0, c1))) = (rows, cols) {
+                    for y in r0..=r1 {
+                        for x in c0..=c1 {
+                            sqs.push((x, y));
+                        }
+                    }
+                }
+            }
+            (None, false) => {
+                cx.error(
+                    Diagnostic::error(g.name.span(), format!("group `{gname}` has no squares"))
+                        .with_label("expected `rows`, `cols` or `squares`"),
+                );
+            }
+        }
+        for &(x, y) in &sqs {
+            if let Some(sq) = board.squares.get_mut(idx(w, x, y)) {
+                merge_attrs(&mut sq.attrs, &attrs);
+            }
+        }
+        board.groups.push(Group {
+            name: gname.clone(),
+            squares: sqs,
+            attrs,
+        });
+    }
+
+    // Start squares and towns.
+    let mut names: BTreeMap<String, Range<usize>> = BTreeMap::new();
+    let mut town_at: BTreeMap<(i32, i32), Range<usize>> = BTreeMap::new();
+    for (is_start, list) in [(true, &raw.start), (false, &raw.town)] {
+        let what = if is_start { "start square" } else { "town" };
+        for t in list {
+            let attrs = cx.attrs(&t.attrs);
+            let name = t.name.get_ref();
+            if let Some(first) = names.get(name) {
+                let first = cx.at(first);
+                cx.error(
+                    Diagnostic::error(t.name.span(), format!("the name `{name}` is used twice"))
+                        .with_label("a second start square or town with this name")
+                        .with_note(format!("first used at {first}")),
+                );
+            } else {
+                names.insert(name.clone(), t.name.span());
+            }
+            let Some((x, y)) = cx.coord(&t.at, w, h) else {
+                continue;
+            };
+            let kind = board.square(x, y).map(|s| s.kind);
+            if kind != Some(SquareKind::Land) {
+                let on = kind.map(kind_article).unwrap_or_default();
+                cx.error(
+                    Diagnostic::error(
+                        t.at.span(),
+                        format!("{what} `{name}` at [{x}, {y}] is on {on}, not land"),
+                    )
+                    .with_label("expected a land square"),
+                );
+                continue;
+            }
+            if let Some(first) = town_at.get(&(x, y)) {
+                let first = cx.at(first);
+                cx.error(
+                    Diagnostic::error(
+                        t.at.span(),
+                        format!("[{x}, {y}] already has a start square or town"),
+                    )
+                    .with_label("a second town on this square")
+                    .with_note(format!("the first is at {first}")),
+                );
+                continue;
+            }
+            town_at.insert((x, y), t.at.span());
+            let start = if is_start {
+                board.starts.push(StartSquare {
+                    name: name.clone(),
+                    at: (x, y),
+                });
+                Some((board.starts.len() - 1) as u16)
+            } else {
+                None
+            };
+            if let Some(sq) = board.squares.get_mut(idx(w, x, y)) {
+                sq.town = true;
+                sq.start = start;
+                sq.name = Some(name.clone());
+                merge_attrs(&mut sq.attrs, &attrs);
+            }
+        }
+    }
+
+    // Ferries.
+    for f in &raw.ferry {
+        let from = cx.coord(&f.from, w, h);
+        let to = cx.coord(&f.to, w, h);
+        if let Some((x, y)) = from {
+            let kind = board.square(x, y).map(|s| s.kind);
+            if kind != Some(SquareKind::Land) {
+                let on = kind.map(kind_article).unwrap_or_default();
+                cx.error(
+                    Diagnostic::error(f.from.span(), format!("a ferry starts at [{x}, {y}], {on}"))
+                        .with_label("expected a land square"),
+                );
+            }
+        }
+        if let Some((x, y)) = to {
+            let kind = board.square(x, y).map(|s| s.kind);
+            if kind != Some(SquareKind::Island) {
+                let on = kind.map(kind_article).unwrap_or_default();
+                cx.error(
+                    Diagnostic::error(f.to.span(), format!("a ferry ends at [{x}, {y}], {on}"))
+                        .with_label("expected an island square"),
+                );
+            }
+        }
+        if let (Some(from), Some(to)) = (from, to) {
+            board.ferries.push(Ferry { from, to });
+        }
+    }
+
+    // Border exits.
+    for e in &raw.exit {
+        let side_name = e.side.get_ref();
+        let side = match side_name.chars().collect::<Vec<_>>().as_slice() {
+            [c] => SIDE_NAMES.iter().position(|s| s == c),
+            _ => None,
+        };
+        if side.is_none() {
+            cx.error(
+                Diagnostic::error(e.side.span(), format!("unknown side `{side_name}`"))
+                    .with_label("expected \"N\", \"E\", \"S\" or \"W\""),
+            );
+        }
+        let feature = match e.feature.get_ref().as_str() {
+            "road" => Some(EdgeKind::Road),
+            "city" => Some(EdgeKind::City),
+            other => {
+                let mut d =
+                    Diagnostic::error(e.feature.span(), format!("unknown exit feature `{other}`"))
+                        .with_label("expected \"road\" or \"city\"");
+                if let Some(m) = did_you_mean(other, ["road", "city"]) {
+                    d = d.with_note(format!("did you mean `{m}`?"));
+                }
+                cx.error(d);
+                None
+            }
+        };
+        let Some((x, y)) = cx.coord(&e.at, w, h) else {
+            continue;
+        };
+        let kind = board.square(x, y).map(|s| s.kind);
+        if kind != Some(SquareKind::Land) {
+            let on = kind.map(kind_article).unwrap_or_default();
+            cx.error(
+                Diagnostic::error(
+                    e.at.span(),
+                    format!("the exit at [{x}, {y}] is on {on}, not land"),
+                )
+                .with_label("expected a land square on the map's border"),
+            );
+            continue;
+        }
+        let (Some(side), Some(feature)) = (side, feature) else {
+            continue;
+        };
+        if let Some(beyond) = beyond_exit(&board, (x, y), side) {
+            cx.error(
+                Diagnostic::error(
+                    e.side.span(),
+                    format!("the exit at [{x}, {y}] does not face off the map: {beyond}"),
+                )
+                .with_label("expected the side of a border square that faces off the map"),
+            );
+            continue;
+        }
+        board.exits.push(Exit {
+            at: (x, y),
+            side: side as u8,
+            feature,
+        });
+    }
+
+    // Single squares.
+    for s in &raw.square {
+        let attrs = cx.attrs(&s.attrs);
+        let Some((x, y)) = cx.coord(&s.at, w, h) else {
+            continue;
+        };
+        if let Some(sq) = board.squares.get_mut(idx(w, x, y)) {
+            merge_attrs(&mut sq.attrs, &attrs);
+        }
+    }
+    board
+}
+
+/// A group's `rows` or `cols` as `(first, last)`, the whole range when absent.
+fn group_range(
+    cx: &mut Cx,
+    r: &Option<Spanned<[i64; 2]>>,
+    what: &str,
+    n: i32,
+) -> Option<(i32, i32)> {
+    let Some(r) = r else {
+        return Some((0, n - 1));
+    };
+    let [a, b] = *r.get_ref();
+    if a < 0 || b >= i64::from(n) || a > b {
+        cx.error(
+            Diagnostic::error(
+                r.span(),
+                format!("[{a}, {b}] is not a range of the map's {what}"),
+            )
+            .with_label(format!(
+                "expected [first, last] with 0 <= first <= last <= {}",
+                n - 1
+            )),
+        );
+        return None;
+    }
+    Some((a as i32, b as i32))
+}
+
+/// Why side `side` of `at` does not face off the map (`None` when it does: the square beyond is
+/// outside the board or offmap).
+fn beyond_exit(board: &MapBoard, at: (i32, i32), side: usize) -> Option<String> {
+    let (dx, dy) = SIDE_DELTA.get(side).copied().unwrap_or((0, 0));
+    let (nx, ny) = (at.0 + dx, at.1 + dy);
+    match board.square(nx, ny) {
+        None => None,
+        Some(sq) if sq.kind == SquareKind::OffMap => None,
+        Some(sq) => Some(format!(
+            "[{nx}, {ny}] beyond its {} side is {}",
+            SIDE_NAMES.get(side).copied().unwrap_or('?'),
+            kind_article(sq.kind)
+        )),
+    }
+}
+
+/// Applies `[[large_city]]` or `[[island]]` entries: names and attributes of components.
+fn name_areas(cx: &mut Cx, board: &mut MapBoard, list: &[RawNamed], kind: SquareKind) {
+    let is_island = kind == SquareKind::Island;
+    let what = if is_island { "island" } else { "large city" };
+    let mut names: BTreeMap<String, Range<usize>> = BTreeMap::new();
+    for a in list {
+        let attrs = cx.attrs(&a.attrs);
+        let name = a.name.get_ref();
+        if let Some(first) = names.get(name) {
+            let first = cx.at(first);
+            cx.error(
+                Diagnostic::error(
+                    a.name.span(),
+                    format!("the {what} name `{name}` is used twice"),
+                )
+                .with_label(format!("a second {what} with this name"))
+                .with_note(format!("first used at {first}")),
+            );
+        } else {
+            names.insert(name.clone(), a.name.span());
+        }
+        let Some((x, y)) = cx.coord(&a.at, board.width, board.height) else {
+            continue;
+        };
+        let Some(sq) = board.square(x, y) else {
+            continue;
+        };
+        let (n, sq_kind) = (if is_island { sq.island } else { sq.large_city }, sq.kind);
+        let Some(n) = n else {
+            cx.error(
+                Diagnostic::error(
+                    a.at.span(),
+                    format!(
+                        "[{x}, {y}] is {}, not {}",
+                        kind_article(sq_kind),
+                        kind_article(kind)
+                    ),
+                )
+                .with_label(format!("expected a square of the {what} `{name}`")),
+            );
+            continue;
+        };
+        let areas = if is_island {
+            &mut board.islands
+        } else {
+            &mut board.large_cities
+        };
+        let Some(area) = areas.get_mut(n as usize) else {
+            continue;
+        };
+        if !area.name.is_empty() {
+            let old = area.name.clone();
+            cx.error(
+                Diagnostic::error(a.at.span(), format!("this {what} is already named `{old}`"))
+                    .with_label(format!("a second name for the {what} at [{x}, {y}]")),
+            );
+            continue;
+        }
+        area.name = name.clone();
+        merge_attrs(&mut area.attrs, &attrs);
+        let squares = area.squares.clone();
+        let w = board.width;
+        for (x, y) in squares {
+            if let Some(sq) = board.squares.get_mut(idx(w, x, y)) {
+                sq.name = Some(name.clone());
+                merge_attrs(&mut sq.attrs, &attrs);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Composite maps
+
+/// A part loaded and checked: its `map` name and span, offset and board.
+struct Placed {
+    name: String,
+    span: Range<usize>,
+    offset: (i32, i32),
+    board: MapBoard,
+}
+
+fn build_composite(
+    cx: &mut Cx,
+    raw: RawMap,
+    resolver: &dyn MapResolver,
+    stack: &mut Vec<String>,
+) -> MapBoard {
+    // A map made of parts takes only name, doc and parts.
+    let stray: Option<(Range<usize>, &str)> = raw
+        .grid
+        .as_ref()
+        .map(|g| (g.span(), "grid"))
+        .or_else(|| raw.legend.keys().next().map(|k| (k.span(), "legend")))
+        .or_else(|| raw.start.first().map(|s| (s.name.span(), "start")))
+        .or_else(|| raw.town.first().map(|s| (s.name.span(), "town")))
+        .or_else(|| {
+            raw.large_city
+                .first()
+                .map(|s| (s.name.span(), "large_city"))
+        })
+        .or_else(|| raw.island.first().map(|s| (s.name.span(), "island")))
+        .or_else(|| raw.ferry.first().map(|s| (s.from.span(), "ferry")))
+        .or_else(|| raw.exit.first().map(|s| (s.at.span(), "exit")))
+        .or_else(|| raw.group.first().map(|s| (s.name.span(), "group")))
+        .or_else(|| raw.square.first().map(|s| (s.at.span(), "square")));
+    if let Some((span, what)) = stray {
+        cx.error(
+            Diagnostic::error(
+                span,
+                format!("a map made of parts cannot also have `{what}`"),
+            )
+            .with_label("put this in one of the parts")
+            .with_note("a map with [[part]]s takes only `name`, `doc` and `[[part]]`"),
+        );
+    }
+
+    let mut placed: Vec<Placed> = Vec::new();
+    for part in &raw.part {
+        let name = part.map.get_ref();
+        let span = part.map.span();
+        let [ox, oy] = *part.offset.get_ref();
+        let offset_ok = (0..=MAX_OFFSET).contains(&ox) && (0..=MAX_OFFSET).contains(&oy);
+        if !offset_ok {
+            cx.error(
+                Diagnostic::error(
+                    part.offset.span(),
+                    format!("offset [{ox}, {oy}] is out of range"),
+                )
+                .with_label(format!("expected [x, y] with 0 <= x, y <= {MAX_OFFSET}")),
+            );
+        }
+        let sub = match resolver.resolve(name, cx.source) {
+            Ok(s) => s,
+            Err(msg) => {
+                cx.error(
+                    Diagnostic::error(span, format!("cannot load part `{name}`"))
+                        .with_label("no such map")
+                        .with_note(msg),
+                );
+                continue;
+            }
+        };
+        if stack.contains(&sub.name) {
+            let chain: Vec<&str> = stack
+                .iter()
+                .map(String::as_str)
+                .chain([sub.name.as_str()])
+                .collect();
+            cx.error(
+                Diagnostic::error(span, format!("map `{}` includes itself", sub.name))
+                    .with_label("this part leads back to a map that includes it")
+                    .with_note(format!("chain: {}", chain.join(" -> "))),
+            );
+            continue;
+        }
+        if stack.len() > MAX_PART_DEPTH {
+            cx.error(
+                Diagnostic::error(span, format!("parts nest more than {MAX_PART_DEPTH} deep"))
+                    .with_label("not loaded")
+                    .with_note(format!("chain: {} -> {}", stack.join(" -> "), sub.name)),
+            );
+            continue;
+        }
+        stack.push(sub.name.clone());
+        let result = parse_nested(&sub, resolver, stack);
+        stack.pop();
+        match result {
+            Ok(board) if offset_ok => placed.push(Placed {
+                name: name.clone(),
+                span,
+                offset: (ox as i32, oy as i32),
+                board,
+            }),
+            Ok(_) => {}
+            Err(diags) => {
+                let n = diags.iter().filter(|d| d.is_error()).count();
+                let s = if n == 1 { "" } else { "s" };
+                cx.error(
+                    Diagnostic::error(span, format!("part `{name}` has {n} problem{s}"))
+                        .with_label(format!("in {}", sub.name))
+                        .with_note(sub.render(&diags).trim_end().to_string()),
+                );
+            }
+        }
+    }
+
+    let mut width = placed
+        .iter()
+        .map(|p| p.offset.0 + p.board.width)
+        .max()
+        .unwrap_or(0);
+    let mut height = placed
+        .iter()
+        .map(|p| p.offset.1 + p.board.height)
+        .max()
+        .unwrap_or(0);
+    if i64::from(width) * i64::from(height) > MAX_SQUARES {
+        let span = raw.part.first().map(|p| p.map.span()).unwrap_or(0..0);
+        cx.error(
+            Diagnostic::error(
+                span,
+                format!("the parts span {width}×{height} squares, too large"),
+            )
+            .with_label(format!("expected at most {MAX_SQUARES} squares")),
+        );
+        placed.clear();
+        (width, height) = (0, 0);
+    }
+    let mut board = MapBoard {
+        name: raw.name,
+        doc: raw.doc,
+        width,
+        height,
+        squares: vec![Square::plain(SquareKind::OffMap); (width as usize) * (height as usize)],
+        starts: Vec::new(),
+        ferries: Vec::new(),
+        exits: Vec::new(),
+        large_cities: Vec::new(),
+        islands: Vec::new(),
+        groups: Vec::new(),
+    };
+    let mut owner: Vec<Option<usize>> = vec![None; board.squares.len()];
+    let mut names: BTreeMap<String, usize> = BTreeMap::new();
+    let mut exits_from: Vec<(usize, Exit)> = Vec::new();
+    let part_name = |q: usize| placed.get(q).map(|t| t.name.clone()).unwrap_or_default();
+    for (p, pl) in placed.iter().enumerate() {
+        let (ox, oy) = pl.offset;
+        let part = &pl.board;
+        let shift = |(x, y): (i32, i32)| (x + ox, y + oy);
+        let (s0, c0, i0) = (
+            board.starts.len(),
+            board.large_cities.len(),
+            board.islands.len(),
+        );
+        // Names of start squares and towns stay unique.
+        for sq in &part.squares {
+            if let (true, Some(n)) = (sq.town, &sq.name) {
+                if let Some(&q) = names.get(n) {
+                    cx.error(
+                        Diagnostic::error(
+                            pl.span.clone(),
+                            format!(
+                                "the name `{n}` is used in part `{}` and in part `{}`",
+                                pl.name,
+                                part_name(q)
+                            ),
+                        )
+                        .with_label("a start square or town named like one of another part"),
+                    );
+                } else {
+                    names.insert(n.clone(), p);
+                }
+            }
+        }
+        for (attr, ty) in part.attr_names() {
+            cx.check_attr_type(&attr, ty, pl.span.clone(), Some(&pl.name));
+        }
+        let mut overlap: Option<(i32, i32, usize)> = None;
+        for y in 0..part.height {
+            for x in 0..part.width {
+                let Some(sq) = part.square(x, y) else {
+                    continue;
+                };
+                if sq.kind == SquareKind::OffMap {
+                    continue;
+                }
+                let (gx, gy) = shift((x, y));
+                let Some(i) = board.index(gx, gy) else {
+                    continue;
+                };
+                if let Some(Some(q)) = owner.get(i) {
+                    overlap.get_or_insert((gx, gy, *q));
+                    continue;
+                }
+                if let Some(o) = owner.get_mut(i) {
+                    *o = Some(p);
+                }
+                let mut sq = sq.clone();
+                sq.start = sq.start.map(|n| n.saturating_add(s0 as u16));
+                sq.large_city = sq.large_city.map(|n| n.saturating_add(c0 as u16));
+                sq.island = sq.island.map(|n| n.saturating_add(i0 as u16));
+                if let Some(slot) = board.squares.get_mut(i) {
+                    *slot = sq;
+                }
+            }
+        }
+        if let Some((x, y, q)) = overlap {
+            cx.error(
+                Diagnostic::error(
+                    pl.span.clone(),
+                    format!("part `{}` overlaps part `{}` at [{x}, {y}]", pl.name, part_name(q)),
+                )
+                .with_label("overlapping part")
+                .with_note("parts may overlap only where at most one of them has a square that is not offmap"),
+            );
+        }
+        let shift_group = |g: &Group| Group {
+            name: g.name.clone(),
+            squares: g.squares.iter().map(|&c| shift(c)).collect(),
+            attrs: g.attrs.clone(),
+        };
+        board.starts.extend(part.starts.iter().map(|s| StartSquare {
+            name: s.name.clone(),
+            at: shift(s.at),
+        }));
+        board
+            .large_cities
+            .extend(part.large_cities.iter().map(shift_group));
+        board.islands.extend(part.islands.iter().map(shift_group));
+        board.groups.extend(part.groups.iter().map(shift_group));
+        board.ferries.extend(part.ferries.iter().map(|f| Ferry {
+            from: shift(f.from),
+            to: shift(f.to),
+        }));
+        exits_from.extend(part.exits.iter().map(|e| {
+            (
+                p,
+                Exit {
+                    at: shift(e.at),
+                    side: e.side,
+                    feature: e.feature,
+                },
+            )
+        }));
+    }
+    // An exit at a seam faces the other part's square, not off the map.
+    for (p, e) in exits_from {
+        if let Some(beyond) = beyond_exit(&board, e.at, e.side as usize) {
+            let (pname, span) = placed
+                .get(p)
+                .map(|t| (t.name.clone(), t.span.clone()))
+                .unwrap_or_default();
+            cx.error(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "the exit at [{}, {}] of part `{pname}` no longer faces off the map: {beyond}",
+                        e.at.0, e.at.1
+                    ),
+                )
+                .with_label("an exit of this part is covered by another part"),
+            );
+            continue;
+        }
+        board.exits.push(e);
+    }
+    board
 }
