@@ -36,6 +36,13 @@ impl<H: Hooks> Namer<'_, H> {
                 format!("slot:{x},{y}:{i}")
             }
             Place::Under(f) => format!("under:{}", self.game.st.follower_id(f)),
+            Place::Holding(h) => self
+                .game
+                .cfg
+                .holdings
+                .get(h as usize)
+                .cloned()
+                .unwrap_or_default(),
         }
     }
     pub fn follower_place(&self, f: u16, at: FollowerAt) -> String {
@@ -194,6 +201,10 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
                 continue;
             }
             EvKind::TurnEnd => "turn_end",
+            EvKind::Note(text) => {
+                f.insert("text".into(), json!(text));
+                "note"
+            }
             EvKind::Choice { .. } => continue,
         };
         line(e.turn, who, kind, f);
@@ -317,6 +328,7 @@ pub fn transcript<H: Hooks>(game: &Game<H>) -> String {
                 ));
             }
             EvKind::TurnEnd => end_turn(&mut out, &running),
+            EvKind::Note(text) => out.push_str(&format!("  note: {text}\n")),
         }
     }
     out.push_str("final scores\n");

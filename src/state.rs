@@ -22,6 +22,8 @@ pub enum Place {
     Slot(u32, u8),
     /// Under a follower.
     Under(u16),
+    /// In a named holding area (index into the rules' holdings).
+    Holding(u8),
 }
 
 /// Where a follower is.
@@ -127,6 +129,8 @@ pub enum EvKind {
         taken: String,
     },
     TurnEnd,
+    /// A line of text the rules or the engine wrote.
+    Note(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

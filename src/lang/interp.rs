@@ -1,0 +1,1420 @@
+//! The interpreter: runs a checked [`Program`] against the engine through [`Hooks`].
+//!
+//! Everything was resolved before play (names, parameters, map attributes); here values are small
+//! `Copy` enums, lists live in an arena reused between runs, and every run has an operation budget so
+//! no rules file can make a game hang.
+
+use super::ast::{AggOp, BinOp};
+use super::builtins::{Builtin, Field};
+use super::ir::{Action, ChoiceKind, Expr, Face, Limit, Place as IrPlace, Program, Stmt, Value};
+use crate::board::CellKind;
+use crate::features::NONE;
+use crate::game::{Ctx, GameError, Hooks, Opt, Phase, Trigger};
+use crate::map::{AttrValue, MapBoard, SquareKind};
+use crate::state::{FollowerAt, Place, State, TileStack};
+use std::sync::Arc;
+
+/// Operations one run of a rule or action may take before it is stopped.
+pub const OP_BUDGET: u64 = 2_000_000;
+
+#[derive(Clone, Debug)]
+struct Offer {
+    action: u32,
+    /// Range into `offer_vals`.
+    start: u32,
+    len: u32,
+}
+
+/// A chosen value, kept across a decision (chip subsets as their own range of chip ids).
+#[derive(Clone, Copy, Debug)]
+enum Chosen {
+    Value(Value),
+    Chips { start: u32, len: u32 },
+}
+
+pub struct Interp {
+    prog: Arc<Program>,
+    map: Option<Arc<MapBoard>>,
+    /// Per attribute, per map square: the attribute's value.
+    attr_vals: Vec<Vec<Value>>,
+    /// Map-square index of the `slots` attribute, if the map has one.
+    slots_attr: Option<usize>,
+    /// Every cell that is a map square, in map order.
+    all_squares: Vec<Value>,
+    frame: Vec<Value>,
+    base: usize,
+    lists: Vec<Vec<Value>>,
+    n_lists: usize,
+    ops: u64,
+    current: u16,
+    /// Names of rules, then of actions (score events refer to these).
+    names: Vec<String>,
+    feature_cache: crate::state::FeatureInfo,
+    offers: Vec<Offer>,
+    offer_vals: Vec<Chosen>,
+    offer_chips: Vec<u16>,
+    used_turn: Vec<u32>,
+    used_round: Vec<u32>,
+    groups_used: Vec<bool>,
+    seen_turn: u32,
+    seen_round: (u32, u8),
+    listens: [bool; 11],
+    depth: u32,
+}
+
+fn err(rule: &str, message: impl Into<String>) -> GameError {
+    GameError::Rule {
+        rule: rule.to_string(),
+        message: message.into(),
+    }
+}
+
+impl Interp {
+    pub fn new(prog: Arc<Program>, map: Option<Arc<MapBoard>>, board: &crate::board::Board) -> Interp {
+        let mut names: Vec<String> = prog.rules.iter().map(|r| r.name.clone()).collect();
+        names.extend(prog.actions.iter().map(|a| a.name.clone()));
+        names.push("setup".into());
+        let mut attr_vals = Vec::new();
+        let mut slots_attr = None;
+        let mut prog_strings = prog.strings.clone();
+        if let Some(m) = &map {
+            for (ai, a) in prog.attrs.iter().enumerate() {
+                if a.name == "slots" {
+                    slots_attr = Some(ai);
+                }
+                let vals = m
+                    .squares
+                    .iter()
+                    .map(|s| match s.attrs.get(&a.name) {
+                        None => Value::Unit,
+                        Some(AttrValue::Int(i)) => Value::Int(*i),
+                        Some(AttrValue::Bool(b)) => Value::Bool(*b),
+                        Some(AttrValue::Str(t)) => match prog.colours.iter().position(|c| c == t) {
+                            Some(c) => Value::Colour(c as u8),
+                            None => match prog_strings.iter().position(|x| x == t) {
+                                Some(i) => Value::Str(i as u32),
+                                None => {
+                                    prog_strings.push(t.clone());
+                                    Value::Str((prog_strings.len() - 1) as u32)
+                                }
+                            },
+                        },
+                    })
+                    .collect();
+                attr_vals.push(vals);
+            }
+        }
+        let mut all_squares = Vec::new();
+        for (c, &sq) in board.square.iter().enumerate() {
+            if sq != NONE {
+                all_squares.push((sq, c as u32));
+            }
+        }
+        all_squares.sort();
+        let all_squares = all_squares.into_iter().map(|(_, c)| Value::Square(c)).collect();
+        let mut listens = [false; 11];
+        for t in super::builtins::Trigger::ALL {
+            listens[t as usize] = !prog.rules_for(t).is_empty();
+        }
+        let n_actions = prog.actions.len();
+        let n_groups = prog.groups.len();
+        Interp {
+            prog,
+            map,
+            attr_vals,
+            slots_attr,
+            all_squares,
+            frame: Vec::new(),
+            base: 0,
+            lists: Vec::new(),
+            n_lists: 0,
+            ops: 0,
+            current: 0,
+            names,
+            feature_cache: Default::default(),
+            offers: Vec::new(),
+            offer_vals: Vec::new(),
+            offer_chips: Vec::new(),
+            used_turn: vec![0; n_actions],
+            used_round: Vec::new(),
+            groups_used: vec![false; n_groups],
+            seen_turn: u32::MAX,
+            seen_round: (u32::MAX, 0),
+            listens,
+            depth: 0,
+        }
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.prog
+    }
+
+    fn name(&self) -> &str {
+        self.names.get(self.current as usize).map(|s| s.as_str()).unwrap_or("?")
+    }
+
+    fn fail(&self, message: impl Into<String>) -> GameError {
+        err(self.name(), message)
+    }
+
+    #[inline]
+    fn tick(&mut self) -> Result<(), GameError> {
+        self.ops += 1;
+        if self.ops > OP_BUDGET {
+            return Err(self.fail(format!(
+                "ran over its operation budget ({OP_BUDGET} operations): does it loop over a very long list?"
+            )));
+        }
+        Ok(())
+    }
+
+    fn new_list(&mut self) -> u32 {
+        if self.n_lists == self.lists.len() {
+            self.lists.push(Vec::new());
+        }
+        let i = self.n_lists;
+        self.lists[i].clear();
+        self.n_lists += 1;
+        i as u32
+    }
+
+    fn list_of(&mut self, vals: impl IntoIterator<Item = Value>) -> Value {
+        let i = self.new_list();
+        self.lists[i as usize].extend(vals);
+        Value::List(i)
+    }
+
+    /// Starts a top-level run (a trigger, an action, the setup): fresh budget and arena.
+    fn begin(&mut self, name: u16) {
+        if self.depth == 0 {
+            self.ops = 0;
+            self.n_lists = 0;
+        }
+        self.current = name;
+    }
+
+    fn enter(&mut self, locals: u16) -> usize {
+        let saved = self.base;
+        self.base = self.frame.len();
+        self.frame.resize(self.base + locals as usize + 1, Value::Unit);
+        saved
+    }
+
+    fn leave(&mut self, saved: usize) {
+        self.frame.truncate(self.base);
+        self.base = saved;
+    }
+
+    #[inline]
+    fn set(&mut self, slot: u16, v: Value) -> Result<(), GameError> {
+        let i = self.base + slot as usize;
+        if i >= self.frame.len() {
+            self.frame.resize(i + 1, Value::Unit);
+        }
+        self.frame[i] = v;
+        Ok(())
+    }
+
+    fn param(&self, p: u16) -> Value {
+        self.prog.params.get(p as usize).map(|p| p.value).unwrap_or(Value::Unit)
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    fn int(&mut self, st: &mut State, e: &Expr) -> Result<i64, GameError> {
+        match self.eval(st, e)? {
+            Value::Int(i) => Ok(i),
+            v => Err(self.fail(format!("expected a number, found {v:?}"))),
+        }
+    }
+
+    fn bool(&mut self, st: &mut State, e: &Expr) -> Result<bool, GameError> {
+        match self.eval(st, e)? {
+            Value::Bool(b) => Ok(b),
+            v => Err(self.fail(format!("expected true or false, found {v:?}"))),
+        }
+    }
+
+    /// The elements of a list or range value.
+    fn elems(&mut self, v: Value) -> Result<Vec<Value>, GameError> {
+        match v {
+            Value::List(i) => Ok(self.lists.get(i as usize).cloned().unwrap_or_default()),
+            Value::Range(a, b) => {
+                if b.saturating_sub(a) > 100_000 {
+                    return Err(self.fail("a range of more than 100000 numbers"));
+                }
+                Ok((a..=b).map(Value::Int).collect())
+            }
+            Value::Players(m) => Ok((0..8).filter(|p| m & (1 << p) != 0).map(Value::Player).collect()),
+            v => Err(self.fail(format!("expected a list, found {v:?}"))),
+        }
+    }
+
+    fn eval(&mut self, st: &mut State, e: &Expr) -> Result<Value, GameError> {
+        self.tick()?;
+        Ok(match e {
+            Expr::Const(v) => *v,
+            Expr::Param(p) => self.param(*p),
+            Expr::Local(s) => self.frame.get(self.base + *s as usize).copied().unwrap_or(Value::Unit),
+            Expr::List(items) => {
+                let mut vals = Vec::with_capacity(items.len());
+                for it in items {
+                    vals.push(self.eval(st, it)?);
+                }
+                self.list_of(vals)
+            }
+            Expr::Range(a, b) => {
+                let (a, b) = (self.int(st, a)?, self.int(st, b)?);
+                Value::Range(a, b)
+            }
+            Expr::Field(x, f) => {
+                let v = self.eval(st, x)?;
+                self.field(st, v, *f)?
+            }
+            Expr::Attr(x, a) => {
+                let v = self.eval(st, x)?;
+                match v {
+                    Value::Square(c) => {
+                        let sq = st.board.square.get(c as usize).copied().unwrap_or(NONE);
+                        self.attr_vals
+                            .get(*a as usize)
+                            .and_then(|vals| vals.get(sq as usize))
+                            .copied()
+                            .unwrap_or(Value::Unit)
+                    }
+                    v => return Err(self.fail(format!("a map attribute of {v:?}, which is not a square"))),
+                }
+            }
+            Expr::Index(x, i) => {
+                let v = self.eval(st, x)?;
+                let i = self.int(st, i)?;
+                match v {
+                    Value::Table(t) => {
+                        let row = self.prog.tables.get(t as usize).and_then(|t| t.iter().find(|(k, _)| *k == i));
+                        match row {
+                            Some(&(_, v)) => Value::Int(v),
+                            None => return Err(self.fail(format!("the table has no entry for {i}"))),
+                        }
+                    }
+                    Value::List(l) => match self.lists.get(l as usize).and_then(|l| l.get(i as usize)) {
+                        Some(v) => *v,
+                        None => return Err(self.fail(format!("index {i} is past the end of the list"))),
+                    },
+                    v => return Err(self.fail(format!("cannot index {v:?}"))),
+                }
+            }
+            Expr::Call(b, args) => self.call(st, *b, args)?,
+            Expr::Not(x) => Value::Bool(!self.bool(st, x)?),
+            Expr::Neg(x) => Value::Int(-self.int(st, x)?),
+            Expr::ToPlayers(x) => match self.eval(st, x)? {
+                Value::Player(p) => Value::Players(1 << (p & 7)),
+                v => v,
+            },
+            Expr::Binary(op, a, b) => self.binary(st, *op, a, b)?,
+            Expr::Aggregate {
+                op,
+                var,
+                list,
+                filter,
+                map,
+            } => {
+                let lv = self.eval(st, list)?;
+                let items = self.elems(lv)?;
+                let mut count = 0i64;
+                let mut sum = 0i64;
+                let mut min: Option<i64> = None;
+                let mut max: Option<i64> = None;
+                let mut any = false;
+                let mut all = true;
+                let mut seen: Vec<Value> = Vec::new();
+                let mut collected: Vec<Value> = Vec::new();
+                for item in items {
+                    self.set(*var, item)?;
+                    if let Some(f) = filter {
+                        if !self.bool(st, f)? {
+                            continue;
+                        }
+                    }
+                    let mapped = match map {
+                        Some(m) => self.eval(st, m)?,
+                        None => item,
+                    };
+                    count += 1;
+                    match op {
+                        AggOp::Sum | AggOp::Min | AggOp::Max => {
+                            let Value::Int(i) = mapped else {
+                                return Err(self.fail(format!("{} of something that is not a number", op.name())));
+                            };
+                            sum += i;
+                            min = Some(min.map_or(i, |m| m.min(i)));
+                            max = Some(max.map_or(i, |m| m.max(i)));
+                        }
+                        AggOp::Any | AggOp::All => {
+                            let b = match (map, mapped) {
+                                (Some(_), Value::Bool(b)) => b,
+                                (None, _) => true,
+                                (Some(_), v) => return Err(self.fail(format!("{} of {v:?}, not true/false", op.name()))),
+                            };
+                            any |= b;
+                            all &= b;
+                        }
+                        AggOp::Distinct => {
+                            if !seen.contains(&mapped) {
+                                seen.push(mapped);
+                            }
+                        }
+                        AggOp::Collect => collected.push(mapped),
+                        AggOp::Count => {}
+                    }
+                }
+                match op {
+                    AggOp::Count => Value::Int(count),
+                    AggOp::Sum => Value::Int(sum),
+                    AggOp::Min => Value::Int(min.unwrap_or(0)),
+                    AggOp::Max => Value::Int(max.unwrap_or(0)),
+                    AggOp::Any => Value::Bool(any),
+                    AggOp::All => Value::Bool(all),
+                    AggOp::Distinct => Value::Int(seen.len() as i64),
+                    AggOp::Collect => self.list_of(collected),
+                }
+            }
+        })
+    }
+
+    fn binary(&mut self, st: &mut State, op: BinOp, a: &Expr, b: &Expr) -> Result<Value, GameError> {
+        match op {
+            BinOp::And => return Ok(Value::Bool(self.bool(st, a)? && self.bool(st, b)?)),
+            BinOp::Or => return Ok(Value::Bool(self.bool(st, a)? || self.bool(st, b)?)),
+            _ => {}
+        }
+        let (x, y) = (self.eval(st, a)?, self.eval(st, b)?);
+        if let (BinOp::Eq | BinOp::Ne, true) = (op, !matches!((x, y), (Value::Int(_), Value::Int(_)))) {
+            let eq = self.values_equal(x, y);
+            return Ok(Value::Bool(if op == BinOp::Eq { eq } else { !eq }));
+        }
+        let (Value::Int(x), Value::Int(y)) = (x, y) else {
+            return Err(self.fail(format!("`{}` needs numbers, found {x:?} and {y:?}", op.symbol())));
+        };
+        Ok(match op {
+            BinOp::Add => Value::Int(x.saturating_add(y)),
+            BinOp::Sub => Value::Int(x.saturating_sub(y)),
+            BinOp::Mul => Value::Int(x.saturating_mul(y)),
+            BinOp::Div | BinOp::Rem => {
+                if y == 0 {
+                    return Err(self.fail("division by zero"));
+                }
+                Value::Int(if op == BinOp::Div { x.wrapping_div(y) } else { x.wrapping_rem(y) })
+            }
+            BinOp::Eq => Value::Bool(x == y),
+            BinOp::Ne => Value::Bool(x != y),
+            BinOp::Lt => Value::Bool(x < y),
+            BinOp::Le => Value::Bool(x <= y),
+            BinOp::Gt => Value::Bool(x > y),
+            BinOp::Ge => Value::Bool(x >= y),
+            BinOp::And | BinOp::Or => Value::Bool(false),
+        })
+    }
+
+    fn values_equal(&self, x: Value, y: Value) -> bool {
+        match (x, y) {
+            (Value::List(a), Value::List(b)) => self.lists.get(a as usize) == self.lists.get(b as usize),
+            (Value::Player(p), Value::Players(m)) | (Value::Players(m), Value::Player(p)) => m == 1 << (p & 7),
+            _ => x == y,
+        }
+    }
+
+    fn feature(&mut self, st: &mut State, root: u32) -> crate::state::FeatureInfo {
+        if self.feature_cache.kind.is_some() && st.board.features.find(self.feature_cache.root) == root {
+            return self.feature_cache;
+        }
+        let info = st.feature_info(root);
+        self.feature_cache = info;
+        info
+    }
+
+    fn field(&mut self, st: &mut State, v: Value, f: Field) -> Result<Value, GameError> {
+        use Field as F;
+        Ok(match (v, f) {
+            (Value::Chip(c), _) => {
+                let Some(ch) = st.chips.get(c as usize).copied() else {
+                    return Err(self.fail("no such chip"));
+                };
+                match f {
+                    F::ChipColour => Value::Colour(ch.colour),
+                    F::ChipValue => Value::Int(ch.value as i64),
+                    F::ChipFaceUp => Value::Bool(ch.face_up),
+                    _ => return Err(self.fail("not a field of a chip")),
+                }
+            }
+            (Value::Square(c), _) => {
+                let cu = c as usize;
+                let sq = self.map_square(st, c);
+                match f {
+                    F::SquareX => Value::Int(st.board.xy(c).0 as i64),
+                    F::SquareY => Value::Int(st.board.xy(c).1 as i64),
+                    F::SquareTown => Value::Bool(sq.is_some_and(|s| s.town)),
+                    F::SquareStart => Value::Bool(st.start_cells.contains(&c)),
+                    F::SquareCovered => Value::Bool(st.board.tile.get(cu).is_some_and(|&t| t != NONE)),
+                    F::SquareLand => Value::Bool(st.board.kind.get(cu) == Some(&CellKind::Land)),
+                    F::SquareIsland => Value::Bool(sq.is_some_and(|s| s.kind == SquareKind::Island)),
+                    F::SquareLargeCity => Value::Bool(st.board.kind.get(cu) == Some(&CellKind::LargeCity)),
+                    F::SquareChips => {
+                        let ids: Vec<Value> = (0..st.chips.len())
+                            .filter(|&i| st.chips[i].place == Place::Square(c))
+                            .map(|i| Value::Chip(i as u16))
+                            .collect();
+                        self.list_of(ids)
+                    }
+                    F::SquareFreeSlots => Value::Int(self.free_slots(st, c).len() as i64),
+                    _ => return Err(self.fail("not a field of a square")),
+                }
+            }
+            (Value::Feature(root), _) => {
+                let info = self.feature(st, root);
+                match f {
+                    F::FeatureKind => match info.kind {
+                        Some(k) => Value::Kind(k),
+                        None => Value::Unit,
+                    },
+                    F::FeatureComplete => Value::Bool(info.complete),
+                    F::FeatureTiles => Value::Int(info.tiles as i64),
+                    F::FeatureShields => Value::Int(info.shields as i64),
+                    F::FeatureCities => Value::Int(info.cities as i64),
+                    F::FeatureWinners => Value::Players(info.winners),
+                    F::FeatureFollowers => {
+                        let mut fs = Vec::new();
+                        st.feature_followers(info.root, &mut fs);
+                        self.list_of(fs.into_iter().map(Value::Follower))
+                    }
+                    F::FeatureSquares => {
+                        let mut cells: Vec<u32> = Vec::new();
+                        let f = &st.board.features;
+                        f.for_each_member(info.root, |m| {
+                            let t = f.tile[m as usize] as usize;
+                            if let Some(p) = st.board.placed.get(t) {
+                                if !cells.contains(&p.cell) {
+                                    cells.push(p.cell);
+                                }
+                            }
+                        });
+                        self.list_of(cells.into_iter().map(Value::Square))
+                    }
+                    _ => return Err(self.fail("not a field of a feature")),
+                }
+            }
+            (Value::Follower(fo), _) => {
+                let Some(x) = st.followers.get(fo as usize).copied() else {
+                    return Err(self.fail("no such follower"));
+                };
+                match f {
+                    F::FollowerOwner => Value::Player(x.owner),
+                    F::FollowerStrength => Value::Int(x.strength as i64),
+                    F::FollowerPlacedTurn => Value::Int(x.placed_turn as i64),
+                    F::FollowerFeature => match x.at {
+                        FollowerAt::Board(node) => Value::Feature(st.board.features.find(node)),
+                        _ => return Err(self.fail("the follower is not on the board")),
+                    },
+                    F::FollowerSquare => match x.at {
+                        FollowerAt::Board(_) => Value::Square(x.cell),
+                        _ => return Err(self.fail("the follower is not on the board")),
+                    },
+                    _ => return Err(self.fail("not a field of a follower")),
+                }
+            }
+            (Value::Player(p), _) => {
+                let Some(pl) = st.players.get(p as usize) else {
+                    return Err(self.fail("no such player"));
+                };
+                match f {
+                    F::PlayerScore => Value::Int(pl.score),
+                    F::PlayerFollowersLeft => Value::Int(st.followers_in_supply(p) as i64),
+                    F::PlayerName => {
+                        let name = pl.name.clone();
+                        match self.prog.strings.iter().position(|s| *s == name) {
+                            Some(i) => Value::Str(i as u32),
+                            None => Value::Unit,
+                        }
+                    }
+                    _ => return Err(self.fail("not a field of a player")),
+                }
+            }
+            (Value::Tile(t), _) => {
+                let Some(p) = st.board.placed.get(t as usize).copied() else {
+                    return Err(self.fail("no such tile"));
+                };
+                match f {
+                    F::TileSquare => Value::Square(p.cell),
+                    F::TileShields => Value::Int(st.tiles[p.ty as usize].total_shields as i64),
+                    _ => return Err(self.fail("not a field of a tile")),
+                }
+            }
+            (Value::Stack(s), _) => {
+                let Some(stack) = st.tile_stacks.get(s as usize) else {
+                    return Err(self.fail("no such stack"));
+                };
+                match f {
+                    F::StackSquare => Value::Square(stack.cell),
+                    F::StackSize => Value::Int(stack.tiles.len() as i64),
+                    F::StackTop => return Err(self.fail("a stack's top tile is not on the board yet")),
+                    _ => return Err(self.fail("not a field of a stack")),
+                }
+            }
+            (v, _) => return Err(self.fail(format!("{v:?} has no fields"))),
+        })
+    }
+
+    fn map_square<'a>(&'a self, st: &State, cell: u32) -> Option<&'a crate::map::Square> {
+        let sq = *st.board.square.get(cell as usize)?;
+        self.map.as_ref()?.squares.get(sq as usize)
+    }
+
+    fn free_slots(&self, st: &State, cell: u32) -> Vec<u8> {
+        let n = match (self.slots_attr, st.board.square.get(cell as usize)) {
+            (Some(a), Some(&sq)) => match self.attr_vals[a].get(sq as usize) {
+                Some(Value::Int(n)) => *n,
+                _ => 0,
+            },
+            _ => 0,
+        };
+        if st.board.tile.get(cell as usize).is_some_and(|&t| t != NONE) {
+            return Vec::new();
+        }
+        (0..n.clamp(0, 16) as u8)
+            .filter(|&i| !st.chips.iter().any(|c| c.place == Place::Slot(cell, i)))
+            .collect()
+    }
+
+    fn place(&self, p: IrPlace) -> Place {
+        match p {
+            IrPlace::Supply => Place::Supply,
+            IrPlace::Aside => Place::Aside,
+            IrPlace::Box => Place::Box,
+            IrPlace::Hand(p) => Place::Hand(p),
+            IrPlace::At(c) => Place::Square(c),
+            IrPlace::Slots(c) => Place::Slot(c, 0),
+            IrPlace::Under(f) => Place::Under(f),
+            IrPlace::Holding(h) => Place::Holding(h as u8),
+        }
+    }
+
+    fn chips_in(&self, st: &State, p: IrPlace) -> Vec<Value> {
+        let mut out = Vec::new();
+        match p {
+            IrPlace::Slots(c) => {
+                for (i, ch) in st.chips.iter().enumerate() {
+                    if matches!(ch.place, Place::Slot(cc, _) if cc == c) {
+                        out.push(Value::Chip(i as u16));
+                    }
+                }
+            }
+            p => {
+                let mut ids = Vec::new();
+                st.chips_at(self.place(p), &mut ids);
+                out.extend(ids.into_iter().map(Value::Chip));
+            }
+        }
+        out
+    }
+
+    fn call(&mut self, st: &mut State, b: Builtin, args: &[Expr]) -> Result<Value, GameError> {
+        let mut a = [Value::Unit; 4];
+        for (i, e) in args.iter().enumerate().take(4) {
+            a[i] = self.eval(st, e)?;
+        }
+        let player_of = |v: Value| match v {
+            Value::Player(p) => p,
+            _ => 0,
+        };
+        Ok(match b {
+            Builtin::Hand => Value::Place(IrPlace::Hand(player_of(a[0]))),
+            Builtin::At => match a[0] {
+                Value::Square(c) => Value::Place(IrPlace::At(c)),
+                _ => Value::Unit,
+            },
+            Builtin::Slots => match a[0] {
+                Value::Square(c) => Value::Place(IrPlace::Slots(c)),
+                _ => Value::Unit,
+            },
+            Builtin::Under => match a[0] {
+                Value::Follower(f) => Value::Place(IrPlace::Under(f)),
+                _ => Value::Unit,
+            },
+            Builtin::HoldingPlace => match a[0] {
+                Value::Holding(h) => Value::Place(IrPlace::Holding(h)),
+                _ => Value::Unit,
+            },
+            Builtin::Chips => match a[0] {
+                Value::Place(p) => {
+                    let v = self.chips_in(st, p);
+                    self.list_of(v)
+                }
+                _ => self.list_of([]),
+            },
+            Builtin::Squares => {
+                let v = self.all_squares.clone();
+                self.ops += v.len() as u64 / 8;
+                self.list_of(v)
+            }
+            Builtin::Neighbours => {
+                let mut v = Vec::new();
+                if let Value::Square(c) = a[0] {
+                    for s in 0..4 {
+                        let n = st.board.neighbour(c, s);
+                        if st.board.square.get(n as usize).is_some_and(|&q| q != NONE) {
+                            v.push(Value::Square(n));
+                        }
+                    }
+                }
+                self.list_of(v)
+            }
+            Builtin::Players => {
+                let n = st.players.len() as u8;
+                self.list_of((0..n).map(Value::Player))
+            }
+            Builtin::Followers | Builtin::Reserve => {
+                let p = player_of(a[0]);
+                let want_board = b == Builtin::Followers;
+                let v: Vec<Value> = st
+                    .player_followers(p)
+                    .filter(|&f| {
+                        let at = st.followers[f as usize].at;
+                        if want_board {
+                            matches!(at, FollowerAt::Board(_))
+                        } else {
+                            at == FollowerAt::Supply
+                        }
+                    })
+                    .map(Value::Follower)
+                    .collect();
+                self.list_of(v)
+            }
+            Builtin::Held => {
+                let h = match a[0] {
+                    Value::Holding(h) => h as u8,
+                    _ => 0,
+                };
+                let v: Vec<Value> = (0..st.followers.len())
+                    .filter(|&f| st.followers[f].at == FollowerAt::Holding(h))
+                    .map(|f| Value::Follower(f as u16))
+                    .collect();
+                self.list_of(v)
+            }
+            Builtin::Stacks => {
+                let v: Vec<Value> = (0..st.tile_stacks.len())
+                    .filter(|&s| !st.tile_stacks[s].tiles.is_empty())
+                    .map(|s| Value::Stack(s as u16))
+                    .collect();
+                self.list_of(v)
+            }
+            Builtin::Colours => {
+                let n = self.prog.colours.len() as u8;
+                self.list_of((0..n).map(Value::Colour))
+            }
+            Builtin::Len => Value::Int(self.elems(a[0])?.len() as i64),
+            Builtin::First => match self.elems(a[0])?.first() {
+                Some(v) => *v,
+                None => return Err(self.fail("`first` of an empty list")),
+            },
+            Builtin::Contains => {
+                let items = self.elems(a[0])?;
+                Value::Bool(items.iter().any(|&x| self.values_equal(x, a[1])))
+            }
+            Builtin::CurrentPlayer => Value::Player(st.current),
+            Builtin::TurnTile => Value::Tile(st.placed_now),
+            Builtin::TurnFollowersPlaced => Value::Int(i64::from(st.follower_placed_now)),
+            Builtin::IsExtraTurn => Value::Bool(st.in_extra_turn),
+            Builtin::TurnNumber => Value::Int(st.turn as i64),
+            Builtin::RoundNumber => Value::Int(st.round as i64),
+            Builtin::ConnectsAbroad => Value::Bool(match a[0] {
+                Value::Tile(t) => self.connects_abroad(st, t),
+                _ => false,
+            }),
+            Builtin::Placeable => Value::Bool(match a[0] {
+                Value::Stack(s) => st
+                    .tile_stacks
+                    .get(s as usize)
+                    .and_then(|k| k.tiles.last())
+                    .is_some_and(|&ty| st.board.has_placement(&st.tiles[ty as usize])),
+                Value::Tile(_) => true,
+                _ => false,
+            }),
+            // Effects used as expressions do their work and yield nothing.
+            _ => {
+                self.effect(st, b, &a[..args.len().min(4)])?;
+                Value::Unit
+            }
+        })
+    }
+
+    fn connects_abroad(&self, st: &State, t: u32) -> bool {
+        let (Some(map), Some(p)) = (&self.map, st.board.placed.get(t as usize)) else {
+            return false;
+        };
+        let (x, y) = st.board.xy(p.cell);
+        let tile = &st.tiles[p.ty as usize];
+        map.exits
+            .iter()
+            .any(|e| e.at == (x, y) && tile.edge(p.rot as usize, e.side as usize) == e.feature)
+    }
+
+    // ------------------------------------------------------------------ effects
+
+    fn chip_list(&mut self, v: Value) -> Result<Vec<u16>, GameError> {
+        Ok(match v {
+            Value::Chip(c) => vec![c],
+            v => self
+                .elems(v)?
+                .into_iter()
+                .filter_map(|x| match x {
+                    Value::Chip(c) => Some(c),
+                    _ => None,
+                })
+                .collect(),
+        })
+    }
+
+    fn move_chips(&mut self, st: &mut State, chips: &[u16], to: IrPlace, up: bool) -> Result<(), GameError> {
+        for &c in chips {
+            let dest = match to {
+                IrPlace::Slots(cell) => match self.free_slots(st, cell).first() {
+                    Some(&i) => Place::Slot(cell, i),
+                    None => return Err(self.fail("no free slot left on that square")),
+                },
+                p => self.place(p),
+            };
+            st.move_chip(c, dest, up);
+            if let (Place::Hand(p), true) = (dest, self.listens[Trigger::Gained as usize]) {
+                let ctx = Ctx {
+                    player: p,
+                    chip: c,
+                    ..Ctx::default()
+                };
+                let saved = self.current;
+                self.depth += 1;
+                let r = self.fire_inner(st, Trigger::Gained, &ctx);
+                self.depth -= 1;
+                self.current = saved;
+                r?;
+            }
+        }
+        Ok(())
+    }
+
+    fn effect(&mut self, st: &mut State, b: Builtin, a: &[Value]) -> Result<(), GameError> {
+        let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
+        let face_up = |v: Value| matches!(v, Value::Face(Face::Up));
+        match b {
+            Builtin::Score => {
+                let (who, pts) = (arg(0), arg(1));
+                let Value::Int(pts) = pts else {
+                    return Err(self.fail("score needs a number of points"));
+                };
+                let mask = match who {
+                    Value::Players(m) => m,
+                    Value::Player(p) => 1 << (p & 7),
+                    _ => 0,
+                };
+                for p in 0..st.players.len() as u8 {
+                    if mask & (1 << p) != 0 {
+                        st.score(p, pts, self.current);
+                    }
+                }
+            }
+            Builtin::Move => {
+                let chips = self.chip_list(arg(0))?;
+                let Value::Place(to) = arg(1) else {
+                    return Err(self.fail("move needs a place"));
+                };
+                self.move_chips(st, &chips, to, face_up(arg(2)))?;
+            }
+            Builtin::Draw => {
+                let Value::Int(n) = arg(0) else {
+                    return Err(self.fail("draw needs a count"));
+                };
+                let (Value::Place(from), Value::Place(to)) = (arg(1), arg(2)) else {
+                    return Err(self.fail("draw needs two places"));
+                };
+                let mut avail: Vec<u16> = self
+                    .chips_in(st, from)
+                    .into_iter()
+                    .filter_map(|v| match v {
+                        Value::Chip(c) => Some(c),
+                        _ => None,
+                    })
+                    .collect();
+                if from != IrPlace::Supply {
+                    st.rng.shuffle(&mut avail);
+                }
+                avail.truncate(n.clamp(0, 1000) as usize);
+                self.move_chips(st, &avail, to, face_up(arg(3)))?;
+            }
+            Builtin::Shuffle => {
+                if let Value::Place(IrPlace::Supply) = arg(0) {
+                    st.shuffle_supply();
+                }
+            }
+            Builtin::Strength => {
+                if let (Value::Follower(f), Value::Int(s)) = (arg(0), arg(1)) {
+                    st.set_strength(f, s.clamp(0, 255) as u8);
+                }
+            }
+            Builtin::Send => {
+                if let (Value::Follower(f), Value::Holding(h)) = (arg(0), arg(1)) {
+                    st.move_follower(f, FollowerAt::Holding(h as u8));
+                }
+            }
+            Builtin::Recall => {
+                for v in self.elems(arg(0))? {
+                    if let Value::Follower(f) = v {
+                        st.move_follower(f, FollowerAt::Supply);
+                    }
+                }
+            }
+            Builtin::ExtraTurn => st.extra_turn_pending = true,
+            Builtin::TakeTile => {
+                if let Value::Stack(s) = arg(0) {
+                    if let Some(ty) = st.tile_stacks.get_mut(s as usize).and_then(|k| k.tiles.pop()) {
+                        st.current_tile = Some(ty);
+                    }
+                }
+            }
+            Builtin::TurnUp => {}
+            Builtin::Scatter => {
+                let chips = self.chip_list(arg(0))?;
+                let squares: Vec<u32> = self
+                    .elems(arg(1))?
+                    .into_iter()
+                    .filter_map(|v| match v {
+                        Value::Square(c) => Some(c),
+                        _ => None,
+                    })
+                    .collect();
+                let apart = matches!(arg(2), Value::Bool(true));
+                self.scatter(st, &chips, &squares, apart, face_up(arg(3)));
+            }
+            Builtin::Deal => {
+                let Value::Int(n) = arg(1) else {
+                    return Err(self.fail("deal needs a count"));
+                };
+                for v in self.elems(arg(0))? {
+                    if let Value::Square(c) = v {
+                        let mut tiles = Vec::new();
+                        for _ in 0..n.clamp(0, 1000) {
+                            if let Some(t) = st.stack.pop() {
+                                tiles.push(t);
+                            }
+                        }
+                        st.tile_stacks.push(TileStack { cell: c, tiles });
+                    }
+                }
+            }
+            Builtin::Log => {
+                if let Value::Str(s) = arg(0) {
+                    let text = self.prog.strings.get(s as usize).cloned().unwrap_or_default();
+                    let who = st.acting();
+                    st.push(who, crate::state::EvKind::Note(text));
+                }
+            }
+            _ => return Err(self.fail(format!("`{}` is not an effect", b.info().name))),
+        }
+        Ok(())
+    }
+
+    /// Spreads chips over squares at random, one per square; with `apart`, no two orthogonally
+    /// adjacent. Squares are taken region by region in turn (the map cut into a 3×3 grid of regions)
+    /// so chips spread evenly instead of clumping. Chips that find no square go aside.
+    fn scatter(&mut self, st: &mut State, chips: &[u16], squares: &[u32], apart: bool, up: bool) {
+        let mut pool: Vec<u32> = squares.to_vec();
+        st.rng.shuffle(&mut pool);
+        // Regions: a 3x3 grid over the squares' bounding box.
+        let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        for &c in &pool {
+            let (x, y) = st.board.xy(c);
+            x0 = x0.min(x);
+            y0 = y0.min(y);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+        }
+        let region = |st: &State, c: u32| {
+            let (x, y) = st.board.xy(c);
+            let rx = ((x - x0) * 3 / (x1 - x0 + 1).max(1)).clamp(0, 2);
+            let ry = ((y - y0) * 3 / (y1 - y0 + 1).max(1)).clamp(0, 2);
+            (ry * 3 + rx) as usize
+        };
+        let mut by_region: Vec<Vec<u32>> = vec![Vec::new(); 9];
+        for &c in &pool {
+            by_region[region(st, c)].push(c);
+        }
+        let mut taken: Vec<u32> = Vec::new();
+        let mut chip_i = 0;
+        let mut cursor = [0usize; 9];
+        'outer: while chip_i < chips.len() {
+            let mut progressed = false;
+            for r in 0..9 {
+                if chip_i >= chips.len() {
+                    break 'outer;
+                }
+                while cursor[r] < by_region[r].len() {
+                    let c = by_region[r][cursor[r]];
+                    cursor[r] += 1;
+                    let blocked = apart
+                        && (0..4).any(|s| taken.contains(&st.board.neighbour(c, s)));
+                    if !blocked && !taken.contains(&c) {
+                        taken.push(c);
+                        st.move_chip(chips[chip_i], Place::Square(c), up);
+                        chip_i += 1;
+                        progressed = true;
+                        break;
+                    }
+                }
+            }
+            if !progressed {
+                break;
+            }
+        }
+        if chip_i < chips.len() {
+            let n = chips.len() - chip_i;
+            let who = st.acting();
+            st.push(
+                who,
+                crate::state::EvKind::Note(format!(
+                    "only {chip_i} of {} chips found a square; {n} put aside",
+                    chips.len()
+                )),
+            );
+            for &c in &chips[chip_i..] {
+                st.move_chip(c, Place::Aside, false);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    fn exec(&mut self, st: &mut State, stmts: &[Stmt]) -> Result<(), GameError> {
+        for s in stmts {
+            self.tick()?;
+            match s {
+                Stmt::Let(slot, e) => {
+                    let v = self.eval(st, e)?;
+                    self.set(*slot, v)?;
+                }
+                Stmt::If(branches, otherwise) => {
+                    let mut done = false;
+                    for (c, body) in branches {
+                        if self.bool(st, c)? {
+                            self.exec(st, body)?;
+                            done = true;
+                            break;
+                        }
+                    }
+                    if let (false, Some(body)) = (done, otherwise) {
+                        self.exec(st, body)?;
+                    }
+                }
+                Stmt::For(slot, e, body) => {
+                    let v = self.eval(st, e)?;
+                    for item in self.elems(v)? {
+                        self.set(*slot, item)?;
+                        self.exec(st, body)?;
+                    }
+                }
+                Stmt::Effect(b, args, _) => {
+                    let mut a = [Value::Unit; 4];
+                    for (i, e) in args.iter().enumerate().take(4) {
+                        a[i] = self.eval(st, e)?;
+                    }
+                    self.effect(st, *b, &a[..args.len().min(4)])?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn bind_trigger(&mut self, st: &State, t: Trigger, ctx: &Ctx) -> Result<(), GameError> {
+        let p = Value::Player(ctx.player);
+        let tile = Value::Tile(ctx.placed);
+        let sq = Value::Square(ctx.cell);
+        let kind = ctx.edge.map(|e| Value::Kind(e.feature())).unwrap_or(Value::Unit);
+        match t {
+            Trigger::Placed => {
+                self.set(0, p)?;
+                self.set(1, tile)?;
+                self.set(2, sq)?;
+            }
+            Trigger::Adjacent | Trigger::Abroad => {
+                self.set(0, p)?;
+                self.set(1, tile)?;
+                self.set(2, sq)?;
+                self.set(3, kind)?;
+            }
+            Trigger::Gained => {
+                self.set(0, p)?;
+                self.set(1, Value::Chip(ctx.chip))?;
+            }
+            Trigger::FollowerPlaced | Trigger::Returned => {
+                self.set(0, p)?;
+                self.set(1, Value::Follower(ctx.follower))?;
+            }
+            Trigger::Scored => self.set(0, Value::Feature(ctx.feature.root))?,
+            Trigger::TurnStart | Trigger::TurnEnd => self.set(0, Value::Player(st.current))?,
+            Trigger::RoundEnd | Trigger::GameEnd => {}
+        }
+        Ok(())
+    }
+
+    fn fire_inner(&mut self, st: &mut State, t: Trigger, ctx: &Ctx) -> Result<(), GameError> {
+        if self.depth > 32 {
+            return Err(self.fail("rules trigger each other more than 32 deep"));
+        }
+        let prog = self.prog.clone();
+        for &r in prog.rules_for(t) {
+            let rule = &prog.rules[r as usize];
+            self.begin(r as u16);
+            let saved = self.enter(rule.body.locals.max(4));
+            self.bind_trigger(st, t, ctx)?;
+            let ok = match &rule.when {
+                Some(w) => self.bool(st, w)?,
+                None => true,
+            };
+            if ok {
+                self.exec(st, &rule.body.stmts)?;
+            }
+            self.leave(saved);
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------------ actions
+
+    fn refresh_usage(&mut self, st: &State) {
+        if self.seen_turn != st.turn {
+            self.seen_turn = st.turn;
+            self.used_turn.iter_mut().for_each(|u| *u = 0);
+            self.groups_used.iter_mut().for_each(|g| *g = false);
+        }
+        let n = self.prog.actions.len() * st.players.len().max(1);
+        if self.used_round.len() != n {
+            self.used_round = vec![0; n];
+        }
+        if self.seen_round != (st.round, st.current) {
+            if self.seen_round.0 != st.round {
+                self.used_round.iter_mut().for_each(|u| *u = 0);
+            }
+            self.seen_round = (st.round, st.current);
+        }
+    }
+
+    fn allowed(&self, st: &State, ai: usize, a: &Action) -> bool {
+        a.limits.iter().all(|l| match l {
+            Limit::PerTurn(n) => self.used_turn[ai] < *n,
+            Limit::PerRound(n) => {
+                let k = st.current as usize * self.prog.actions.len() + ai;
+                self.used_round.get(k).copied().unwrap_or(0) < *n
+            }
+            Limit::Group(g) => !self.groups_used.get(*g as usize).copied().unwrap_or(false),
+            Limit::NoFollower => !st.follower_placed_now,
+            Limit::NotExtra => !st.in_extra_turn,
+        })
+    }
+
+    /// Lists the offers of every action of `phase` (`None`: forced actions).
+    fn collect(&mut self, st: &mut State, phase: Option<Phase>, out: &mut Vec<Opt>) -> Result<(), GameError> {
+        self.refresh_usage(st);
+        self.offers.clear();
+        self.offer_vals.clear();
+        self.offer_chips.clear();
+        let prog = self.prog.clone();
+        for (ai, a) in prog.actions.iter().enumerate() {
+            if a.phase.map(phase_of) != phase.map(Some).unwrap_or(None) {
+                continue;
+            }
+            if !self.allowed(st, ai, a) {
+                continue;
+            }
+            self.begin((prog.rules.len() + ai) as u16);
+            let saved = self.enter(a.body.locals.max(2));
+            self.set(0, Value::Player(st.current))?;
+            let ok = match &a.when {
+                Some(w) => self.bool(st, w)?,
+                None => true,
+            };
+            if ok {
+                let mut chosen: Vec<Chosen> = Vec::new();
+                self.enumerate(st, ai as u32, a, 0, &mut chosen, out)?;
+            }
+            self.leave(saved);
+        }
+        Ok(())
+    }
+
+    fn enumerate(
+        &mut self,
+        st: &mut State,
+        ai: u32,
+        a: &Action,
+        k: usize,
+        chosen: &mut Vec<Chosen>,
+        out: &mut Vec<Opt>,
+    ) -> Result<(), GameError> {
+        let Some(ch) = a.choices.get(k) else {
+            let start = self.offer_vals.len() as u32;
+            self.offer_vals.extend(chosen.iter().copied());
+            self.offers.push(Offer {
+                action: ai,
+                start,
+                len: chosen.len() as u32,
+            });
+            out.push(Opt::Action((self.offers.len() - 1) as u32));
+            return Ok(());
+        };
+        let from = self.eval(st, &ch.from)?;
+        let items = self.elems(from)?;
+        match &ch.kind {
+            ChoiceKind::One => {
+                for item in items {
+                    self.tick()?;
+                    self.set(ch.slot, item)?;
+                    if let Some(f) = &ch.filter {
+                        if !self.bool(st, f)? {
+                            continue;
+                        }
+                    }
+                    chosen.push(Chosen::Value(item));
+                    self.enumerate(st, ai, a, k + 1, chosen, out)?;
+                    chosen.pop();
+                }
+            }
+            ChoiceKind::Chips { size } => {
+                let (lo, hi) = match size {
+                    Some(e) => match self.eval(st, e)? {
+                        Value::Range(a, b) => (a.max(0) as usize, b.max(0) as usize),
+                        Value::Int(n) => (n.max(0) as usize, n.max(0) as usize),
+                        _ => (1, 4),
+                    },
+                    None => (1, items.len()),
+                };
+                // Chips of one colour, value and face are interchangeable: choose how many of each kind.
+                let mut kinds: Vec<((u8, u8, bool), Vec<u16>)> = Vec::new();
+                for v in items {
+                    if let Value::Chip(c) = v {
+                        let ch = st.chips[c as usize];
+                        let key = (ch.colour, ch.value, ch.face_up);
+                        match kinds.iter_mut().find(|(k, _)| *k == key) {
+                            Some((_, ids)) => ids.push(c),
+                            None => kinds.push((key, vec![c])),
+                        }
+                    }
+                }
+                kinds.sort();
+                let mut counts = vec![0usize; kinds.len()];
+                loop {
+                    self.tick()?;
+                    let total: usize = counts.iter().sum();
+                    if total >= lo.max(1) && total <= hi {
+                        let ids: Vec<u16> = kinds
+                            .iter()
+                            .zip(&counts)
+                            .flat_map(|((_, ids), &n)| ids[..n].iter().copied())
+                            .collect();
+                        let list = self.list_of(ids.iter().map(|&c| Value::Chip(c)));
+                        self.set(ch.slot, list)?;
+                        let pass = match &ch.filter {
+                            Some(f) => self.bool(st, f)?,
+                            None => true,
+                        };
+                        if pass {
+                            let start = self.offer_chips.len() as u32;
+                            self.offer_chips.extend(&ids);
+                            chosen.push(Chosen::Chips {
+                                start,
+                                len: ids.len() as u32,
+                            });
+                            self.enumerate(st, ai, a, k + 1, chosen, out)?;
+                            chosen.pop();
+                        }
+                    }
+                    // Next combination (odometer), bounded by `hi` chips in all.
+                    let mut i = 0;
+                    loop {
+                        if i == counts.len() {
+                            return Ok(());
+                        }
+                        if counts[i] < kinds[i].1.len() && counts.iter().sum::<usize>() < hi {
+                            counts[i] += 1;
+                            break;
+                        }
+                        counts[i] = 0;
+                        i += 1;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn run_offer(&mut self, st: &mut State, h: u32) -> Result<(), GameError> {
+        let Some(offer) = self.offers.get(h as usize).cloned() else {
+            return Ok(());
+        };
+        let prog = self.prog.clone();
+        let Some(a) = prog.actions.get(offer.action as usize) else {
+            return Ok(());
+        };
+        let ai = offer.action as usize;
+        self.refresh_usage(st);
+        self.used_turn[ai] += 1;
+        let k = st.current as usize * prog.actions.len() + ai;
+        if let Some(u) = self.used_round.get_mut(k) {
+            *u += 1;
+        }
+        for l in &a.limits {
+            if let Limit::Group(g) = l {
+                if let Some(x) = self.groups_used.get_mut(*g as usize) {
+                    *x = true;
+                }
+            }
+        }
+        self.begin((prog.rules.len() + ai) as u16);
+        let saved = self.enter(a.body.locals.max(2));
+        self.set(0, Value::Player(st.current))?;
+        for (i, ch) in a.choices.iter().enumerate() {
+            let v = match self.offer_vals.get(offer.start as usize + i) {
+                Some(Chosen::Value(v)) => *v,
+                Some(Chosen::Chips { start, len }) => {
+                    let ids: Vec<u16> = self.offer_chips[*start as usize..(*start + *len) as usize].to_vec();
+                    self.list_of(ids.into_iter().map(Value::Chip))
+                }
+                None => Value::Unit,
+            };
+            self.set(ch.slot, v)?;
+        }
+        let r = self.exec(st, &a.body.stmts);
+        self.leave(saved);
+        r
+    }
+
+    fn value_name(&self, st: &State, v: Chosen) -> String {
+        match v {
+            Chosen::Chips { start, len } => {
+                let ids = &self.offer_chips[start as usize..(start + len) as usize];
+                let parts: Vec<String> = ids
+                    .iter()
+                    .map(|&c| {
+                        let ch = st.chips[c as usize];
+                        let col = self.prog.colours.get(ch.colour as usize).map(|s| s.as_str()).unwrap_or("?");
+                        format!("{col}{}", ch.value)
+                    })
+                    .collect();
+                parts.join("+")
+            }
+            Chosen::Value(v) => match v {
+                Value::Square(c) => {
+                    let (x, y) = st.board.xy(c);
+                    format!("{x},{y}")
+                }
+                Value::Follower(f) => st.follower_id(f),
+                Value::Player(p) => st.players.get(p as usize).map(|p| p.name.clone()).unwrap_or_default(),
+                Value::Stack(s) => match st.tile_stacks.get(s as usize) {
+                    Some(k) => {
+                        let (x, y) = st.board.xy(k.cell);
+                        let top = k.tiles.last().map(|&t| st.tiles[t as usize].id.as_str()).unwrap_or("-");
+                        format!("stack@{x},{y}:{top}")
+                    }
+                    None => "stack".into(),
+                },
+                Value::Chip(c) => {
+                    let ch = st.chips[c as usize];
+                    let col = self.prog.colours.get(ch.colour as usize).map(|s| s.as_str()).unwrap_or("?");
+                    format!("{col}{}", ch.value)
+                }
+                Value::Int(i) => i.to_string(),
+                Value::Colour(c) => self.prog.colours.get(c as usize).cloned().unwrap_or_default(),
+                Value::Kind(k) => k.name().to_string(),
+                v => format!("{v:?}"),
+            },
+        }
+    }
+
+    /// Runs the setup blocks.
+    pub fn run_setup(&mut self, st: &mut State) -> Result<(), GameError> {
+        let prog = self.prog.clone();
+        for body in &prog.setup {
+            self.begin((self.names.len() - 1) as u16);
+            let saved = self.enter(body.locals.max(1));
+            let r = self.exec(st, &body.stmts);
+            self.leave(saved);
+            r?;
+        }
+        Ok(())
+    }
+}
+
+fn phase_of(p: super::builtins::Phase) -> Phase {
+    match p {
+        super::builtins::Phase::Start => Phase::Start,
+        super::builtins::Phase::Follower => Phase::Follower,
+        super::builtins::Phase::Score => Phase::Score,
+        super::builtins::Phase::After => Phase::After,
+    }
+}
+
+impl Hooks for Interp {
+    fn setup(&mut self, st: &mut State) -> Result<(), GameError> {
+        self.seen_turn = u32::MAX;
+        self.seen_round = (u32::MAX, 0);
+        self.feature_cache = Default::default();
+        self.run_setup(st)
+    }
+
+    fn fire(&mut self, st: &mut State, trigger: Trigger, ctx: &Ctx) -> Result<(), GameError> {
+        if trigger == Trigger::Scored {
+            self.feature_cache = ctx.feature;
+        }
+        self.fire_inner(st, trigger, ctx)
+    }
+
+    fn actions(&mut self, st: &mut State, phase: Phase, out: &mut Vec<Opt>) -> Result<(), GameError> {
+        if self.prog.actions.is_empty() {
+            return Ok(());
+        }
+        self.collect(st, Some(phase), out)
+    }
+
+    fn forced(&mut self, st: &mut State, out: &mut Vec<Opt>) -> Result<(), GameError> {
+        if !self.prog.actions.iter().any(|a| a.phase.is_none()) {
+            return Ok(());
+        }
+        self.collect(st, None, out)
+    }
+
+    fn run(&mut self, st: &mut State, handle: u32) -> Result<(), GameError> {
+        self.run_offer(st, handle)
+    }
+
+    fn action_name(&self, st: &State, handle: u32) -> String {
+        let Some(o) = self.offers.get(handle as usize) else {
+            return "?".into();
+        };
+        let mut s = self
+            .prog
+            .actions
+            .get(o.action as usize)
+            .map(|a| a.name.clone())
+            .unwrap_or_default();
+        for i in 0..o.len {
+            if let Some(&v) = self.offer_vals.get((o.start + i) as usize) {
+                s.push(' ');
+                s.push_str(&self.value_name(st, v));
+            }
+        }
+        s
+    }
+
+    fn rule_name(&self, rule: u16) -> &str {
+        self.names.get(rule as usize).map(|s| s.as_str()).unwrap_or("?")
+    }
+
+    fn listens(&self, trigger: Trigger) -> bool {
+        self.listens[trigger as usize]
+    }
+}
