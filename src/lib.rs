@@ -4,6 +4,7 @@
 
 pub mod diag;
 pub mod geometry;
+pub mod lang;
 pub mod map;
 pub mod rng;
 pub mod tiles;
