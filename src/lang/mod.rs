@@ -2,4 +2,7 @@
 //! interpreter runs. See grammar/DESIGN.md and grammar/GRAMMAR.md.
 
 pub mod ast;
+pub mod builtins;
+pub mod check;
+pub mod ir;
 pub mod parser;
