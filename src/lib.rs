@@ -8,6 +8,7 @@ pub mod diag;
 pub mod features;
 pub mod game;
 pub mod geometry;
+pub mod lang;
 pub mod map;
 pub mod output;
 pub mod rng;

@@ -1,0 +1,253 @@
+//! The syntax tree of a rules file, as parsed. Every node carries the byte span of its text.
+
+use std::ops::Range;
+
+pub type Span = Range<usize>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    pub kind: ItemKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ItemKind {
+    Import(StrLit),
+    Variant {
+        name: StrLit,
+        entries: Vec<HeaderEntry>,
+    },
+    Param(ParamDecl),
+    Override {
+        name: Ident,
+        value: Expr,
+    },
+    Chips(Vec<ChipEntry>),
+    Holding(Ident),
+    Setup(Block),
+    Rule {
+        name: Ident,
+        trigger: Ident,
+        when: Option<Expr>,
+        body: Block,
+    },
+    Action(ActionDecl),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrLit {
+    pub value: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeaderEntry {
+    pub key: Ident,
+    pub value: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamDecl {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub default: Expr,
+    pub doc: Option<StrLit>,
+    pub one_of: Option<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeExpr {
+    Named(Ident),
+    List(Box<TypeExpr>, Span),
+}
+
+impl TypeExpr {
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::Named(i) => i.span.clone(),
+            TypeExpr::List(_, s) => s.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChipEntry {
+    pub colour: Ident,
+    pub value: i64,
+    pub count: i64,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionDecl {
+    /// `forced` rather than `action`.
+    pub forced: bool,
+    pub name: Ident,
+    pub phase: Option<Ident>,
+    pub limits: Vec<Limit>,
+    pub when: Option<Expr>,
+    pub choices: Vec<Choice>,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LimitKind {
+    /// `per turn N`, `per round N` (the unit is checked, not parsed).
+    Per {
+        unit: Ident,
+        count: i64,
+    },
+    Group(Ident),
+    /// `no_follower`, `not_extra`, … (checked, not parsed).
+    Flag(Ident),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Limit {
+    pub kind: LimitKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub name: Ident,
+    /// `chips from EXPR` (a subset) rather than `EXPR` (one element).
+    pub chips: bool,
+    pub from: Expr,
+    pub size: Option<Expr>,
+    pub filter: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    Let(Ident, Expr),
+    /// `if c { } else if c { } else { }`: the branches in order, then the `else`.
+    If(Vec<(Expr, Block)>, Option<Block>),
+    For(Ident, Expr, Block),
+    Call(Ident, Vec<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Not,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+}
+
+/// Aggregates over a list: `count(x in L where C)`, `sum(x in L: E)`, and `[x in L where C: E]` (Collect).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggOp {
+    Count,
+    Sum,
+    Any,
+    All,
+    Min,
+    Max,
+    Distinct,
+    Collect,
+}
+
+impl AggOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            AggOp::Count => "count",
+            AggOp::Sum => "sum",
+            AggOp::Any => "any",
+            AggOp::All => "all",
+            AggOp::Min => "min",
+            AggOp::Max => "max",
+            AggOp::Distinct => "distinct",
+            AggOp::Collect => "[…]",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+    Name(String),
+    List(Vec<Expr>),
+    Table(Vec<(Expr, Expr)>),
+    Range(Box<Expr>, Box<Expr>),
+    Field(Box<Expr>, Ident),
+    Index(Box<Expr>, Box<Expr>),
+    Call(Ident, Vec<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Aggregate {
+        op: AggOp,
+        var: Ident,
+        list: Box<Expr>,
+        filter: Option<Box<Expr>>,
+        map: Option<Box<Expr>>,
+    },
+}

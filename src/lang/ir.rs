@@ -1,0 +1,287 @@
+//! The checked program: everything resolved to indices, ready for the interpreter.
+//!
+//! Conventions for the interpreter:
+//! - Locals are slots `0..locals` of the body being run. A rule's trigger bindings take the first slots
+//!   (in the order of [`Trigger::binds`]); an action's `player` is slot 0 and its choices the next slots.
+//! - `Value::Str` indexes `Program::strings`; `Value::Table` indexes `Program::tables`;
+//!   `Value::Colour` indexes `Program::colours`; `Value::Chip` indexes `Program::chips`;
+//!   `Value::Holding` indexes `Program::holdings`; `Value::List` is a handle into the interpreter's arena.
+//! - A map attribute read (`Expr::Attr`) yields the square's attribute converted to `AttrDef::ty`; when that
+//!   is `any` (no map was known when checking), a string naming a chip colour becomes `Value::Colour`, other
+//!   strings are interned by the interpreter.
+//! - `and`/`or` short-circuit. Aggregates bind `var` to each element, then test `filter`, then evaluate `map`.
+
+use super::ast::{AggOp, BinOp, Span};
+use super::builtins::{Base, Builtin, Field, HeaderKey, Phase, Trigger, Ty};
+use super::parser::parse_expr_text;
+use crate::geometry::FeatureKind;
+
+pub type ParamId = u16;
+pub type Slot = u16;
+pub type RuleId = u32;
+pub type ActionId = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Face {
+    Up,
+    Down,
+}
+
+/// Where chips can be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    Supply,
+    Aside,
+    Box,
+    Hand(u8),
+    At(u32),
+    Slots(u32),
+    Under(u16),
+    Holding(u16),
+}
+
+/// A runtime value. Copy: lists live in an arena the interpreter owns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Unit,
+    Int(i64),
+    Bool(bool),
+    Str(u32),
+    Colour(u8),
+    Kind(FeatureKind),
+    Player(u8),
+    /// Bit `i` set: player `i` is in the set.
+    Players(u8),
+    Chip(u16),
+    Square(u32),
+    Follower(u16),
+    Feature(u32),
+    Tile(u32),
+    Place(Place),
+    Stack(u16),
+    Face(Face),
+    Table(u32),
+    Holding(u16),
+    Range(i64, i64),
+    List(u32),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Const(Value),
+    Param(ParamId),
+    Local(Slot),
+    List(Vec<Expr>),
+    Range(Box<Expr>, Box<Expr>),
+    Field(Box<Expr>, Field),
+    /// A map attribute of a square: index into `Program::attrs`.
+    Attr(Box<Expr>, u16),
+    /// `table[int]` or `list[int]` (from 0).
+    Index(Box<Expr>, Box<Expr>),
+    Call(Builtin, Vec<Expr>),
+    Not(Box<Expr>),
+    Neg(Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Aggregate {
+        op: AggOp,
+        var: Slot,
+        list: Box<Expr>,
+        filter: Option<Box<Expr>>,
+        map: Option<Box<Expr>>,
+    },
+    /// A single player used where a set of players is expected.
+    ToPlayers(Box<Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    Let(Slot, Expr),
+    If(Vec<(Expr, Vec<Stmt>)>, Option<Vec<Stmt>>),
+    For(Slot, Expr, Vec<Stmt>),
+    /// An effect; `span` locates it for runtime errors.
+    Effect(Builtin, Vec<Expr>, Span),
+}
+
+/// Where an item came from: index into `Program::files`, and its span there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Origin {
+    pub file: u16,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamDef {
+    pub name: String,
+    pub ty: Ty,
+    pub default: Value,
+    /// The value in force: the default, an `override`, or `set_param`.
+    pub value: Value,
+    pub doc: String,
+    /// Allowed values, if restricted (`one of [...]`).
+    pub one_of: Vec<Value>,
+    pub origin: Origin,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChipDef {
+    pub colour: u8,
+    pub value: i64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttrDef {
+    pub name: String,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum MapRef {
+    Unbounded,
+    Named(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeaderEntry {
+    pub key: HeaderKey,
+    pub value: Expr,
+    pub origin: Origin,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Header {
+    /// The name after `variant` in the file that was checked (or the last import that had one).
+    pub name: String,
+    pub map: Option<MapRef>,
+    /// Each key at most once; the importing file's entry wins.
+    pub entries: Vec<HeaderEntry>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body {
+    pub stmts: Vec<Stmt>,
+    /// Number of local slots the body needs.
+    pub locals: u16,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    pub name: String,
+    pub trigger: Trigger,
+    pub when: Option<Expr>,
+    pub body: Body,
+    pub origin: Origin,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Limit {
+    PerTurn(u32),
+    PerRound(u32),
+    /// At most one action of the group per turn: index into `Program::groups`.
+    Group(u16),
+    NoFollower,
+    NotExtra,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChoiceKind {
+    /// A subset of chips from a `list<chip>`; size bounds inclusive. `filter` sees the chosen list in `slot`.
+    Chips { size: Option<Expr> },
+    /// One element of a list; `filter` sees the element in `slot`.
+    One,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub name: String,
+    pub slot: Slot,
+    pub kind: ChoiceKind,
+    pub from: Expr,
+    pub filter: Option<Expr>,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Action {
+    pub name: String,
+    /// `None` for a `forced` action.
+    pub phase: Option<Phase>,
+    pub limits: Vec<Limit>,
+    pub when: Option<Expr>,
+    pub choices: Vec<Choice>,
+    /// Slot 0 is `player`; choices follow.
+    pub body: Body,
+    pub origin: Origin,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Program {
+    /// Names of the files the program was built from, imports first.
+    pub files: Vec<String>,
+    pub header: Header,
+    pub params: Vec<ParamDef>,
+    pub strings: Vec<String>,
+    pub tables: Vec<Vec<(i64, i64)>>,
+    pub colours: Vec<String>,
+    /// Every chip, by id.
+    pub chips: Vec<ChipDef>,
+    pub holdings: Vec<String>,
+    pub groups: Vec<String>,
+    pub attrs: Vec<AttrDef>,
+    /// Setup blocks, imports first.
+    pub setup: Vec<Body>,
+    pub rules: Vec<Rule>,
+    /// Rules per trigger, indexed by `Trigger as usize`, in source order.
+    pub by_trigger: Vec<Vec<RuleId>>,
+    pub actions: Vec<Action>,
+}
+
+impl Program {
+    pub fn rules_for(&self, t: Trigger) -> &[RuleId] {
+        self.by_trigger
+            .get(t as usize)
+            .map_or(&[], |v| v.as_slice())
+    }
+
+    pub fn param_index(&self, name: &str) -> Option<ParamId> {
+        self.params
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as ParamId)
+    }
+
+    pub fn intern(&mut self, s: &str) -> u32 {
+        match self.strings.iter().position(|x| x == s) {
+            Some(i) => i as u32,
+            None => {
+                self.strings.push(s.to_string());
+                (self.strings.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Sets a parameter by name from text (as on a command line), before play.
+    pub fn set_param(&mut self, name: &str, text: &str) -> Result<(), String> {
+        let Some(id) = self.param_index(name) else {
+            let names: Vec<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
+            let hint = crate::diag::did_you_mean(name, names.iter().copied())
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            return Err(format!("unknown parameter `{name}`{hint}"));
+        };
+        let ty = self.params[id as usize].ty;
+        let value = if ty.base == Base::Str && !text.trim_start().starts_with('"') {
+            Value::Str(self.intern(text))
+        } else {
+            let expr = parse_expr_text(text).map_err(|d| d.message)?;
+            super::check::const_value(self, &expr, ty).map_err(|d| d.message)?
+        };
+        let p = &self.params[id as usize];
+        if !p.one_of.is_empty() && !p.one_of.contains(&value) {
+            return Err(format!(
+                "`{text}` is not one of the allowed values of `{name}`"
+            ));
+        }
+        self.params[id as usize].value = value;
+        Ok(())
+    }
+}

@@ -1,0 +1,8 @@
+//! The rules language: parser, builtin table, static checker and the checked program (IR) the
+//! interpreter runs. See grammar/DESIGN.md and grammar/GRAMMAR.md.
+
+pub mod ast;
+pub mod builtins;
+pub mod check;
+pub mod ir;
+pub mod parser;

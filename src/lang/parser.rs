@@ -1,0 +1,977 @@
+//! Parses a rules file (grammar/carto.pest) into the syntax tree of `ast.rs`.
+//!
+//! Items are parsed one at a time: after a syntax error the parser skips to the next line that starts
+//! with an item keyword and goes on, so independent mistakes in different items are all reported.
+//! Syntax errors name what was expected in words, never in grammar-rule names.
+
+use super::ast::*;
+use crate::diag::{Diagnostic, Source};
+use pest::iterators::Pair;
+use pest::Parser;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/carto.pest"]
+pub struct CartoParser;
+
+/// The deepest nesting of brackets, blocks and expressions accepted.
+pub const MAX_DEPTH: usize = 64;
+
+/// Keywords that start an item, for error recovery and messages.
+pub const ITEM_KEYWORDS: [&str; 10] = [
+    "import", "variant", "param", "override", "chips", "holding", "setup", "rule", "action",
+    "forced",
+];
+
+/// Parses a whole file. Returns the items that parsed, and every syntax error.
+pub fn parse_file(source: &Source) -> (File, Vec<Diagnostic>) {
+    pest::set_error_detail(true);
+    let text = source.text.as_str();
+    let mut file = File::default();
+    let mut diags = Vec::new();
+    if let Some(at) = too_deep(text) {
+        diags.push(
+            Diagnostic::error(
+                at..at + 1,
+                format!("nesting is too deep (more than {MAX_DEPTH} levels)"),
+            )
+            .with_label("too deeply nested")
+            .with_note("split the expression with `let`, or flatten the blocks"),
+        );
+        return (file, diags);
+    }
+    let mut pos = skip_trivia(text, 0);
+    while pos < text.len() {
+        match CartoParser::parse(Rule::item, &text[pos..]) {
+            Ok(mut pairs) => {
+                let Some(pair) = pairs.next() else { break };
+                let end = pos + pair.as_span().end();
+                let b = Builder { base: pos };
+                match b.item(pair) {
+                    Ok(item) => file.items.push(item),
+                    Err(d) => diags.push(d),
+                }
+                pos = skip_trivia(text, end.max(pos + 1));
+            }
+            Err(e) => {
+                diags.push(syntax_error(&e, pos, text));
+                pos = next_item_line(text, pos);
+            }
+        }
+    }
+    (file, diags)
+}
+
+/// Parses one expression (a parameter value given on the command line, for instance).
+pub fn parse_expr_text(text: &str) -> Result<Expr, Diagnostic> {
+    pest::set_error_detail(true);
+    if let Some(at) = too_deep(text) {
+        return Err(Diagnostic::error(at..at + 1, "nesting is too deep"));
+    }
+    let start = skip_trivia(text, 0);
+    let mut pairs = CartoParser::parse(Rule::expr, &text[start..])
+        .map_err(|e| syntax_error(&e, start, text))?;
+    let pair = pairs
+        .next()
+        .ok_or_else(|| Diagnostic::error(0..text.len(), "expected a value"))?;
+    let end = skip_trivia(text, start + pair.as_span().end());
+    if end < text.len() {
+        return Err(Diagnostic::error(
+            end..text.len(),
+            "unexpected text after the value",
+        ));
+    }
+    Builder { base: start }.expr(pair, 0)
+}
+
+fn skip_trivia(text: &str, mut pos: usize) -> usize {
+    let bytes = text.as_bytes();
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b' ' | b'\t' | b'\r' | b'\n' => pos += 1,
+            b'#' => {
+                while pos < bytes.len() && bytes[pos] != b'\n' {
+                    pos += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    pos
+}
+
+fn starts_item(line: &str) -> bool {
+    let t = line.trim_start();
+    ITEM_KEYWORDS.iter().any(|k| {
+        t.strip_prefix(k)
+            .is_some_and(|rest| rest.starts_with([' ', '\t', '"', '{']) || rest.is_empty())
+    })
+}
+
+/// The start of the next line after `pos`'s line that begins with an item keyword (or the end).
+fn next_item_line(text: &str, pos: usize) -> usize {
+    let mut at = match text[pos..].find('\n') {
+        Some(i) => pos + i + 1,
+        None => return text.len(),
+    };
+    while at < text.len() {
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        if starts_item(&text[at..end]) {
+            return skip_trivia(text, at);
+        }
+        at = end + 1;
+    }
+    text.len()
+}
+
+/// Position of the first bracket nested deeper than MAX_DEPTH, skipping strings and comments.
+fn too_deep(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(i);
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// What a grammar rule means to a reader, for "expected …" messages.
+fn rule_words(rk: Rule) -> Option<&'static str> {
+    use Rule::*;
+    Some(match rk {
+        item | file => "an item (`rule`, `action`, `param`, …)",
+        ident => "a name",
+        int => "a number",
+        string | short_string | long_string => "a string",
+        expr | disj | conj | negation | comparison | sum | product | unary | postfix | primary
+        | paren | call | list | table | aggregate | comprehension => "an expression",
+        agg_op => "an aggregate",
+        range_op | cmp_op | add_op | mul_op | kw_and | kw_or | neg_op => "an operator",
+        field => "`.`",
+        index => "`[`",
+        args => "`(`",
+        block => "`{`",
+        stmt | let_stmt | if_stmt | for_stmt | call_stmt => "a statement",
+        header_entry => "a header entry (`key = value`)",
+        type_expr | list_type => "a type",
+        chip_entry => "a chip entry (`colour value x count`)",
+        table_entry => "a table entry (`key: value`)",
+        when => "`when`",
+        phase => "`phase`",
+        limit => "`limit`",
+        limit_per => "`per`",
+        limit_group => "`group`",
+        choose => "`choose`",
+        choose_chips => "`chips from`",
+        choose_one => "an expression",
+        size => "`size`",
+        filter => "`where`",
+        agg_map => "`:`",
+        one_of => "`one of`",
+        else_if | else_block => "`else`",
+        EOI => "the end of the file",
+        kw_import => "`import`",
+        kw_variant => "`variant`",
+        kw_param => "`param`",
+        kw_override => "`override`",
+        kw_chips => "`chips`",
+        kw_holding => "`holding`",
+        kw_setup => "`setup`",
+        kw_rule => "`rule`",
+        kw_on => "`on`",
+        kw_when => "`when`",
+        kw_action => "`action`",
+        kw_forced => "`forced`",
+        kw_phase => "`phase`",
+        kw_limit => "`limit`",
+        kw_per => "`per`",
+        kw_group => "`group`",
+        kw_choose => "`choose`",
+        kw_from => "`from`",
+        kw_size => "`size`",
+        kw_where => "`where`",
+        kw_let => "`let`",
+        kw_if => "`if`",
+        kw_else => "`else`",
+        kw_for => "`for`",
+        kw_in => "`in`",
+        kw_not => "`not`",
+        kw_true | kw_false => "an expression",
+        kw_one => "`one`",
+        kw_of => "`of`",
+        kw_list => "`list`",
+        _ => return None,
+    })
+}
+
+fn found_text(text: &str, pos: usize) -> (String, usize) {
+    let rest = &text[pos..];
+    let Some(c) = rest.chars().next() else {
+        return ("the end of the file".into(), 0);
+    };
+    if c.is_ascii_alphanumeric() || c == '_' {
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        return (format!("`{}`", &rest[..len]), len);
+    }
+    if c == '\n' || c == '\r' {
+        return ("the end of the line".into(), 0);
+    }
+    (format!("`{c}`"), c.len_utf8())
+}
+
+fn join_words(words: &[String]) -> String {
+    match words.len() {
+        0 => "something else".into(),
+        1 => words[0].clone(),
+        n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
+    }
+}
+
+/// Turns a pest error into a diagnostic at the right place, in human words.
+fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagnostic {
+    let rel = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let pos = (base + rel).min(text.len());
+    let mut tokens: Vec<String> = Vec::new();
+    if let Some(att) = e.parse_attempts() {
+        for t in att.expected_tokens() {
+            let token = t.to_string();
+            let keep = matches!(
+                token.as_str(),
+                "{" | "}" | "(" | ")" | "[" | "]" | "," | ":" | "=" | "<" | ">" | "x"
+            );
+            if keep && att.max_position + base == pos && !tokens.contains(&token) {
+                tokens.push(token);
+            }
+        }
+    }
+    let closers = tokens
+        .iter()
+        .any(|t| matches!(t.as_str(), ")" | "]" | "}" | ","));
+    let mut words: Vec<String> = Vec::new();
+    for t in &tokens {
+        let opener = matches!(t.as_str(), "(" | "[" | "{");
+        let angle = matches!(t.as_str(), "<" | ">");
+        if (opener && closers) || angle {
+            continue;
+        }
+        words.push(format!("`{t}`"));
+    }
+    match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            for r in positives {
+                if let Some(w) = rule_words(*r) {
+                    if !words.iter().any(|x| x == w) {
+                        words.push(w.to_string());
+                    }
+                }
+            }
+        }
+        pest::error::ErrorVariant::CustomError { message } => {
+            return Diagnostic::error(pos..pos, format!("the parser gave up: {message}"));
+        }
+    }
+    if words.is_empty() {
+        words.extend(tokens.iter().map(|t| format!("`{t}`")));
+    }
+    // "an operator" adds noise when a closing bracket or a separator is the likely fix.
+    if words.len() > 2 {
+        words.retain(|w| w != "an operator" && w != "`.`" && w != "`[`" && w != "`(`");
+    }
+    let (found, len) = found_text(text, pos);
+    let line_start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let item_line = text[..base].matches('\n').count();
+    let err_line = text[..pos].matches('\n').count();
+    let line_end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+    if err_line > item_line && starts_item(&text[line_start..line_end]) {
+        let kw = skip_trivia(text, line_start);
+        let (_, kw_len) = found_text(text, kw);
+        return Diagnostic::error(
+            kw..kw + kw_len,
+            format!("expected {}, found a new item", join_words(&words)),
+        )
+        .with_label("the item above ends before this")
+        .with_note("the item above is not finished: is a `}`, a `)` or a value missing?");
+    }
+    if text[pos..].starts_with('"') {
+        return Diagnostic::error(pos..pos + 1, "unterminated string")
+            .with_label("this string has no closing `\"` on its line")
+            .with_note("use `\"\"\"…\"\"\"` for text over several lines");
+    }
+    Diagnostic::error(
+        pos..pos + len,
+        format!("expected {}, found {found}", join_words(&words)),
+    )
+    .with_label(format!("expected {}", join_words(&words)))
+}
+
+struct Builder {
+    base: usize,
+}
+
+fn is_kw(rk: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rk,
+        kw_import
+            | kw_variant
+            | kw_param
+            | kw_override
+            | kw_chips
+            | kw_holding
+            | kw_setup
+            | kw_rule
+            | kw_on
+            | kw_when
+            | kw_action
+            | kw_forced
+            | kw_phase
+            | kw_limit
+            | kw_per
+            | kw_group
+            | kw_choose
+            | kw_from
+            | kw_size
+            | kw_where
+            | kw_let
+            | kw_if
+            | kw_else
+            | kw_for
+            | kw_in
+            | kw_and
+            | kw_or
+            | kw_one
+            | kw_of
+            | kw_list
+            | range_op
+    )
+}
+
+type Res<T> = Result<T, Diagnostic>;
+
+/// The children of a pair, without keyword tokens.
+fn kids(pair: Pair<'_, Rule>) -> std::iter::Peekable<impl Iterator<Item = Pair<'_, Rule>>> {
+    pair.into_inner().filter(|p| !is_kw(p.as_rule())).peekable()
+}
+
+impl Builder {
+    fn span(&self, p: &Pair<'_, Rule>) -> Span {
+        let s = p.as_span();
+        self.base + s.start()..self.base + s.end()
+    }
+
+    fn internal(&self, span: Span) -> Diagnostic {
+        Diagnostic::error(span, "internal parser error: unexpected syntax tree")
+    }
+
+    fn next<'i>(
+        &self,
+        it: &mut impl Iterator<Item = Pair<'i, Rule>>,
+        span: &Span,
+    ) -> Res<Pair<'i, Rule>> {
+        it.next().ok_or_else(|| self.internal(span.clone()))
+    }
+
+    fn ident(&self, p: Pair<'_, Rule>) -> Ident {
+        Ident {
+            span: self.span(&p),
+            name: p.as_str().to_string(),
+        }
+    }
+
+    fn int(&self, p: Pair<'_, Rule>) -> Res<i64> {
+        p.as_str().parse::<i64>().map_err(|_| {
+            Diagnostic::error(self.span(&p), "number too large")
+                .with_label("does not fit in 64 bits")
+        })
+    }
+
+    fn string(&self, p: Pair<'_, Rule>) -> Res<StrLit> {
+        let span = self.span(&p);
+        let inner = p
+            .into_inner()
+            .next()
+            .ok_or_else(|| self.internal(span.clone()))?;
+        let raw = inner.as_str();
+        let value = if inner.as_rule() == Rule::long_string {
+            dedent(&raw[3..raw.len() - 3])
+        } else {
+            unescape(&raw[1..raw.len() - 1]).map_err(|(off, c)| {
+                let at = span.start + 1 + off;
+                Diagnostic::error(at..at + 1 + c.len_utf8(), format!("unknown escape `\\{c}`"))
+                    .with_label("not an escape")
+                    .with_note("the escapes are `\\\"`, `\\\\` and `\\n`")
+            })?
+        };
+        Ok(StrLit { value, span })
+    }
+
+    fn item(&self, pair: Pair<'_, Rule>) -> Res<Item> {
+        let span = self.span(&pair);
+        let inner = pair
+            .into_inner()
+            .next()
+            .ok_or_else(|| self.internal(span.clone()))?;
+        let rk = inner.as_rule();
+        let mut it = kids(inner);
+        let kind = match rk {
+            Rule::import => ItemKind::Import(self.string(self.next(&mut it, &span)?)?),
+            Rule::variant => {
+                let name = self.string(self.next(&mut it, &span)?)?;
+                let mut entries = Vec::new();
+                for e in it {
+                    let espan = self.span(&e);
+                    let mut k = kids(e);
+                    let key = self.ident(self.next(&mut k, &espan)?);
+                    let value = self.expr(self.next(&mut k, &espan)?, 0)?;
+                    entries.push(HeaderEntry {
+                        key,
+                        value,
+                        span: espan,
+                    });
+                }
+                ItemKind::Variant { name, entries }
+            }
+            Rule::param => {
+                let name = self.ident(self.next(&mut it, &span)?);
+                let ty = self.type_expr(self.next(&mut it, &span)?, 0)?;
+                let default = self.expr(self.next(&mut it, &span)?, 0)?;
+                let mut doc = None;
+                let mut one_of = None;
+                for p in it {
+                    match p.as_rule() {
+                        Rule::string => doc = Some(self.string(p)?),
+                        _ => {
+                            let pspan = self.span(&p);
+                            one_of =
+                                Some(self.expr_list_as_expr(self.next(&mut kids(p), &pspan)?)?);
+                        }
+                    }
+                }
+                ItemKind::Param(ParamDecl {
+                    name,
+                    ty,
+                    default,
+                    doc,
+                    one_of,
+                })
+            }
+            Rule::override_item => {
+                let name = self.ident(self.next(&mut it, &span)?);
+                let value = self.expr(self.next(&mut it, &span)?, 0)?;
+                ItemKind::Override { name, value }
+            }
+            Rule::chips => {
+                let mut entries = Vec::new();
+                for e in it {
+                    let espan = self.span(&e);
+                    let mut k = kids(e);
+                    let colour = self.ident(self.next(&mut k, &espan)?);
+                    let value = self.int(self.next(&mut k, &espan)?)?;
+                    let count = self.int(self.next(&mut k, &espan)?)?;
+                    entries.push(ChipEntry {
+                        colour,
+                        value,
+                        count,
+                        span: espan,
+                    });
+                }
+                ItemKind::Chips(entries)
+            }
+            Rule::holding => ItemKind::Holding(self.ident(self.next(&mut it, &span)?)),
+            Rule::setup => ItemKind::Setup(self.block(self.next(&mut it, &span)?, 0)?),
+            Rule::rule => {
+                let name = self.ident(self.next(&mut it, &span)?);
+                let trigger = self.ident(self.next(&mut it, &span)?);
+                let mut when = None;
+                let mut body = None;
+                for p in it {
+                    match p.as_rule() {
+                        Rule::when => when = Some(self.when(p)?),
+                        _ => body = Some(self.block(p, 0)?),
+                    }
+                }
+                let body = body.ok_or_else(|| self.internal(span.clone()))?;
+                ItemKind::Rule {
+                    name,
+                    trigger,
+                    when,
+                    body,
+                }
+            }
+            Rule::action | Rule::forced => {
+                let name = self.ident(self.next(&mut it, &span)?);
+                let mut a = ActionDecl {
+                    forced: rk == Rule::forced,
+                    name,
+                    phase: None,
+                    limits: Vec::new(),
+                    when: None,
+                    choices: Vec::new(),
+                    body: Block {
+                        stmts: Vec::new(),
+                        span: span.clone(),
+                    },
+                };
+                for p in it {
+                    match p.as_rule() {
+                        Rule::phase => {
+                            let pspan = self.span(&p);
+                            a.phase = Some(self.ident(self.next(&mut kids(p), &pspan)?));
+                        }
+                        Rule::limit => a.limits.push(self.limit(p)?),
+                        Rule::when => a.when = Some(self.when(p)?),
+                        Rule::choose => a.choices.push(self.choose(p)?),
+                        _ => a.body = self.block(p, 0)?,
+                    }
+                }
+                ItemKind::Action(a)
+            }
+            _ => return Err(self.internal(span)),
+        };
+        Ok(Item { kind, span })
+    }
+
+    fn expr_list_as_expr(&self, p: Pair<'_, Rule>) -> Res<Expr> {
+        let span = self.span(&p);
+        let items = kids(p).map(|e| self.expr(e, 1)).collect::<Res<Vec<_>>>()?;
+        Ok(Expr {
+            kind: ExprKind::List(items),
+            span,
+        })
+    }
+
+    fn type_expr(&self, p: Pair<'_, Rule>, depth: usize) -> Res<TypeExpr> {
+        let span = self.span(&p);
+        if depth > MAX_DEPTH {
+            return Err(Diagnostic::error(span, "type nested too deeply"));
+        }
+        let inner = self.next(&mut kids(p), &span)?;
+        match inner.as_rule() {
+            Rule::ident => Ok(TypeExpr::Named(self.ident(inner))),
+            _ => {
+                let lspan = self.span(&inner);
+                let elem = self.next(&mut kids(inner), &lspan)?;
+                Ok(TypeExpr::List(
+                    Box::new(self.type_expr(elem, depth + 1)?),
+                    lspan,
+                ))
+            }
+        }
+    }
+
+    fn when(&self, p: Pair<'_, Rule>) -> Res<Expr> {
+        let span = self.span(&p);
+        self.expr(self.next(&mut kids(p), &span)?, 0)
+    }
+
+    fn limit(&self, p: Pair<'_, Rule>) -> Res<Limit> {
+        let span = self.span(&p);
+        let inner = self.next(&mut kids(p), &span)?;
+        let kind = match inner.as_rule() {
+            Rule::limit_per => {
+                let mut k = kids(inner);
+                let unit = self.ident(self.next(&mut k, &span)?);
+                let count = self.int(self.next(&mut k, &span)?)?;
+                LimitKind::Per { unit, count }
+            }
+            Rule::limit_group => LimitKind::Group(self.ident(self.next(&mut kids(inner), &span)?)),
+            _ => LimitKind::Flag(self.ident(inner)),
+        };
+        Ok(Limit { kind, span })
+    }
+
+    fn choose(&self, p: Pair<'_, Rule>) -> Res<Choice> {
+        let span = self.span(&p);
+        let mut k = kids(p);
+        let name = self.ident(self.next(&mut k, &span)?);
+        let body = self.next(&mut k, &span)?;
+        let chips = body.as_rule() == Rule::choose_chips;
+        let mut k = kids(body);
+        let from = self.expr(self.next(&mut k, &span)?, 0)?;
+        let mut size = None;
+        let mut filter = None;
+        for q in k {
+            let qspan = self.span(&q);
+            let rk = q.as_rule();
+            let e = self.expr(self.next(&mut kids(q), &qspan)?, 0)?;
+            if rk == Rule::size {
+                size = Some(e);
+            } else {
+                filter = Some(e);
+            }
+        }
+        Ok(Choice {
+            name,
+            chips,
+            from,
+            size,
+            filter,
+            span,
+        })
+    }
+
+    fn block(&self, p: Pair<'_, Rule>, depth: usize) -> Res<Block> {
+        let span = self.span(&p);
+        if depth > MAX_DEPTH {
+            return Err(Diagnostic::error(
+                span,
+                format!("blocks nested too deeply (more than {MAX_DEPTH})"),
+            ));
+        }
+        let stmts = kids(p)
+            .map(|s| self.stmt(s, depth + 1))
+            .collect::<Res<Vec<_>>>()?;
+        Ok(Block { stmts, span })
+    }
+
+    fn stmt(&self, p: Pair<'_, Rule>, depth: usize) -> Res<Stmt> {
+        let span = self.span(&p);
+        let inner = self.next(&mut kids(p), &span)?;
+        let rk = inner.as_rule();
+        let mut k = kids(inner);
+        let kind = match rk {
+            Rule::let_stmt => {
+                let name = self.ident(self.next(&mut k, &span)?);
+                StmtKind::Let(name, self.expr(self.next(&mut k, &span)?, depth)?)
+            }
+            Rule::if_stmt => {
+                let cond = self.expr(self.next(&mut k, &span)?, depth)?;
+                let then = self.block(self.next(&mut k, &span)?, depth)?;
+                let mut branches = vec![(cond, then)];
+                let mut otherwise = None;
+                for q in k {
+                    let qspan = self.span(&q);
+                    let rk = q.as_rule();
+                    let mut qk = kids(q);
+                    if rk == Rule::else_if {
+                        let c = self.expr(self.next(&mut qk, &qspan)?, depth)?;
+                        let b = self.block(self.next(&mut qk, &qspan)?, depth)?;
+                        branches.push((c, b));
+                    } else {
+                        otherwise = Some(self.block(self.next(&mut qk, &qspan)?, depth)?);
+                    }
+                }
+                StmtKind::If(branches, otherwise)
+            }
+            Rule::for_stmt => {
+                let var = self.ident(self.next(&mut k, &span)?);
+                let list = self.expr(self.next(&mut k, &span)?, depth)?;
+                StmtKind::For(var, list, self.block(self.next(&mut k, &span)?, depth)?)
+            }
+            _ => {
+                let name = self.ident(self.next(&mut k, &span)?);
+                let args = self.args(self.next(&mut k, &span)?, depth)?;
+                StmtKind::Call(name, args)
+            }
+        };
+        Ok(Stmt { kind, span })
+    }
+
+    fn args(&self, p: Pair<'_, Rule>, depth: usize) -> Res<Vec<Expr>> {
+        kids(p).map(|e| self.expr(e, depth + 1)).collect()
+    }
+
+    fn too_deep(&self, span: Span) -> Diagnostic {
+        Diagnostic::error(
+            span,
+            format!("expression nested too deeply (more than {MAX_DEPTH} levels)"),
+        )
+        .with_label("too deeply nested")
+        .with_note("split it with `let`")
+    }
+
+    /// Builds any expression-level pair (expr, disj, …, primary).
+    fn expr(&self, p: Pair<'_, Rule>, depth: usize) -> Res<Expr> {
+        let span = self.span(&p);
+        if depth > MAX_DEPTH {
+            return Err(self.too_deep(span));
+        }
+        let rk = p.as_rule();
+        match rk {
+            Rule::expr => {
+                let mut k = kids(p);
+                let a = self.expr(self.next(&mut k, &span)?, depth + 1)?;
+                match k.next() {
+                    None => Ok(a),
+                    Some(b) => {
+                        let b = self.expr(b, depth + 1)?;
+                        Ok(Expr {
+                            kind: ExprKind::Range(Box::new(a), Box::new(b)),
+                            span,
+                        })
+                    }
+                }
+            }
+            Rule::disj | Rule::conj => {
+                let op = if rk == Rule::disj {
+                    BinOp::Or
+                } else {
+                    BinOp::And
+                };
+                let mut k = kids(p);
+                let mut acc = self.expr(self.next(&mut k, &span)?, depth + 1)?;
+                for q in k {
+                    let rhs = self.expr(q, depth + 1)?;
+                    let s = acc.span.start..rhs.span.end;
+                    acc = Expr {
+                        kind: ExprKind::Binary(op, Box::new(acc), Box::new(rhs)),
+                        span: s,
+                    };
+                }
+                Ok(acc)
+            }
+            Rule::negation | Rule::unary => {
+                let mut nots = Vec::new();
+                let mut operand = None;
+                for q in p.into_inner() {
+                    match q.as_rule() {
+                        Rule::kw_not | Rule::neg_op => nots.push(self.span(&q).start),
+                        _ => operand = Some(q),
+                    }
+                }
+                let operand = operand.ok_or_else(|| self.internal(span.clone()))?;
+                let mut acc = self.expr(operand, depth + 1)?;
+                let op = if rk == Rule::negation {
+                    UnOp::Not
+                } else {
+                    UnOp::Neg
+                };
+                for start in nots.into_iter().rev() {
+                    let s = start..acc.span.end;
+                    acc = Expr {
+                        kind: ExprKind::Unary(op, Box::new(acc)),
+                        span: s,
+                    };
+                }
+                Ok(acc)
+            }
+            Rule::comparison | Rule::sum | Rule::product => {
+                let mut k = p.into_inner();
+                let mut acc = self.expr(self.next(&mut k, &span)?, depth + 1)?;
+                while let Some(op) = k.next() {
+                    let op = match op.as_str() {
+                        "==" => BinOp::Eq,
+                        "!=" => BinOp::Ne,
+                        "<" => BinOp::Lt,
+                        "<=" => BinOp::Le,
+                        ">" => BinOp::Gt,
+                        ">=" => BinOp::Ge,
+                        "+" => BinOp::Add,
+                        "-" => BinOp::Sub,
+                        "*" => BinOp::Mul,
+                        "/" => BinOp::Div,
+                        _ => BinOp::Rem,
+                    };
+                    let rhs = self.expr(self.next(&mut k, &span)?, depth + 1)?;
+                    let s = acc.span.start..rhs.span.end;
+                    acc = Expr {
+                        kind: ExprKind::Binary(op, Box::new(acc), Box::new(rhs)),
+                        span: s,
+                    };
+                }
+                Ok(acc)
+            }
+            Rule::postfix => {
+                let mut k = p.into_inner();
+                let mut acc = self.expr(self.next(&mut k, &span)?, depth + 1)?;
+                for q in k {
+                    let qspan = self.span(&q);
+                    let rk = q.as_rule();
+                    let inner = self.next(&mut kids(q), &qspan)?;
+                    let s = acc.span.start..qspan.end;
+                    acc = if rk == Rule::field {
+                        Expr {
+                            kind: ExprKind::Field(Box::new(acc), self.ident(inner)),
+                            span: s,
+                        }
+                    } else {
+                        let i = self.expr(inner, depth + 1)?;
+                        Expr {
+                            kind: ExprKind::Index(Box::new(acc), Box::new(i)),
+                            span: s,
+                        }
+                    };
+                }
+                Ok(acc)
+            }
+            Rule::primary | Rule::paren => {
+                let inner = self.next(&mut kids(p), &span)?;
+                let mut e = self.expr(inner, depth + 1)?;
+                if rk == Rule::paren {
+                    e.span = span;
+                }
+                Ok(e)
+            }
+            Rule::int => Ok(Expr {
+                kind: ExprKind::Int(self.int(p)?),
+                span,
+            }),
+            Rule::string => Ok(Expr {
+                kind: ExprKind::Str(self.string(p)?.value),
+                span,
+            }),
+            Rule::kw_true => Ok(Expr {
+                kind: ExprKind::Bool(true),
+                span,
+            }),
+            Rule::kw_false => Ok(Expr {
+                kind: ExprKind::Bool(false),
+                span,
+            }),
+            Rule::ident => Ok(Expr {
+                kind: ExprKind::Name(p.as_str().to_string()),
+                span,
+            }),
+            Rule::call => {
+                let mut k = kids(p);
+                let name = self.ident(self.next(&mut k, &span)?);
+                let args = self.args(self.next(&mut k, &span)?, depth)?;
+                Ok(Expr {
+                    kind: ExprKind::Call(name, args),
+                    span,
+                })
+            }
+            Rule::list => {
+                let items = kids(p)
+                    .map(|e| self.expr(e, depth + 1))
+                    .collect::<Res<Vec<_>>>()?;
+                Ok(Expr {
+                    kind: ExprKind::List(items),
+                    span,
+                })
+            }
+            Rule::table => {
+                let mut entries = Vec::new();
+                for e in kids(p) {
+                    let espan = self.span(&e);
+                    let mut k = kids(e);
+                    let key = self.expr(self.next(&mut k, &espan)?, depth + 1)?;
+                    let val = self.expr(self.next(&mut k, &espan)?, depth + 1)?;
+                    entries.push((key, val));
+                }
+                Ok(Expr {
+                    kind: ExprKind::Table(entries),
+                    span,
+                })
+            }
+            Rule::aggregate | Rule::comprehension => {
+                let mut k = kids(p);
+                let op = if rk == Rule::aggregate {
+                    match self.next(&mut k, &span)?.as_str() {
+                        "count" => AggOp::Count,
+                        "sum" => AggOp::Sum,
+                        "any" => AggOp::Any,
+                        "all" => AggOp::All,
+                        "min" => AggOp::Min,
+                        "max" => AggOp::Max,
+                        _ => AggOp::Distinct,
+                    }
+                } else {
+                    AggOp::Collect
+                };
+                let var = self.ident(self.next(&mut k, &span)?);
+                let list = Box::new(self.expr(self.next(&mut k, &span)?, depth + 1)?);
+                let mut filter = None;
+                let mut map = None;
+                for q in k {
+                    let qspan = self.span(&q);
+                    let is_filter = q.as_rule() == Rule::filter;
+                    let e = Box::new(self.expr(self.next(&mut kids(q), &qspan)?, depth + 1)?);
+                    if is_filter {
+                        filter = Some(e);
+                    } else {
+                        map = Some(e);
+                    }
+                }
+                Ok(Expr {
+                    kind: ExprKind::Aggregate {
+                        op,
+                        var,
+                        list,
+                        filter,
+                        map,
+                    },
+                    span,
+                })
+            }
+            _ => Err(self.internal(span)),
+        }
+    }
+}
+
+/// Resolves `\"`, `\\`, `\n`, `\t`; on an unknown escape returns its byte offset and character.
+fn unescape(s: &str) -> Result<String, (usize, char)> {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.char_indices();
+    while let Some((i, c)) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some((_, '"')) => out.push('"'),
+            Some((_, '\\')) => out.push('\\'),
+            Some((_, 'n')) => out.push('\n'),
+            Some((_, 't')) => out.push('\t'),
+            Some((_, other)) => return Err((i, other)),
+            None => return Err((i, '\\')),
+        }
+    }
+    Ok(out)
+}
+
+/// Removes the common indentation of a `"""…"""` text and its blank first and last lines.
+fn dedent(s: &str) -> String {
+    let lines: Vec<&str> = s.lines().collect();
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let mut out: Vec<&str> = lines
+        .iter()
+        .map(|l| {
+            if l.len() >= indent && l.is_char_boundary(indent) {
+                &l[indent..]
+            } else {
+                l.trim_start()
+            }
+        })
+        .collect();
+    while out.first().is_some_and(|l| l.trim().is_empty()) {
+        out.remove(0);
+    }
+    while out.last().is_some_and(|l| l.trim().is_empty()) {
+        out.pop();
+    }
+    out.join("\n")
+}
