@@ -9,34 +9,7 @@ use crate::map::MapBoard;
 use crate::state::{Chip, EvKind, FeatureInfo, Follower, FollowerAt, Place, Player, State};
 use std::sync::Arc;
 
-/// Game events the rules can hook into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Trigger {
-    Placed,
-    Adjacent,
-    Abroad,
-    Gained,
-    FollowerPlaced,
-    Scored,
-    Returned,
-    TurnStart,
-    TurnEnd,
-    RoundEnd,
-    GameEnd,
-}
-
-/// When player actions are offered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Phase {
-    /// Instead of drawing a tile.
-    Start,
-    /// After follower placement.
-    Follower,
-    /// After the turn's features are scored.
-    Score,
-    /// After the turn.
-    After,
-}
+pub use crate::lang::builtins::{Phase, Trigger};
 
 /// What a trigger is about.
 #[derive(Clone, Copy, Debug, Default)]
@@ -244,6 +217,7 @@ impl<H: Hooks> Game<H> {
         st.round = 1;
         st.current = 0;
         st.in_extra_turn = false;
+        st.final_scoring = false;
         st.extra_turn_pending = false;
         st.current_tile = None;
         st.placed_now = NONE;
@@ -623,8 +597,7 @@ impl<H: Hooks> Game<H> {
     }
 
     fn final_scoring(&mut self) -> Result<(), GameError> {
-        let saved_turn = self.st.turn;
-        self.st.turn = 0;
+        self.st.final_scoring = true;
         // Each feature with followers once, in follower order.
         let mut roots = std::mem::take(&mut self.roots);
         roots.clear();
@@ -642,7 +615,6 @@ impl<H: Hooks> Game<H> {
         self.roots = roots;
         let ctx = Ctx::default();
         self.fire(Trigger::GameEnd, &ctx)?;
-        self.st.turn = saved_turn;
         Ok(())
     }
 

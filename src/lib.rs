@@ -14,3 +14,4 @@ pub mod output;
 pub mod rng;
 pub mod state;
 pub mod tiles;
+pub mod variant;

@@ -1,3 +1,292 @@
-fn main() {
-    println!("carto");
+//! The `carto` command.
+
+use carto::game::{play_random, Game, GameError};
+use carto::lang::interp::Interp;
+use carto::rng::Rng;
+use carto::variant::{load_variant, InputError, Variant};
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "carto",
+    version,
+    about = "Plays, checks and simulates Carcassonne: Maps games with the Map-Chips variants"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Plays one game with random legal choices and prints its transcript.
+    Play {
+        /// A bundled variant (see `carto list`) or the path of a rules file.
+        variant: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Player names, comma-separated (2 to 6).
+        #[arg(long, value_delimiter = ',', default_value = "ann,bob")]
+        players: Vec<String>,
+        /// Writes the JSON Lines game log to this file.
+        #[arg(long)]
+        log: Option<String>,
+        /// Sets a parameter of the rules: `--set name=value` (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        sets: Vec<String>,
+        /// Prints only the final board and scores.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Lists the bundled variants.
+    List,
+    /// Checks rules files and prints every problem found.
+    Check {
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
+    /// Plays random games on one core and reports games per second.
+    Bench {
+        /// Variants to measure (default: base).
+        variants: Vec<String>,
+        #[arg(long, default_value_t = 20_000)]
+        games: u64,
+        #[arg(long, value_delimiter = ',', default_value = "ann,bob")]
+        players: Vec<String>,
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        sets: Vec<String>,
+    },
+}
+
+const MAX_PLAYERS: usize = 6;
+const MAX_GAMES: u64 = 100_000_000;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match cli.command {
+        Command::Play {
+            variant,
+            seed,
+            players,
+            log,
+            sets,
+            quiet,
+        } => play(&variant, seed, &players, log.as_deref(), &sets, quiet),
+        Command::List => list(),
+        Command::Check { files } => check(&files),
+        Command::Bench {
+            variants,
+            games,
+            players,
+            sets,
+        } => bench(&variants, games, &players, &sets),
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(e)) => {
+            eprintln!("{}", e.0.trim_end());
+            ExitCode::from(1)
+        }
+        Err(Failure::Usage(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+enum Failure {
+    Input(InputError),
+    Usage(String),
+}
+
+impl From<InputError> for Failure {
+    fn from(e: InputError) -> Self {
+        Failure::Input(e)
+    }
+}
+
+impl From<GameError> for Failure {
+    fn from(e: GameError) -> Self {
+        Failure::Input(InputError(format!("error: {e}")))
+    }
+}
+
+fn check_players(v: &Variant, players: &[String]) -> Result<(), Failure> {
+    if players.len() > MAX_PLAYERS {
+        return Err(Failure::Usage(format!(
+            "at most {MAX_PLAYERS} players, not {}",
+            players.len()
+        )));
+    }
+    let (lo, hi) = v.players;
+    if players.len() < lo || players.len() > hi {
+        return Err(Failure::Usage(format!(
+            "{} is for {lo} to {hi} players, not {}",
+            v.name,
+            players.len()
+        )));
+    }
+    for (i, p) in players.iter().enumerate() {
+        if p.trim().is_empty() {
+            return Err(Failure::Usage("a player name is empty".into()));
+        }
+        if players[..i].contains(p) {
+            return Err(Failure::Usage(format!("player name `{p}` given twice")));
+        }
+    }
+    Ok(())
+}
+
+fn new_game(
+    v: &Variant,
+    players: &[String],
+    seed: u64,
+    record: bool,
+) -> Result<Game<Interp>, Failure> {
+    let board = match &v.map {
+        Some(m) => carto::board::Board::from_map(m),
+        None => carto::board::Board::unbounded(1),
+    };
+    let interp = Interp::new(v.program.clone(), v.map.clone(), &board);
+    Ok(Game::new(v.config.clone(), interp, players, seed, record)?)
+}
+
+fn play(
+    variant: &str,
+    seed: u64,
+    players: &[String],
+    log: Option<&str>,
+    sets: &[String],
+    quiet: bool,
+) -> Result<(), Failure> {
+    let v = load_variant(variant, sets)?;
+    if !v.warnings.is_empty() {
+        eprint!("{}", v.warnings);
+    }
+    check_players(&v, players)?;
+    let mut game = new_game(&v, players, seed, true)?;
+    let mut rng = Rng::new(seed).fork();
+    play_random(&mut game, &mut rng)?;
+    if let Some(path) = log {
+        let text = carto::output::json_log(&game, &v.params());
+        std::fs::write(path, text)
+            .map_err(|e| InputError(format!("error: cannot write the log to `{path}`: {e}")))?;
+    }
+    if !quiet {
+        print!("{}", carto::output::transcript(&game));
+        println!();
+    }
+    print!("{}", carto::output::ascii_board(&game));
+    println!();
+    for p in &game.st.players {
+        println!("{}: {}", p.name, p.score);
+    }
+    Ok(())
+}
+
+fn list() -> Result<(), Failure> {
+    for (name, _) in carto::variant::bundled_variants() {
+        let v = load_variant(name, &[])?;
+        let title = v
+            .program
+            .header
+            .entries
+            .iter()
+            .find(|e| e.key == carto::lang::builtins::HeaderKey::Title)
+            .and_then(|e| match &e.value {
+                carto::lang::ir::Expr::Const(carto::lang::ir::Value::Str(s)) => {
+                    v.program.strings.get(*s as usize).cloned()
+                }
+                _ => None,
+            })
+            .unwrap_or_default();
+        let map = v
+            .map
+            .as_ref()
+            .map(|m| m.name.as_str())
+            .unwrap_or("endless table");
+        println!(
+            "{name:<14} {title} ({map}, {}-{} players)",
+            v.players.0, v.players.1
+        );
+    }
+    Ok(())
+}
+
+fn check(files: &[String]) -> Result<(), Failure> {
+    let mut failed = false;
+    for f in files {
+        let source = carto::variant::rules_source(f)?;
+        let loader = |name: &str, from: &carto::diag::Source| carto::variant::load_map(name, from);
+        let result =
+            carto::lang::check::check_source(&source, &carto::lang::check::BundledRules, &loader);
+        let text = carto::lang::check::render(&result);
+        if !text.is_empty() {
+            eprint!("{text}");
+        }
+        let (e, w) = (result.errors(), result.diagnostics.len() - result.errors());
+        if e > 0 {
+            failed = true;
+        }
+        println!(
+            "{}: {e} error{}, {w} warning{}",
+            source.name,
+            plural(e),
+            plural(w)
+        );
+    }
+    if failed {
+        Err(Failure::Input(InputError(String::new())))
+    } else {
+        Ok(())
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn bench(
+    variants: &[String],
+    games: u64,
+    players: &[String],
+    sets: &[String],
+) -> Result<(), Failure> {
+    if games == 0 || games > MAX_GAMES {
+        return Err(Failure::Usage(format!("--games must be 1 to {MAX_GAMES}")));
+    }
+    let names: Vec<String> = if variants.is_empty() {
+        vec!["base".into()]
+    } else {
+        variants.to_vec()
+    };
+    println!(
+        "{:<14} {:>9} {:>9} {:>11}",
+        "variant", "games", "seconds", "games/s"
+    );
+    for name in &names {
+        let v = load_variant(name, sets)?;
+        check_players(&v, players)?;
+        let mut game = new_game(&v, players, 0, false)?;
+        let t = std::time::Instant::now();
+        for seed in 0..games {
+            game.reset(players, seed, false)?;
+            let mut rng = Rng::new(seed ^ 0x5eed);
+            play_random(&mut game, &mut rng)?;
+        }
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "{:<14} {:>9} {:>9.2} {:>11.0}",
+            name,
+            games,
+            s,
+            games as f64 / s
+        );
+    }
+    Ok(())
 }

@@ -157,6 +157,8 @@ pub struct State {
     pub round: u32,
     pub current: u8,
     pub in_extra_turn: bool,
+    /// Set while the game-end scoring runs.
+    pub final_scoring: bool,
     pub extra_turn_pending: bool,
     /// The tile this turn is about (drawn or taken).
     pub current_tile: Option<u16>,
@@ -188,6 +190,7 @@ impl State {
             round: 1,
             current: 0,
             in_extra_turn: false,
+            final_scoring: false,
             extra_turn_pending: false,
             current_tile: None,
             placed_now: NONE,
@@ -213,13 +216,17 @@ impl State {
         }
     }
 
+    /// The player acting now: none during setup and final scoring.
     pub fn acting(&self) -> Option<u8> {
-        (self.turn > 0).then_some(self.current)
+        (self.turn > 0 && !self.final_scoring).then_some(self.current)
     }
 
     // ---- scores ----
 
     pub fn score(&mut self, player: u8, points: i64, rule: u16) {
+        if points == 0 {
+            return;
+        }
         if let Some(p) = self.players.get_mut(player as usize) {
             p.score += points;
             let who = self.acting();

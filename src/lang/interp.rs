@@ -70,7 +70,11 @@ fn err(rule: &str, message: impl Into<String>) -> GameError {
 }
 
 impl Interp {
-    pub fn new(prog: Arc<Program>, map: Option<Arc<MapBoard>>, board: &crate::board::Board) -> Interp {
+    pub fn new(
+        prog: Arc<Program>,
+        map: Option<Arc<MapBoard>>,
+        board: &crate::board::Board,
+    ) -> Interp {
         let mut names: Vec<String> = prog.rules.iter().map(|r| r.name.clone()).collect();
         names.extend(prog.actions.iter().map(|a| a.name.clone()));
         names.push("setup".into());
@@ -111,7 +115,10 @@ impl Interp {
             }
         }
         all_squares.sort();
-        let all_squares = all_squares.into_iter().map(|(_, c)| Value::Square(c)).collect();
+        let all_squares = all_squares
+            .into_iter()
+            .map(|(_, c)| Value::Square(c))
+            .collect();
         let mut listens = [false; 11];
         for t in super::builtins::Trigger::ALL {
             listens[t as usize] = !prog.rules_for(t).is_empty();
@@ -150,7 +157,10 @@ impl Interp {
     }
 
     fn name(&self) -> &str {
-        self.names.get(self.current as usize).map(|s| s.as_str()).unwrap_or("?")
+        self.names
+            .get(self.current as usize)
+            .map(|s| s.as_str())
+            .unwrap_or("?")
     }
 
     fn fail(&self, message: impl Into<String>) -> GameError {
@@ -196,7 +206,8 @@ impl Interp {
     fn enter(&mut self, locals: u16) -> usize {
         let saved = self.base;
         self.base = self.frame.len();
-        self.frame.resize(self.base + locals as usize + 1, Value::Unit);
+        self.frame
+            .resize(self.base + locals as usize + 1, Value::Unit);
         saved
     }
 
@@ -216,7 +227,11 @@ impl Interp {
     }
 
     fn param(&self, p: u16) -> Value {
-        self.prog.params.get(p as usize).map(|p| p.value).unwrap_or(Value::Unit)
+        self.prog
+            .params
+            .get(p as usize)
+            .map(|p| p.value)
+            .unwrap_or(Value::Unit)
     }
 
     // ------------------------------------------------------------------ expressions
@@ -245,7 +260,10 @@ impl Interp {
                 }
                 Ok((a..=b).map(Value::Int).collect())
             }
-            Value::Players(m) => Ok((0..8).filter(|p| m & (1 << p) != 0).map(Value::Player).collect()),
+            Value::Players(m) => Ok((0..8)
+                .filter(|p| m & (1 << p) != 0)
+                .map(Value::Player)
+                .collect()),
             v => Err(self.fail(format!("expected a list, found {v:?}"))),
         }
     }
@@ -255,7 +273,11 @@ impl Interp {
         Ok(match e {
             Expr::Const(v) => *v,
             Expr::Param(p) => self.param(*p),
-            Expr::Local(s) => self.frame.get(self.base + *s as usize).copied().unwrap_or(Value::Unit),
+            Expr::Local(s) => self
+                .frame
+                .get(self.base + *s as usize)
+                .copied()
+                .unwrap_or(Value::Unit),
             Expr::List(items) => {
                 let mut vals = Vec::with_capacity(items.len());
                 for it in items {
@@ -282,7 +304,11 @@ impl Interp {
                             .copied()
                             .unwrap_or(Value::Unit)
                     }
-                    v => return Err(self.fail(format!("a map attribute of {v:?}, which is not a square"))),
+                    v => {
+                        return Err(
+                            self.fail(format!("a map attribute of {v:?}, which is not a square"))
+                        )
+                    }
                 }
             }
             Expr::Index(x, i) => {
@@ -290,16 +316,28 @@ impl Interp {
                 let i = self.int(st, i)?;
                 match v {
                     Value::Table(t) => {
-                        let row = self.prog.tables.get(t as usize).and_then(|t| t.iter().find(|(k, _)| *k == i));
+                        let row = self
+                            .prog
+                            .tables
+                            .get(t as usize)
+                            .and_then(|t| t.iter().find(|(k, _)| *k == i));
                         match row {
                             Some(&(_, v)) => Value::Int(v),
-                            None => return Err(self.fail(format!("the table has no entry for {i}"))),
+                            None => {
+                                return Err(self.fail(format!("the table has no entry for {i}")))
+                            }
                         }
                     }
-                    Value::List(l) => match self.lists.get(l as usize).and_then(|l| l.get(i as usize)) {
-                        Some(v) => *v,
-                        None => return Err(self.fail(format!("index {i} is past the end of the list"))),
-                    },
+                    Value::List(l) => {
+                        match self.lists.get(l as usize).and_then(|l| l.get(i as usize)) {
+                            Some(v) => *v,
+                            None => {
+                                return Err(
+                                    self.fail(format!("index {i} is past the end of the list"))
+                                )
+                            }
+                        }
+                    }
                     v => return Err(self.fail(format!("cannot index {v:?}"))),
                 }
             }
@@ -343,7 +381,10 @@ impl Interp {
                     match op {
                         AggOp::Sum | AggOp::Min | AggOp::Max => {
                             let Value::Int(i) = mapped else {
-                                return Err(self.fail(format!("{} of something that is not a number", op.name())));
+                                return Err(self.fail(format!(
+                                    "{} of something that is not a number",
+                                    op.name()
+                                )));
                             };
                             sum += i;
                             min = Some(min.map_or(i, |m| m.min(i)));
@@ -353,7 +394,10 @@ impl Interp {
                             let b = match (map, mapped) {
                                 (Some(_), Value::Bool(b)) => b,
                                 (None, _) => true,
-                                (Some(_), v) => return Err(self.fail(format!("{} of {v:?}, not true/false", op.name()))),
+                                (Some(_), v) => {
+                                    return Err(self
+                                        .fail(format!("{} of {v:?}, not true/false", op.name())))
+                                }
                             };
                             any |= b;
                             all &= b;
@@ -381,19 +425,30 @@ impl Interp {
         })
     }
 
-    fn binary(&mut self, st: &mut State, op: BinOp, a: &Expr, b: &Expr) -> Result<Value, GameError> {
+    fn binary(
+        &mut self,
+        st: &mut State,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+    ) -> Result<Value, GameError> {
         match op {
             BinOp::And => return Ok(Value::Bool(self.bool(st, a)? && self.bool(st, b)?)),
             BinOp::Or => return Ok(Value::Bool(self.bool(st, a)? || self.bool(st, b)?)),
             _ => {}
         }
         let (x, y) = (self.eval(st, a)?, self.eval(st, b)?);
-        if let (BinOp::Eq | BinOp::Ne, true) = (op, !matches!((x, y), (Value::Int(_), Value::Int(_)))) {
+        if let (BinOp::Eq | BinOp::Ne, true) =
+            (op, !matches!((x, y), (Value::Int(_), Value::Int(_))))
+        {
             let eq = self.values_equal(x, y);
             return Ok(Value::Bool(if op == BinOp::Eq { eq } else { !eq }));
         }
         let (Value::Int(x), Value::Int(y)) = (x, y) else {
-            return Err(self.fail(format!("`{}` needs numbers, found {x:?} and {y:?}", op.symbol())));
+            return Err(self.fail(format!(
+                "`{}` needs numbers, found {x:?} and {y:?}",
+                op.symbol()
+            )));
         };
         Ok(match op {
             BinOp::Add => Value::Int(x.saturating_add(y)),
@@ -403,7 +458,11 @@ impl Interp {
                 if y == 0 {
                     return Err(self.fail("division by zero"));
                 }
-                Value::Int(if op == BinOp::Div { x.wrapping_div(y) } else { x.wrapping_rem(y) })
+                Value::Int(if op == BinOp::Div {
+                    x.wrapping_div(y)
+                } else {
+                    x.wrapping_rem(y)
+                })
             }
             BinOp::Eq => Value::Bool(x == y),
             BinOp::Ne => Value::Bool(x != y),
@@ -417,14 +476,20 @@ impl Interp {
 
     fn values_equal(&self, x: Value, y: Value) -> bool {
         match (x, y) {
-            (Value::List(a), Value::List(b)) => self.lists.get(a as usize) == self.lists.get(b as usize),
-            (Value::Player(p), Value::Players(m)) | (Value::Players(m), Value::Player(p)) => m == 1 << (p & 7),
+            (Value::List(a), Value::List(b)) => {
+                self.lists.get(a as usize) == self.lists.get(b as usize)
+            }
+            (Value::Player(p), Value::Players(m)) | (Value::Players(m), Value::Player(p)) => {
+                m == 1 << (p & 7)
+            }
             _ => x == y,
         }
     }
 
     fn feature(&mut self, st: &mut State, root: u32) -> crate::state::FeatureInfo {
-        if self.feature_cache.kind.is_some() && st.board.features.find(self.feature_cache.root) == root {
+        if self.feature_cache.kind.is_some()
+            && st.board.features.find(self.feature_cache.root) == root
+        {
             return self.feature_cache;
         }
         let info = st.feature_info(root);
@@ -454,10 +519,16 @@ impl Interp {
                     F::SquareY => Value::Int(st.board.xy(c).1 as i64),
                     F::SquareTown => Value::Bool(sq.is_some_and(|s| s.town)),
                     F::SquareStart => Value::Bool(st.start_cells.contains(&c)),
-                    F::SquareCovered => Value::Bool(st.board.tile.get(cu).is_some_and(|&t| t != NONE)),
+                    F::SquareCovered => {
+                        Value::Bool(st.board.tile.get(cu).is_some_and(|&t| t != NONE))
+                    }
                     F::SquareLand => Value::Bool(st.board.kind.get(cu) == Some(&CellKind::Land)),
-                    F::SquareIsland => Value::Bool(sq.is_some_and(|s| s.kind == SquareKind::Island)),
-                    F::SquareLargeCity => Value::Bool(st.board.kind.get(cu) == Some(&CellKind::LargeCity)),
+                    F::SquareIsland => {
+                        Value::Bool(sq.is_some_and(|s| s.kind == SquareKind::Island))
+                    }
+                    F::SquareLargeCity => {
+                        Value::Bool(st.board.kind.get(cu) == Some(&CellKind::LargeCity))
+                    }
                     F::SquareChips => {
                         let ids: Vec<Value> = (0..st.chips.len())
                             .filter(|&i| st.chips[i].place == Place::Square(c))
@@ -555,7 +626,9 @@ impl Interp {
                 match f {
                     F::StackSquare => Value::Square(stack.cell),
                     F::StackSize => Value::Int(stack.tiles.len() as i64),
-                    F::StackTop => return Err(self.fail("a stack's top tile is not on the board yet")),
+                    F::StackTop => {
+                        return Err(self.fail("a stack's top tile is not on the board yet"))
+                    }
                     _ => return Err(self.fail("not a field of a stack")),
                 }
             }
@@ -773,7 +846,13 @@ impl Interp {
         })
     }
 
-    fn move_chips(&mut self, st: &mut State, chips: &[u16], to: IrPlace, up: bool) -> Result<(), GameError> {
+    fn move_chips(
+        &mut self,
+        st: &mut State,
+        chips: &[u16],
+        to: IrPlace,
+        up: bool,
+    ) -> Result<(), GameError> {
         for &c in chips {
             let dest = match to {
                 IrPlace::Slots(cell) => match self.free_slots(st, cell).first() {
@@ -873,7 +952,11 @@ impl Interp {
             Builtin::ExtraTurn => st.extra_turn_pending = true,
             Builtin::TakeTile => {
                 if let Value::Stack(s) = arg(0) {
-                    if let Some(ty) = st.tile_stacks.get_mut(s as usize).and_then(|k| k.tiles.pop()) {
+                    if let Some(ty) = st
+                        .tile_stacks
+                        .get_mut(s as usize)
+                        .and_then(|k| k.tiles.pop())
+                    {
                         st.current_tile = Some(ty);
                     }
                 }
@@ -910,7 +993,12 @@ impl Interp {
             }
             Builtin::Log => {
                 if let Value::Str(s) = arg(0) {
-                    let text = self.prog.strings.get(s as usize).cloned().unwrap_or_default();
+                    let text = self
+                        .prog
+                        .strings
+                        .get(s as usize)
+                        .cloned()
+                        .unwrap_or_default();
                     let who = st.acting();
                     st.push(who, crate::state::EvKind::Note(text));
                 }
@@ -957,8 +1045,8 @@ impl Interp {
                 while cursor[r] < by_region[r].len() {
                     let c = by_region[r][cursor[r]];
                     cursor[r] += 1;
-                    let blocked = apart
-                        && (0..4).any(|s| taken.contains(&st.board.neighbour(c, s)));
+                    let blocked =
+                        apart && (0..4).any(|s| taken.contains(&st.board.neighbour(c, s)));
                     if !blocked && !taken.contains(&c) {
                         taken.push(c);
                         st.move_chip(chips[chip_i], Place::Square(c), up);
@@ -1034,7 +1122,10 @@ impl Interp {
         let p = Value::Player(ctx.player);
         let tile = Value::Tile(ctx.placed);
         let sq = Value::Square(ctx.cell);
-        let kind = ctx.edge.map(|e| Value::Kind(e.feature())).unwrap_or(Value::Unit);
+        let kind = ctx
+            .edge
+            .map(|e| Value::Kind(e.feature()))
+            .unwrap_or(Value::Unit);
         match t {
             Trigger::Placed => {
                 self.set(0, p)?;
@@ -1118,14 +1209,19 @@ impl Interp {
     }
 
     /// Lists the offers of every action of `phase` (`None`: forced actions).
-    fn collect(&mut self, st: &mut State, phase: Option<Phase>, out: &mut Vec<Opt>) -> Result<(), GameError> {
+    fn collect(
+        &mut self,
+        st: &mut State,
+        phase: Option<Phase>,
+        out: &mut Vec<Opt>,
+    ) -> Result<(), GameError> {
         self.refresh_usage(st);
         self.offers.clear();
         self.offer_vals.clear();
         self.offer_chips.clear();
         let prog = self.prog.clone();
         for (ai, a) in prog.actions.iter().enumerate() {
-            if a.phase.map(phase_of) != phase.map(Some).unwrap_or(None) {
+            if a.phase != phase {
                 continue;
             }
             if !self.allowed(st, ai, a) {
@@ -1281,7 +1377,8 @@ impl Interp {
             let v = match self.offer_vals.get(offer.start as usize + i) {
                 Some(Chosen::Value(v)) => *v,
                 Some(Chosen::Chips { start, len }) => {
-                    let ids: Vec<u16> = self.offer_chips[*start as usize..(*start + *len) as usize].to_vec();
+                    let ids: Vec<u16> =
+                        self.offer_chips[*start as usize..(*start + *len) as usize].to_vec();
                     self.list_of(ids.into_iter().map(Value::Chip))
                 }
                 None => Value::Unit,
@@ -1301,7 +1398,12 @@ impl Interp {
                     .iter()
                     .map(|&c| {
                         let ch = st.chips[c as usize];
-                        let col = self.prog.colours.get(ch.colour as usize).map(|s| s.as_str()).unwrap_or("?");
+                        let col = self
+                            .prog
+                            .colours
+                            .get(ch.colour as usize)
+                            .map(|s| s.as_str())
+                            .unwrap_or("?");
                         format!("{col}{}", ch.value)
                     })
                     .collect();
@@ -1313,22 +1415,40 @@ impl Interp {
                     format!("{x},{y}")
                 }
                 Value::Follower(f) => st.follower_id(f),
-                Value::Player(p) => st.players.get(p as usize).map(|p| p.name.clone()).unwrap_or_default(),
+                Value::Player(p) => st
+                    .players
+                    .get(p as usize)
+                    .map(|p| p.name.clone())
+                    .unwrap_or_default(),
                 Value::Stack(s) => match st.tile_stacks.get(s as usize) {
                     Some(k) => {
                         let (x, y) = st.board.xy(k.cell);
-                        let top = k.tiles.last().map(|&t| st.tiles[t as usize].id.as_str()).unwrap_or("-");
+                        let top = k
+                            .tiles
+                            .last()
+                            .map(|&t| st.tiles[t as usize].id.as_str())
+                            .unwrap_or("-");
                         format!("stack@{x},{y}:{top}")
                     }
                     None => "stack".into(),
                 },
                 Value::Chip(c) => {
                     let ch = st.chips[c as usize];
-                    let col = self.prog.colours.get(ch.colour as usize).map(|s| s.as_str()).unwrap_or("?");
+                    let col = self
+                        .prog
+                        .colours
+                        .get(ch.colour as usize)
+                        .map(|s| s.as_str())
+                        .unwrap_or("?");
                     format!("{col}{}", ch.value)
                 }
                 Value::Int(i) => i.to_string(),
-                Value::Colour(c) => self.prog.colours.get(c as usize).cloned().unwrap_or_default(),
+                Value::Colour(c) => self
+                    .prog
+                    .colours
+                    .get(c as usize)
+                    .cloned()
+                    .unwrap_or_default(),
                 Value::Kind(k) => k.name().to_string(),
                 v => format!("{v:?}"),
             },
@@ -1349,15 +1469,6 @@ impl Interp {
     }
 }
 
-fn phase_of(p: super::builtins::Phase) -> Phase {
-    match p {
-        super::builtins::Phase::Start => Phase::Start,
-        super::builtins::Phase::Follower => Phase::Follower,
-        super::builtins::Phase::Score => Phase::Score,
-        super::builtins::Phase::After => Phase::After,
-    }
-}
-
 impl Hooks for Interp {
     fn setup(&mut self, st: &mut State) -> Result<(), GameError> {
         self.seen_turn = u32::MAX;
@@ -1373,7 +1484,12 @@ impl Hooks for Interp {
         self.fire_inner(st, trigger, ctx)
     }
 
-    fn actions(&mut self, st: &mut State, phase: Phase, out: &mut Vec<Opt>) -> Result<(), GameError> {
+    fn actions(
+        &mut self,
+        st: &mut State,
+        phase: Phase,
+        out: &mut Vec<Opt>,
+    ) -> Result<(), GameError> {
         if self.prog.actions.is_empty() {
             return Ok(());
         }
@@ -1411,7 +1527,10 @@ impl Hooks for Interp {
     }
 
     fn rule_name(&self, rule: u16) -> &str {
-        self.names.get(rule as usize).map(|s| s.as_str()).unwrap_or("?")
+        self.names
+            .get(rule as usize)
+            .map(|s| s.as_str())
+            .unwrap_or("?")
     }
 
     fn listens(&self, trigger: Trigger) -> bool {

@@ -4,5 +4,6 @@
 pub mod ast;
 pub mod builtins;
 pub mod check;
+pub mod interp;
 pub mod ir;
 pub mod parser;

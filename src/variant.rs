@@ -1,0 +1,264 @@
+//! Loading a variant: its rules file (bundled or from disk), checked; the map and tile sets its header
+//! names; parameters set on the command line; and the engine configuration built from all of that.
+
+use crate::diag::Source;
+use crate::game::{compile_tiles, Config};
+use crate::lang::builtins::HeaderKey;
+use crate::lang::check::{check_source, render, BundledRules, BUNDLED_RULES};
+use crate::lang::ir::{Expr, MapRef, Program, Value};
+use crate::map::{bundled_map, parse_map, BundledResolver, MapBoard};
+use crate::tiles::{bundled_tile_set, parse_tile_set};
+use std::sync::Arc;
+
+/// A problem with the user's input: the message is ready to print (diagnostics rendered).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError(pub String);
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The bundled variants: every bundled rules file.
+pub fn bundled_variants() -> impl Iterator<Item = (&'static str, &'static str)> {
+    BUNDLED_RULES.iter().copied()
+}
+
+/// Reads a user's file as text, with a clear message for every way that can fail.
+pub fn read_text(path: &str) -> Result<String, InputError> {
+    let p = std::path::Path::new(path);
+    if p.is_dir() {
+        return Err(InputError(format!(
+            "error: `{path}` is a directory, not a file"
+        )));
+    }
+    let bytes = std::fs::read(p).map_err(|e| {
+        InputError(match e.kind() {
+            std::io::ErrorKind::NotFound => format!("error: no file `{path}`"),
+            _ => format!("error: cannot read `{path}`: {e}"),
+        })
+    })?;
+    if bytes.contains(&0) {
+        return Err(InputError(format!(
+            "error: `{path}` is a binary file, not text"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        InputError(format!(
+            "error: `{path}` is not valid UTF-8 (byte {} is not part of a character)",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// The rules source for a bundled variant name or a path.
+pub fn rules_source(name_or_path: &str) -> Result<Source, InputError> {
+    if let Some((n, text)) = BUNDLED_RULES.iter().find(|(n, _)| *n == name_or_path) {
+        return Ok(Source::new(format!("rules/{n}.rules"), *text));
+    }
+    let looks_like_path = name_or_path.contains('/') || name_or_path.ends_with(".rules");
+    if !looks_like_path && !std::path::Path::new(name_or_path).exists() {
+        let names: Vec<&str> = BUNDLED_RULES.iter().map(|(n, _)| *n).collect();
+        let hint = crate::diag::did_you_mean(name_or_path, names.iter().copied())
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        return Err(InputError(format!(
+            "error: no variant named `{name_or_path}`{hint}\n  bundled variants: {}\n  or give the path of a rules file",
+            names.join(", ")
+        )));
+    }
+    Ok(Source::new(name_or_path, read_text(name_or_path)?))
+}
+
+/// Loads a map by bundled name or path (relative to the rules file that names it).
+pub fn load_map(name: &str, from: &Source) -> Result<MapBoard, String> {
+    let src = if let Some(text) = bundled_map(name) {
+        Source::new(format!("maps/{name}.toml"), text)
+    } else {
+        let dir = std::path::Path::new(&from.name)
+            .parent()
+            .unwrap_or(std::path::Path::new(""));
+        let path = dir.join(name);
+        let p = path.display().to_string();
+        let text = read_text(&p).map_err(|e| e.0)?;
+        Source::new(p, text)
+    };
+    parse_map(&src, &BundledResolver).map_err(|d| src.render(&d))
+}
+
+/// A variant ready to play.
+pub struct Variant {
+    pub name: String,
+    pub program: Arc<Program>,
+    pub config: Arc<Config>,
+    pub map: Option<Arc<MapBoard>>,
+    pub players: (usize, usize),
+    /// Warnings of the checker, rendered (empty when clean).
+    pub warnings: String,
+}
+
+impl Variant {
+    /// Parameters in force, for the log.
+    pub fn params(&self) -> Vec<(String, serde_json::Value)> {
+        self.program
+            .params
+            .iter()
+            .map(|p| (p.name.clone(), value_json(&self.program, p.value)))
+            .collect()
+    }
+}
+
+pub fn value_json(prog: &Program, v: Value) -> serde_json::Value {
+    use serde_json::json;
+    match v {
+        Value::Int(i) => json!(i),
+        Value::Bool(b) => json!(b),
+        Value::Str(s) => json!(prog.strings.get(s as usize).cloned().unwrap_or_default()),
+        Value::Colour(c) => json!(prog.colours.get(c as usize).cloned().unwrap_or_default()),
+        Value::Kind(k) => json!(k.name()),
+        Value::Range(a, b) => json!(format!("{a}..{b}")),
+        Value::Table(t) => {
+            let mut m = serde_json::Map::new();
+            for (k, v) in prog.tables.get(t as usize).cloned().unwrap_or_default() {
+                m.insert(k.to_string(), json!(v));
+            }
+            serde_json::Value::Object(m)
+        }
+        v => json!(format!("{v:?}")),
+    }
+}
+
+fn header_value(prog: &Program, key: HeaderKey) -> Option<Value> {
+    let e = prog.header.entries.iter().find(|e| e.key == key)?;
+    const_eval(prog, &e.value)
+}
+
+fn const_eval(prog: &Program, e: &Expr) -> Option<Value> {
+    match e {
+        Expr::Const(v) => Some(*v),
+        Expr::Param(p) => prog.params.get(*p as usize).map(|p| p.value),
+        Expr::Range(a, b) => match (const_eval(prog, a)?, const_eval(prog, b)?) {
+            (Value::Int(a), Value::Int(b)) => Some(Value::Range(a, b)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn header_strings(prog: &Program, key: HeaderKey) -> Vec<String> {
+    let Some(e) = prog.header.entries.iter().find(|e| e.key == key) else {
+        return Vec::new();
+    };
+    let items: Vec<&Expr> = match &e.value {
+        Expr::List(items) => items.iter().collect(),
+        other => vec![other],
+    };
+    items
+        .into_iter()
+        .filter_map(|x| match const_eval(prog, x) {
+            Some(Value::Str(s)) => prog.strings.get(s as usize).cloned(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Loads, checks and configures a variant. `sets` are `name=value` overrides of parameters.
+pub fn load_variant(name_or_path: &str, sets: &[String]) -> Result<Variant, InputError> {
+    let source = rules_source(name_or_path)?;
+    let loader = |name: &str, from: &Source| load_map(name, from);
+    let result = check_source(&source, &BundledRules, &loader);
+    if result.errors() > 0 {
+        return Err(InputError(render(&result)));
+    }
+    let warnings = render(&result);
+    let Some(mut program) = result.program else {
+        return Err(InputError(render(&result)));
+    };
+    for s in sets {
+        let Some((k, v)) = s.split_once('=') else {
+            return Err(InputError(format!(
+                "error: `--set {s}`: write it as `--set name=value`"
+            )));
+        };
+        program
+            .set_param(k.trim(), v.trim())
+            .map_err(|e| InputError(format!("error: `--set {s}`: {e}")))?;
+    }
+    let map = match &program.header.map {
+        Some(MapRef::Named(m)) => Some(Arc::new(load_map(m, &source).map_err(InputError)?)),
+        _ => None,
+    };
+    let mut sets_loaded = Vec::new();
+    let mut tile_names = header_strings(&program, HeaderKey::Tiles);
+    if tile_names.is_empty() {
+        tile_names.push("base".into());
+    }
+    for t in &tile_names {
+        let src = match bundled_tile_set(t) {
+            Some(text) => Source::new(format!("maps/tiles/{t}.toml"), text),
+            None => {
+                let dir = std::path::Path::new(&source.name)
+                    .parent()
+                    .unwrap_or(std::path::Path::new(""));
+                let p = dir.join(t).display().to_string();
+                Source::new(p.clone(), read_text(&p)?)
+            }
+        };
+        let set = parse_tile_set(t, &src).map_err(|d| InputError(src.render(&d)))?;
+        sets_loaded.push(set);
+    }
+    let (tiles, counts, start) = compile_tiles(&sets_loaded);
+    let Some(start_tile) = start else {
+        return Err(InputError(
+            "error: none of the tile sets has a start tile".into(),
+        ));
+    };
+    let int = |k: HeaderKey, d: i64| match header_value(&program, k) {
+        Some(Value::Int(i)) => i,
+        _ => d,
+    };
+    let players = match header_value(&program, HeaderKey::Players) {
+        Some(Value::Range(a, b)) => (a.max(1) as usize, b.clamp(1, 6) as usize),
+        _ => (2, 6),
+    };
+    let followers = int(HeaderKey::Followers, 7).clamp(0, 64) as u16;
+    let start_squares = int(HeaderKey::StartSquares, 1).clamp(0, 64) as usize;
+    let border = !matches!(
+        header_value(&program, HeaderKey::MonasteryBorder),
+        Some(Value::Bool(false))
+    );
+    let chip_set = program
+        .chips
+        .iter()
+        .map(|c| (c.colour, c.value.clamp(0, 255) as u8))
+        .collect();
+    let name = if program.header.name.is_empty() {
+        name_or_path.to_string()
+    } else {
+        program.header.name.clone()
+    };
+    let config = Config {
+        variant: name.clone(),
+        tiles: Arc::new(tiles),
+        counts,
+        start_tile,
+        map: map.clone(),
+        followers,
+        start_squares,
+        start_names: Vec::new(),
+        border_fills_monastery: border,
+        colours: program.colours.clone(),
+        chip_set,
+        holdings: program.holdings.clone(),
+        fixed_stack: None,
+    };
+    Ok(Variant {
+        name,
+        program: Arc::new(program),
+        config: Arc::new(config),
+        map,
+        players,
+        warnings,
+    })
+}
