@@ -625,12 +625,18 @@ impl<H: Hooks> Game<H> {
         };
         if self.st.record {
             let name = self.option_name(opt);
+            let listed = if self.options.len() <= 6 {
+                self.option_names()
+            } else {
+                Vec::new()
+            };
             let p = self.st.current;
             self.st.push(
                 Some(p),
                 EvKind::Choice {
                     options: self.options.len() as u32,
                     taken: name,
+                    listed,
                 },
             );
         }

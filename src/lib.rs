@@ -15,3 +15,4 @@ pub mod rng;
 pub mod state;
 pub mod tiles;
 pub mod variant;
+pub mod script;

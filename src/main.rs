@@ -39,6 +39,13 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Runs a scripted game and prints its transcript.
+    Run {
+        script: String,
+        /// Writes the JSON Lines game log to this file.
+        #[arg(long)]
+        log: Option<String>,
+    },
     /// Lists the bundled variants.
     List,
     /// Checks rules files and prints every problem found.
@@ -73,6 +80,7 @@ fn main() -> ExitCode {
             sets,
             quiet,
         } => play(&variant, seed, &players, log.as_deref(), &sets, quiet),
+        Command::Run { script, log } => run(&script, log.as_deref()),
         Command::List => list(),
         Command::Check { files } => check(&files),
         Command::Bench {
@@ -182,6 +190,19 @@ fn play(
     for p in &game.st.players {
         println!("{}: {}", p.name, p.score);
     }
+    Ok(())
+}
+
+fn run(path: &str, log: Option<&str>) -> Result<(), Failure> {
+    let text = carto::variant::read_text(path)?;
+    let src = carto::diag::Source::new(path, text);
+    let r = carto::script::run_script(&src)?;
+    if let Some(path) = log {
+        let text = carto::output::json_log(&r.game, &r.variant.params());
+        std::fs::write(path, text)
+            .map_err(|e| InputError(format!("error: cannot write the log to `{path}`: {e}")))?;
+    }
+    print!("{}", carto::output::transcript(&r.game));
     Ok(())
 }
 

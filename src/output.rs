@@ -266,8 +266,16 @@ pub fn transcript<H: Hooks>(game: &Game<H>) -> String {
             }
         }
         match kind {
-            EvKind::Choice { options, taken } => {
-                out.push_str(&format!("  [{options} options] {taken}\n"))
+            EvKind::Choice {
+                options,
+                taken,
+                listed,
+            } => {
+                out.push_str(&format!("  [{options} options] {taken}"));
+                if listed.len() > 1 {
+                    out.push_str(&format!("   ({})", listed.join(" | ")));
+                }
+                out.push('\n');
             }
             EvKind::TilePlaced { ty, cell, rot } if *t == 0 => {
                 let (x, y) = st.board.xy(*cell);

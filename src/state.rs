@@ -127,6 +127,8 @@ pub enum EvKind {
     Choice {
         options: u32,
         taken: String,
+        /// The options, when there were few enough to list.
+        listed: Vec<String>,
     },
     TurnEnd,
     /// A line of text the rules or the engine wrote.

@@ -1,0 +1,268 @@
+//! Scripted games: a variant, players, seed, optionally the exact tile order, start squares and chip
+//! layout, then each decision by its option name, with assertions along the way. Format in README.md.
+
+use crate::diag::{Diagnostic, Source};
+use crate::game::{play_random, Config, Game};
+use crate::lang::interp::Interp;
+use crate::rng::Rng;
+use crate::state::{FollowerAt, Place};
+use crate::variant::{load_variant, InputError, Variant};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// One line of a script, parsed.
+#[derive(Clone, Debug)]
+enum Step {
+    Choose(String),
+    ExpectScore(String, i64),
+    ExpectChip(u16, String),
+    ExpectOptions(usize),
+    ExpectFollower(String, String),
+    Rest,
+}
+
+struct Header {
+    variant: Option<String>,
+    players: Vec<String>,
+    seed: u64,
+    sets: Vec<String>,
+    starts: Vec<String>,
+    tiles: Option<(Vec<String>, Range<usize>)>,
+    chips: Vec<(u16, String, bool, Range<usize>)>,
+}
+
+/// The result of a script: the game as played, and its variant.
+pub struct ScriptRun {
+    pub game: Game<Interp>,
+    pub variant: Variant,
+}
+
+fn line_spans(text: &str) -> Vec<(Range<usize>, &str)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        // Strip a comment.
+        let code = body.split('#').next().unwrap_or("");
+        let lead = code.len() - code.trim_start().len();
+        let trimmed = code.trim();
+        if !trimmed.is_empty() {
+            out.push((start + lead..start + lead + trimmed.len(), trimmed));
+        }
+        start += line.len();
+    }
+    out
+}
+
+fn fail(src: &Source, span: Range<usize>, msg: impl Into<String>, label: &str) -> InputError {
+    InputError(src.render(&[Diagnostic::error(span, msg).with_label(label)]))
+}
+
+/// Runs a script. Problems come back as rendered diagnostics naming the script's line.
+pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
+    let mut h = Header {
+        variant: None,
+        players: vec!["ann".into(), "bob".into()],
+        seed: 1,
+        sets: Vec::new(),
+        starts: Vec::new(),
+        tiles: None,
+        chips: Vec::new(),
+    };
+    let mut steps: Vec<(Step, Range<usize>)> = Vec::new();
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    for (span, line) in line_spans(&src.text) {
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let in_header = steps.is_empty();
+        let list = |s: &str| -> Vec<String> {
+            s.split([',', ' ']).map(str::trim).filter(|x| !x.is_empty()).map(String::from).collect()
+        };
+        match word {
+            "variant" if in_header => h.variant = Some(rest.to_string()),
+            "players" if in_header => h.players = list(rest),
+            "seed" if in_header => match rest.parse() {
+                Ok(s) => h.seed = s,
+                Err(_) => errors.push(Diagnostic::error(span, "the seed must be a whole number").with_label("here")),
+            },
+            "set" if in_header => h.sets.push(rest.replace(' ', "")),
+            "starts" if in_header => {
+                h.starts = rest.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+            }
+            "tiles" if in_header => h.tiles = Some((list(rest), span)),
+            "chip" if in_header => {
+                // chip ID at PLACE [face up|down]
+                let parts: Vec<&str> = rest.split_whitespace().collect();
+                match (parts.first().and_then(|p| p.parse::<u16>().ok()), parts.get(1), parts.get(2)) {
+                    (Some(id), Some(&"at"), Some(place)) => {
+                        let up = parts.get(3..5) == Some(&["face", "up"][..]);
+                        h.chips.push((id, place.to_string(), up, span));
+                    }
+                    _ => errors.push(
+                        Diagnostic::error(span, "write a chip layout as `chip ID at PLACE [face up]`")
+                            .with_label("here"),
+                    ),
+                }
+            }
+            "expect" => {
+                let parts: Vec<&str> = rest.split_whitespace().collect();
+                let step = match parts.as_slice() {
+                    ["score", who, n] => n.parse().ok().map(|n| Step::ExpectScore(who.to_string(), n)),
+                    ["chip", id, "at", place] => id.parse().ok().map(|id| Step::ExpectChip(id, place.to_string())),
+                    ["options", n] => n.parse().ok().map(Step::ExpectOptions),
+                    ["follower", id, "at", place] => Some(Step::ExpectFollower(id.to_string(), place.to_string())),
+                    _ => None,
+                };
+                match step {
+                    Some(s) => steps.push((s, span)),
+                    None => errors.push(
+                        Diagnostic::error(span, "unknown assertion")
+                            .with_label("here")
+                            .with_note("expect score NAME N | expect chip ID at PLACE | expect options N | expect follower ID at PLACE"),
+                    ),
+                }
+            }
+            "rest" if rest == "random" => steps.push((Step::Rest, span)),
+            _ => steps.push((Step::Choose(line.to_string()), span)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(InputError(src.render(&errors)));
+    }
+    let Some(variant_name) = h.variant.clone() else {
+        return Err(fail(src, 0..0, "the script names no variant", "add a line `variant NAME` first"));
+    };
+    // A variant path is relative to the script.
+    let vpath = if variant_name.contains('/') || variant_name.ends_with(".rules") {
+        let dir = std::path::Path::new(&src.name).parent().unwrap_or(std::path::Path::new(""));
+        dir.join(&variant_name).display().to_string()
+    } else {
+        variant_name.clone()
+    };
+    let variant = load_variant(&vpath, &h.sets)?;
+    let (lo, hi) = variant.players;
+    if h.players.len() < lo || h.players.len() > hi {
+        return Err(fail(src, 0..0, format!("{} is for {lo} to {hi} players", variant.name), "players"));
+    }
+    let mut cfg: Config = (*variant.config).clone();
+    cfg.start_names = h.starts.clone();
+    if let Some((ids, span)) = &h.tiles {
+        let mut order = Vec::new();
+        for id in ids {
+            match cfg.tile_by_id(id) {
+                Some(t) => order.push(t),
+                None => return Err(fail(src, span.clone(), format!("no tile `{id}` in this variant's tile sets"), "unknown tile")),
+            }
+        }
+        cfg.fixed_stack = Some(order);
+    }
+    let cfg = Arc::new(cfg);
+    let board = match &variant.map {
+        Some(m) => crate::board::Board::from_map(m),
+        None => crate::board::Board::unbounded(1),
+    };
+    let interp = Interp::new(variant.program.clone(), variant.map.clone(), &board);
+    let mut game = Game::new(cfg, interp, &h.players, h.seed, true)
+        .map_err(|e| fail(src, 0..0, e.to_string(), "while setting up the game"))?;
+    for (id, place, up, span) in &h.chips {
+        let Some(p) = parse_place(&game, place) else {
+            return Err(fail(src, span.clone(), format!("unknown place `{place}`"), "supply, aside, box, map:X,Y, hand:NAME or slot:X,Y:I"));
+        };
+        if (*id as usize) >= game.st.chips.len() {
+            return Err(fail(src, span.clone(), format!("no chip {id}: the chip set has {}", game.st.chips.len()), "chip id"));
+        }
+        let turn = game.st.turn;
+        game.st.turn = 0;
+        game.st.move_chip(*id, p, *up);
+        game.st.turn = turn;
+    }
+    let mut rng = Rng::new(h.seed).fork();
+    for (step, span) in steps {
+        let live = game.advance().map_err(|e| fail(src, span.clone(), e.to_string(), "while playing up to this step"))?;
+        match step {
+            Step::Choose(name) => {
+                if !live {
+                    return Err(fail(src, span, "the game is over: no decision is left", "this step"));
+                }
+                let i = game.find_option(&name).map_err(|why| fail(src, span.clone(), why, "refused"))?;
+                game.choose(i).map_err(|e| fail(src, span, e.to_string(), "while taking this option"))?;
+            }
+            Step::Rest => {
+                play_random(&mut game, &mut rng).map_err(|e| fail(src, span, e.to_string(), "while playing on"))?;
+            }
+            Step::ExpectScore(who, n) => {
+                let Some(p) = game.st.players.iter().find(|p| p.name == who) else {
+                    return Err(fail(src, span, format!("no player `{who}`"), "player"));
+                };
+                if p.score != n {
+                    return Err(fail(src, span, format!("{who} has {} points, not {n}", p.score), "assertion failed"));
+                }
+            }
+            Step::ExpectOptions(n) => {
+                let have = if live { game.options.len() } else { 0 };
+                if have != n {
+                    return Err(fail(
+                        src,
+                        span,
+                        format!("there are {have} options, not {n}: {}", game.option_names().join(" | ")),
+                        "assertion failed",
+                    ));
+                }
+            }
+            Step::ExpectChip(id, place) => {
+                let Some(want) = parse_place(&game, &place) else {
+                    return Err(fail(src, span, format!("unknown place `{place}`"), "place"));
+                };
+                let Some(c) = game.st.chips.get(id as usize) else {
+                    return Err(fail(src, span, format!("no chip {id}"), "chip id"));
+                };
+                if c.place != want {
+                    let n = crate::output::Namer { game: &game };
+                    return Err(fail(src, span, format!("chip {id} is at {}, not {place}", n.place(c.place)), "assertion failed"));
+                }
+            }
+            Step::ExpectFollower(id, place) => {
+                let Some(f) = (0..game.st.followers.len() as u16).find(|&f| game.st.follower_id(f) == id) else {
+                    return Err(fail(src, span, format!("no follower `{id}`"), "follower id (NAME.N)"));
+                };
+                let n = crate::output::Namer { game: &game };
+                let at = game.st.followers[f as usize].at;
+                let now = n.follower_place(f, at);
+                let ok = now == place || (place == "board" && matches!(at, FollowerAt::Board(_)));
+                if !ok {
+                    return Err(fail(src, span, format!("follower {id} is at {now}, not {place}"), "assertion failed"));
+                }
+            }
+        }
+    }
+    Ok(ScriptRun { game, variant })
+}
+
+/// Parses a place as the log writes it.
+pub fn parse_place(game: &Game<Interp>, s: &str) -> Option<Place> {
+    let xy = |t: &str| -> Option<u32> {
+        let (x, y) = t.split_once(',')?;
+        game.st.board.cell_at(x.trim().parse().ok()?, y.trim().parse().ok()?)
+    };
+    Some(match s {
+        "supply" => Place::Supply,
+        "aside" => Place::Aside,
+        "box" => Place::Box,
+        _ => {
+            let (kind, rest) = s.split_once(':')?;
+            match kind {
+                "map" => Place::Square(xy(rest)?),
+                "hand" => Place::Hand(game.st.players.iter().position(|p| p.name == rest)? as u8),
+                "slot" => {
+                    let (at, i) = rest.rsplit_once(':')?;
+                    Place::Slot(xy(at)?, i.parse().ok()?)
+                }
+                "under" => {
+                    let f = (0..game.st.followers.len() as u16).find(|&f| game.st.follower_id(f) == rest)?;
+                    Place::Under(f)
+                }
+                _ => return None,
+            }
+        }
+    })
+}
