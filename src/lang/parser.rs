@@ -315,6 +315,9 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
     let err_line = text[..pos].matches('\n').count();
     let line_end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
     if err_line > item_line && starts_item(&text[line_start..line_end]) {
+        if words.iter().any(|w| w == "a statement") && !words.iter().any(|w| w == "`}`") {
+            words.insert(0, "`}`".to_string());
+        }
         let kw = skip_trivia(text, line_start);
         let (_, kw_len) = found_text(text, kw);
         return Diagnostic::error(
