@@ -3,8 +3,10 @@
 #[test]
 fn every_grammar_rule_is_documented() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let pest = std::fs::read_to_string(format!("{root}/grammar/carto.pest")).expect("read carto.pest");
-    let doc = std::fs::read_to_string(format!("{root}/grammar/GRAMMAR.md")).expect("read GRAMMAR.md");
+    let pest =
+        std::fs::read_to_string(format!("{root}/grammar/carto.pest")).expect("read carto.pest");
+    let doc =
+        std::fs::read_to_string(format!("{root}/grammar/GRAMMAR.md")).expect("read GRAMMAR.md");
     let documented: Vec<&str> = doc
         .lines()
         .filter_map(|l| l.strip_prefix("### "))
@@ -17,11 +19,15 @@ fn every_grammar_rule_is_documented() {
         if line.starts_with("//") {
             continue;
         }
-        let Some((name, rest)) = line.split_once('=') else { continue };
+        let Some((name, rest)) = line.split_once('=') else {
+            continue;
+        };
         let name = name.trim();
         let is_rule = !name.is_empty()
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && ["_{", "@{", "${", "!{", "{"].iter().any(|p| rest.trim_start().starts_with(p));
+            && ["_{", "@{", "${", "!{", "{"]
+                .iter()
+                .any(|p| rest.trim_start().starts_with(p));
         if !is_rule {
             continue;
         }
@@ -31,5 +37,8 @@ fn every_grammar_rule_is_documented() {
         }
     }
     assert!(count > 20, "found only {count} rules in carto.pest");
-    assert!(missing.is_empty(), "rules without a `### name` entry in GRAMMAR.md: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "rules without a `### name` entry in GRAMMAR.md: {missing:?}"
+    );
 }
