@@ -54,7 +54,10 @@ pub fn parse_file(source: &Source) -> (File, Vec<Diagnostic>) {
                     Ok(item) => file.items.push(item),
                     Err(d) => diags.push(d),
                 }
-                pos = skip_trivia(text, end.max(pos + 1));
+                if end <= pos {
+                    break;
+                }
+                pos = skip_trivia(text, end);
             }
             Err(e) => {
                 diags.push(syntax_error(&e, pos, text));
