@@ -580,7 +580,7 @@ impl Checker {
             }
         }
         self.prog.rules = rules;
-        // Pass 5: unused parameters.
+        // Pass 5: unused parameters (not in a file with errors: those are often the cause).
         for (i, used) in self.param_used.clone().into_iter().enumerate() {
             if used {
                 continue;
@@ -588,6 +588,9 @@ impl Checker {
             let (Some(p), Some(&f)) = (self.prog.params.get(i), self.param_file.get(i)) else {
                 continue;
             };
+            if self.diags.iter().any(|(df, d)| *df == f && d.is_error()) {
+                continue;
+            }
             let span = p.origin.span.clone();
             let name = p.name.clone();
             self.file = f;
@@ -709,6 +712,8 @@ impl Checker {
                     if let Some(s) = did_you_mean(&id.name, Base::NAMED.iter().map(|(n, _)| *n)) {
                         d = d.with_note(format!("did you mean `{s}`?"));
                     }
+                    let all: Vec<&str> = Base::NAMED.iter().map(|(n, _)| *n).collect();
+                    d = d.with_note(format!("the types are: {}, and `list<T>`", all.join(", ")));
                     self.err(d);
                     None
                 }
@@ -1161,6 +1166,7 @@ impl Checker {
     fn visible_names(&self, sc: &Scope) -> Vec<String> {
         let mut v: Vec<String> = sc.vars.iter().map(|(n, ..)| n.clone()).collect();
         v.extend(self.globals.keys().cloned());
+        v.extend(["true".to_string(), "false".to_string()]);
         v
     }
 
@@ -1470,7 +1476,12 @@ impl Checker {
                     }
                     AggOp::Sum | AggOp::Min | AggOp::Max => {
                         if !Ty::INT.accepts(value_t) {
-                            self.err(mismatch(value_span, Ty::INT, value_t).with_note(format!(
+                            let mut d = mismatch(value_span, Ty::INT, value_t);
+                            if map_t.is_none() {
+                                d = d
+                                    .with_label(format!("the elements of this list are {value_t}"));
+                            }
+                            self.err(d.with_note(format!(
                                 "`{}` needs numbers: add `: x.value` or similar",
                                 op.name()
                             )));

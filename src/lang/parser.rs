@@ -16,6 +16,10 @@ pub struct CartoParser;
 /// The deepest nesting of brackets, blocks and expressions accepted.
 pub const MAX_DEPTH: usize = 64;
 
+/// The deepest syntax tree built: grammar levels per bracket times MAX_DEPTH, so that only the bracket
+/// pre-scan or long operator chains (`a + a + …`, `not not …`) hit it.
+const BUILD_LIMIT: usize = 12 * MAX_DEPTH;
+
 /// Keywords that start an item, for error recovery and messages.
 pub const ITEM_KEYWORDS: [&str; 10] = [
     "import", "variant", "param", "override", "chips", "holding", "setup", "rule", "action",
@@ -50,7 +54,10 @@ pub fn parse_file(source: &Source) -> (File, Vec<Diagnostic>) {
                     Ok(item) => file.items.push(item),
                     Err(d) => diags.push(d),
                 }
-                pos = skip_trivia(text, end.max(pos + 1));
+                if end <= pos {
+                    break;
+                }
+                pos = skip_trivia(text, end);
             }
             Err(e) => {
                 diags.push(syntax_error(&e, pos, text));
@@ -311,6 +318,9 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
     let err_line = text[..pos].matches('\n').count();
     let line_end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
     if err_line > item_line && starts_item(&text[line_start..line_end]) {
+        if words.iter().any(|w| w == "a statement") && !words.iter().any(|w| w == "`}`") {
+            words.insert(0, "`}`".to_string());
+        }
         let kw = skip_trivia(text, line_start);
         let (_, kw_len) = found_text(text, kw);
         return Diagnostic::error(
@@ -710,8 +720,29 @@ impl Builder {
 
     /// Builds any expression-level pair (expr, disj, …, primary).
     fn expr(&self, p: Pair<'_, Rule>, depth: usize) -> Res<Expr> {
+        // Levels with a single child (most of them) are passed through without recursing.
+        let mut p = p;
+        while matches!(
+            p.as_rule(),
+            Rule::expr
+                | Rule::disj
+                | Rule::conj
+                | Rule::negation
+                | Rule::comparison
+                | Rule::sum
+                | Rule::product
+                | Rule::unary
+                | Rule::postfix
+                | Rule::primary
+        ) {
+            let mut it = p.clone().into_inner();
+            match (it.next(), it.next()) {
+                (Some(only), None) => p = only,
+                _ => break,
+            }
+        }
         let span = self.span(&p);
-        if depth > MAX_DEPTH {
+        if depth > BUILD_LIMIT {
             return Err(self.too_deep(span));
         }
         let rk = p.as_rule();
@@ -738,7 +769,10 @@ impl Builder {
                 };
                 let mut k = kids(p);
                 let mut acc = self.expr(self.next(&mut k, &span)?, depth + 1)?;
-                for q in k {
+                for (i, q) in k.enumerate() {
+                    if depth + i > BUILD_LIMIT {
+                        return Err(self.too_deep(span));
+                    }
                     let rhs = self.expr(q, depth + 1)?;
                     let s = acc.span.start..rhs.span.end;
                     acc = Expr {
@@ -758,6 +792,9 @@ impl Builder {
                     }
                 }
                 let operand = operand.ok_or_else(|| self.internal(span.clone()))?;
+                if depth + nots.len() > BUILD_LIMIT {
+                    return Err(self.too_deep(span));
+                }
                 let mut acc = self.expr(operand, depth + 1)?;
                 let op = if rk == Rule::negation {
                     UnOp::Not
@@ -776,7 +813,12 @@ impl Builder {
             Rule::comparison | Rule::sum | Rule::product => {
                 let mut k = p.into_inner();
                 let mut acc = self.expr(self.next(&mut k, &span)?, depth + 1)?;
+                let mut n = 0;
                 while let Some(op) = k.next() {
+                    n += 1;
+                    if depth + n > BUILD_LIMIT {
+                        return Err(self.too_deep(span));
+                    }
                     let op = match op.as_str() {
                         "==" => BinOp::Eq,
                         "!=" => BinOp::Ne,
@@ -802,7 +844,10 @@ impl Builder {
             Rule::postfix => {
                 let mut k = p.into_inner();
                 let mut acc = self.expr(self.next(&mut k, &span)?, depth + 1)?;
-                for q in k {
+                for (n, q) in k.enumerate() {
+                    if depth + n > BUILD_LIMIT {
+                        return Err(self.too_deep(span));
+                    }
                     let qspan = self.span(&q);
                     let rk = q.as_rule();
                     let inner = self.next(&mut kids(q), &qspan)?;

@@ -1,0 +1,302 @@
+//! One snapshot per kind of diagnostic: the source and the rendered diagnostics together.
+
+use carto::diag::Source;
+use carto::lang::check::{check_source, render, RulesResolver};
+use carto::map::{AttrValue, MapBoard, Square, SquareKind};
+use std::collections::BTreeMap;
+
+/// Imports from memory: `lib` and the two halves of a cycle.
+struct Mem;
+
+impl RulesResolver for Mem {
+    fn resolve(&self, name: &str, _from: &Source) -> Result<Source, String> {
+        let text = match name {
+            "lib" => "param points: int = 2 \"points\"\nrule lib_rule on placed { score(player, points) }\n",
+            "cycle_a" => "import \"cycle_b\"\n",
+            "cycle_b" => "import \"cycle_a\"\n",
+            _ => return Err(format!("no rules named `{name}` here")),
+        };
+        Ok(Source::new(format!("{name}.rules"), text))
+    }
+}
+
+fn test_map() -> MapBoard {
+    let mut attrs = BTreeMap::new();
+    attrs.insert("wine".to_string(), AttrValue::Str("purple".into()));
+    attrs.insert("band".to_string(), AttrValue::Int(1));
+    MapBoard {
+        name: "testmap".into(),
+        doc: String::new(),
+        width: 1,
+        height: 1,
+        squares: vec![Square {
+            kind: SquareKind::Land,
+            town: true,
+            name: None,
+            start: None,
+            large_city: None,
+            island: None,
+            attrs,
+        }],
+        starts: Vec::new(),
+        ferries: Vec::new(),
+        exits: Vec::new(),
+        large_cities: Vec::new(),
+        islands: Vec::new(),
+        groups: Vec::new(),
+    }
+}
+
+fn check(src: &str) -> String {
+    let source = Source::new("test.rules", src);
+    let result = check_source(&source, &Mem, &|name, _| {
+        if name == "testmap" {
+            Ok(test_map())
+        } else {
+            Err(format!("there is no map named `{name}`"))
+        }
+    });
+    format!(
+        "----- SOURCE\n{src}\n----- DIAGNOSTICS\n{}",
+        render(&result)
+    )
+}
+
+macro_rules! snap {
+    ($name:ident, $src:expr) => {
+        #[test]
+        fn $name() {
+            let out = check($src);
+            assert!(
+                out.contains("error") || out.contains("warning"),
+                "no diagnostic:\n{out}"
+            );
+            insta::assert_snapshot!(stringify!($name), out);
+        }
+    };
+}
+
+// ---------------------------------------------------------------- syntax
+snap!(
+    syntax_missing_comma,
+    "rule r on placed {\n  score(player 2)\n}\n"
+);
+snap!(
+    syntax_unclosed_block,
+    "rule r on placed {\n  score(player, 2)\n\nrule s on placed { }\n"
+);
+snap!(
+    syntax_missing_value,
+    "param x: int =\nrule r on placed { }\n"
+);
+snap!(
+    syntax_unterminated_string,
+    "variant \"v\" {\n  title = \"Carcassonne\n}\n"
+);
+snap!(syntax_bad_escape, "variant \"v\" { title = \"a\\qb\" }\n");
+snap!(
+    syntax_number_too_large,
+    "param x: int = 99999999999999999999\n"
+);
+snap!(
+    syntax_nesting_too_deep,
+    &format!(
+        "rule r on placed {{ let x = {}1{} }}\n",
+        "(".repeat(70),
+        ")".repeat(70)
+    )
+);
+snap!(syntax_not_an_item, "rule r on placed { }\n}\n");
+snap!(syntax_keyword_as_name, "rule if on placed { }\n");
+
+// ---------------------------------------------------------------- names and types
+snap!(
+    unknown_name,
+    "param road_tile: int = 1\nrule r on scored { score(feature.winners, road_tiles) }\n"
+);
+snap!(
+    type_mismatch_argument,
+    "rule r on scored { score(feature.winners, true) }\n"
+);
+snap!(
+    unknown_field,
+    "rule r on scored { score(feature.winers, 1) }\n"
+);
+snap!(
+    field_of_list,
+    "rule r on placed { let v = chips(hand(player)).value }\n"
+);
+snap!(unknown_builtin, "rule r on placed { scroe(player, 1) }\n");
+snap!(builtin_arity, "rule r on placed { score(player) }\n");
+snap!(
+    builtin_list_argument,
+    "rule r on placed { let n = len(3) }\n"
+);
+snap!(query_as_statement, "rule r on placed { len(squares()) }\n");
+snap!(
+    effect_as_value,
+    "rule r on placed { let x = score(player, 1) }\n"
+);
+snap!(expected_list, "rule r on placed { for s in 3 { } }\n");
+snap!(cannot_compare, "rule r on placed when player == 3 { }\n");
+snap!(cannot_index, "rule r on placed { let x = player[1] }\n");
+snap!(condition_not_bool, "rule r on placed { if 1 + 1 { } }\n");
+snap!(
+    count_with_map,
+    "rule r on placed when count(c in chips(hand(player)): c.value) > 0 { }\n"
+);
+snap!(
+    sum_needs_numbers,
+    "rule r on placed when sum(c in chips(hand(player))) > 0 { }\n"
+);
+snap!(list_mixed_types, "rule r on placed { let l = [1, true] }\n");
+snap!(
+    table_not_constant,
+    "rule r on placed { let t = {1: player} }\n"
+);
+snap!(unknown_type, "param x: integer = 1\n");
+snap!(param_list_type, "param x: list<int> = []\n");
+snap!(param_default_type, "param x: int = true\n");
+snap!(param_default_not_constant, "param x: int = 1 + 2\n");
+snap!(
+    param_default_not_allowed,
+    "param m: string = \"both\" one of [\"colour\", \"value\"]\n"
+);
+snap!(param_unused, "param unused: int = 1 \"never read\"\n");
+snap!(already_defined, "chips { purple 1 x 6 }\nholding purple\n");
+
+// ---------------------------------------------------------------- items
+snap!(import_not_found, "import \"nowhere\"\n");
+snap!(import_cycle, "import \"cycle_a\"\n");
+snap!(
+    param_duplicate_imported,
+    "import \"lib\"\nparam points: int = 3\n"
+);
+snap!(
+    param_duplicate_local,
+    "param x: int = 1\nparam x: int = 2\nrule r on placed { score(player, x) }\n"
+);
+snap!(override_unknown, "import \"lib\"\noverride pionts = 3\n");
+snap!(
+    override_wrong_type,
+    "import \"lib\"\noverride points = \"three\"\n"
+);
+snap!(
+    unknown_header_key,
+    "variant \"v\" {\n  title = \"V\"\n  mapp = \"x\"\n}\n"
+);
+snap!(
+    duplicate_header_key,
+    "variant \"v\" {\n  title = \"V\"\n  title = \"W\"\n}\n"
+);
+snap!(header_value_type, "variant \"v\" {\n  players = 4\n}\n");
+snap!(second_variant, "variant \"v\" { }\nvariant \"w\" { }\n");
+snap!(map_not_a_name, "variant \"v\" { map = 3 }\n");
+snap!(map_not_found, "variant \"v\" { map = \"atlantis\" }\n");
+snap!(
+    map_attribute_unknown,
+    "variant \"v\" { map = \"testmap\" }\nrule r on placed when square.wien == \"purple\" { }\n"
+);
+snap!(
+    map_attribute_unbounded,
+    "variant \"v\" { map = unbounded }\nrule r on placed when square.band == 1 { }\n"
+);
+snap!(
+    second_chips,
+    "chips { purple 1 x 6 }\nchips { blue 1 x 6 }\n"
+);
+snap!(chip_count_zero, "chips { purple 1 x 0 }\n");
+snap!(
+    duplicate_rule,
+    "rule r on placed { }\nrule r on scored { }\n"
+);
+snap!(duplicate_action, "action a { }\naction a { }\n");
+snap!(
+    duplicate_choice,
+    "action a choose s: squares() choose s: squares() { }\n"
+);
+snap!(unknown_trigger, "rule r on placd { }\n");
+snap!(unknown_phase, "action a phase scoring { }\n");
+snap!(unknown_limit, "action a limit no_followers { }\n");
+snap!(unknown_limit_unit, "action a limit per turns 1 { }\n");
+snap!(limit_never, "action a limit per turn 0 { }\n");
+snap!(
+    limit_no_follower_at_start,
+    "action a phase start limit no_follower { }\n"
+);
+snap!(when_false, "rule r on placed when false { }\n");
+snap!(forced_when_false, "forced f when not true { }\n");
+snap!(
+    abroad_without_exits,
+    "variant \"v\" { map = \"testmap\" }\nrule r on abroad { }\n"
+);
+snap!(
+    choice_size_type,
+    "action a choose c: chips from chips(hand(player)) size true { }\n"
+);
+snap!(
+    choice_from_not_chips,
+    "action a choose c: chips from squares() { }\n"
+);
+
+snap!(
+    five_independent_mistakes,
+    "param a: int = true\n\
+     rule r on scored { score(feature.winners, tru) }\n\
+     action b phase scoring { }\n\
+     rule s on placed {\n  score(player 1)\n}\n\
+     override nothing = 1\n"
+);
+
+#[test]
+fn five_mistakes_give_five_diagnostics() {
+    let out = check(
+        "param a: int = true\nrule r on scored { score(feature.winners, tru) }\naction b phase scoring { }\nrule s on placed {\n  score(player 1)\n}\noverride nothing = 1\n",
+    );
+    let count = out
+        .lines()
+        .filter(|l| l.starts_with("error") || l.starts_with("warning"))
+        .count();
+    assert_eq!(count, 5, "{out}");
+}
+
+#[test]
+fn base_rules_check_clean() {
+    let text = include_str!("../rules/base.rules");
+    let source = Source::new("rules/base.rules", text);
+    let r = check_source(&source, &carto::lang::check::BundledRules, &|n, _| {
+        Err(format!("no map {n}"))
+    });
+    assert!(r.diagnostics.is_empty(), "{}", render(&r));
+    let p = r.program.unwrap_or_default();
+    assert_eq!(p.rules.len(), 5);
+    assert_eq!(p.rules_for(carto::lang::builtins::Trigger::Scored).len(), 5);
+}
+
+#[test]
+fn sample_variant_checks_clean() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/rules/sample_variant.rules"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let source = Source::new(path, text);
+    let r = check_source(&source, &carto::lang::check::BundledRules, &|n, _| {
+        Err(format!("no map {n}"))
+    });
+    assert!(r.diagnostics.is_empty(), "{}", render(&r));
+    let mut p = r.program.unwrap_or_default();
+    assert_eq!(p.actions.len(), 5);
+    assert_eq!(p.rules.len(), 7);
+    assert_eq!(p.params.len(), 11);
+    assert_eq!(p.chips.len(), 30);
+    assert!(p.set_param("sale_town", "11").is_ok());
+    assert!(p.set_param("sale_town", "true").is_err());
+    assert!(p.set_param("match", "value").is_ok());
+    assert!(p.set_param("match", "nothing").is_err());
+    assert!(p.set_param("trade", "{1: 2, 2: 5}").is_ok());
+    assert!(p
+        .set_param("folowers", "3")
+        .unwrap_err()
+        .contains("did you mean `followers`"));
+}
