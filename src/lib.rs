@@ -12,7 +12,7 @@ pub mod lang;
 pub mod map;
 pub mod output;
 pub mod rng;
+pub mod script;
 pub mod state;
 pub mod tiles;
 pub mod variant;
-pub mod script;

@@ -76,41 +76,66 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
         let rest = rest.trim();
         let in_header = steps.is_empty();
         let list = |s: &str| -> Vec<String> {
-            s.split([',', ' ']).map(str::trim).filter(|x| !x.is_empty()).map(String::from).collect()
+            s.split([',', ' '])
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .map(String::from)
+                .collect()
         };
         match word {
             "variant" if in_header => h.variant = Some(rest.to_string()),
             "players" if in_header => h.players = list(rest),
             "seed" if in_header => match rest.parse() {
                 Ok(s) => h.seed = s,
-                Err(_) => errors.push(Diagnostic::error(span, "the seed must be a whole number").with_label("here")),
+                Err(_) => errors.push(
+                    Diagnostic::error(span, "the seed must be a whole number").with_label("here"),
+                ),
             },
             "set" if in_header => h.sets.push(rest.replace(' ', "")),
             "starts" if in_header => {
-                h.starts = rest.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+                h.starts = rest
+                    .split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect()
             }
             "tiles" if in_header => h.tiles = Some((list(rest), span)),
             "chip" if in_header => {
                 // chip ID at PLACE [face up|down]
                 let parts: Vec<&str> = rest.split_whitespace().collect();
-                match (parts.first().and_then(|p| p.parse::<u16>().ok()), parts.get(1), parts.get(2)) {
+                match (
+                    parts.first().and_then(|p| p.parse::<u16>().ok()),
+                    parts.get(1),
+                    parts.get(2),
+                ) {
                     (Some(id), Some(&"at"), Some(place)) => {
                         let up = parts.get(3..5) == Some(&["face", "up"][..]);
                         h.chips.push((id, place.to_string(), up, span));
                     }
                     _ => errors.push(
-                        Diagnostic::error(span, "write a chip layout as `chip ID at PLACE [face up]`")
-                            .with_label("here"),
+                        Diagnostic::error(
+                            span,
+                            "write a chip layout as `chip ID at PLACE [face up]`",
+                        )
+                        .with_label("here"),
                     ),
                 }
             }
             "expect" => {
                 let parts: Vec<&str> = rest.split_whitespace().collect();
                 let step = match parts.as_slice() {
-                    ["score", who, n] => n.parse().ok().map(|n| Step::ExpectScore(who.to_string(), n)),
-                    ["chip", id, "at", place] => id.parse().ok().map(|id| Step::ExpectChip(id, place.to_string())),
+                    ["score", who, n] => n
+                        .parse()
+                        .ok()
+                        .map(|n| Step::ExpectScore(who.to_string(), n)),
+                    ["chip", id, "at", place] => id
+                        .parse()
+                        .ok()
+                        .map(|id| Step::ExpectChip(id, place.to_string())),
                     ["options", n] => n.parse().ok().map(Step::ExpectOptions),
-                    ["follower", id, "at", place] => Some(Step::ExpectFollower(id.to_string(), place.to_string())),
+                    ["follower", id, "at", place] => {
+                        Some(Step::ExpectFollower(id.to_string(), place.to_string()))
+                    }
                     _ => None,
                 };
                 match step {
@@ -130,11 +155,18 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
         return Err(InputError(src.render(&errors)));
     }
     let Some(variant_name) = h.variant.clone() else {
-        return Err(fail(src, 0..0, "the script names no variant", "add a line `variant NAME` first"));
+        return Err(fail(
+            src,
+            0..0,
+            "the script names no variant",
+            "add a line `variant NAME` first",
+        ));
     };
     // A variant path is relative to the script.
     let vpath = if variant_name.contains('/') || variant_name.ends_with(".rules") {
-        let dir = std::path::Path::new(&src.name).parent().unwrap_or(std::path::Path::new(""));
+        let dir = std::path::Path::new(&src.name)
+            .parent()
+            .unwrap_or(std::path::Path::new(""));
         dir.join(&variant_name).display().to_string()
     } else {
         variant_name.clone()
@@ -142,7 +174,12 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
     let variant = load_variant(&vpath, &h.sets)?;
     let (lo, hi) = variant.players;
     if h.players.len() < lo || h.players.len() > hi {
-        return Err(fail(src, 0..0, format!("{} is for {lo} to {hi} players", variant.name), "players"));
+        return Err(fail(
+            src,
+            0..0,
+            format!("{} is for {lo} to {hi} players", variant.name),
+            "players",
+        ));
     }
     let mut cfg: Config = (*variant.config).clone();
     cfg.start_names = h.starts.clone();
@@ -151,7 +188,14 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
         for id in ids {
             match cfg.tile_by_id(id) {
                 Some(t) => order.push(t),
-                None => return Err(fail(src, span.clone(), format!("no tile `{id}` in this variant's tile sets"), "unknown tile")),
+                None => {
+                    return Err(fail(
+                        src,
+                        span.clone(),
+                        format!("no tile `{id}` in this variant's tile sets"),
+                        "unknown tile",
+                    ))
+                }
             }
         }
         cfg.fixed_stack = Some(order);
@@ -166,10 +210,20 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
         .map_err(|e| fail(src, 0..0, e.to_string(), "while setting up the game"))?;
     for (id, place, up, span) in &h.chips {
         let Some(p) = parse_place(&game, place) else {
-            return Err(fail(src, span.clone(), format!("unknown place `{place}`"), "supply, aside, box, map:X,Y, hand:NAME or slot:X,Y:I"));
+            return Err(fail(
+                src,
+                span.clone(),
+                format!("unknown place `{place}`"),
+                "supply, aside, box, map:X,Y, hand:NAME or slot:X,Y:I",
+            ));
         };
         if (*id as usize) >= game.st.chips.len() {
-            return Err(fail(src, span.clone(), format!("no chip {id}: the chip set has {}", game.st.chips.len()), "chip id"));
+            return Err(fail(
+                src,
+                span.clone(),
+                format!("no chip {id}: the chip set has {}", game.st.chips.len()),
+                "chip id",
+            ));
         }
         let turn = game.st.turn;
         game.st.turn = 0;
@@ -178,24 +232,45 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
     }
     let mut rng = Rng::new(h.seed).fork();
     for (step, span) in steps {
-        let live = game.advance().map_err(|e| fail(src, span.clone(), e.to_string(), "while playing up to this step"))?;
+        let live = game.advance().map_err(|e| {
+            fail(
+                src,
+                span.clone(),
+                e.to_string(),
+                "while playing up to this step",
+            )
+        })?;
         match step {
             Step::Choose(name) => {
                 if !live {
-                    return Err(fail(src, span, "the game is over: no decision is left", "this step"));
+                    return Err(fail(
+                        src,
+                        span,
+                        "the game is over: no decision is left",
+                        "this step",
+                    ));
                 }
-                let i = game.find_option(&name).map_err(|why| fail(src, span.clone(), why, "refused"))?;
-                game.choose(i).map_err(|e| fail(src, span, e.to_string(), "while taking this option"))?;
+                let i = game
+                    .find_option(&name)
+                    .map_err(|why| fail(src, span.clone(), why, "refused"))?;
+                game.choose(i)
+                    .map_err(|e| fail(src, span, e.to_string(), "while taking this option"))?;
             }
             Step::Rest => {
-                play_random(&mut game, &mut rng).map_err(|e| fail(src, span, e.to_string(), "while playing on"))?;
+                play_random(&mut game, &mut rng)
+                    .map_err(|e| fail(src, span, e.to_string(), "while playing on"))?;
             }
             Step::ExpectScore(who, n) => {
                 let Some(p) = game.st.players.iter().find(|p| p.name == who) else {
                     return Err(fail(src, span, format!("no player `{who}`"), "player"));
                 };
                 if p.score != n {
-                    return Err(fail(src, span, format!("{who} has {} points, not {n}", p.score), "assertion failed"));
+                    return Err(fail(
+                        src,
+                        span,
+                        format!("{who} has {} points, not {n}", p.score),
+                        "assertion failed",
+                    ));
                 }
             }
             Step::ExpectOptions(n) => {
@@ -204,7 +279,10 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
                     return Err(fail(
                         src,
                         span,
-                        format!("there are {have} options, not {n}: {}", game.option_names().join(" | ")),
+                        format!(
+                            "there are {have} options, not {n}: {}",
+                            game.option_names().join(" | ")
+                        ),
                         "assertion failed",
                     ));
                 }
@@ -218,19 +296,36 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
                 };
                 if c.place != want {
                     let n = crate::output::Namer { game: &game };
-                    return Err(fail(src, span, format!("chip {id} is at {}, not {place}", n.place(c.place)), "assertion failed"));
+                    return Err(fail(
+                        src,
+                        span,
+                        format!("chip {id} is at {}, not {place}", n.place(c.place)),
+                        "assertion failed",
+                    ));
                 }
             }
             Step::ExpectFollower(id, place) => {
-                let Some(f) = (0..game.st.followers.len() as u16).find(|&f| game.st.follower_id(f) == id) else {
-                    return Err(fail(src, span, format!("no follower `{id}`"), "follower id (NAME.N)"));
+                let Some(f) =
+                    (0..game.st.followers.len() as u16).find(|&f| game.st.follower_id(f) == id)
+                else {
+                    return Err(fail(
+                        src,
+                        span,
+                        format!("no follower `{id}`"),
+                        "follower id (NAME.N)",
+                    ));
                 };
                 let n = crate::output::Namer { game: &game };
                 let at = game.st.followers[f as usize].at;
                 let now = n.follower_place(f, at);
                 let ok = now == place || (place == "board" && matches!(at, FollowerAt::Board(_)));
                 if !ok {
-                    return Err(fail(src, span, format!("follower {id} is at {now}, not {place}"), "assertion failed"));
+                    return Err(fail(
+                        src,
+                        span,
+                        format!("follower {id} is at {now}, not {place}"),
+                        "assertion failed",
+                    ));
                 }
             }
         }
@@ -242,7 +337,9 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
 pub fn parse_place(game: &Game<Interp>, s: &str) -> Option<Place> {
     let xy = |t: &str| -> Option<u32> {
         let (x, y) = t.split_once(',')?;
-        game.st.board.cell_at(x.trim().parse().ok()?, y.trim().parse().ok()?)
+        game.st
+            .board
+            .cell_at(x.trim().parse().ok()?, y.trim().parse().ok()?)
     };
     Some(match s {
         "supply" => Place::Supply,
@@ -258,7 +355,8 @@ pub fn parse_place(game: &Game<Interp>, s: &str) -> Option<Place> {
                     Place::Slot(xy(at)?, i.parse().ok()?)
                 }
                 "under" => {
-                    let f = (0..game.st.followers.len() as u16).find(|&f| game.st.follower_id(f) == rest)?;
+                    let f = (0..game.st.followers.len() as u16)
+                        .find(|&f| game.st.follower_id(f) == rest)?;
                     Place::Under(f)
                 }
                 _ => return None,
