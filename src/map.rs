@@ -183,17 +183,14 @@ pub trait MapResolver {
 }
 
 /// Names of the maps built into the program.
-pub const BUNDLED_MAPS: &[&str] = &["test", "test-west", "test-east", "test-pair"];
+/// Names of the bundled maps (every `maps/*.toml`).
+pub fn bundled_maps() -> impl Iterator<Item = &'static str> {
+    crate::bundled::MAPS.iter().map(|(n, _)| *n)
+}
 
 /// The text of a bundled map.
 pub fn bundled_map(name: &str) -> Option<&'static str> {
-    match name {
-        "test" => Some(include_str!("../maps/test.toml")),
-        "test-west" => Some(include_str!("../maps/test-west.toml")),
-        "test-east" => Some(include_str!("../maps/test-east.toml")),
-        "test-pair" => Some(include_str!("../maps/test-pair.toml")),
-        _ => None,
-    }
+    crate::bundled::MAPS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
 /// Resolves a part's `map` as a bundled map name, or else as a path relative to the directory of the
@@ -210,7 +207,7 @@ impl MapResolver for BundledResolver {
         match std::fs::read_to_string(&path) {
             Ok(text) => Ok(Source::new(path.to_string_lossy(), text)),
             Err(e) => {
-                let bundled = BUNDLED_MAPS.join(", ");
+                let bundled = bundled_maps().collect::<Vec<_>>().join(", ");
                 Err(format!(
                     "`{name}` is not a bundled map ({bundled}) and `{}` cannot be read: {e}",
                     path.display()

@@ -50,16 +50,14 @@ impl TileSet {
 }
 
 /// The names of the tile sets compiled into the program.
-pub const BUNDLED_TILE_SETS: &[&str] = &["base", "inns-cathedrals", "traders-builders"];
+/// Names of the bundled tile sets (every `maps/tiles/*.toml`).
+pub fn bundled_tile_sets() -> impl Iterator<Item = &'static str> {
+    crate::bundled::TILE_SETS.iter().map(|(n, _)| *n)
+}
 
-/// The TOML text of a bundled tile set (see [`BUNDLED_TILE_SETS`]).
+/// The TOML text of a bundled tile set.
 pub fn bundled_tile_set(name: &str) -> Option<&'static str> {
-    match name {
-        "base" => Some(include_str!("../maps/tiles/base.toml")),
-        "inns-cathedrals" => Some(include_str!("../maps/tiles/inns-cathedrals.toml")),
-        "traders-builders" => Some(include_str!("../maps/tiles/traders-builders.toml")),
-        _ => None,
-    }
+    crate::bundled::TILE_SETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
 /// Parses a tile set. All problems of the file are reported at once, each with a span.

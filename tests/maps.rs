@@ -48,7 +48,7 @@ fn base_with(extra: &str) -> String {
 
 #[test]
 fn every_bundled_map_parses() {
-    for name in BUNDLED_MAPS {
+    for name in bundled_maps() {
         let b = bundled(name);
         assert_eq!(b.squares.len(), (b.width * b.height) as usize, "{name}");
         assert!(!b.name.is_empty(), "{name}");

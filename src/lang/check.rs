@@ -16,7 +16,7 @@ pub trait RulesResolver {
 }
 
 /// The rules files shipped with carto, by name.
-pub const BUNDLED_RULES: &[(&str, &str)] = &[("base", include_str!("../../rules/base.rules"))];
+pub const BUNDLED_RULES: &[(&str, &str)] = crate::bundled::RULES;
 
 /// Resolves bundled names (`"base"`) from [`BUNDLED_RULES`]; anything with a `/` or ending in `.rules` is
 /// read as a path relative to the importing file.
