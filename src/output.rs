@@ -257,6 +257,8 @@ pub fn transcript<H: Hooks>(game: &Game<H>) -> String {
             turn = *t;
             if turn == 0 {
                 out.push_str("setup\n");
+            } else if player.is_none() {
+                out.push_str("game end\n");
             } else {
                 out.push_str(&format!(
                     "turn {} · {}\n",
