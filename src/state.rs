@@ -419,15 +419,23 @@ impl State {
                 self.board
                     .features
                     .for_each_member(root, |m| members.push(m));
+                // Tiles once each (a tile may hold two segments of one field), then cities once each.
+                let g = self.next_stamp();
+                let mut tiles_seen = 0;
+                for &m in &members {
+                    let t = self.board.features.tile[m as usize] as usize;
+                    if self.stamp[t] != g {
+                        self.stamp[t] = g;
+                        tiles_seen += 1;
+                    }
+                }
                 let g = self.next_stamp();
                 let mut cities = 0;
-                let mut tiles_seen = 0;
                 for &m in &members {
                     let t = self.board.features.tile[m as usize];
                     let p = self.board.placed[t as usize];
                     let seg = (m - p.first_node) as usize;
                     let tt = &self.tiles[p.ty as usize];
-                    tiles_seen += 1;
                     for &c in &tt.adjacent_cities[seg] {
                         let cn = p.first_node + c as u32;
                         let cr = self.board.features.find(cn);
