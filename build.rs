@@ -33,7 +33,8 @@ fn main() {
     table(&mut out, "RULES", &root.join("rules"), "rules");
     table(&mut out, "MAPS", &root.join("maps"), "toml");
     table(&mut out, "TILE_SETS", &root.join("maps/tiles"), "toml");
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("bundled.rs");
+    let dest =
+        Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("bundled.rs");
     if let Err(e) = std::fs::write(&dest, out) {
         panic!("cannot write {}: {e}", dest.display());
     }

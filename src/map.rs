@@ -190,7 +190,10 @@ pub fn bundled_maps() -> impl Iterator<Item = &'static str> {
 
 /// The text of a bundled map.
 pub fn bundled_map(name: &str) -> Option<&'static str> {
-    crate::bundled::MAPS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+    crate::bundled::MAPS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
 }
 
 /// Resolves a part's `map` as a bundled map name, or else as a path relative to the directory of the

@@ -57,7 +57,10 @@ pub fn bundled_tile_sets() -> impl Iterator<Item = &'static str> {
 
 /// The TOML text of a bundled tile set.
 pub fn bundled_tile_set(name: &str) -> Option<&'static str> {
-    crate::bundled::TILE_SETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+    crate::bundled::TILE_SETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
 }
 
 /// Parses a tile set. All problems of the file are reported at once, each with a span.

@@ -7,7 +7,9 @@ use carto::script::run_script;
 use std::path::{Path, PathBuf};
 
 fn scripts(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
@@ -49,9 +51,12 @@ fn scripted_games() {
         let mut settings = insta::Settings::clone_current();
         settings.set_snapshot_path("scripts/snapshots");
         settings.set_prepend_module_to_snapshot(false);
-        settings.set_description(format!("{name}"));
+        settings.set_description(name.clone());
         settings.bind(|| {
-            insta::assert_snapshot!(snap, format!("----- SCRIPT\n{text}\n----- TRANSCRIPT\n{body}"));
+            insta::assert_snapshot!(
+                snap,
+                format!("----- SCRIPT\n{text}\n----- TRANSCRIPT\n{body}")
+            );
         });
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

@@ -2,7 +2,7 @@
 
 use carto::diag::{Diagnostic, Source};
 use carto::geometry::{half_from_name, EdgeKind, FeatureKind};
-use carto::tiles::{bundled_tile_set, parse_tile_set, TileSet, TileType, bundled_tile_sets};
+use carto::tiles::{bundled_tile_set, bundled_tile_sets, parse_tile_set, TileSet, TileType};
 
 fn load(name: &str) -> TileSet {
     let text = bundled_tile_set(name).unwrap_or_else(|| panic!("no bundled set {name}"));
