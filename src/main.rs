@@ -5,7 +5,23 @@ use carto::lang::interp::Interp;
 use carto::rng::Rng;
 use carto::variant::{load_variant, InputError, Variant};
 use clap::{Parser, Subcommand};
+use std::io::Write as _;
 use std::process::ExitCode;
+
+/// Writes to stdout; a closed pipe (`carto play base | head`) is not an error worth a panic.
+macro_rules! emit {
+    ($($t:tt)*) => {{
+        let _ = write!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+macro_rules! emitln {
+    () => {{
+        let _ = writeln!(std::io::stdout().lock());
+    }};
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
 
 #[derive(Parser)]
 #[command(
@@ -182,13 +198,13 @@ fn play(
             .map_err(|e| InputError(format!("error: cannot write the log to `{path}`: {e}")))?;
     }
     if !quiet {
-        print!("{}", carto::output::transcript(&game));
-        println!();
+        emit!("{}", carto::output::transcript(&game));
+        emitln!();
     }
-    print!("{}", carto::output::ascii_board(&game));
-    println!();
+    emit!("{}", carto::output::ascii_board(&game));
+    emitln!();
     for p in &game.st.players {
-        println!("{}: {}", p.name, p.score);
+        emitln!("{}: {}", p.name, p.score);
     }
     Ok(())
 }
@@ -202,7 +218,7 @@ fn run(path: &str, log: Option<&str>) -> Result<(), Failure> {
         std::fs::write(path, text)
             .map_err(|e| InputError(format!("error: cannot write the log to `{path}`: {e}")))?;
     }
-    print!("{}", carto::output::transcript(&r.game));
+    emit!("{}", carto::output::transcript(&r.game));
     Ok(())
 }
 
@@ -227,9 +243,10 @@ fn list() -> Result<(), Failure> {
             .as_ref()
             .map(|m| m.name.as_str())
             .unwrap_or("endless table");
-        println!(
+        emitln!(
             "{name:<14} {title} ({map}, {}-{} players)",
-            v.players.0, v.players.1
+            v.players.0,
+            v.players.1
         );
     }
     Ok(())
@@ -250,7 +267,7 @@ fn check(files: &[String]) -> Result<(), Failure> {
         if e > 0 {
             failed = true;
         }
-        println!(
+        emitln!(
             "{}: {e} error{}, {w} warning{}",
             source.name,
             plural(e),
@@ -286,9 +303,12 @@ fn bench(
     } else {
         variants.to_vec()
     };
-    println!(
+    emitln!(
         "{:<14} {:>9} {:>9} {:>11}",
-        "variant", "games", "seconds", "games/s"
+        "variant",
+        "games",
+        "seconds",
+        "games/s"
     );
     for name in &names {
         let v = load_variant(name, sets)?;
@@ -301,7 +321,7 @@ fn bench(
             play_random(&mut game, &mut rng)?;
         }
         let s = t.elapsed().as_secs_f64();
-        println!(
+        emitln!(
             "{:<14} {:>9} {:>9.2} {:>11.0}",
             name,
             games,
