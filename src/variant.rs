@@ -20,9 +20,15 @@ impl std::fmt::Display for InputError {
     }
 }
 
-/// The bundled variants: every bundled rules file.
+/// The bundled variants: every bundled rules file that declares a `variant` of its own (files without
+/// one, such as `map-chips`, are shared rules that variants import).
 pub fn bundled_variants() -> impl Iterator<Item = (&'static str, &'static str)> {
-    BUNDLED_RULES.iter().copied()
+    BUNDLED_RULES.iter().copied().filter(|(n, text)| {
+        let (file, _) = crate::lang::parser::parse_file(&Source::new(*n, *text));
+        file.items
+            .iter()
+            .any(|i| matches!(i.kind, crate::lang::ast::ItemKind::Variant { .. }))
+    })
 }
 
 /// Reads a user's file as text, with a clear message for every way that can fail.
