@@ -132,6 +132,8 @@ pub struct Game<H: Hooks> {
     pub options: Vec<Opt>,
     decided: bool,
     forced_pending: bool,
+    /// The step that offered the pending actions (taking one comes back there).
+    resume: Option<Step>,
     completed: Vec<u32>,
     placements: Vec<(u32, u8)>,
     scratch: Vec<u16>,
@@ -161,6 +163,7 @@ impl<H: Hooks> Game<H> {
             options: Vec::new(),
             decided: true,
             forced_pending: false,
+            resume: None,
             completed: Vec::new(),
             placements: Vec::new(),
             scratch: Vec::new(),
@@ -379,12 +382,15 @@ impl<H: Hooks> Game<H> {
         }
     }
 
-    fn offer_actions(&mut self, phase: Phase, with: Opt) -> Result<bool, GameError> {
+    /// Offers the actions of a phase beside `with` (draw or pass). Taking an action comes back to
+    /// `again`, so a player may take several (their limits permitting); `with` moves on.
+    fn offer_actions(&mut self, phase: Phase, with: Opt, again: Step) -> Result<bool, GameError> {
         self.options.clear();
         self.options.push(with);
         self.hooks.actions(&mut self.st, phase, &mut self.options)?;
         if self.options.len() > 1 {
             self.decided = false;
+            self.resume = Some(again);
             Ok(true)
         } else {
             Ok(false)
@@ -430,7 +436,7 @@ impl<H: Hooks> Game<H> {
             Step::StartActions => {
                 self.step = Step::Draw;
                 if self.st.current_tile.is_none() {
-                    self.offer_actions(Phase::Start, Opt::Draw)?;
+                    self.offer_actions(Phase::Start, Opt::Draw, Step::StartActions)?;
                 }
             }
             Step::Draw => {
@@ -511,9 +517,7 @@ impl<H: Hooks> Game<H> {
             }
             Step::FollowerActions => {
                 self.step = Step::Score;
-                if self.offer_actions(Phase::Follower, Opt::Pass)? {
-                    self.step = Step::FollowerActions;
-                }
+                self.offer_actions(Phase::Follower, Opt::Pass, Step::FollowerActions)?;
             }
             Step::Score => {
                 let completed = std::mem::take(&mut self.completed);
@@ -526,9 +530,7 @@ impl<H: Hooks> Game<H> {
             }
             Step::ScoreActions => {
                 self.step = Step::TurnEnd;
-                if self.offer_actions(Phase::Score, Opt::Pass)? {
-                    self.step = Step::ScoreActions;
-                }
+                self.offer_actions(Phase::Score, Opt::Pass, Step::ScoreActions)?;
             }
             Step::TurnEnd => {
                 let ctx = self.ctx();
@@ -539,9 +541,7 @@ impl<H: Hooks> Game<H> {
             }
             Step::AfterActions => {
                 self.step = Step::NextTurn;
-                if self.offer_actions(Phase::After, Opt::Pass)? {
-                    self.step = Step::AfterActions;
-                }
+                self.offer_actions(Phase::After, Opt::Pass, Step::AfterActions)?;
             }
             Step::NextTurn => {
                 self.st.turn += 1;
@@ -649,7 +649,7 @@ impl<H: Hooks> Game<H> {
             return Ok(());
         }
         match opt {
-            Opt::Draw => self.step = Step::Draw,
+            Opt::Draw => {}
             Opt::Pass => {}
             Opt::Place { cell, rot } => self.do_place(cell, rot as usize)?,
             Opt::Follower { seg } => {
@@ -664,8 +664,14 @@ impl<H: Hooks> Game<H> {
                     self.fire(Trigger::FollowerPlaced, &ctx)?;
                 }
             }
-            Opt::Action(h) => self.hooks.run(&mut self.st, h)?,
+            Opt::Action(h) => {
+                self.hooks.run(&mut self.st, h)?;
+                if let Some(again) = self.resume {
+                    self.step = again;
+                }
+            }
         }
+        self.resume = None;
         Ok(())
     }
 
