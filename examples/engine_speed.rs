@@ -15,6 +15,7 @@ fn main() {
     let (tiles, counts, start) = compile_tiles(&[set]);
     let cfg = Arc::new(Config {
         variant: "engine".into(),
+        rules: "engine".into(),
         tiles: Arc::new(tiles),
         counts,
         start_tile: start.unwrap_or(0),

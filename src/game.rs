@@ -98,6 +98,8 @@ enum Step {
 #[derive(Clone)]
 pub struct Config {
     pub variant: String,
+    /// The rules as the user named them (a bundled name or a path), for logs and replays.
+    pub rules: String,
     pub tiles: Arc<Vec<CompiledTile>>,
     /// Copies of each tile type, start tile included.
     pub counts: Vec<u32>,
@@ -184,6 +186,7 @@ impl<H: Hooks> Game<H> {
         self.seed = seed;
         st.record = record;
         st.events.clear();
+        st.turn_choices.clear();
         st.players.clear();
         st.players.extend(players.iter().map(|n| Player {
             name: n.clone(),
@@ -535,8 +538,6 @@ impl<H: Hooks> Game<H> {
             Step::TurnEnd => {
                 let ctx = self.ctx();
                 self.fire(Trigger::TurnEnd, &ctx)?;
-                let p = self.st.current;
-                self.st.push(Some(p), EvKind::TurnEnd);
                 self.step = Step::AfterActions;
             }
             Step::AfterActions => {
@@ -544,6 +545,11 @@ impl<H: Hooks> Game<H> {
                 self.offer_actions(Phase::After, Opt::Pass, Step::AfterActions)?;
             }
             Step::NextTurn => {
+                if self.st.record {
+                    let p = self.st.current;
+                    let choices = std::mem::take(&mut self.st.turn_choices);
+                    self.st.push(Some(p), EvKind::TurnEnd { choices });
+                }
                 self.st.turn += 1;
                 if self.st.extra_turn_pending {
                     self.st.extra_turn_pending = false;
@@ -630,6 +636,7 @@ impl<H: Hooks> Game<H> {
             } else {
                 Vec::new()
             };
+            self.st.turn_choices.push(name.clone());
             let p = self.st.current;
             self.st.push(
                 Some(p),

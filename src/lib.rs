@@ -21,3 +21,4 @@ pub mod variant;
 pub mod bundled {
     include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
 }
+pub mod replay;

@@ -62,6 +62,8 @@ enum Command {
         #[arg(long)]
         log: Option<String>,
     },
+    /// Replays a game log and checks that the replay gives the same log, line by line.
+    Replay { log: String },
     /// Lists the bundled variants.
     List,
     /// Checks rules files and prints every problem found.
@@ -97,6 +99,18 @@ fn main() -> ExitCode {
             quiet,
         } => play(&variant, seed, &players, log.as_deref(), &sets, quiet),
         Command::Run { script, log } => run(&script, log.as_deref()),
+        Command::Replay { log } => {
+            let text = carto::variant::read_text(&log);
+            text.map_err(Failure::from).and_then(|t| {
+                let r = carto::replay::replay(&carto::diag::Source::new(log.clone(), t))?;
+                emitln!(
+                    "{log}: {} lines, {} turns: the replay is identical",
+                    r.lines,
+                    r.turns
+                );
+                Ok(())
+            })
+        }
         Command::List => list(),
         Command::Check { files } => check(&files),
         Command::Bench {

@@ -108,6 +108,14 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
     };
     let mut f = Map::new();
     f.insert("variant".into(), json!(game.cfg.variant));
+    f.insert("rules".into(), json!(game.cfg.rules));
+    if let Some(order) = &game.cfg.fixed_stack {
+        let ids: Vec<&str> = order.iter().map(|&t| n.tile(t)).collect();
+        f.insert("tiles".into(), json!(ids));
+    }
+    if !game.cfg.start_names.is_empty() {
+        f.insert("starts".into(), json!(game.cfg.start_names));
+    }
     f.insert(
         "map".into(),
         json!(game
@@ -200,7 +208,10 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
                 line(e.turn, Some(n.player(*player)), "score", f);
                 continue;
             }
-            EvKind::TurnEnd => "turn_end",
+            EvKind::TurnEnd { choices } => {
+                f.insert("choices".into(), json!(choices));
+                "turn_end"
+            }
             EvKind::Note(text) => {
                 f.insert("text".into(), json!(text));
                 "note"
@@ -337,7 +348,7 @@ pub fn transcript<H: Hooks>(game: &Game<H>) -> String {
                     game.rule_name(*rule)
                 ));
             }
-            EvKind::TurnEnd => end_turn(&mut out, &running),
+            EvKind::TurnEnd { .. } => end_turn(&mut out, &running),
             EvKind::Note(text) => out.push_str(&format!("  note: {text}\n")),
         }
     }

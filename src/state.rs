@@ -130,7 +130,10 @@ pub enum EvKind {
         /// The options, when there were few enough to list.
         listed: Vec<String>,
     },
-    TurnEnd,
+    /// The end of a turn, with the names of the options taken in it, in order.
+    TurnEnd {
+        choices: Vec<String>,
+    },
     /// A line of text the rules or the engine wrote.
     Note(String),
 }
@@ -170,6 +173,8 @@ pub struct State {
     pub rng: Rng,
     pub record: bool,
     pub events: Vec<Event>,
+    /// Names of the options taken in the current turn (when recording).
+    pub turn_choices: Vec<String>,
     pub start_cells: Vec<u32>,
     stamp: Vec<u32>,
     stamp_gen: u32,
@@ -200,6 +205,7 @@ impl State {
             rng: Rng::new(seed),
             record: false,
             events: Vec::new(),
+            turn_choices: Vec::new(),
             start_cells: Vec::new(),
             stamp: Vec::new(),
             stamp_gen: 0,

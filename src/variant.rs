@@ -246,6 +246,7 @@ pub fn load_variant(name_or_path: &str, sets: &[String]) -> Result<Variant, Inpu
     };
     let config = Config {
         variant: name.clone(),
+        rules: name_or_path.to_string(),
         tiles: Arc::new(tiles),
         counts,
         start_tile,

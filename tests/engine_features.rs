@@ -519,7 +519,7 @@ fn a_completed_road_returns_its_follower_to_supply() {
         .unwrap();
     let end = ev
         .iter()
-        .position(|e| e.turn == 2 && e.kind == EvKind::TurnEnd)
+        .position(|e| e.turn == 2 && matches!(e.kind, EvKind::TurnEnd { .. }))
         .unwrap();
     assert!(placed < ret && ret < end);
 }

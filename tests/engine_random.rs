@@ -11,6 +11,7 @@ fn base_config() -> Config {
     let (tiles, counts, start) = compile_tiles(&[set]);
     Config {
         variant: "engine".into(),
+        rules: "engine".into(),
         tiles: Arc::new(tiles),
         counts,
         start_tile: start.unwrap(),

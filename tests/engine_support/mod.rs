@@ -115,6 +115,7 @@ pub fn monastery_node(b: &Board, x: i32, y: i32) -> u32 {
 pub fn config(t: &Tiles, stack: &[&str], followers: u16) -> Config {
     Config {
         variant: "engine".into(),
+        rules: "engine".into(),
         tiles: Arc::new(t.tiles.clone()),
         counts: t.counts.clone(),
         start_tile: t.start,
