@@ -21,4 +21,5 @@ pub mod variant;
 pub mod bundled {
     include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
 }
+pub mod doc;
 pub mod replay;

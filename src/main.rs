@@ -64,6 +64,12 @@ enum Command {
     },
     /// Replays a game log and checks that the replay gives the same log, line by line.
     Replay { log: String },
+    /// Prints a variant's documentation: its prose, map, parameters, rules and actions.
+    Doc {
+        variant: String,
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        sets: Vec<String>,
+    },
     /// Lists the bundled variants.
     List,
     /// Checks rules files and prints every problem found.
@@ -111,6 +117,9 @@ fn main() -> ExitCode {
                 Ok(())
             })
         }
+        Command::Doc { variant, sets } => load_variant(&variant, &sets)
+            .map(|v| emit!("{}", carto::doc::document(&v)))
+            .map_err(Failure::from),
         Command::List => list(),
         Command::Check { files } => check(&files),
         Command::Bench {

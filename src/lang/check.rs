@@ -326,10 +326,8 @@ impl Checker {
     fn run(&mut self, maps: MapLoader<'_>) {
         let order = self.order.clone();
         let asts = std::mem::take(&mut self.asts);
-        self.prog.files = order
-            .iter()
-            .filter_map(|&f| self.files.get(f).map(|s| s.name.clone()))
-            .collect();
+        // Indexed like `Origin::file`: in the order the files were loaded.
+        self.prog.files = self.files.iter().map(|s| s.name.clone()).collect();
         for k in builtins::KIND_NAMES {
             if let Some(kind) = FeatureKind::from_name(k) {
                 self.globals.insert(k.into(), Global::Kind(kind));

@@ -215,7 +215,7 @@ pub struct Action {
 
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Program {
-    /// Names of the files the program was built from, imports first.
+    /// Names of the files the program was built from, in load order (`Origin::file` indexes this).
     pub files: Vec<String>,
     pub header: Header,
     pub params: Vec<ParamDef>,
