@@ -17,9 +17,14 @@ fn header_str(v: &Variant, key: HeaderKey) -> Option<String> {
 
 /// The comment lines right above a span, without their `#`.
 fn comment_above(text: &str, at: usize) -> String {
-    let before = &text[..at.min(text.len())];
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let line_start = text[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let before = &text[..line_start];
     let mut lines: Vec<&str> = Vec::new();
-    for line in before.lines().rev().skip(1) {
+    for line in before.lines().rev() {
         let t = line.trim();
         match t.strip_prefix('#') {
             Some(c) => lines.push(c.trim()),
