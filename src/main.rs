@@ -76,6 +76,9 @@ enum Command {
     Check {
         #[arg(required = true)]
         files: Vec<String>,
+        /// Checks against this map (a bundled name or a path) instead of the one the header names.
+        #[arg(long)]
+        map: Option<String>,
     },
     /// Plays random games on one core and reports games per second.
     Bench {
@@ -121,7 +124,7 @@ fn main() -> ExitCode {
             .map(|v| emit!("{}", carto::doc::document(&v)))
             .map_err(Failure::from),
         Command::List => list(),
-        Command::Check { files } => check(&files),
+        Command::Check { files, map } => check(&files, map.as_deref()),
         Command::Bench {
             variants,
             games,
@@ -275,11 +278,15 @@ fn list() -> Result<(), Failure> {
     Ok(())
 }
 
-fn check(files: &[String]) -> Result<(), Failure> {
+fn check(files: &[String], map: Option<&str>) -> Result<(), Failure> {
     let mut failed = false;
     for f in files {
         let source = carto::variant::rules_source(f)?;
-        let loader = |name: &str, from: &carto::diag::Source| carto::variant::load_map(name, from);
+        let here = carto::diag::Source::new("./", "");
+        let loader = |name: &str, from: &carto::diag::Source| match map {
+            Some(m) => carto::variant::load_map(m, &here),
+            None => carto::variant::load_map(name, from),
+        };
         let result =
             carto::lang::check::check_source(&source, &carto::lang::check::BundledRules, &loader);
         let text = carto::lang::check::render(&result);
