@@ -268,6 +268,39 @@ impl Interp {
         }
     }
 
+    /// Number of elements of a list, range or player set.
+    fn len_of(&self, v: Value) -> Result<usize, GameError> {
+        match v {
+            Value::List(i) => Ok(self.lists.get(i as usize).map_or(0, |l| l.len())),
+            Value::Range(a, b) => {
+                if b.saturating_sub(a) > 100_000 {
+                    return Err(self.fail("a range of more than 100000 numbers"));
+                }
+                Ok(if b < a { 0 } else { (b - a + 1) as usize })
+            }
+            Value::Players(m) => Ok(m.count_ones() as usize),
+            v => Err(self.fail(format!("expected a list, found {v:?}"))),
+        }
+    }
+
+    /// Element `k` of a list, range or player set (see [`Self::len_of`]).
+    fn elem_at(&self, v: Value, k: usize) -> Value {
+        match v {
+            Value::List(i) => self
+                .lists
+                .get(i as usize)
+                .and_then(|l| l.get(k))
+                .copied()
+                .unwrap_or(Value::Unit),
+            Value::Range(a, _) => Value::Int(a + k as i64),
+            Value::Players(m) => (0..8u8)
+                .filter(|p| m & (1 << p) != 0)
+                .nth(k)
+                .map_or(Value::Unit, Value::Player),
+            _ => Value::Unit,
+        }
+    }
+
     fn eval(&mut self, st: &mut State, e: &Expr) -> Result<Value, GameError> {
         self.tick()?;
         Ok(match e {
@@ -357,7 +390,7 @@ impl Interp {
                 map,
             } => {
                 let lv = self.eval(st, list)?;
-                let items = self.elems(lv)?;
+                let n = self.len_of(lv)?;
                 let mut count = 0i64;
                 let mut sum = 0i64;
                 let mut min: Option<i64> = None;
@@ -366,7 +399,8 @@ impl Interp {
                 let mut all = true;
                 let mut seen: Vec<Value> = Vec::new();
                 let mut collected: Vec<Value> = Vec::new();
-                for item in items {
+                for k in 0..n {
+                    let item = self.elem_at(lv, k);
                     self.set(*var, item)?;
                     if let Some(f) = filter {
                         if !self.bool(st, f)? {
@@ -783,7 +817,7 @@ impl Interp {
                 let n = self.prog.colours.len() as u8;
                 self.list_of((0..n).map(Value::Colour))
             }
-            Builtin::Len => Value::Int(self.elems(a[0])?.len() as i64),
+            Builtin::Len => Value::Int(self.len_of(a[0])? as i64),
             Builtin::First => match self.elems(a[0])?.first() {
                 Some(v) => *v,
                 None => return Err(self.fail("`first` of an empty list")),
@@ -1101,7 +1135,8 @@ impl Interp {
                 }
                 Stmt::For(slot, e, body) => {
                     let v = self.eval(st, e)?;
-                    for item in self.elems(v)? {
+                    for k in 0..self.len_of(v)? {
+                        let item = self.elem_at(v, k);
                         self.set(*slot, item)?;
                         self.exec(st, body)?;
                     }
