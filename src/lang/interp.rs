@@ -60,6 +60,152 @@ pub struct Interp {
     seen_round: (u32, u8),
     listens: [bool; 11],
     depth: u32,
+    /// Aggregates that depend only on the map, parameters and constants, by the address of their
+    /// node in the program: computed once, then reused in every game.
+    static_aggs: Vec<usize>,
+    static_vals: Vec<Option<StaticVal>>,
+}
+
+#[derive(Clone, Debug)]
+enum StaticVal {
+    Scalar(Value),
+    List(Vec<Value>),
+    /// Holds lists of lists, which live in the per-run arena: computed afresh each time.
+    Uncached,
+}
+
+/// Whether an expression's value depends only on the map, the parameters and constants (and the
+/// variables of aggregates inside it), so it is the same in every game.
+fn is_static(e: &Expr, bound: &mut Vec<u16>) -> bool {
+    use Field as F;
+    match e {
+        Expr::Const(_) | Expr::Param(_) => true,
+        Expr::Local(s) => bound.contains(s),
+        Expr::List(items) => items.iter().all(|x| is_static(x, bound)),
+        Expr::Range(a, b) | Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+            is_static(a, bound) && is_static(b, bound)
+        }
+        Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) => is_static(x, bound),
+        Expr::Field(x, f) => {
+            matches!(
+                f,
+                F::SquareX
+                    | F::SquareY
+                    | F::SquareTown
+                    | F::SquareLand
+                    | F::SquareIsland
+                    | F::SquareLargeCity
+            ) && is_static(x, bound)
+        }
+        Expr::Call(b, args) => {
+            matches!(
+                b,
+                Builtin::Squares
+                    | Builtin::Neighbours
+                    | Builtin::Colours
+                    | Builtin::Len
+                    | Builtin::Contains
+            ) && args.iter().all(|a| is_static(a, bound))
+        }
+        Expr::Aggregate {
+            var,
+            list,
+            filter,
+            map,
+            ..
+        } => {
+            if !is_static(list, bound) {
+                return false;
+            }
+            bound.push(*var);
+            let ok = filter.as_deref().is_none_or(|f| is_static(f, bound))
+                && map.as_deref().is_none_or(|m| is_static(m, bound));
+            bound.pop();
+            ok
+        }
+    }
+}
+
+/// Collects the outermost static aggregates of an expression.
+fn find_static(e: &Expr, out: &mut Vec<usize>) {
+    if let Expr::Aggregate { .. } = e {
+        if is_static(e, &mut Vec::new()) {
+            out.push(e as *const Expr as usize);
+            return;
+        }
+    }
+    match e {
+        Expr::List(items) | Expr::Call(_, items) => items.iter().for_each(|x| find_static(x, out)),
+        Expr::Range(a, b) | Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+            find_static(a, out);
+            find_static(b, out);
+        }
+        Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) | Expr::Field(x, _) => {
+            find_static(x, out)
+        }
+        Expr::Aggregate {
+            list, filter, map, ..
+        } => {
+            find_static(list, out);
+            if let Some(f) = filter {
+                find_static(f, out);
+            }
+            if let Some(m) = map {
+                find_static(m, out);
+            }
+        }
+        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => {}
+    }
+}
+
+fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<usize>) {
+    for s in stmts {
+        match s {
+            Stmt::Let(_, e) => find_static(e, out),
+            Stmt::If(branches, other) => {
+                for (c, b) in branches {
+                    find_static(c, out);
+                    find_static_stmts(b, out);
+                }
+                if let Some(b) = other {
+                    find_static_stmts(b, out);
+                }
+            }
+            Stmt::For(_, e, b) => {
+                find_static(e, out);
+                find_static_stmts(b, out);
+            }
+            Stmt::Effect(_, args, _) => args.iter().for_each(|a| find_static(a, out)),
+        }
+    }
+}
+
+fn static_aggregates(prog: &Program) -> Vec<usize> {
+    let mut out = Vec::new();
+    for b in &prog.setup {
+        find_static_stmts(&b.stmts, &mut out);
+    }
+    for r in &prog.rules {
+        if let Some(w) = &r.when {
+            find_static(w, &mut out);
+        }
+        find_static_stmts(&r.body.stmts, &mut out);
+    }
+    for a in &prog.actions {
+        if let Some(w) = &a.when {
+            find_static(w, &mut out);
+        }
+        for c in &a.choices {
+            find_static(&c.from, &mut out);
+            if let Some(f) = &c.filter {
+                find_static(f, &mut out);
+            }
+        }
+        find_static_stmts(&a.body.stmts, &mut out);
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 fn err(rule: &str, message: impl Into<String>) -> GameError {
@@ -90,7 +236,12 @@ impl Interp {
                     .squares
                     .iter()
                     .map(|s| match s.attrs.get(&a.name) {
-                        None => Value::Unit,
+                        // A square without the attribute reads as the type's zero.
+                        None => match (a.ty.list, a.ty.base) {
+                            (false, super::builtins::Base::Int) => Value::Int(0),
+                            (false, super::builtins::Base::Bool) => Value::Bool(false),
+                            _ => Value::Unit,
+                        },
                         Some(AttrValue::Int(i)) => Value::Int(*i),
                         Some(AttrValue::Bool(b)) => Value::Bool(*b),
                         Some(AttrValue::Str(t)) => match prog.colours.iter().position(|c| c == t) {
@@ -125,7 +276,11 @@ impl Interp {
         }
         let n_actions = prog.actions.len();
         let n_groups = prog.groups.len();
+        let static_aggs = static_aggregates(&prog);
+        let static_vals = vec![None; static_aggs.len()];
         Interp {
+            static_aggs,
+            static_vals,
             prog,
             map,
             attr_vals,
@@ -382,6 +537,38 @@ impl Interp {
                 v => v,
             },
             Expr::Binary(op, a, b) => self.binary(st, *op, a, b)?,
+            Expr::Aggregate { .. } if !self.static_aggs.is_empty() => {
+                let key = e as *const Expr as usize;
+                match self.static_aggs.binary_search(&key) {
+                    Ok(i) => match self.static_vals[i].clone() {
+                        Some(StaticVal::Scalar(v)) => v,
+                        Some(StaticVal::List(items)) => self.list_of(items),
+                        Some(StaticVal::Uncached) => self.aggregate(st, e)?,
+                        None => {
+                            let v = self.aggregate(st, e)?;
+                            self.static_vals[i] = Some(match v {
+                                Value::List(l) => {
+                                    let items = &self.lists[l as usize];
+                                    if items.iter().any(|x| matches!(x, Value::List(_))) {
+                                        StaticVal::Uncached
+                                    } else {
+                                        StaticVal::List(items.clone())
+                                    }
+                                }
+                                v => StaticVal::Scalar(v),
+                            });
+                            v
+                        }
+                    },
+                    Err(_) => self.aggregate(st, e)?,
+                }
+            }
+            Expr::Aggregate { .. } => self.aggregate(st, e)?,
+        })
+    }
+
+    fn aggregate(&mut self, st: &mut State, e: &Expr) -> Result<Value, GameError> {
+        Ok(match e {
             Expr::Aggregate {
                 op,
                 var,
@@ -456,6 +643,7 @@ impl Interp {
                     AggOp::Collect => self.list_of(collected),
                 }
             }
+            _ => Value::Unit,
         })
     }
 
