@@ -182,6 +182,8 @@ fn taiwan() {
     // Coats of arms on island squares only, on several islands.
     let shields: Vec<(i32, i32, i64)> = coords(&b)
         .filter_map(|(x, y, s)| match s.attrs.get("shields") {
+            // Island squares carry `shields = 0` unless they show coats of arms (rules read it).
+            Some(AttrValue::Int(0)) => None,
             Some(AttrValue::Int(n)) => {
                 assert_eq!(s.kind, SquareKind::Island, "shields on ({x}, {y})");
                 Some((x, y, *n))
