@@ -239,7 +239,7 @@ builtins! {
     TurnNumber "turn_number"() -> rt(Int), Q, "the number of the current turn, from 1";
     RoundNumber "round_number"() -> rt(Int), Q, "the number of the current round, from 1";
     ConnectsAbroad "connects_abroad"("tile": t(Tile)) -> rt(Bool), Q, "whether a tile connects abroad at a border exit";
-    Placeable "placeable"("tile": t(Tile)) -> rt(Bool), Q, "whether a tile has a legal placement now";
+    Placeable "placeable"("stack": t(Stack)) -> rt(Bool), Q, "whether the top tile of a stack has a legal placement now";
     // ---- effects
     Score "score"("who": t(Players), "points": t(Int)) -> rt(Unit), E, "scores points for players, logged under the rule's name";
     Move "move"("chips": PTy::ChipOrChips, "to": t(Place), "face": t(Face)) -> rt(Unit), E, "moves chips to a place, face up or down";

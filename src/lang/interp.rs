@@ -1030,7 +1030,6 @@ impl Interp {
                     .get(s as usize)
                     .and_then(|k| k.tiles.last())
                     .is_some_and(|&ty| st.board.has_placement(&st.tiles[ty as usize])),
-                Value::Tile(_) => true,
                 _ => false,
             }),
             // Effects used as expressions do their work and yield nothing.
