@@ -357,7 +357,12 @@ impl Interp {
                 map,
             } => {
                 let lv = self.eval(st, list)?;
-                let items = self.elems(lv)?;
+                // A list is read in place (its arena slot does not change while the aggregate runs).
+                let (arena, items) = match lv {
+                    Value::List(i) => (Some(i as usize), Vec::new()),
+                    v => (None, self.elems(v)?),
+                };
+                let n = arena.map_or(items.len(), |i| self.lists.get(i).map_or(0, |l| l.len()));
                 let mut count = 0i64;
                 let mut sum = 0i64;
                 let mut min: Option<i64> = None;
@@ -366,7 +371,11 @@ impl Interp {
                 let mut all = true;
                 let mut seen: Vec<Value> = Vec::new();
                 let mut collected: Vec<Value> = Vec::new();
-                for item in items {
+                for k in 0..n {
+                    let item = match arena {
+                        Some(i) => self.lists[i][k],
+                        None => items.get(k).copied().unwrap_or(Value::Unit),
+                    };
                     self.set(*var, item)?;
                     if let Some(f) = filter {
                         if !self.bool(st, f)? {
@@ -717,9 +726,26 @@ impl Interp {
                 _ => Value::Unit,
             },
             Builtin::Chips => match a[0] {
-                Value::Place(p) => {
-                    let v = self.chips_in(st, p);
+                Value::Place(IrPlace::Slots(c)) => {
+                    let v = self.chips_in(st, IrPlace::Slots(c));
                     self.list_of(v)
+                }
+                // Other places are filled straight into the arena (this runs in many `when`s).
+                Value::Place(p) => {
+                    let place = self.place(p);
+                    let i = self.new_list();
+                    let out = &mut self.lists[i as usize];
+                    match place {
+                        Place::Supply => {
+                            out.extend(st.supply.iter().rev().map(|&c| Value::Chip(c)))
+                        }
+                        place => out.extend(
+                            (0..st.chips.len())
+                                .filter(|&c| st.chips[c].place == place)
+                                .map(|c| Value::Chip(c as u16)),
+                        ),
+                    }
+                    Value::List(i)
                 }
                 _ => self.list_of([]),
             },
@@ -783,7 +809,10 @@ impl Interp {
                 let n = self.prog.colours.len() as u8;
                 self.list_of((0..n).map(Value::Colour))
             }
-            Builtin::Len => Value::Int(self.elems(a[0])?.len() as i64),
+            Builtin::Len => Value::Int(match a[0] {
+                Value::List(i) => self.lists.get(i as usize).map_or(0, |l| l.len()),
+                v => self.elems(v)?.len(),
+            } as i64),
             Builtin::First => match self.elems(a[0])?.first() {
                 Some(v) => *v,
                 None => return Err(self.fail("`first` of an empty list")),
