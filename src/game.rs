@@ -134,6 +134,8 @@ pub struct Game<H: Hooks> {
     pub options: Vec<Opt>,
     decided: bool,
     forced_pending: bool,
+    /// No forced action applied at the last check and nothing changed since (see `advance`).
+    forced_clean: bool,
     /// The step that offered the pending actions (taking one comes back there).
     resume: Option<Step>,
     completed: Vec<u32>,
@@ -165,6 +167,7 @@ impl<H: Hooks> Game<H> {
             options: Vec::new(),
             decided: true,
             forced_pending: false,
+            forced_clean: false,
             resume: None,
             completed: Vec::new(),
             placements: Vec::new(),
@@ -280,6 +283,7 @@ impl<H: Hooks> Game<H> {
         self.st.turn = 1;
         self.step = Step::TurnStart;
         self.decided = true;
+        self.forced_clean = false;
         Ok(())
     }
 
@@ -371,8 +375,11 @@ impl<H: Hooks> Game<H> {
             if self.step == Step::Over {
                 return Ok(false);
             }
-            // Forced actions come first, whenever they apply.
-            if self.st.turn > 0 {
+            // Forced actions come first, whenever they apply. They are checked again only after
+            // something may have changed: a decision other than pass/draw, or a step that fires
+            // triggers or starts a turn (steps that only offer options or draw a tile change
+            // nothing rules can see).
+            if self.st.turn > 0 && !self.forced_clean {
                 self.options.clear();
                 self.hooks.forced(&mut self.st, &mut self.options)?;
                 if !self.options.is_empty() {
@@ -380,8 +387,25 @@ impl<H: Hooks> Game<H> {
                     self.forced_pending = true;
                     return Ok(true);
                 }
+                self.forced_clean = true;
             }
+            let quiet = match self.step {
+                Step::StartActions
+                | Step::Draw
+                | Step::Place
+                | Step::Follower
+                | Step::FollowerActions
+                | Step::ScoreActions
+                | Step::AfterActions => true,
+                // Followed by `TurnStart` (or the end), which is checked after.
+                Step::NextTurn => !self.hooks.listens(Trigger::RoundEnd),
+                Step::TurnEnd => !self.hooks.listens(Trigger::TurnEnd),
+                _ => false,
+            };
             self.run_step()?;
+            if !quiet {
+                self.forced_clean = false;
+            }
         }
     }
 
@@ -648,6 +672,9 @@ impl<H: Hooks> Game<H> {
             );
         }
         self.decided = true;
+        if !matches!(opt, Opt::Pass | Opt::Draw) {
+            self.forced_clean = false;
+        }
         if self.forced_pending {
             self.forced_pending = false;
             if let Opt::Action(h) = opt {

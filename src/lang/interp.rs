@@ -939,9 +939,26 @@ impl Interp {
                 _ => Value::Unit,
             },
             Builtin::Chips => match a[0] {
-                Value::Place(p) => {
-                    let v = self.chips_in(st, p);
+                Value::Place(IrPlace::Slots(c)) => {
+                    let v = self.chips_in(st, IrPlace::Slots(c));
                     self.list_of(v)
+                }
+                // Other places are filled straight into the arena (this runs in many `when`s).
+                Value::Place(p) => {
+                    let place = self.place(p);
+                    let i = self.new_list();
+                    let out = &mut self.lists[i as usize];
+                    match place {
+                        Place::Supply => {
+                            out.extend(st.supply.iter().rev().map(|&c| Value::Chip(c)))
+                        }
+                        place => out.extend(
+                            (0..st.chips.len())
+                                .filter(|&c| st.chips[c].place == place)
+                                .map(|c| Value::Chip(c as u16)),
+                        ),
+                    }
+                    Value::List(i)
                 }
                 _ => self.list_of([]),
             },
