@@ -222,6 +222,7 @@ builtins! {
     Chips "chips"("place": t(Place)) -> rl(Chip), Q, "the chips in a place";
     Squares "squares"() -> rl(Square), Q, "every square of the map";
     Neighbours "neighbours"("square": t(Square)) -> rl(Square), Q, "the orthogonal neighbours of a square on the map";
+    Near "near"("squares": l(Square)) -> rl(Square), Q, "the map squares orthogonally next to any of the given squares, each once";
     Players "players"() -> rl(Player), Q, "the players in turn order";
     Followers "followers"("player": t(Player)) -> rl(Follower), Q, "a player's followers on the board";
     Reserve "reserve"("player": t(Player)) -> rl(Follower), Q, "a player's followers in their supply";

@@ -979,6 +979,24 @@ impl Interp {
                 }
                 self.list_of(v)
             }
+            Builtin::Near => {
+                let mut v: Vec<Value> = Vec::new();
+                for k in 0..self.len_of(a[0])? {
+                    if let Value::Square(c) = self.elem_at(a[0], k) {
+                        for side in 0..4 {
+                            let n = st.board.neighbour(c, side);
+                            let sq = Value::Square(n);
+                            if st.board.square.get(n as usize).is_some_and(|&q| q != NONE)
+                                && !v.contains(&sq)
+                            {
+                                v.push(sq);
+                            }
+                        }
+                    }
+                }
+                self.tick()?;
+                self.list_of(v)
+            }
             Builtin::Players => {
                 let n = st.players.len() as u8;
                 self.list_of((0..n).map(Value::Player))
