@@ -43,28 +43,45 @@ impl std::fmt::Display for GameError {
     }
 }
 
-/// The rules of a variant, as the engine sees them.
+/// The rules of a variant, as the engine sees them. Every method has a default that does nothing,
+/// so the engine alone (tests, measurements) needs no rules at all.
 pub trait Hooks {
     /// Runs the variant's setup (after start squares, before turn 1).
-    fn setup(&mut self, st: &mut State) -> Result<(), GameError>;
+    fn setup(&mut self, _st: &mut State) -> Result<(), GameError> {
+        Ok(())
+    }
     /// Runs the rules for a trigger.
-    fn fire(&mut self, st: &mut State, trigger: Trigger, ctx: &Ctx) -> Result<(), GameError>;
+    fn fire(&mut self, _st: &mut State, _trigger: Trigger, _ctx: &Ctx) -> Result<(), GameError> {
+        Ok(())
+    }
     /// Appends the actions available to the current player now: `Opt::Action(handle)`.
     fn actions(
         &mut self,
-        st: &mut State,
-        phase: Phase,
-        out: &mut Vec<Opt>,
-    ) -> Result<(), GameError>;
+        _st: &mut State,
+        _phase: Phase,
+        _out: &mut Vec<Opt>,
+    ) -> Result<(), GameError> {
+        Ok(())
+    }
     /// Forced actions that apply now (the player must take one).
-    fn forced(&mut self, st: &mut State, out: &mut Vec<Opt>) -> Result<(), GameError>;
+    fn forced(&mut self, _st: &mut State, _out: &mut Vec<Opt>) -> Result<(), GameError> {
+        Ok(())
+    }
     /// Runs an action offered by `actions` or `forced`.
-    fn run(&mut self, st: &mut State, handle: u32) -> Result<(), GameError>;
-    fn action_name(&self, st: &State, handle: u32) -> String;
+    fn run(&mut self, _st: &mut State, _handle: u32) -> Result<(), GameError> {
+        Ok(())
+    }
+    fn action_name(&self, _st: &State, _handle: u32) -> String {
+        String::new()
+    }
     /// Names of the rules, indexed by the `rule` of score events.
-    fn rule_name(&self, rule: u16) -> &str;
+    fn rule_name(&self, _rule: u16) -> &str {
+        ""
+    }
     /// Whether any rule listens to a trigger (lets the engine skip work).
-    fn listens(&self, trigger: Trigger) -> bool;
+    fn listens(&self, _trigger: Trigger) -> bool {
+        false
+    }
 }
 
 /// A legal option at a decision.
@@ -919,32 +936,7 @@ pub fn compile_tiles(sets: &[crate::tiles::TileSet]) -> (Vec<CompiledTile>, Vec<
 /// Rules that do nothing: the engine alone (tests, and measuring the engine without scoring).
 pub struct NoRules;
 
-impl Hooks for NoRules {
-    fn setup(&mut self, _: &mut State) -> Result<(), GameError> {
-        Ok(())
-    }
-    fn fire(&mut self, _: &mut State, _: Trigger, _: &Ctx) -> Result<(), GameError> {
-        Ok(())
-    }
-    fn actions(&mut self, _: &mut State, _: Phase, _: &mut Vec<Opt>) -> Result<(), GameError> {
-        Ok(())
-    }
-    fn forced(&mut self, _: &mut State, _: &mut Vec<Opt>) -> Result<(), GameError> {
-        Ok(())
-    }
-    fn run(&mut self, _: &mut State, _: u32) -> Result<(), GameError> {
-        Ok(())
-    }
-    fn action_name(&self, _: &State, _: u32) -> String {
-        String::new()
-    }
-    fn rule_name(&self, _: u16) -> &str {
-        ""
-    }
-    fn listens(&self, _: Trigger) -> bool {
-        false
-    }
-}
+impl Hooks for NoRules {}
 
 /// Plays the game to its end, every choice uniformly at random from `rng`.
 pub fn play_random<H: Hooks>(

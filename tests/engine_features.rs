@@ -6,7 +6,7 @@ mod engine_support;
 
 use carto::board::Board;
 use carto::features::NONE;
-use carto::game::{play_random, Ctx, Game, GameError, Hooks, NoRules, Opt, Phase, Trigger};
+use carto::game::{play_random, Ctx, Game, GameError, Hooks, NoRules, Trigger};
 use carto::geometry::FeatureKind;
 use carto::rng::Rng;
 use carto::state::{EvKind, FeatureInfo, Follower, FollowerAt, Player, State};
@@ -444,21 +444,6 @@ impl Hooks for Recorder {
             _ => {}
         }
         Ok(())
-    }
-    fn actions(&mut self, _: &mut State, _: Phase, _: &mut Vec<Opt>) -> Result<(), GameError> {
-        Ok(())
-    }
-    fn forced(&mut self, _: &mut State, _: &mut Vec<Opt>) -> Result<(), GameError> {
-        Ok(())
-    }
-    fn run(&mut self, _: &mut State, _: u32) -> Result<(), GameError> {
-        Ok(())
-    }
-    fn action_name(&self, _: &State, _: u32) -> String {
-        String::new()
-    }
-    fn rule_name(&self, _: u16) -> &str {
-        ""
     }
     fn listens(&self, tr: Trigger) -> bool {
         matches!(tr, Trigger::Scored | Trigger::Returned)
