@@ -5,7 +5,7 @@
 //! no rules file can make a game hang.
 
 use super::ast::{AggOp, BinOp};
-use super::builtins::{Builtin, Field};
+use super::builtins::{Builtin, Field, Ty};
 use super::ir::{Action, ChoiceKind, Expr, Face, Limit, Place as IrPlace, Program, Stmt, Value};
 use crate::board::CellKind;
 use crate::features::NONE;
@@ -37,10 +37,12 @@ pub struct Interp {
     map: Option<Arc<MapBoard>>,
     /// Per attribute, per map square: the attribute's value.
     attr_vals: Vec<Vec<Value>>,
-    /// Map-square index of the `slots` attribute, if the map has one.
-    slots_attr: Option<usize>,
+    /// Per map square: its chip slots (the map's `slots` attribute, read whether or not rules name it).
+    slot_counts: Vec<u8>,
     /// Every cell that is a map square, in map order.
     all_squares: Vec<Value>,
+    /// The cells whose `slots` attribute is above 0, in map order.
+    slot_squares: Vec<Value>,
     frame: Vec<Value>,
     base: usize,
     lists: Vec<Vec<Value>>,
@@ -79,17 +81,16 @@ impl Interp {
         names.extend(prog.actions.iter().map(|a| a.name.clone()));
         names.push("setup".into());
         let mut attr_vals = Vec::new();
-        let mut slots_attr = None;
         let mut prog_strings = prog.strings.clone();
         if let Some(m) = &map {
-            for (ai, a) in prog.attrs.iter().enumerate() {
-                if a.name == "slots" {
-                    slots_attr = Some(ai);
-                }
+            for a in &prog.attrs {
                 let vals = m
                     .squares
                     .iter()
                     .map(|s| match s.attrs.get(&a.name) {
+                        // A square without the attribute reads 0 (int) or false (bool).
+                        None if a.ty == Ty::INT => Value::Int(0),
+                        None if a.ty == Ty::BOOL => Value::Bool(false),
                         None => Value::Unit,
                         Some(AttrValue::Int(i)) => Value::Int(*i),
                         Some(AttrValue::Bool(b)) => Value::Bool(*b),
@@ -108,6 +109,15 @@ impl Interp {
                 attr_vals.push(vals);
             }
         }
+        let slot_counts: Vec<u8> = map.as_ref().map_or(Vec::new(), |m| {
+            m.squares
+                .iter()
+                .map(|s| match s.attrs.get("slots") {
+                    Some(AttrValue::Int(n)) => (*n).clamp(0, 16) as u8,
+                    _ => 0,
+                })
+                .collect()
+        });
         let mut all_squares = Vec::new();
         for (c, &sq) in board.square.iter().enumerate() {
             if sq != NONE {
@@ -115,6 +125,11 @@ impl Interp {
             }
         }
         all_squares.sort();
+        let slot_squares = all_squares
+            .iter()
+            .filter(|&&(sq, _)| slot_counts.get(sq as usize).is_some_and(|&n| n > 0))
+            .map(|&(_, c)| Value::Square(c))
+            .collect();
         let all_squares = all_squares
             .into_iter()
             .map(|(_, c)| Value::Square(c))
@@ -129,8 +144,9 @@ impl Interp {
             prog,
             map,
             attr_vals,
-            slots_attr,
+            slot_counts,
             all_squares,
+            slot_squares,
             frame: Vec::new(),
             base: 0,
             lists: Vec::new(),
@@ -642,17 +658,17 @@ impl Interp {
     }
 
     fn free_slots(&self, st: &State, cell: u32) -> Vec<u8> {
-        let n = match (self.slots_attr, st.board.square.get(cell as usize)) {
-            (Some(a), Some(&sq)) => match self.attr_vals[a].get(sq as usize) {
-                Some(Value::Int(n)) => *n,
-                _ => 0,
-            },
-            _ => 0,
-        };
+        let n = st
+            .board
+            .square
+            .get(cell as usize)
+            .and_then(|&sq| self.slot_counts.get(sq as usize))
+            .copied()
+            .unwrap_or(0);
         if st.board.tile.get(cell as usize).is_some_and(|&t| t != NONE) {
             return Vec::new();
         }
-        (0..n.clamp(0, 16) as u8)
+        (0..n.min(16))
             .filter(|&i| !st.chips.iter().any(|c| c.place == Place::Slot(cell, i)))
             .collect()
     }
@@ -726,6 +742,10 @@ impl Interp {
             Builtin::Squares => {
                 let v = self.all_squares.clone();
                 self.ops += v.len() as u64 / 8;
+                self.list_of(v)
+            }
+            Builtin::SlotSquares => {
+                let v = self.slot_squares.clone();
                 self.list_of(v)
             }
             Builtin::Neighbours => {
