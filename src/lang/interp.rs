@@ -43,6 +43,8 @@ pub struct Interp {
     all_squares: Vec<Value>,
     /// The cells whose `slots` attribute is above 0, in map order.
     slot_squares: Vec<Value>,
+    /// `squares_with` results: (attribute name as a string index, value, squares), built on first use.
+    attr_index: Vec<(u32, Value, Vec<Value>)>,
     frame: Vec<Value>,
     base: usize,
     lists: Vec<Vec<Value>>,
@@ -147,6 +149,7 @@ impl Interp {
             slot_counts,
             all_squares,
             slot_squares,
+            attr_index: Vec::new(),
             frame: Vec::new(),
             base: 0,
             lists: Vec::new(),
@@ -417,6 +420,10 @@ impl Interp {
                             };
                             any |= b;
                             all &= b;
+                            // The answer is known: stop early, like `and`/`or`.
+                            if (*op == AggOp::Any && any) || (*op == AggOp::All && !all) {
+                                break;
+                            }
                         }
                         AggOp::Distinct => {
                             if !seen.contains(&mapped) {
@@ -748,6 +755,26 @@ impl Interp {
                 let v = self.slot_squares.clone();
                 self.list_of(v)
             }
+            Builtin::SquaresWith => {
+                let Value::Str(name) = a[0] else {
+                    return Err(self.fail("squares_with needs an attribute name"));
+                };
+                let i = match self
+                    .attr_index
+                    .iter()
+                    .position(|(n, v, _)| *n == name && *v == a[1])
+                {
+                    Some(i) => i,
+                    None => {
+                        let cells = self.index_attr(st, name, a[1])?;
+                        self.attr_index.push((name, a[1], cells));
+                        self.attr_index.len() - 1
+                    }
+                };
+                let v = self.attr_index[i].2.clone();
+                self.ops += v.len() as u64 / 8;
+                self.list_of(v)
+            }
             Builtin::Neighbours => {
                 let mut v = Vec::new();
                 if let Value::Square(c) = a[0] {
@@ -837,6 +864,50 @@ impl Interp {
                 Value::Unit
             }
         })
+    }
+
+    /// The squares whose map attribute `name` (a string index) equals `want`, in map order.
+    fn index_attr(&self, st: &State, name: u32, want: Value) -> Result<Vec<Value>, GameError> {
+        let name = self
+            .prog
+            .strings
+            .get(name as usize)
+            .cloned()
+            .unwrap_or_default();
+        let Some(map) = &self.map else {
+            return Err(self.fail("squares_with: the endless table has no map attributes"));
+        };
+        if !map.squares.iter().any(|s| s.attrs.contains_key(&name)) {
+            return Err(self.fail(format!("the map has no square attribute `{name}`")));
+        }
+        let mut out = Vec::new();
+        for &v in &self.all_squares {
+            let Value::Square(c) = v else { continue };
+            let Some(sq) = st
+                .board
+                .square
+                .get(c as usize)
+                .and_then(|&q| map.squares.get(q as usize))
+            else {
+                continue;
+            };
+            let got = match sq.attrs.get(&name) {
+                Some(AttrValue::Int(i)) => Value::Int(*i),
+                Some(AttrValue::Bool(b)) => Value::Bool(*b),
+                Some(AttrValue::Str(t)) => match self.prog.colours.iter().position(|c| c == t) {
+                    Some(i) => Value::Colour(i as u8),
+                    None => match self.prog.strings.iter().position(|x| x == t) {
+                        Some(i) => Value::Str(i as u32),
+                        None => continue,
+                    },
+                },
+                None => continue,
+            };
+            if got == want {
+                out.push(v);
+            }
+        }
+        Ok(out)
     }
 
     fn connects_abroad(&self, st: &State, t: u32) -> bool {
