@@ -221,6 +221,8 @@ builtins! {
     // ---- lists
     Chips "chips"("place": t(Place)) -> rl(Chip), Q, "the chips in a place";
     Squares "squares"() -> rl(Square), Q, "every square of the map";
+    SlotSquares "slot_squares"() -> rl(Square), Q, "the squares with chip slots (a `slots` map attribute above 0), covered or not; cheaper than filtering squares()";
+    SquaresWith "squares_with"("attribute": t(Str), "value": PTy::T(Ty::ANY)) -> rl(Square), Q, "the map squares whose attribute (named by a string) has the value, in map order; indexed once per game, far cheaper than filtering squares()";
     Neighbours "neighbours"("square": t(Square)) -> rl(Square), Q, "the orthogonal neighbours of a square on the map";
     Near "near"("squares": l(Square)) -> rl(Square), Q, "the map squares orthogonally next to any of the given squares, each once";
     Players "players"() -> rl(Player), Q, "the players in turn order";

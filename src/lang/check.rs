@@ -1237,6 +1237,32 @@ impl Checker {
             }
             return None;
         }
+        // An attribute named by a string must exist on the map, like `square.NAME`.
+        if let (
+            Builtin::SquaresWith,
+            Some(ast::Expr {
+                kind: ExprKind::Str(attr),
+                span: aspan,
+            }),
+        ) = (b, args.first())
+        {
+            if let Some(MapKnowledge::Known {
+                name: map, attrs, ..
+            }) = &self.map
+            {
+                if !attrs.contains_key(attr) {
+                    let mut d = Diagnostic::error(
+                        aspan.clone(),
+                        format!("the map `{map}` has no square attribute `{attr}`"),
+                    )
+                    .with_label("no such map attribute");
+                    if let Some(s) = did_you_mean(attr, attrs.keys().map(|k| k.as_str())) {
+                        d = d.with_note(format!("did you mean `{s}`?"));
+                    }
+                    self.err(d);
+                }
+            }
+        }
         let mut out = Vec::new();
         let mut first_ty = Ty::ANY;
         for (i, (a, (pname, pty))) in args.iter().zip(info.params.iter()).enumerate() {

@@ -37,10 +37,14 @@ pub struct Interp {
     map: Option<Arc<MapBoard>>,
     /// Per attribute, per map square: the attribute's value.
     attr_vals: Vec<Vec<Value>>,
-    /// Map-square index of the `slots` attribute, if the map has one.
-    slots_attr: Option<usize>,
+    /// Per map square: its chip slots (the map's `slots` attribute, read whether or not rules name it).
+    slot_counts: Vec<u8>,
     /// Every cell that is a map square, in map order.
     all_squares: Vec<Value>,
+    /// The cells whose `slots` attribute is above 0, in map order.
+    slot_squares: Vec<Value>,
+    /// `squares_with` results: (attribute name as a string index, value, squares), built on first use.
+    attr_index: Vec<(u32, Value, Vec<Value>)>,
     frame: Vec<Value>,
     base: usize,
     lists: Vec<Vec<Value>>,
@@ -225,13 +229,9 @@ impl Interp {
         names.extend(prog.actions.iter().map(|a| a.name.clone()));
         names.push("setup".into());
         let mut attr_vals = Vec::new();
-        let mut slots_attr = None;
         let mut prog_strings = prog.strings.clone();
         if let Some(m) = &map {
-            for (ai, a) in prog.attrs.iter().enumerate() {
-                if a.name == "slots" {
-                    slots_attr = Some(ai);
-                }
+            for a in &prog.attrs {
                 let vals = m
                     .squares
                     .iter()
@@ -259,6 +259,15 @@ impl Interp {
                 attr_vals.push(vals);
             }
         }
+        let slot_counts: Vec<u8> = map.as_ref().map_or(Vec::new(), |m| {
+            m.squares
+                .iter()
+                .map(|s| match s.attrs.get("slots") {
+                    Some(AttrValue::Int(n)) => (*n).clamp(0, 16) as u8,
+                    _ => 0,
+                })
+                .collect()
+        });
         let mut all_squares = Vec::new();
         for (c, &sq) in board.square.iter().enumerate() {
             if sq != NONE {
@@ -266,6 +275,11 @@ impl Interp {
             }
         }
         all_squares.sort();
+        let slot_squares = all_squares
+            .iter()
+            .filter(|&&(sq, _)| slot_counts.get(sq as usize).is_some_and(|&n| n > 0))
+            .map(|&(_, c)| Value::Square(c))
+            .collect();
         let all_squares = all_squares
             .into_iter()
             .map(|(_, c)| Value::Square(c))
@@ -284,8 +298,10 @@ impl Interp {
             prog,
             map,
             attr_vals,
-            slots_attr,
+            slot_counts,
             all_squares,
+            slot_squares,
+            attr_index: Vec::new(),
             frame: Vec::new(),
             base: 0,
             lists: Vec::new(),
@@ -622,6 +638,10 @@ impl Interp {
                             };
                             any |= b;
                             all &= b;
+                            // The answer is known: stop early, like `and`/`or`.
+                            if (*op == AggOp::Any && any) || (*op == AggOp::All && !all) {
+                                break;
+                            }
                         }
                         AggOp::Distinct => {
                             if !seen.contains(&mapped) {
@@ -864,17 +884,17 @@ impl Interp {
     }
 
     fn free_slots(&self, st: &State, cell: u32) -> Vec<u8> {
-        let n = match (self.slots_attr, st.board.square.get(cell as usize)) {
-            (Some(a), Some(&sq)) => match self.attr_vals[a].get(sq as usize) {
-                Some(Value::Int(n)) => *n,
-                _ => 0,
-            },
-            _ => 0,
-        };
+        let n = st
+            .board
+            .square
+            .get(cell as usize)
+            .and_then(|&sq| self.slot_counts.get(sq as usize))
+            .copied()
+            .unwrap_or(0);
         if st.board.tile.get(cell as usize).is_some_and(|&t| t != NONE) {
             return Vec::new();
         }
-        (0..n.clamp(0, 16) as u8)
+        (0..n.min(16))
             .filter(|&i| !st.chips.iter().any(|c| c.place == Place::Slot(cell, i)))
             .collect()
     }
@@ -964,6 +984,30 @@ impl Interp {
             },
             Builtin::Squares => {
                 let v = self.all_squares.clone();
+                self.ops += v.len() as u64 / 8;
+                self.list_of(v)
+            }
+            Builtin::SlotSquares => {
+                let v = self.slot_squares.clone();
+                self.list_of(v)
+            }
+            Builtin::SquaresWith => {
+                let Value::Str(name) = a[0] else {
+                    return Err(self.fail("squares_with needs an attribute name"));
+                };
+                let i = match self
+                    .attr_index
+                    .iter()
+                    .position(|(n, v, _)| *n == name && *v == a[1])
+                {
+                    Some(i) => i,
+                    None => {
+                        let cells = self.index_attr(st, name, a[1])?;
+                        self.attr_index.push((name, a[1], cells));
+                        self.attr_index.len() - 1
+                    }
+                };
+                let v = self.attr_index[i].2.clone();
                 self.ops += v.len() as u64 / 8;
                 self.list_of(v)
             }
@@ -1073,6 +1117,50 @@ impl Interp {
                 Value::Unit
             }
         })
+    }
+
+    /// The squares whose map attribute `name` (a string index) equals `want`, in map order.
+    fn index_attr(&self, st: &State, name: u32, want: Value) -> Result<Vec<Value>, GameError> {
+        let name = self
+            .prog
+            .strings
+            .get(name as usize)
+            .cloned()
+            .unwrap_or_default();
+        let Some(map) = &self.map else {
+            return Err(self.fail("squares_with: the endless table has no map attributes"));
+        };
+        if !map.squares.iter().any(|s| s.attrs.contains_key(&name)) {
+            return Err(self.fail(format!("the map has no square attribute `{name}`")));
+        }
+        let mut out = Vec::new();
+        for &v in &self.all_squares {
+            let Value::Square(c) = v else { continue };
+            let Some(sq) = st
+                .board
+                .square
+                .get(c as usize)
+                .and_then(|&q| map.squares.get(q as usize))
+            else {
+                continue;
+            };
+            let got = match sq.attrs.get(&name) {
+                Some(AttrValue::Int(i)) => Value::Int(*i),
+                Some(AttrValue::Bool(b)) => Value::Bool(*b),
+                Some(AttrValue::Str(t)) => match self.prog.colours.iter().position(|c| c == t) {
+                    Some(i) => Value::Colour(i as u8),
+                    None => match self.prog.strings.iter().position(|x| x == t) {
+                        Some(i) => Value::Str(i as u32),
+                        None => continue,
+                    },
+                },
+                None => continue,
+            };
+            if got == want {
+                out.push(v);
+            }
+        }
+        Ok(out)
     }
 
     fn connects_abroad(&self, st: &State, t: u32) -> bool {
