@@ -153,6 +153,8 @@ pub struct State {
     /// Followers each player has (their followers are `f * per_player ..`).
     pub per_player: u16,
     pub chips: Vec<Chip>,
+    /// How many chips lie on each cell (so an empty square is known without a search).
+    pub on_square: Vec<u8>,
     /// Chips in the supply, top = last.
     pub supply: Vec<u16>,
     /// The draw stack, top = last.
@@ -190,6 +192,7 @@ impl State {
             followers: Vec::new(),
             per_player: 0,
             chips: Vec::new(),
+            on_square: Vec::new(),
             supply: Vec::new(),
             stack: Vec::new(),
             tile_stacks: Vec::new(),
@@ -263,6 +266,16 @@ impl State {
         if to == Place::Supply {
             self.supply.push(chip);
         }
+        if let Place::Square(cell) = c.place {
+            if let Some(n) = self.on_square.get_mut(cell as usize) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        if let Place::Square(cell) = to {
+            if let Some(n) = self.on_square.get_mut(cell as usize) {
+                *n += 1;
+            }
+        }
         let face_up = face_up && to != Place::Supply;
         self.chips[chip as usize].place = to;
         self.chips[chip as usize].face_up = face_up;
@@ -282,6 +295,11 @@ impl State {
         if place == Place::Supply {
             out.extend(self.supply.iter().rev());
             return;
+        }
+        if let Place::Square(cell) = place {
+            if self.on_square.get(cell as usize).is_none_or(|&n| n == 0) {
+                return;
+            }
         }
         for (i, c) in self.chips.iter().enumerate() {
             if c.place == place {

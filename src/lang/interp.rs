@@ -67,7 +67,9 @@ pub struct Interp {
     /// Aggregates that depend only on the map, parameters and constants, by the address of their
     /// node in the program: computed once, then reused in every game.
     static_aggs: Vec<usize>,
-    static_vals: Vec<Option<StaticVal>>,
+    /// For each, the outside variables it reads, and its values so far keyed by theirs.
+    static_free: Vec<Vec<u16>>,
+    static_vals: Vec<Vec<(Vec<Value>, StaticVal)>>,
 }
 
 #[derive(Clone, Debug)]
@@ -78,18 +80,27 @@ enum StaticVal {
     Uncached,
 }
 
-/// Whether an expression's value depends only on the map, the parameters and constants (and the
-/// variables of aggregates inside it), so it is the same in every game.
-fn is_static(e: &Expr, bound: &mut Vec<u16>) -> bool {
+/// Whether an expression's value depends only on the map, the parameters, constants, the variables
+/// of aggregates inside it, and the values of the outside variables it names (collected in `free`),
+/// read only through properties that never change (a square's kind and attributes, a chip's colour
+/// and value). Such an aggregate is computed once per value of its outside variables.
+fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<u16>) -> bool {
     use Field as F;
     match e {
         Expr::Const(_) | Expr::Param(_) => true,
-        Expr::Local(s) => bound.contains(s),
-        Expr::List(items) => items.iter().all(|x| is_static(x, bound)),
-        Expr::Range(a, b) | Expr::Binary(_, a, b) | Expr::Index(a, b) => {
-            is_static(a, bound) && is_static(b, bound)
+        Expr::Local(s) => {
+            if !bound.contains(s) && !free.contains(s) {
+                free.push(*s);
+            }
+            true
         }
-        Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) => is_static(x, bound),
+        Expr::List(items) => items.iter().all(|x| is_static(x, bound, free)),
+        Expr::Range(a, b) | Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+            is_static(a, bound, free) && is_static(b, bound, free)
+        }
+        Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) => {
+            is_static(x, bound, free)
+        }
         Expr::Field(x, f) => {
             matches!(
                 f,
@@ -99,17 +110,22 @@ fn is_static(e: &Expr, bound: &mut Vec<u16>) -> bool {
                     | F::SquareLand
                     | F::SquareIsland
                     | F::SquareLargeCity
-            ) && is_static(x, bound)
+                    | F::ChipColour
+                    | F::ChipValue
+            ) && is_static(x, bound, free)
         }
         Expr::Call(b, args) => {
             matches!(
                 b,
                 Builtin::Squares
+                    | Builtin::SquaresWith
+                    | Builtin::SlotSquares
                     | Builtin::Neighbours
+                    | Builtin::Near
                     | Builtin::Colours
                     | Builtin::Len
                     | Builtin::Contains
-            ) && args.iter().all(|a| is_static(a, bound))
+            ) && args.iter().all(|a| is_static(a, bound, free))
         }
         Expr::Aggregate {
             var,
@@ -118,12 +134,12 @@ fn is_static(e: &Expr, bound: &mut Vec<u16>) -> bool {
             map,
             ..
         } => {
-            if !is_static(list, bound) {
+            if !is_static(list, bound, free) {
                 return false;
             }
             bound.push(*var);
-            let ok = filter.as_deref().is_none_or(|f| is_static(f, bound))
-                && map.as_deref().is_none_or(|m| is_static(m, bound));
+            let ok = filter.as_deref().is_none_or(|f| is_static(f, bound, free))
+                && map.as_deref().is_none_or(|m| is_static(m, bound, free));
             bound.pop();
             ok
         }
@@ -131,10 +147,11 @@ fn is_static(e: &Expr, bound: &mut Vec<u16>) -> bool {
 }
 
 /// Collects the outermost static aggregates of an expression.
-fn find_static(e: &Expr, out: &mut Vec<usize>) {
+fn find_static(e: &Expr, out: &mut Vec<(usize, Vec<u16>)>) {
     if let Expr::Aggregate { .. } = e {
-        if is_static(e, &mut Vec::new()) {
-            out.push(e as *const Expr as usize);
+        let mut free = Vec::new();
+        if is_static(e, &mut Vec::new(), &mut free) {
+            out.push((e as *const Expr as usize, free));
             return;
         }
     }
@@ -162,7 +179,7 @@ fn find_static(e: &Expr, out: &mut Vec<usize>) {
     }
 }
 
-fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<usize>) {
+fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<(usize, Vec<u16>)>) {
     for s in stmts {
         match s {
             Stmt::Let(_, e) => find_static(e, out),
@@ -184,7 +201,7 @@ fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<usize>) {
     }
 }
 
-fn static_aggregates(prog: &Program) -> Vec<usize> {
+fn static_aggregates(prog: &Program) -> Vec<(usize, Vec<u16>)> {
     let mut out = Vec::new();
     for b in &prog.setup {
         find_static_stmts(&b.stmts, &mut out);
@@ -208,15 +225,18 @@ fn static_aggregates(prog: &Program) -> Vec<usize> {
         find_static_stmts(&a.body.stmts, &mut out);
     }
     out.sort_unstable();
-    out.dedup();
+    out.dedup_by_key(|(k, _)| *k);
     out
 }
 
-fn err(rule: &str, message: impl Into<String>) -> GameError {
-    GameError::Rule {
+/// Results inside the interpreter: the error is boxed so that the common path moves little data.
+type R<T> = Result<T, Box<GameError>>;
+
+fn err(rule: &str, message: impl Into<String>) -> Box<GameError> {
+    Box::new(GameError::Rule {
         rule: rule.to_string(),
         message: message.into(),
-    }
+    })
 }
 
 impl Interp {
@@ -290,10 +310,13 @@ impl Interp {
         }
         let n_actions = prog.actions.len();
         let n_groups = prog.groups.len();
-        let static_aggs = static_aggregates(&prog);
-        let static_vals = vec![None; static_aggs.len()];
+        let found = static_aggregates(&prog);
+        let static_aggs: Vec<usize> = found.iter().map(|(k, _)| *k).collect();
+        let static_free: Vec<Vec<u16>> = found.into_iter().map(|(_, f)| f).collect();
+        let static_vals = vec![Vec::new(); static_aggs.len()];
         Interp {
             static_aggs,
+            static_free,
             static_vals,
             prog,
             map,
@@ -334,12 +357,12 @@ impl Interp {
             .unwrap_or("?")
     }
 
-    fn fail(&self, message: impl Into<String>) -> GameError {
+    fn fail(&self, message: impl Into<String>) -> Box<GameError> {
         err(self.name(), message)
     }
 
     #[inline]
-    fn tick(&mut self) -> Result<(), GameError> {
+    fn tick(&mut self) -> R<()> {
         self.ops += 1;
         if self.ops > OP_BUDGET {
             return Err(self.fail(format!(
@@ -388,7 +411,7 @@ impl Interp {
     }
 
     #[inline]
-    fn set(&mut self, slot: u16, v: Value) -> Result<(), GameError> {
+    fn set(&mut self, slot: u16, v: Value) -> R<()> {
         let i = self.base + slot as usize;
         if i >= self.frame.len() {
             self.frame.resize(i + 1, Value::Unit);
@@ -407,14 +430,14 @@ impl Interp {
 
     // ------------------------------------------------------------------ expressions
 
-    fn int(&mut self, st: &mut State, e: &Expr) -> Result<i64, GameError> {
+    fn int(&mut self, st: &mut State, e: &Expr) -> R<i64> {
         match self.eval(st, e)? {
             Value::Int(i) => Ok(i),
             v => Err(self.fail(format!("expected a number, found {v:?}"))),
         }
     }
 
-    fn bool(&mut self, st: &mut State, e: &Expr) -> Result<bool, GameError> {
+    fn bool(&mut self, st: &mut State, e: &Expr) -> R<bool> {
         match self.eval(st, e)? {
             Value::Bool(b) => Ok(b),
             v => Err(self.fail(format!("expected true or false, found {v:?}"))),
@@ -422,7 +445,7 @@ impl Interp {
     }
 
     /// The elements of a list or range value.
-    fn elems(&mut self, v: Value) -> Result<Vec<Value>, GameError> {
+    fn elems(&mut self, v: Value) -> R<Vec<Value>> {
         match v {
             Value::List(i) => Ok(self.lists.get(i as usize).cloned().unwrap_or_default()),
             Value::Range(a, b) => {
@@ -440,7 +463,7 @@ impl Interp {
     }
 
     /// Number of elements of a list, range or player set.
-    fn len_of(&self, v: Value) -> Result<usize, GameError> {
+    fn len_of(&self, v: Value) -> R<usize> {
         match v {
             Value::List(i) => Ok(self.lists.get(i as usize).map_or(0, |l| l.len())),
             Value::Range(a, b) => {
@@ -472,7 +495,7 @@ impl Interp {
         }
     }
 
-    fn eval(&mut self, st: &mut State, e: &Expr) -> Result<Value, GameError> {
+    fn eval(&mut self, st: &mut State, e: &Expr) -> R<Value> {
         self.tick()?;
         Ok(match e {
             Expr::Const(v) => *v,
@@ -556,26 +579,51 @@ impl Interp {
             Expr::Aggregate { .. } if !self.static_aggs.is_empty() => {
                 let key = e as *const Expr as usize;
                 match self.static_aggs.binary_search(&key) {
-                    Ok(i) => match self.static_vals[i].clone() {
-                        Some(StaticVal::Scalar(v)) => v,
-                        Some(StaticVal::List(items)) => self.list_of(items),
-                        Some(StaticVal::Uncached) => self.aggregate(st, e)?,
-                        None => {
-                            let v = self.aggregate(st, e)?;
-                            self.static_vals[i] = Some(match v {
-                                Value::List(l) => {
-                                    let items = &self.lists[l as usize];
-                                    if items.iter().any(|x| matches!(x, Value::List(_))) {
-                                        StaticVal::Uncached
-                                    } else {
-                                        StaticVal::List(items.clone())
-                                    }
-                                }
-                                v => StaticVal::Scalar(v),
-                            });
-                            v
+                    Ok(i) => {
+                        // The values of the outside variables are the key; lists (arena handles) are
+                        // not a stable key, so an aggregate reading one is computed afresh.
+                        let mut key = Vec::with_capacity(self.static_free[i].len());
+                        for &slot in &self.static_free[i] {
+                            key.push(
+                                self.frame
+                                    .get(self.base + slot as usize)
+                                    .copied()
+                                    .unwrap_or(Value::Unit),
+                            );
                         }
-                    },
+                        if key.iter().any(|v| matches!(v, Value::List(_))) {
+                            self.aggregate(st, e)?
+                        } else {
+                            match self.static_vals[i]
+                                .iter()
+                                .find(|(k, _)| *k == key)
+                                .map(|(_, v)| v.clone())
+                            {
+                                Some(StaticVal::Scalar(v)) => v,
+                                Some(StaticVal::List(items)) => self.list_of(items),
+                                Some(StaticVal::Uncached) => self.aggregate(st, e)?,
+                                None => {
+                                    let v = self.aggregate(st, e)?;
+                                    let cached = match v {
+                                        Value::List(l) => {
+                                            let items = &self.lists[l as usize];
+                                            if items.iter().any(|x| matches!(x, Value::List(_))) {
+                                                StaticVal::Uncached
+                                            } else {
+                                                StaticVal::List(items.clone())
+                                            }
+                                        }
+                                        v => StaticVal::Scalar(v),
+                                    };
+                                    // A bounded memo: past 64 keys, values are computed afresh.
+                                    if self.static_vals[i].len() < 64 {
+                                        self.static_vals[i].push((key, cached));
+                                    }
+                                    v
+                                }
+                            }
+                        }
+                    }
                     Err(_) => self.aggregate(st, e)?,
                 }
             }
@@ -583,7 +631,7 @@ impl Interp {
         })
     }
 
-    fn aggregate(&mut self, st: &mut State, e: &Expr) -> Result<Value, GameError> {
+    fn aggregate(&mut self, st: &mut State, e: &Expr) -> R<Value> {
         Ok(match e {
             Expr::Aggregate {
                 op,
@@ -667,13 +715,7 @@ impl Interp {
         })
     }
 
-    fn binary(
-        &mut self,
-        st: &mut State,
-        op: BinOp,
-        a: &Expr,
-        b: &Expr,
-    ) -> Result<Value, GameError> {
+    fn binary(&mut self, st: &mut State, op: BinOp, a: &Expr, b: &Expr) -> R<Value> {
         match op {
             BinOp::And => return Ok(Value::Bool(self.bool(st, a)? && self.bool(st, b)?)),
             BinOp::Or => return Ok(Value::Bool(self.bool(st, a)? || self.bool(st, b)?)),
@@ -739,7 +781,7 @@ impl Interp {
         info
     }
 
-    fn field(&mut self, st: &mut State, v: Value, f: Field) -> Result<Value, GameError> {
+    fn field(&mut self, st: &mut State, v: Value, f: Field) -> R<Value> {
         use Field as F;
         Ok(match (v, f) {
             (Value::Chip(c), _) => {
@@ -772,11 +814,9 @@ impl Interp {
                         Value::Bool(st.board.kind.get(cu) == Some(&CellKind::LargeCity))
                     }
                     F::SquareChips => {
-                        let ids: Vec<Value> = (0..st.chips.len())
-                            .filter(|&i| st.chips[i].place == Place::Square(c))
-                            .map(|i| Value::Chip(i as u16))
-                            .collect();
-                        self.list_of(ids)
+                        let mut ids = Vec::new();
+                        st.chips_at(Place::Square(c), &mut ids);
+                        self.list_of(ids.into_iter().map(Value::Chip))
                     }
                     F::SquareFreeSlots => Value::Int(self.free_slots(st, c).len() as i64),
                     _ => return Err(self.fail("not a field of a square")),
@@ -931,7 +971,7 @@ impl Interp {
         out
     }
 
-    fn call(&mut self, st: &mut State, b: Builtin, args: &[Expr]) -> Result<Value, GameError> {
+    fn call(&mut self, st: &mut State, b: Builtin, args: &[Expr]) -> R<Value> {
         let mut a = [Value::Unit; 4];
         for (i, e) in args.iter().enumerate().take(4) {
             a[i] = self.eval(st, e)?;
@@ -1120,7 +1160,7 @@ impl Interp {
     }
 
     /// The squares whose map attribute `name` (a string index) equals `want`, in map order.
-    fn index_attr(&self, st: &State, name: u32, want: Value) -> Result<Vec<Value>, GameError> {
+    fn index_attr(&self, st: &State, name: u32, want: Value) -> R<Vec<Value>> {
         let name = self
             .prog
             .strings
@@ -1176,7 +1216,7 @@ impl Interp {
 
     // ------------------------------------------------------------------ effects
 
-    fn chip_list(&mut self, v: Value) -> Result<Vec<u16>, GameError> {
+    fn chip_list(&mut self, v: Value) -> R<Vec<u16>> {
         Ok(match v {
             Value::Chip(c) => vec![c],
             v => self
@@ -1190,13 +1230,7 @@ impl Interp {
         })
     }
 
-    fn move_chips(
-        &mut self,
-        st: &mut State,
-        chips: &[u16],
-        to: IrPlace,
-        up: bool,
-    ) -> Result<(), GameError> {
+    fn move_chips(&mut self, st: &mut State, chips: &[u16], to: IrPlace, up: bool) -> R<()> {
         for &c in chips {
             let dest = match to {
                 IrPlace::Slots(cell) => match self.free_slots(st, cell).first() {
@@ -1223,7 +1257,7 @@ impl Interp {
         Ok(())
     }
 
-    fn effect(&mut self, st: &mut State, b: Builtin, a: &[Value]) -> Result<(), GameError> {
+    fn effect(&mut self, st: &mut State, b: Builtin, a: &[Value]) -> R<()> {
         let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
         let face_up = |v: Value| matches!(v, Value::Face(Face::Up));
         match b {
@@ -1422,7 +1456,7 @@ impl Interp {
 
     // ------------------------------------------------------------------ statements
 
-    fn exec(&mut self, st: &mut State, stmts: &[Stmt]) -> Result<(), GameError> {
+    fn exec(&mut self, st: &mut State, stmts: &[Stmt]) -> R<()> {
         for s in stmts {
             self.tick()?;
             match s {
@@ -1463,7 +1497,7 @@ impl Interp {
         Ok(())
     }
 
-    fn bind_trigger(&mut self, st: &State, t: Trigger, ctx: &Ctx) -> Result<(), GameError> {
+    fn bind_trigger(&mut self, st: &State, t: Trigger, ctx: &Ctx) -> R<()> {
         let p = Value::Player(ctx.player);
         let tile = Value::Tile(ctx.placed);
         let sq = Value::Square(ctx.cell);
@@ -1498,7 +1532,7 @@ impl Interp {
         Ok(())
     }
 
-    fn fire_inner(&mut self, st: &mut State, t: Trigger, ctx: &Ctx) -> Result<(), GameError> {
+    fn fire_inner(&mut self, st: &mut State, t: Trigger, ctx: &Ctx) -> R<()> {
         if self.depth > 32 {
             return Err(self.fail("rules trigger each other more than 32 deep"));
         }
@@ -1554,12 +1588,7 @@ impl Interp {
     }
 
     /// Lists the offers of every action of `phase` (`None`: forced actions).
-    fn collect(
-        &mut self,
-        st: &mut State,
-        phase: Option<Phase>,
-        out: &mut Vec<Opt>,
-    ) -> Result<(), GameError> {
+    fn collect(&mut self, st: &mut State, phase: Option<Phase>, out: &mut Vec<Opt>) -> R<()> {
         self.refresh_usage(st);
         self.offers.clear();
         self.offer_vals.clear();
@@ -1596,7 +1625,7 @@ impl Interp {
         k: usize,
         chosen: &mut Vec<Chosen>,
         out: &mut Vec<Opt>,
-    ) -> Result<(), GameError> {
+    ) -> R<()> {
         let Some(ch) = a.choices.get(k) else {
             let start = self.offer_vals.len() as u32;
             self.offer_vals.extend(chosen.iter().copied());
@@ -1693,7 +1722,7 @@ impl Interp {
         Ok(())
     }
 
-    fn run_offer(&mut self, st: &mut State, h: u32) -> Result<(), GameError> {
+    fn run_offer(&mut self, st: &mut State, h: u32) -> R<()> {
         let Some(offer) = self.offers.get(h as usize).cloned() else {
             return Ok(());
         };
@@ -1801,7 +1830,7 @@ impl Interp {
     }
 
     /// Runs the setup blocks.
-    pub fn run_setup(&mut self, st: &mut State) -> Result<(), GameError> {
+    pub fn run_setup(&mut self, st: &mut State) -> R<()> {
         let prog = self.prog.clone();
         for body in &prog.setup {
             self.begin((self.names.len() - 1) as u16);
@@ -1819,14 +1848,14 @@ impl Hooks for Interp {
         self.seen_turn = u32::MAX;
         self.seen_round = (u32::MAX, 0);
         self.feature_cache = Default::default();
-        self.run_setup(st)
+        self.run_setup(st).map_err(|e| *e)
     }
 
     fn fire(&mut self, st: &mut State, trigger: Trigger, ctx: &Ctx) -> Result<(), GameError> {
         if trigger == Trigger::Scored {
             self.feature_cache = ctx.feature;
         }
-        self.fire_inner(st, trigger, ctx)
+        self.fire_inner(st, trigger, ctx).map_err(|e| *e)
     }
 
     fn actions(
@@ -1838,18 +1867,18 @@ impl Hooks for Interp {
         if self.prog.actions.is_empty() {
             return Ok(());
         }
-        self.collect(st, Some(phase), out)
+        self.collect(st, Some(phase), out).map_err(|e| *e)
     }
 
     fn forced(&mut self, st: &mut State, out: &mut Vec<Opt>) -> Result<(), GameError> {
         if !self.prog.actions.iter().any(|a| a.phase.is_none()) {
             return Ok(());
         }
-        self.collect(st, None, out)
+        self.collect(st, None, out).map_err(|e| *e)
     }
 
     fn run(&mut self, st: &mut State, handle: u32) -> Result<(), GameError> {
-        self.run_offer(st, handle)
+        self.run_offer(st, handle).map_err(|e| *e)
     }
 
     fn action_name(&self, st: &State, handle: u32) -> String {
