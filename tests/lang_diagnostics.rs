@@ -198,6 +198,10 @@ snap!(
     "variant \"v\" { map = \"testmap\" }\nrule r on placed when square.wien == \"purple\" { }\n"
 );
 snap!(
+    map_attribute_named_unknown,
+    "variant \"v\" { map = \"testmap\" }\nrule r on placed when len(squares_with(\"wien\", 1)) > 0 { }\n"
+);
+snap!(
     map_attribute_unbounded,
     "variant \"v\" { map = unbounded }\nrule r on placed when square.band == 1 { }\n"
 );
