@@ -29,6 +29,7 @@ struct Header {
     sets: Vec<String>,
     set_spans: Vec<Range<usize>>,
     starts: Vec<String>,
+    starts_span: Range<usize>,
     tiles: Option<(Vec<String>, Range<usize>)>,
     chips: Vec<(u16, String, bool, Range<usize>)>,
 }
@@ -70,6 +71,7 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
         sets: Vec::new(),
         set_spans: Vec::new(),
         starts: Vec::new(),
+        starts_span: 0..0,
         tiles: None,
         chips: Vec::new(),
     };
@@ -107,7 +109,8 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
                     .split(',')
                     .map(|s| s.trim().to_string())
                     .filter(|s| !s.is_empty())
-                    .collect()
+                    .collect();
+                h.starts_span = span;
             }
             "tiles" if in_header => h.tiles = Some((list(rest), span)),
             "chip" if in_header => {
@@ -204,6 +207,26 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
                 h.players.len()
             ),
             "players",
+        ));
+    }
+    let twice = (0..h.players.len()).find(|&i| h.players[..i].contains(&h.players[i]));
+    if let Some(p) = twice.map(|i| &h.players[i]) {
+        return Err(fail(
+            src,
+            h.players_span.clone(),
+            format!("player name `{p}` given twice"),
+            "players",
+        ));
+    }
+    if !h.starts.is_empty() && variant.map.is_none() {
+        return Err(fail(
+            src,
+            h.starts_span.clone(),
+            format!(
+                "{} is played on the endless table: it has no start squares to choose",
+                variant.name
+            ),
+            "no map",
         ));
     }
     let mut cfg: Config = (*variant.config).clone();

@@ -537,3 +537,25 @@ fn import_cycle() {
 fn shared_rules_not_a_variant() {
     case("shared_rules_not_a_variant", 1, &[], &["play", "map-chips"]);
 }
+
+#[test]
+fn script_duplicate_player() {
+    let script = "variant base\nplayers ann, bob, ann\n";
+    case(
+        "script_duplicate_player",
+        1,
+        &[("s.script", script.as_bytes())],
+        &["run", "s.script"],
+    );
+}
+
+#[test]
+fn script_starts_without_map() {
+    let script = "variant base\nstarts Nancy\n";
+    case(
+        "script_starts_without_map",
+        1,
+        &[("s.script", script.as_bytes())],
+        &["run", "s.script"],
+    );
+}
