@@ -333,6 +333,13 @@ fn bench(
     } else {
         variants.to_vec()
     };
+    // Every variant is loaded and checked before the first game, so bad input stops the bench at once.
+    let mut loaded = Vec::new();
+    for name in &names {
+        let v = load_variant(name, sets)?;
+        check_players(&v, players)?;
+        loaded.push((name, v));
+    }
     emitln!(
         "{:<14} {:>9} {:>9} {:>11}",
         "variant",
@@ -340,10 +347,8 @@ fn bench(
         "seconds",
         "games/s"
     );
-    for name in &names {
-        let v = load_variant(name, sets)?;
-        check_players(&v, players)?;
-        let mut game = new_game(&v, players, 0, false)?;
+    for (name, v) in &loaded {
+        let mut game = new_game(v, players, 0, false)?;
         let t = std::time::Instant::now();
         for seed in 0..games {
             game.reset(players, seed, false)?;

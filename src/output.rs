@@ -339,7 +339,7 @@ pub fn transcript<H: Hooks>(game: &Game<H>) -> String {
                 rule,
             } => {
                 if let Some(r) = running.get_mut(*player as usize) {
-                    *r += points;
+                    *r = r.saturating_add(*points);
                 }
                 out.push_str(&format!(
                     "  score {} {:+} ({})\n",

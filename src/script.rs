@@ -6,7 +6,7 @@ use crate::game::{play_random, Config, Game};
 use crate::lang::interp::Interp;
 use crate::rng::Rng;
 use crate::state::{FollowerAt, Place};
-use crate::variant::{load_variant, InputError, Variant};
+use crate::variant::{load_variant_with, InputError, Variant};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -24,9 +24,12 @@ enum Step {
 struct Header {
     variant: Option<String>,
     players: Vec<String>,
+    players_span: Range<usize>,
     seed: u64,
     sets: Vec<String>,
+    set_spans: Vec<Range<usize>>,
     starts: Vec<String>,
+    starts_span: Range<usize>,
     tiles: Option<(Vec<String>, Range<usize>)>,
     chips: Vec<(u16, String, bool, Range<usize>)>,
 }
@@ -63,9 +66,12 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
     let mut h = Header {
         variant: None,
         players: vec!["ann".into(), "bob".into()],
+        players_span: 0..0,
         seed: 1,
         sets: Vec::new(),
+        set_spans: Vec::new(),
         starts: Vec::new(),
+        starts_span: 0..0,
         tiles: None,
         chips: Vec::new(),
     };
@@ -84,20 +90,27 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
         };
         match word {
             "variant" if in_header => h.variant = Some(rest.to_string()),
-            "players" if in_header => h.players = list(rest),
+            "players" if in_header => {
+                h.players = list(rest);
+                h.players_span = span;
+            }
             "seed" if in_header => match rest.parse() {
                 Ok(s) => h.seed = s,
                 Err(_) => errors.push(
                     Diagnostic::error(span, "the seed must be a whole number").with_label("here"),
                 ),
             },
-            "set" if in_header => h.sets.push(rest.replace(' ', "")),
+            "set" if in_header => {
+                h.sets.push(rest.replace(' ', ""));
+                h.set_spans.push(span);
+            }
             "starts" if in_header => {
                 h.starts = rest
                     .split(',')
                     .map(|s| s.trim().to_string())
                     .filter(|s| !s.is_empty())
-                    .collect()
+                    .collect();
+                h.starts_span = span;
             }
             "tiles" if in_header => h.tiles = Some((list(rest), span)),
             "chip" if in_header => {
@@ -171,14 +184,49 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
     } else {
         variant_name.clone()
     };
-    let variant = load_variant(&vpath, &h.sets)?;
+    let variant = load_variant_with(&vpath, &h.sets, &|i, e| {
+        let (msg, notes) = e.split_once('\n').unwrap_or((&e, ""));
+        let mut d = Diagnostic::error(
+            h.set_spans[i].clone(),
+            format!("`set {}`: {msg}", h.sets[i]),
+        )
+        .with_label("this parameter");
+        for n in notes.lines() {
+            d = d.with_note(n.trim().to_string());
+        }
+        InputError(src.render(&[d]))
+    })?;
     let (lo, hi) = variant.players;
     if h.players.len() < lo || h.players.len() > hi {
         return Err(fail(
             src,
-            0..0,
-            format!("{} is for {lo} to {hi} players", variant.name),
+            h.players_span.clone(),
+            format!(
+                "{} is for {lo} to {hi} players, not {}",
+                variant.name,
+                h.players.len()
+            ),
             "players",
+        ));
+    }
+    let twice = (0..h.players.len()).find(|&i| h.players[..i].contains(&h.players[i]));
+    if let Some(p) = twice.map(|i| &h.players[i]) {
+        return Err(fail(
+            src,
+            h.players_span.clone(),
+            format!("player name `{p}` given twice"),
+            "players",
+        ));
+    }
+    if !h.starts.is_empty() && variant.map.is_none() {
+        return Err(fail(
+            src,
+            h.starts_span.clone(),
+            format!(
+                "{} is played on the endless table: it has no start squares to choose",
+                variant.name
+            ),
+            "no map",
         ));
     }
     let mut cfg: Config = (*variant.config).clone();

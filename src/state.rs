@@ -239,7 +239,7 @@ impl State {
             return;
         }
         if let Some(p) = self.players.get_mut(player as usize) {
-            p.score += points;
+            p.score = p.score.saturating_add(points);
             let who = self.acting();
             self.push(
                 who,

@@ -23,12 +23,22 @@ impl std::fmt::Display for InputError {
 /// The bundled variants: every bundled rules file that declares a `variant` of its own (files without
 /// one, such as `map-chips`, are shared rules that variants import).
 pub fn bundled_variants() -> impl Iterator<Item = (&'static str, &'static str)> {
-    BUNDLED_RULES.iter().copied().filter(|(n, text)| {
-        let (file, _) = crate::lang::parser::parse_file(&Source::new(*n, *text));
-        file.items
-            .iter()
-            .any(|i| matches!(i.kind, crate::lang::ast::ItemKind::Variant { .. }))
-    })
+    BUNDLED_RULES
+        .iter()
+        .copied()
+        .filter(|(n, text)| declares_variant(&Source::new(*n, *text)))
+}
+
+fn variant_names() -> Vec<&'static str> {
+    bundled_variants().map(|(n, _)| n).collect()
+}
+
+/// Whether a rules file declares a variant of its own (not only through what it imports).
+fn declares_variant(source: &Source) -> bool {
+    let (file, _) = crate::lang::parser::parse_file(source);
+    file.items
+        .iter()
+        .any(|i| matches!(i.kind, crate::lang::ast::ItemKind::Variant { .. }))
 }
 
 /// Reads a user's file as text, with a clear message for every way that can fail.
@@ -65,7 +75,7 @@ pub fn rules_source(name_or_path: &str) -> Result<Source, InputError> {
     }
     let looks_like_path = name_or_path.contains('/') || name_or_path.ends_with(".rules");
     if !looks_like_path && !std::path::Path::new(name_or_path).exists() {
-        let names: Vec<&str> = BUNDLED_RULES.iter().map(|(n, _)| *n).collect();
+        let names = variant_names();
         let hint = crate::diag::did_you_mean(name_or_path, names.iter().copied())
             .map(|s| format!(" (did you mean `{s}`?)"))
             .unwrap_or_default();
@@ -171,6 +181,18 @@ fn header_strings(prog: &Program, key: HeaderKey) -> Vec<String> {
 
 /// Loads, checks and configures a variant. `sets` are `name=value` overrides of parameters.
 pub fn load_variant(name_or_path: &str, sets: &[String]) -> Result<Variant, InputError> {
+    load_variant_with(name_or_path, sets, &|i, e| {
+        InputError(format!("error: `--set {}`: {e}", sets[i]))
+    })
+}
+
+/// [`load_variant`], with the caller's rendering of a problem with a `name=value` override (given the
+/// override's index in `sets` and the problem).
+pub fn load_variant_with(
+    name_or_path: &str,
+    sets: &[String],
+    set_error: &dyn Fn(usize, String) -> InputError,
+) -> Result<Variant, InputError> {
     let source = rules_source(name_or_path)?;
     let loader = |name: &str, from: &Source| load_map(name, from);
     let result = check_source(&source, &BundledRules, &loader);
@@ -181,15 +203,38 @@ pub fn load_variant(name_or_path: &str, sets: &[String]) -> Result<Variant, Inpu
     let Some(mut program) = result.program else {
         return Err(InputError(render(&result)));
     };
-    for s in sets {
+    if !declares_variant(&source) {
+        return Err(InputError(format!(
+            "error: `{}` declares no variant: it is shared rules for variants to import\n  \
+             to play it, add a header `variant \"name\" {{ … }}`; bundled variants: {}",
+            source.name,
+            variant_names().join(", ")
+        )));
+    }
+    for (i, s) in sets.iter().enumerate() {
         let Some((k, v)) = s.split_once('=') else {
-            return Err(InputError(format!(
-                "error: `--set {s}`: write it as `--set name=value`"
-            )));
+            return Err(set_error(i, "write it as `name=value`".into()));
         };
-        program
-            .set_param(k.trim(), v.trim())
-            .map_err(|e| InputError(format!("error: `--set {s}`: {e}")))?;
+        let (k, v) = (k.trim(), v.trim());
+        program.set_param(k, v).map_err(|e| {
+            let Some(p) = program.param_index(k).map(|p| &program.params[p as usize]) else {
+                return set_error(i, e);
+            };
+            let show = |v: Value| match value_json(&program, v) {
+                serde_json::Value::String(s) => s,
+                j => j.to_string(),
+            };
+            let mut e = format!(
+                "{e}\n  `{k}` takes a value of type {} (its default: `{k}={}`)",
+                p.ty,
+                show(p.value)
+            );
+            if !p.one_of.is_empty() {
+                let allowed: Vec<String> = p.one_of.iter().map(|v| show(*v)).collect();
+                e.push_str(&format!("; one of: {}", allowed.join(", ")));
+            }
+            set_error(i, e)
+        })?;
     }
     let map = match &program.header.map {
         Some(MapRef::Named(m)) => Some(Arc::new(load_map(m, &source).map_err(InputError)?)),

@@ -1,0 +1,561 @@
+//! Bad input at the command line: every case ends in one clear message and exit code 1 (bad input) or
+//! 2 (bad usage), never a panic (101). Each case runs the built binary in a fresh directory under the
+//! system's temp dir, with the files it needs, and pins (exit code, stderr, stdout) as a snapshot.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A fresh, empty directory for one case.
+fn scratch(case: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("carto-cli-{}-{case}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `carto ARGS` in a fresh directory holding `files`; returns the exit code, stderr and stdout.
+fn carto(case: &str, files: &[(&str, &[u8])], args: &[&str]) -> (i32, String, String) {
+    let dir = scratch(case);
+    for (name, bytes) in files {
+        let p = dir.join(name);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(p, bytes).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
+        .args(args)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let code = out.status.code().unwrap_or(-1);
+    (
+        code,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn report(args: &[&str], (code, err, out): &(i32, String, String)) -> String {
+    format!(
+        "$ carto {}\nexit: {code}\n----- stderr\n{err}----- stdout\n{out}",
+        args.join(" ")
+    )
+}
+
+/// Runs a case that must fail with `code`, and snapshots it.
+fn case(name: &str, code: i32, files: &[(&str, &[u8])], args: &[&str]) -> String {
+    let r = carto(name, files, args);
+    assert_ne!(r.0, 101, "carto panicked:\n{}", report(args, &r));
+    assert_eq!(r.0, code, "wrong exit code:\n{}", report(args, &r));
+    assert!(!r.1.trim().is_empty(), "no message:\n{}", report(args, &r));
+    let text = report(args, &r);
+    insta::assert_snapshot!(name, text);
+    text
+}
+
+/// A rules file: the base game on a map file.
+fn rules_on(map: &str) -> String {
+    format!(
+        "import \"base\"\nvariant \"tiny\" {{\n  title = \"Tiny\"\n  map = \"{map}\"\n  players = 2..6\n}}\n"
+    )
+}
+
+const SMALL_MAP: &str = r#"name = "Small"
+grid = """
+~~~~~~
+~....~
+~.t..~
+~....~
+~~~~~~
+"""
+[legend]
+"~" = "sea"
+"." = "land"
+"t" = { kind = "land", town = true }
+[[start]]
+name = "Home"
+at = [2, 2]
+"#;
+
+// ------------------------------------------------------------------ files
+
+#[test]
+fn missing_script() {
+    case("missing_script", 1, &[], &["run", "nosuch.script"]);
+}
+
+#[test]
+fn missing_rules_file() {
+    case("missing_rules_file", 1, &[], &["play", "nosuch.rules"]);
+}
+
+#[test]
+fn missing_check_file() {
+    case(
+        "missing_check_file",
+        1,
+        &[],
+        &["check", "rules/nosuch.rules"],
+    );
+}
+
+#[test]
+fn directory_script() {
+    case("directory_script", 1, &[("d/x", b"")], &["run", "d"]);
+}
+
+#[test]
+fn directory_rules() {
+    case(
+        "directory_rules",
+        1,
+        &[("d.rules/x", b"")],
+        &["play", "d.rules"],
+    );
+}
+
+#[test]
+fn empty_script() {
+    case(
+        "empty_script",
+        1,
+        &[("e.script", b"")],
+        &["run", "e.script"],
+    );
+}
+
+#[test]
+fn empty_rules() {
+    case("empty_rules", 1, &[("e.rules", b"")], &["play", "e.rules"]);
+}
+
+#[test]
+fn binary_rules() {
+    case(
+        "binary_rules",
+        1,
+        &[("b.rules", b"\x7fELF\x02\x01\x01\0\0\0\0")],
+        &["play", "b.rules"],
+    );
+}
+
+#[test]
+fn binary_script() {
+    case(
+        "binary_script",
+        1,
+        &[("b.script", b"variant base\n\0\0\0")],
+        &["run", "b.script"],
+    );
+}
+
+#[test]
+fn invalid_utf8_rules() {
+    case(
+        "invalid_utf8_rules",
+        1,
+        &[("u.rules", b"import \"base\"\n# caf\xe9\n")],
+        &["check", "u.rules"],
+    );
+}
+
+#[test]
+fn invalid_utf8_script() {
+    case(
+        "invalid_utf8_script",
+        1,
+        &[("u.script", b"variant base\nplayers \xff\xfe\n")],
+        &["run", "u.script"],
+    );
+}
+
+// ------------------------------------------------------------------ maps
+
+#[test]
+fn map_not_toml() {
+    let rules = rules_on("m.toml");
+    case(
+        "map_not_toml",
+        1,
+        &[
+            ("v.rules", rules.as_bytes()),
+            ("m.toml", b"name = \"Broken\"\ngrid = \"\"\"\n....\n"),
+        ],
+        &["play", "v.rules"],
+    );
+}
+
+#[test]
+fn map_syntax_error() {
+    let rules = rules_on("m.toml");
+    let map = SMALL_MAP.replace("[legend]", "[legend\n");
+    case(
+        "map_syntax_error",
+        1,
+        &[("v.rules", rules.as_bytes()), ("m.toml", map.as_bytes())],
+        &["play", "v.rules"],
+    );
+}
+
+#[test]
+fn map_missing() {
+    let rules = rules_on("nowhere.toml");
+    case(
+        "map_missing",
+        1,
+        &[("v.rules", rules.as_bytes())],
+        &["play", "v.rules"],
+    );
+}
+
+#[test]
+fn map_start_in_sea() {
+    let rules = rules_on("m.toml");
+    let map = SMALL_MAP.replace("at = [2, 2]", "at = [0, 0]");
+    case(
+        "map_start_in_sea",
+        1,
+        &[("v.rules", rules.as_bytes()), ("m.toml", map.as_bytes())],
+        &["play", "v.rules"],
+    );
+}
+
+#[test]
+fn map_town_outside_grid() {
+    let rules = rules_on("m.toml");
+    let map = format!("{SMALL_MAP}[[town]]\nname = \"Faraway\"\nat = [40, 3]\n");
+    case(
+        "map_town_outside_grid",
+        1,
+        &[("v.rules", rules.as_bytes()), ("m.toml", map.as_bytes())],
+        &["play", "v.rules"],
+    );
+}
+
+// ------------------------------------------------------------------ variants and parameters
+
+#[test]
+fn unknown_variant() {
+    case("unknown_variant", 1, &[], &["play", "bsae"]);
+}
+
+#[test]
+fn unknown_bench_variant() {
+    case(
+        "unknown_bench_variant",
+        1,
+        &[],
+        &["bench", "nosuch", "--games", "1"],
+    );
+}
+
+#[test]
+fn set_unknown_parameter() {
+    case(
+        "set_unknown_parameter",
+        1,
+        &[],
+        &["play", "base", "--set", "folowers=3"],
+    );
+}
+
+#[test]
+fn set_wrong_type() {
+    case(
+        "set_wrong_type",
+        1,
+        &[],
+        &["play", "base", "--set", "followers=many"],
+    );
+}
+
+#[test]
+fn set_without_value() {
+    case(
+        "set_without_value",
+        1,
+        &[],
+        &["play", "base", "--set", "followers"],
+    );
+}
+
+#[test]
+fn too_many_players() {
+    case(
+        "too_many_players",
+        2,
+        &[],
+        &["play", "base", "--players", "a,b,c,d,e,f,g"],
+    );
+}
+
+#[test]
+fn one_player() {
+    case("one_player", 2, &[], &["play", "base", "--players", "solo"]);
+}
+
+#[test]
+fn duplicate_player() {
+    case(
+        "duplicate_player",
+        2,
+        &[],
+        &["play", "base", "--players", "ann,ann"],
+    );
+}
+
+#[test]
+fn bench_zero_games() {
+    case(
+        "bench_zero_games",
+        2,
+        &[],
+        &["bench", "base", "--games", "0"],
+    );
+}
+
+#[test]
+fn bench_too_many_games() {
+    case(
+        "bench_too_many_games",
+        2,
+        &[],
+        &["bench", "base", "--games", "1000000000000"],
+    );
+}
+
+#[test]
+fn bench_games_not_a_number() {
+    case(
+        "bench_games_not_a_number",
+        2,
+        &[],
+        &["bench", "base", "--games", "lots"],
+    );
+}
+
+#[test]
+fn unknown_command() {
+    case("unknown_command", 2, &[], &["fly", "base"]);
+}
+
+// ------------------------------------------------------------------ setups that cannot be satisfied
+
+/// A map far too small for the 30 chips: the game still runs; the chips that find no square go aside,
+/// and the transcript says so.
+#[test]
+fn map_too_small_for_chips() {
+    let rules = "import \"scatter\"\nvariant \"crowded\" {\n  title = \"Crowded\"\n  map = \"m.toml\"\n  players = 2..6\n}\n";
+    let args = ["play", "v.rules", "--seed", "3"];
+    let r = carto(
+        "map_too_small_for_chips",
+        &[
+            ("v.rules", rules.as_bytes()),
+            ("m.toml", SMALL_MAP.as_bytes()),
+        ],
+        &args,
+    );
+    assert_eq!(r.0, 0, "{}", report(&args, &r));
+    let setup: String =
+        r.2.lines()
+            .take_while(|l| !l.contains("turn 1"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+    assert!(setup.contains("aside"), "no chip went aside:\n{setup}");
+    insta::assert_snapshot!(
+        "map_too_small_for_chips",
+        format!(
+            "$ carto {}\nexit: {}\n----- stderr\n{}----- stdout (setup only)\n{setup}",
+            args.join(" "),
+            r.0,
+            r.1
+        )
+    );
+}
+
+// ------------------------------------------------------------------ scripts
+
+#[test]
+fn script_illegal_move() {
+    let script = "variant base\ntiles U, E\nplace U at 5,5 r0\n";
+    case(
+        "script_illegal_move",
+        1,
+        &[("s.script", script.as_bytes())],
+        &["run", "s.script"],
+    );
+}
+
+#[test]
+fn script_unknown_tile_for_variant() {
+    // `base` has only the base tile set: the inns-and-cathedrals tiles are not there.
+    let script = "variant base\ntiles U, EI1\nplace U at 1,0 r0\n";
+    case(
+        "script_unknown_tile_for_variant",
+        1,
+        &[("s.script", script.as_bytes())],
+        &["run", "s.script"],
+    );
+}
+
+#[test]
+fn script_option_of_another_variant() {
+    // A base-game parameter in a script naming a variant that lacks it.
+    let rules = "variant \"bare\" {\n  title = \"Bare\"\n  map = unbounded\n  players = 2..6\n}\n";
+    let script = "variant bare.rules\nset road_tile = 3\ntiles U\nplace U at 1,0 r0\n";
+    case(
+        "script_option_of_another_variant",
+        1,
+        &[
+            ("bare.rules", rules.as_bytes()),
+            ("s.script", script.as_bytes()),
+        ],
+        &["run", "s.script"],
+    );
+}
+
+#[test]
+fn script_too_many_players() {
+    let script = "variant base\nplayers a, b, c, d, e, f, g\n";
+    case(
+        "script_too_many_players",
+        1,
+        &[("s.script", script.as_bytes())],
+        &["run", "s.script"],
+    );
+}
+
+#[test]
+fn script_unknown_variant() {
+    let script = "variant nosuch\n";
+    case(
+        "script_unknown_variant",
+        1,
+        &[("s.script", script.as_bytes())],
+        &["run", "s.script"],
+    );
+}
+
+// ------------------------------------------------------------------ limits
+
+#[test]
+fn deep_parentheses() {
+    let rules = format!(
+        "import \"base\"\nparam deep: int = {}1{}\n",
+        "(".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    case(
+        "deep_parentheses",
+        1,
+        &[("deep.rules", rules.as_bytes())],
+        &["check", "deep.rules"],
+    );
+}
+
+#[test]
+fn deep_nots() {
+    let rules = format!(
+        "import \"base\"\nparam deep: bool = {}true\n",
+        "not ".repeat(10_000)
+    );
+    case(
+        "deep_nots",
+        1,
+        &[("deep.rules", rules.as_bytes())],
+        &["check", "deep.rules"],
+    );
+}
+
+#[test]
+fn deep_minus() {
+    let rules = format!(
+        "import \"base\"\nparam deep: int = {}1\n",
+        "-".repeat(10_000)
+    );
+    case(
+        "deep_minus",
+        1,
+        &[("deep.rules", rules.as_bytes())],
+        &["check", "deep.rules"],
+    );
+}
+
+#[test]
+fn rule_over_operation_budget() {
+    let rules = "import \"base\"\n\
+        variant \"slow\" {\n  title = \"Slow\"\n  map = \"m.toml\"\n  players = 2..6\n}\n\
+        rule forever on placed {\n\
+        \x20 for a in squares() {\n\
+        \x20   for b in squares() {\n\
+        \x20     for c in squares() {\n\
+        \x20       for d in squares() {\n\
+        \x20         score(player, 0)\n\
+        \x20       }\n\
+        \x20     }\n\
+        \x20   }\n\
+        \x20 }\n\
+        }\n";
+    case(
+        "rule_over_operation_budget",
+        1,
+        &[
+            ("v.rules", rules.as_bytes()),
+            ("m.toml", SMALL_MAP.as_bytes()),
+        ],
+        &["play", "v.rules", "--quiet"],
+    );
+}
+
+#[test]
+fn import_itself() {
+    case(
+        "import_itself",
+        1,
+        &[("self.rules", b"import \"self.rules\"\n")],
+        &["check", "self.rules"],
+    );
+}
+
+#[test]
+fn import_cycle() {
+    case(
+        "import_cycle",
+        1,
+        &[
+            ("a.rules", b"import \"b.rules\"\n"),
+            ("b.rules", b"import \"c.rules\"\n"),
+            ("c.rules", b"import \"a.rules\"\n"),
+        ],
+        &["check", "a.rules"],
+    );
+}
+
+#[test]
+fn shared_rules_not_a_variant() {
+    case("shared_rules_not_a_variant", 1, &[], &["play", "map-chips"]);
+}
+
+#[test]
+fn script_duplicate_player() {
+    let script = "variant base\nplayers ann, bob, ann\n";
+    case(
+        "script_duplicate_player",
+        1,
+        &[("s.script", script.as_bytes())],
+        &["run", "s.script"],
+    );
+}
+
+#[test]
+fn script_starts_without_map() {
+    let script = "variant base\nstarts Nancy\n";
+    case(
+        "script_starts_without_map",
+        1,
+        &[("s.script", script.as_bytes())],
+        &["run", "s.script"],
+    );
+}
