@@ -314,3 +314,34 @@ pub fn load_variant_with(
         warnings,
     })
 }
+
+/// Resolves imports and map parts by bundled name only, never reading the disk: for loading
+/// untrusted text (the fuzz targets, the hostile-input tests).
+pub struct BundledOnly;
+
+impl crate::lang::check::RulesResolver for BundledOnly {
+    fn resolve(&self, name: &str, _from: &Source) -> Result<Source, String> {
+        BUNDLED_RULES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(n, t)| Source::new(format!("rules/{n}.rules"), *t))
+            .ok_or_else(|| format!("no bundled rules `{name}`"))
+    }
+}
+
+impl crate::map::MapResolver for BundledOnly {
+    fn resolve(&self, name: &str, _from: &Source) -> Result<Source, String> {
+        bundled_map(name)
+            .map(|t| Source::new(name, t))
+            .ok_or_else(|| format!("no bundled map `{name}`"))
+    }
+}
+
+impl BundledOnly {
+    /// Loads a bundled map by name (the checker's map loader, without the disk).
+    pub fn load_map(name: &str, _from: &Source) -> Result<MapBoard, String> {
+        let text = bundled_map(name).ok_or_else(|| format!("no bundled map `{name}`"))?;
+        let src = Source::new(name, text);
+        parse_map(&src, &BundledOnly).map_err(|d| src.render(&d))
+    }
+}

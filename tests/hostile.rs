@@ -10,40 +10,16 @@
 //! bundled names, and scripts always run the bundled `base` variant, so nothing reads the disk.
 
 use carto::diag::Source;
-use carto::lang::check::{check_source, render, RulesResolver};
-use carto::map::{bundled_map, parse_map, MapBoard, MapResolver};
+use carto::lang::check::{check_source, render};
+use carto::map::parse_map;
 use proptest::prelude::*;
 use std::path::Path;
 
-struct Bundled;
-
-impl RulesResolver for Bundled {
-    fn resolve(&self, name: &str, _from: &Source) -> Result<Source, String> {
-        carto::bundled::RULES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(n, t)| Source::new(format!("rules/{n}.rules"), *t))
-            .ok_or_else(|| format!("no bundled rules `{name}`"))
-    }
-}
-
-impl MapResolver for Bundled {
-    fn resolve(&self, name: &str, _from: &Source) -> Result<Source, String> {
-        bundled_map(name)
-            .map(|t| Source::new(name, t))
-            .ok_or_else(|| format!("no bundled map `{name}`"))
-    }
-}
-
-fn map_loader(name: &str, _from: &Source) -> Result<MapBoard, String> {
-    let text = bundled_map(name).ok_or_else(|| format!("no bundled map `{name}`"))?;
-    let src = Source::new(name, text);
-    parse_map(&src, &Bundled).map_err(|d| src.render(&d))
-}
+use carto::variant::BundledOnly as Bundled;
 
 fn load_rules(text: &str) {
     let src = Source::new("hostile.rules", text);
-    let result = check_source(&src, &Bundled, &map_loader);
+    let result = check_source(&src, &Bundled, &Bundled::load_map);
     let _ = render(&result);
 }
 

@@ -2,18 +2,10 @@
 #![no_main]
 
 use carto::diag::Source;
-use carto::map::{bundled_map, parse_map, MapResolver};
+use carto::map::parse_map;
 use libfuzzer_sys::fuzz_target;
 
-struct Bundled;
-
-impl MapResolver for Bundled {
-    fn resolve(&self, name: &str, _from: &Source) -> Result<Source, String> {
-        bundled_map(name)
-            .map(|t| Source::new(name, t))
-            .ok_or_else(|| format!("no bundled map `{name}`"))
-    }
-}
+use carto::variant::BundledOnly as Bundled;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
