@@ -655,6 +655,11 @@ impl Interp {
                     self.set(*var, item)?;
                     if let Some(f) = filter {
                         if !self.bool(st, f)? {
+                            // `all(x in L where c)` with no `: e` asks whether every element meets c.
+                            if *op == AggOp::All && map.is_none() {
+                                all = false;
+                                break;
+                            }
                             continue;
                         }
                     }
