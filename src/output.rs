@@ -284,7 +284,8 @@ pub fn transcript<H: Hooks>(game: &Game<H>) -> String {
                 taken,
                 listed,
             } => {
-                out.push_str(&format!("  [{options} options] {taken}"));
+                let s = if *options == 1 { "" } else { "s" };
+                out.push_str(&format!("  [{options} option{s}] {taken}"));
                 if listed.len() > 1 {
                     out.push_str(&format!("   ({})", listed.join(" | ")));
                 }

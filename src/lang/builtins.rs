@@ -379,7 +379,6 @@ pub enum Field {
     TileSquare,
     TileShields,
     StackSquare,
-    StackTop,
     StackSize,
 }
 
@@ -609,7 +608,6 @@ pub const FIELDS: &[(Base, &str, Field, Ty, &str)] = &[
         Ty::of(Square),
         "where the stack lies",
     ),
-    (Stack, "top", Field::StackTop, Ty::of(Tile), "its top tile"),
     (
         Stack,
         "size",

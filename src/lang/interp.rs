@@ -913,9 +913,6 @@ impl Interp {
                 match f {
                     F::StackSquare => Value::Square(stack.cell),
                     F::StackSize => Value::Int(stack.tiles.len() as i64),
-                    F::StackTop => {
-                        return Err(self.fail("a stack's top tile is not on the board yet"))
-                    }
                     _ => return Err(self.fail("not a field of a stack")),
                 }
             }
