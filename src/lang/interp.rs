@@ -1367,6 +1367,20 @@ impl Interp {
                                 tiles.push(t);
                             }
                         }
+                        if st.record {
+                            let (x, y) = st.board.xy(c);
+                            let ids: Vec<&str> = tiles
+                                .iter()
+                                .map(|&t| st.tiles[t as usize].id.as_str())
+                                .collect();
+                            let text = format!(
+                                "a stack of {} tiles at {x},{y}, top last: {}",
+                                ids.len(),
+                                ids.join(" ")
+                            );
+                            let who = st.acting();
+                            st.push(who, crate::state::EvKind::Note(text));
+                        }
                         st.tile_stacks.push(TileStack { cell: c, tiles });
                     }
                 }
