@@ -334,6 +334,13 @@ impl<H: Hooks> Game<H> {
             }
         }
         let want = cfg.start_squares.min(map.starts.len());
+        if !chosen.is_empty() && chosen.len() != want {
+            let n = chosen.len();
+            let s = if n == 1 { "" } else { "s" };
+            return Err(GameError::Setup(format!(
+                "{n} start square{s} named, but this variant uses {want}"
+            )));
+        }
         if chosen.is_empty() {
             let mut idx = Vec::new();
             self.st.rng.sample_indices(map.starts.len(), want, &mut idx);

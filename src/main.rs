@@ -51,6 +51,10 @@ enum Command {
         /// Sets a parameter of the rules: `--set name=value` (repeatable).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         sets: Vec<String>,
+        /// The start squares to use, by name, in order (the first gets the start tile); default:
+        /// chosen at random from the seed.
+        #[arg(long, value_delimiter = ',', value_name = "NAME,NAME")]
+        starts: Vec<String>,
         /// Prints only the final board and scores.
         #[arg(long)]
         quiet: bool,
@@ -105,8 +109,17 @@ fn main() -> ExitCode {
             players,
             log,
             sets,
+            starts,
             quiet,
-        } => play(&variant, seed, &players, log.as_deref(), &sets, quiet),
+        } => play(
+            &variant,
+            seed,
+            &players,
+            log.as_deref(),
+            &sets,
+            &starts,
+            quiet,
+        ),
         Command::Run { script, log } => run(&script, log.as_deref()),
         Command::Replay { log } => {
             let text = carto::variant::read_text(&log);
@@ -208,9 +221,21 @@ fn play(
     players: &[String],
     log: Option<&str>,
     sets: &[String],
+    starts: &[String],
     quiet: bool,
 ) -> Result<(), Failure> {
-    let v = load_variant(variant, sets)?;
+    let mut v = load_variant(variant, sets)?;
+    if !starts.is_empty() {
+        if v.map.is_none() {
+            return Err(Failure::Usage(format!(
+                "{} has no map, so no start squares to name",
+                v.name
+            )));
+        }
+        let mut cfg = (*v.config).clone();
+        cfg.start_names = starts.iter().map(|s| s.trim().to_string()).collect();
+        v.config = std::sync::Arc::new(cfg);
+    }
     if !v.warnings.is_empty() {
         eprint!("{}", v.warnings);
     }

@@ -92,7 +92,16 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
     let st = &game.st;
     let mut out = String::new();
     let mut seq = 0u64;
-    let mut line = |turn: u32, player: Option<String>, event: &str, fields: Map<String, Value>| {
+    // Discarded tiles and notes are not event kinds of the contract: they ride along as extra fields
+    // (`discarded`, `notes`) of the next line.
+    let mut discarded: Vec<Value> = Vec::new();
+    let mut notes: Vec<Value> = Vec::new();
+    let mut line = |turn: u32,
+                    player: Option<String>,
+                    event: &str,
+                    fields: Map<String, Value>,
+                    discarded: &mut Vec<Value>,
+                    notes: &mut Vec<Value>| {
         let mut m = Map::new();
         m.insert("seq".into(), json!(seq));
         m.insert("turn".into(), json!(turn));
@@ -102,6 +111,12 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
         );
         m.insert("event".into(), json!(event));
         m.extend(fields);
+        if !discarded.is_empty() {
+            m.insert("discarded".into(), Value::Array(std::mem::take(discarded)));
+        }
+        if !notes.is_empty() {
+            m.insert("notes".into(), Value::Array(std::mem::take(notes)));
+        }
         out.push_str(&Value::Object(m).to_string());
         out.push('\n');
         seq += 1;
@@ -139,7 +154,7 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
         pm.insert(k.clone(), v.clone());
     }
     f.insert("params".into(), Value::Object(pm));
-    line(0, None, "game_start", f);
+    line(0, None, "game_start", f, &mut discarded, &mut notes);
     for e in &st.events {
         let who = e.player.map(|p| n.player(p));
         let mut f = Map::new();
@@ -152,8 +167,8 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
                 "tile_placed"
             }
             EvKind::TileDiscarded { ty } => {
-                f.insert("tile".into(), json!(n.tile(*ty)));
-                "tile_discarded"
+                discarded.push(json!(n.tile(*ty)));
+                continue;
             }
             EvKind::FollowerPlaced { f: fo, cell, kind } => {
                 let (x, y) = st.board.xy(*cell);
@@ -205,7 +220,14 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
                 // `player` of the line is the receiver (the contract's table says so).
                 f.insert("points".into(), json!(points));
                 f.insert("rule".into(), json!(game.rule_name(*rule)));
-                line(e.turn, Some(n.player(*player)), "score", f);
+                line(
+                    e.turn,
+                    Some(n.player(*player)),
+                    "score",
+                    f,
+                    &mut discarded,
+                    &mut notes,
+                );
                 continue;
             }
             EvKind::TurnEnd { choices } => {
@@ -213,12 +235,12 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
                 "turn_end"
             }
             EvKind::Note(text) => {
-                f.insert("text".into(), json!(text));
-                "note"
+                notes.push(json!(text));
+                continue;
             }
             EvKind::Choice { .. } => continue,
         };
-        line(e.turn, who, kind, f);
+        line(e.turn, who, kind, f, &mut discarded, &mut notes);
     }
     let mut scores = Map::new();
     for p in &st.players {
@@ -226,7 +248,9 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
     }
     let mut f = Map::new();
     f.insert("scores".into(), Value::Object(scores));
-    line(0, None, "game_end", f);
+    // The game ends in the turn of its final scoring.
+    let last = st.events.last().map_or(0, |e| e.turn);
+    line(last, None, "game_end", f, &mut discarded, &mut notes);
     out
 }
 

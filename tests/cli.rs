@@ -559,3 +559,23 @@ fn script_starts_without_map() {
         &["run", "s.script"],
     );
 }
+
+#[test]
+fn unknown_start_square() {
+    case(
+        "unknown_start_square",
+        1,
+        &[],
+        &["play", "france", "--starts", "Nancy,Paris"],
+    );
+}
+
+#[test]
+fn start_squares_without_a_map() {
+    case(
+        "start_squares_without_a_map",
+        2,
+        &[],
+        &["play", "base", "--starts", "Nancy"],
+    );
+}

@@ -78,6 +78,8 @@ pub fn check_log(log: &str) -> usize {
             setup_done = true;
             assert!(turn >= last_turn, "line {i}: turns go back");
             last_turn = turn;
+        } else {
+            assert!(!setup_done, "line {i}: turn 0 (setup) after the game began");
         }
         match event {
             "tile_placed" => assert!([0, 90, 180, 270].contains(&l["rotation"].as_i64().unwrap())),

@@ -240,13 +240,14 @@ builtins! {
     TurnFollowersPlaced "turn_followers_placed"() -> rt(Int), Q, "followers the current player placed in this turn";
     IsExtraTurn "is_extra_turn"() -> rt(Bool), Q, "whether this turn is an extra turn";
     TurnNumber "turn_number"() -> rt(Int), Q, "the number of the current turn, from 1";
+    TilesLeft "tiles_left"() -> rt(Int), Q, "tiles left in the draw stack";
     RoundNumber "round_number"() -> rt(Int), Q, "the number of the current round, from 1";
     ConnectsAbroad "connects_abroad"("tile": t(Tile)) -> rt(Bool), Q, "whether a tile connects abroad at a border exit";
     Placeable "placeable"("stack": t(Stack)) -> rt(Bool), Q, "whether the top tile of a stack has a legal placement now";
     // ---- effects
     Score "score"("who": t(Players), "points": t(Int)) -> rt(Unit), E, "scores points for players, logged under the rule's name";
     Move "move"("chips": PTy::ChipOrChips, "to": t(Place), "face": t(Face)) -> rt(Unit), E, "moves chips to a place, face up or down";
-    Draw "draw"("count": t(Int), "from": t(Place), "to": t(Place), "face": t(Face)) -> rt(Unit), E, "moves up to count random chips from one place to another";
+    Draw "draw"("count": t(Int), "from": t(Place), "to": t(Place), "face": t(Face)) -> rt(Unit), E, "moves count chips from one place to another: the top of the supply (a pool kept shuffled), or random ones of another place; fewer if fewer are there";
     Shuffle "shuffle"("place": t(Place)) -> rt(Unit), E, "shuffles the chips of a place";
     Strength "strength"("follower": t(Follower), "strength": t(Int)) -> rt(Unit), E, "sets how many followers a follower counts as in majorities";
     Send "send"("follower": t(Follower), "area": t(Holding)) -> rt(Unit), E, "puts a follower into a holding area";

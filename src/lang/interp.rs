@@ -1140,6 +1140,7 @@ impl Interp {
             Builtin::TurnFollowersPlaced => Value::Int(i64::from(st.follower_placed_now)),
             Builtin::IsExtraTurn => Value::Bool(st.in_extra_turn),
             Builtin::TurnNumber => Value::Int(st.turn as i64),
+            Builtin::TilesLeft => Value::Int(st.stack.len() as i64),
             Builtin::RoundNumber => Value::Int(st.round as i64),
             Builtin::ConnectsAbroad => Value::Bool(match a[0] {
                 Value::Tile(t) => self.connects_abroad(st, t),
