@@ -71,6 +71,26 @@ fn dedent(text: &str) -> String {
     body.join("\n").trim().to_string()
 }
 
+/// Words wrapped at 100 columns, each line indented.
+fn wrap(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && indent.len() + line.len() + 1 + word.len() > 100 {
+            out.push_str(&format!("{indent}{line}\n"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(&format!("{indent}{line}\n"));
+    }
+    out
+}
+
 /// The documentation of a variant, as text.
 pub fn document(v: &Variant) -> String {
     let p = &v.program;
@@ -109,12 +129,18 @@ pub fn document(v: &Variant) -> String {
     }
     out.push_str("\nparameters (change with --set name=value):\n");
     for par in &p.params {
-        out.push_str(&format!(
-            "  {} : {} = {}",
-            par.name,
-            par.ty,
-            value_json(p, par.value)
-        ));
+        let value = match par.value {
+            Value::Table(t) => {
+                let rows: Vec<String> = p
+                    .tables
+                    .get(t as usize)
+                    .map(|rows| rows.iter().map(|(k, v)| format!("{k}: {v}")).collect())
+                    .unwrap_or_default();
+                format!("{{{}}}", rows.join(", "))
+            }
+            v => value_json(p, v).to_string(),
+        };
+        out.push_str(&format!("  {} : {} = {}", par.name, par.ty, value));
         if !par.doc.is_empty() {
             out.push_str(&format!("  — {}", par.doc));
         }
@@ -139,9 +165,7 @@ pub fn document(v: &Variant) -> String {
             file,
             line
         ));
-        if !comment.is_empty() {
-            out.push_str(&format!("      {comment}\n"));
-        }
+        out.push_str(&wrap(&comment, "      "));
     }
     if !p.actions.is_empty() {
         out.push_str("\nplayer actions:\n");
@@ -160,9 +184,7 @@ pub fn document(v: &Variant) -> String {
                 Some(ph) => format!("phase {ph:?}").to_lowercase(),
             };
             out.push_str(&format!("  {} ({when}) {}:{}\n", a.name, file, line));
-            if !comment.is_empty() {
-                out.push_str(&format!("      {comment}\n"));
-            }
+            out.push_str(&wrap(&comment, "      "));
         }
     }
     out
