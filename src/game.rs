@@ -82,6 +82,11 @@ pub trait Hooks {
     fn listens(&self, _trigger: Trigger) -> bool {
         false
     }
+    /// Why the option `name`, which is not among the legal ones, is refused: which rule or limit.
+    /// `now` is the phase whose actions are on offer (`None` for a forced decision or no actions).
+    fn explain(&mut self, _st: &mut State, _now: Option<Phase>, _name: &str) -> Option<String> {
+        None
+    }
 }
 
 /// A legal option at a decision.
@@ -155,6 +160,8 @@ pub struct Game<H: Hooks> {
     forced_clean: bool,
     /// The step that offered the pending actions (taking one comes back there).
     resume: Option<Step>,
+    /// The phase whose actions the pending decision offers (for explaining refusals).
+    offer_phase: Option<Phase>,
     completed: Vec<u32>,
     placements: Vec<(u32, u8)>,
     scratch: Vec<u16>,
@@ -186,6 +193,7 @@ impl<H: Hooks> Game<H> {
             forced_pending: false,
             forced_clean: false,
             resume: None,
+            offer_phase: None,
             completed: Vec::new(),
             placements: Vec::new(),
             scratch: Vec::new(),
@@ -441,6 +449,7 @@ impl<H: Hooks> Game<H> {
         self.options.clear();
         self.options.push(with);
         self.hooks.actions(&mut self.st, phase, &mut self.options)?;
+        self.offer_phase = Some(phase);
         if self.options.len() > 1 {
             self.decided = false;
             self.resume = Some(again);
@@ -811,7 +820,7 @@ impl<H: Hooks> Game<H> {
     }
 
     /// Finds an option by name; when none has it, says why (which rule refused the move).
-    pub fn find_option(&self, name: &str) -> Result<usize, String> {
+    pub fn find_option(&mut self, name: &str) -> Result<usize, String> {
         if let Some(i) = self
             .options
             .iter()
@@ -820,7 +829,14 @@ impl<H: Hooks> Game<H> {
             return Ok(i);
         }
         let mut why = String::new();
-        if let Some(rest) = name.strip_prefix("place ") {
+        let now = if self.forced_pending || self.decided {
+            None
+        } else {
+            self.offer_phase
+        };
+        if let Some(w) = self.hooks.explain(&mut self.st, now, name) {
+            why = w;
+        } else if let Some(rest) = name.strip_prefix("place ") {
             why = self.why_not_place(rest);
         } else if name.starts_with("follower") {
             if !self
@@ -846,11 +862,31 @@ impl<H: Hooks> Game<H> {
             String::new()
         };
         Err(format!(
-            "`{name}` is not a legal option here{}{}\n  legal: {}{more}",
+            "`{name}` is not a legal option here ({}){}{}\n  legal: {}{more}",
+            self.decision_label(now),
             if why.is_empty() { "" } else { ": " },
             why,
             names.join(" | ")
         ))
+    }
+
+    /// What the pending decision is, for people: turn, player and step.
+    fn decision_label(&self, now: Option<Phase>) -> String {
+        let who = self
+            .st
+            .players
+            .get(self.st.current as usize)
+            .map(|p| p.name.as_str())
+            .unwrap_or("?");
+        let what = match (self.options.first(), now) {
+            _ if self.decided => "the game is over".to_string(),
+            _ if self.forced_pending => "a forced action".to_string(),
+            (Some(Opt::Place { .. }), _) => "placing the tile".to_string(),
+            (Some(Opt::Draw), _) => "drawing a tile or an action instead".to_string(),
+            (_, Some(p)) => format!("the actions of phase {}", format!("{p:?}").to_lowercase()),
+            _ => "placing a follower".to_string(),
+        };
+        format!("turn {}, {who}: {what}", self.st.turn)
     }
 
     fn why_not_place(&self, rest: &str) -> String {

@@ -1604,6 +1604,89 @@ impl Interp {
         })
     }
 
+    /// Why an action named at the start of `name` is not on offer now.
+    fn why_refused(&mut self, st: &mut State, now: Option<Phase>, name: &str) -> R<Option<String>> {
+        let word = name.split_whitespace().next().unwrap_or("");
+        let prog = self.prog.clone();
+        let Some((ai, a)) = prog
+            .actions
+            .iter()
+            .enumerate()
+            .find(|(_, a)| a.name == word)
+        else {
+            return Ok(None);
+        };
+        let phase_name = |p: Option<Phase>| match p {
+            None => "forced".to_string(),
+            Some(p) => format!("phase {}", format!("{p:?}").to_lowercase()),
+        };
+        self.refresh_usage(st);
+        for l in &a.limits {
+            let refused = match l {
+                Limit::PerTurn(n) => (self.used_turn[ai] >= *n).then(|| {
+                    format!(
+                        "`limit per turn {n}`: already taken {} time(s) this turn",
+                        self.used_turn[ai]
+                    )
+                }),
+                Limit::PerRound(n) => {
+                    let k = st.current as usize * prog.actions.len() + ai;
+                    let used = self.used_round.get(k).copied().unwrap_or(0);
+                    (used >= *n).then(|| {
+                        format!("`limit per round {n}`: already taken {used} time(s) this round")
+                    })
+                }
+                Limit::Group(g) => self
+                    .groups_used
+                    .get(*g as usize)
+                    .copied()
+                    .unwrap_or(false)
+                    .then(|| {
+                        let group = prog
+                            .groups
+                            .get(*g as usize)
+                            .map(|s| s.as_str())
+                            .unwrap_or("?");
+                        format!(
+                            "`limit group {group}`: an action of that group was taken this turn"
+                        )
+                    }),
+                Limit::NoFollower => st
+                    .follower_placed_now
+                    .then(|| "`limit no_follower`: a follower was placed this turn".to_string()),
+                Limit::NotExtra => st
+                    .in_extra_turn
+                    .then(|| "`limit not_extra`: this is an extra turn".to_string()),
+            };
+            if let Some(r) = refused {
+                return Ok(Some(format!("action `{word}` is refused by its {r}")));
+            }
+        }
+        if a.phase != now {
+            return Ok(Some(format!(
+                "action `{word}` is offered in {}, and this decision is not that",
+                phase_name(a.phase)
+            )));
+        }
+        if let Some(w) = &a.when {
+            self.begin((prog.rules.len() + ai) as u16);
+            let saved = self.enter(a.body.locals.max(2));
+            self.set(0, Value::Player(st.current))?;
+            let ok = self.bool(st, w);
+            self.leave(saved);
+            if !ok? {
+                return Ok(Some(format!(
+                    "action `{word}`: its `when` condition is false now"
+                )));
+            }
+        }
+        let names: Vec<String> = a.choices.iter().map(|c| format!("`{}`", c.name)).collect();
+        Ok(Some(format!(
+            "action `{word}`: those choices do not meet its `where` conditions (choices: {})",
+            names.join(", ")
+        )))
+    }
+
     /// Lists the offers of every action of `phase` (`None`: forced actions).
     fn collect(&mut self, st: &mut State, phase: Option<Phase>, out: &mut Vec<Opt>) -> R<()> {
         self.refresh_usage(st);
@@ -1926,5 +2009,12 @@ impl Hooks for Interp {
 
     fn listens(&self, trigger: Trigger) -> bool {
         self.listens[trigger as usize]
+    }
+
+    fn explain(&mut self, st: &mut State, now: Option<Phase>, name: &str) -> Option<String> {
+        match self.why_refused(st, now, name) {
+            Ok(w) => w,
+            Err(e) => Some(e.to_string()),
+        }
     }
 }
