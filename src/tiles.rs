@@ -63,6 +63,9 @@ pub fn bundled_tile_set(name: &str) -> Option<&'static str> {
         .map(|(_, t)| *t)
 }
 
+/// Most copies of one tile type in a set.
+pub const MAX_COUNT: u32 = 1000;
+
 /// Parses a tile set. All problems of the file are reported at once, each with a span.
 pub fn parse_tile_set(name: &str, source: &Source) -> Result<TileSet, Vec<Diagnostic>> {
     let root: Node = match toml::from_str(&source.text) {
@@ -441,7 +444,17 @@ impl Checker<'_> {
             Some(v) => self.string("name", v),
             None => id.clone(),
         };
-        let count = count_v.as_ref().and_then(|v| self.number("count", v, 1));
+        let mut count = count_v.as_ref().and_then(|v| self.number("count", v, 1));
+        if let (Some(n), Some(v)) = (count, &count_v) {
+            if n > MAX_COUNT {
+                self.error(
+                    v.span(),
+                    format!("`count` is {n}; a tile type may have at most {MAX_COUNT} copies"),
+                    format!("expected at most {MAX_COUNT}"),
+                );
+                count = None;
+            }
+        }
         let start = match &start_v {
             Some(v) => self.number("start", v, 0),
             None => Some(0),

@@ -103,6 +103,9 @@ pub fn load_map(name: &str, from: &Source) -> Result<MapBoard, String> {
     parse_map(&src, &BundledResolver).map_err(|d| src.render(&d))
 }
 
+/// Most tiles in one game (the endless table is sized for a line of them in any direction).
+pub const MAX_TILES: u64 = 1000;
+
 /// A variant ready to play.
 pub struct Variant {
     pub name: String,
@@ -260,6 +263,13 @@ pub fn load_variant_with(
         sets_loaded.push(set);
     }
     let (tiles, counts, start) = compile_tiles(&sets_loaded);
+    let total: u64 = counts.iter().map(|&c| c as u64).sum();
+    if total > MAX_TILES {
+        return Err(InputError(format!(
+            "error: the tile sets {} hold {total} tiles; a game takes at most {MAX_TILES}",
+            tile_names.join(", ")
+        )));
+    }
     let Some(start_tile) = start else {
         return Err(InputError(
             "error: none of the tile sets has a start tile".into(),

@@ -579,3 +579,33 @@ fn start_squares_without_a_map() {
         &["play", "base", "--starts", "Nancy"],
     );
 }
+
+#[test]
+fn too_many_tiles() {
+    let rules = "import \"base\"\nvariant \"big\" {\n  title = \"Big\"\n  map = unbounded\n  tiles = [\"big.toml\"]\n}\n";
+    let tiles = "[[tile]]\nid = \"D\"\nname = \"start\"\ncount = 900\nstart = 1\nedges = \"CRFR\"\ncities = [{ sides = \"N\" }]\nroads = [{ sides = \"EW\" }]\nfields = [{ halves = [\"En\", \"Wn\"], cities = [0] }, { halves = [\"Es\", \"Se\", \"Sw\", \"Ws\"] }]\n\n[[tile]]\nid = \"U\"\nname = \"road\"\ncount = 5000\nedges = \"FRFR\"\nroads = [{ sides = \"EW\" }]\nfields = [{ halves = [\"Nw\", \"Ne\", \"En\", \"Wn\"] }, { halves = [\"Es\", \"Se\", \"Sw\", \"Ws\"] }]\n";
+    case(
+        "too_many_tiles",
+        1,
+        &[
+            ("big.rules", rules.as_bytes()),
+            ("big.toml", tiles.as_bytes()),
+        ],
+        &["play", "big.rules"],
+    );
+}
+
+#[test]
+fn too_many_tiles_in_all() {
+    let rules = "import \"base\"\nvariant \"big\" {\n  title = \"Big\"\n  map = unbounded\n  tiles = [\"big.toml\"]\n}\n";
+    let tiles = "[[tile]]\nid = \"D\"\nname = \"start\"\ncount = 900\nstart = 1\nedges = \"CRFR\"\ncities = [{ sides = \"N\" }]\nroads = [{ sides = \"EW\" }]\nfields = [{ halves = [\"En\", \"Wn\"], cities = [0] }, { halves = [\"Es\", \"Se\", \"Sw\", \"Ws\"] }]\n\n[[tile]]\nid = \"U\"\nname = \"road\"\ncount = 900\nedges = \"FRFR\"\nroads = [{ sides = \"EW\" }]\nfields = [{ halves = [\"Nw\", \"Ne\", \"En\", \"Wn\"] }, { halves = [\"Es\", \"Se\", \"Sw\", \"Ws\"] }]\n";
+    case(
+        "too_many_tiles_in_all",
+        1,
+        &[
+            ("big.rules", rules.as_bytes()),
+            ("big.toml", tiles.as_bytes()),
+        ],
+        &["play", "big.rules"],
+    );
+}
