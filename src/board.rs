@@ -268,13 +268,6 @@ impl Board {
         self.frontier_pos[c as usize] = NONE;
     }
 
-    /// Whether `tile` in rotation `rot` matches the placed neighbours of candidate `cell`.
-    #[inline]
-    pub fn fits(&self, cell: u32, tile: &CompiledTile, rot: usize) -> bool {
-        let c = cell as usize;
-        (tile.rot[rot].edges ^ self.req[c]) & self.mask[c] == 0
-    }
-
     /// Appends every legal `(cell, rotation)` for `tile` to `out`.
     pub fn legal_placements(&self, tile: &CompiledTile, out: &mut Vec<(u32, u8)>) {
         // Branch-free: write every candidate, keep those that fit.
