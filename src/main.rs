@@ -207,12 +207,7 @@ fn new_game(
     seed: u64,
     record: bool,
 ) -> Result<Game<Interp>, Failure> {
-    let board = match &v.map {
-        Some(m) => carto::board::Board::from_map(m),
-        None => carto::board::Board::unbounded(1),
-    };
-    let interp = Interp::new(v.program.clone(), v.map.clone(), &board);
-    Ok(Game::new(v.config.clone(), interp, players, seed, record)?)
+    Ok(v.new_game(v.config.clone(), players, seed, record)?)
 }
 
 fn play(

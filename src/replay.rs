@@ -3,8 +3,6 @@
 //! of the replay is compared line by line with the original.
 
 use crate::diag::Source;
-use crate::game::Game;
-use crate::lang::interp::Interp;
 use crate::variant::{load_variant, InputError};
 use serde_json::Value;
 use std::sync::Arc;
@@ -97,12 +95,8 @@ pub fn replay(src: &Source) -> Result<Replay, InputError> {
                 .filter_map(move |c| c.as_str().map(|s| (i, s.to_string())))
         })
         .collect();
-    let board = match &v.map {
-        Some(m) => crate::board::Board::from_map(m),
-        None => crate::board::Board::unbounded(1),
-    };
-    let interp = Interp::new(v.program.clone(), v.map.clone(), &board);
-    let mut game = Game::new(Arc::new(cfg), interp, &players, seed, true)
+    let mut game = v
+        .new_game(Arc::new(cfg), &players, seed, true)
         .map_err(|e| bad(0, e.to_string()))?;
     let mut next = choices.into_iter();
     while game.advance().map_err(|e| bad(0, e.to_string()))? {

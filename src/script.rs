@@ -249,12 +249,8 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
         cfg.fixed_stack = Some(order);
     }
     let cfg = Arc::new(cfg);
-    let board = match &variant.map {
-        Some(m) => crate::board::Board::from_map(m),
-        None => crate::board::Board::unbounded(1),
-    };
-    let interp = Interp::new(variant.program.clone(), variant.map.clone(), &board);
-    let mut game = Game::new(cfg, interp, &h.players, h.seed, true)
+    let mut game = variant
+        .new_game(cfg, &h.players, h.seed, true)
         .map_err(|e| fail(src, 0..0, e.to_string(), "while setting up the game"))?;
     for (id, place, up, span) in &h.chips {
         let Some(p) = parse_place(&game, place) else {

@@ -118,6 +118,24 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// A new game of this variant, run by the interpreter; `cfg` is the variant's configuration,
+    /// possibly with fixed tiles or start squares.
+    pub fn new_game(
+        &self,
+        cfg: Arc<Config>,
+        players: &[String],
+        seed: u64,
+        record: bool,
+    ) -> Result<crate::game::Game<crate::lang::interp::Interp>, crate::game::GameError> {
+        let board = match &self.map {
+            Some(m) => crate::board::Board::from_map(m),
+            None => crate::board::Board::unbounded(1),
+        };
+        let interp =
+            crate::lang::interp::Interp::new(self.program.clone(), self.map.clone(), &board);
+        crate::game::Game::new(cfg, interp, players, seed, record)
+    }
+
     /// Parameters in force, for the log.
     pub fn params(&self) -> Vec<(String, serde_json::Value)> {
         self.program

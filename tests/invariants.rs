@@ -5,7 +5,6 @@
 
 use carto::diag::Source;
 use carto::game::{Game, Hooks};
-use carto::lang::interp::Interp;
 use carto::rng::Rng;
 use carto::state::{EvKind, FollowerAt, Place};
 use carto::variant::{bundled_variants, load_variant};
@@ -69,12 +68,7 @@ fn random_games_of_every_variant_keep_their_invariants() {
     for (name, _) in bundled_variants() {
         let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
         for seed in 0..3u64 {
-            let board = match &v.map {
-                Some(m) => carto::board::Board::from_map(m),
-                None => carto::board::Board::unbounded(1),
-            };
-            let interp = Interp::new(v.program.clone(), v.map.clone(), &board);
-            let mut game = Game::new(v.config.clone(), interp, &players, seed, true).unwrap();
+            let mut game = v.new_game(v.config.clone(), &players, seed, true).unwrap();
             let mut rng = Rng::new(seed + 77);
             let mut steps = 0;
             while game

@@ -1,8 +1,6 @@
 //! Benelux setup (spec §5.1): the rules deal a stack of 5 tiles from the draw stack onto each island
 //! stack square, 2 stacks per chip colour, before turn 1.
 
-use carto::game::Game;
-use carto::lang::interp::Interp;
 use carto::map::AttrValue;
 use carto::variant::load_variant;
 use std::collections::BTreeMap;
@@ -13,10 +11,8 @@ fn benelux_deals_two_stacks_of_five_per_island_colour() {
     let map = v.map.clone().unwrap();
     let total: u32 = v.config.counts.iter().sum();
     for seed in 1..=10 {
-        let board = carto::board::Board::from_map(&map);
-        let interp = Interp::new(v.program.clone(), v.map.clone(), &board);
         let players = ["ann".to_string(), "bob".to_string()];
-        let game = Game::new(v.config.clone(), interp, &players, seed, false).unwrap();
+        let game = v.new_game(v.config.clone(), &players, seed, false).unwrap();
         let mut per_colour: BTreeMap<String, usize> = BTreeMap::new();
         for stack in &game.st.tile_stacks {
             let (x, y) = game.st.board.xy(stack.cell);

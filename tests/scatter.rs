@@ -15,11 +15,9 @@ const SCATTERED: &[(&str, usize)] = &[("france", 30), ("benelux", 20)];
 const SEEDS: std::ops::RangeInclusive<u64> = 1..=40;
 
 fn new_game(v: &Variant, seed: u64) -> Game<Interp> {
-    let map = v.map.as_ref().expect("a map variant");
-    let board = carto::board::Board::from_map(map);
-    let interp = Interp::new(v.program.clone(), v.map.clone(), &board);
+    assert!(v.map.is_some(), "a map variant");
     let players = ["ann".to_string(), "bob".to_string()];
-    Game::new(v.config.clone(), interp, &players, seed, false)
+    v.new_game(v.config.clone(), &players, seed, false)
         .unwrap_or_else(|e| panic!("{}: seed {seed}: {e}", v.name))
 }
 
