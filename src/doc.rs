@@ -48,7 +48,7 @@ fn source_of(v: &Variant, o: &Origin, cache: &mut Vec<Option<Source>>) -> Option
         let from = Source::new("", "");
         cache[i] = match bundled.map(|b| BundledRules.resolve(b, &from)) {
             Some(Ok(s)) => Some(s),
-            _ => std::fs::read_to_string(name)
+            _ => crate::files::read_text(std::path::Path::new(name))
                 .ok()
                 .map(|t| Source::new(name.clone(), t)),
         };

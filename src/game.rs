@@ -870,6 +870,20 @@ impl<H: Hooks> Game<H> {
         ))
     }
 
+    /// The pending decision, for people (turn, player and step), or `None` when the game is over
+    /// or no decision is pending.
+    pub fn pending_decision(&self) -> Option<String> {
+        if self.decided {
+            return None;
+        }
+        let now = if self.forced_pending {
+            None
+        } else {
+            self.offer_phase
+        };
+        Some(self.decision_label(now))
+    }
+
     /// What the pending decision is, for people: turn, player and step.
     fn decision_label(&self, now: Option<Phase>) -> String {
         let who = self
@@ -883,6 +897,13 @@ impl<H: Hooks> Game<H> {
             _ if self.forced_pending => "a forced action".to_string(),
             (Some(Opt::Place { .. }), _) => "placing the tile".to_string(),
             (Some(Opt::Draw), _) => "drawing a tile or an action instead".to_string(),
+            _ if self
+                .options
+                .iter()
+                .any(|o| matches!(o, Opt::Follower { .. })) =>
+            {
+                "placing a follower".to_string()
+            }
             (_, Some(p)) => format!("the actions of phase {}", format!("{p:?}").to_lowercase()),
             _ => "placing a follower".to_string(),
         };

@@ -6,6 +6,7 @@ pub mod board;
 pub mod compiled;
 pub mod diag;
 pub mod features;
+pub mod files;
 pub mod game;
 pub mod geometry;
 pub mod lang;

@@ -207,14 +207,11 @@ impl MapResolver for BundledResolver {
         }
         let dir = Path::new(&from.name).parent().unwrap_or(Path::new(""));
         let path = dir.join(name);
-        match std::fs::read_to_string(&path) {
+        match crate::files::read_text(&path) {
             Ok(text) => Ok(Source::new(path.to_string_lossy(), text)),
             Err(e) => {
                 let bundled = bundled_maps().collect::<Vec<_>>().join(", ");
-                Err(format!(
-                    "`{name}` is not a bundled map ({bundled}) and `{}` cannot be read: {e}",
-                    path.display()
-                ))
+                Err(format!("`{name}` is not a bundled map ({bundled}): {e}"))
             }
         }
     }

@@ -242,6 +242,10 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
         };
         line(e.turn, who, kind, f, &mut discarded, &mut notes);
     }
+    // An unfinished game (a script that stops at a pending decision) has no `game_end`.
+    if !game.is_over() {
+        return out;
+    }
     let mut scores = Map::new();
     for p in &st.players {
         scores.insert(p.name.clone(), json!(p.score));
@@ -377,7 +381,12 @@ pub fn transcript<H: Hooks>(game: &Game<H>) -> String {
             EvKind::Note(text) => out.push_str(&format!("  note: {text}\n")),
         }
     }
-    out.push_str("final scores\n");
+    match game.pending_decision() {
+        Some(what) => out.push_str(&format!(
+            "game not finished: a decision is pending ({what})\nscores so far\n"
+        )),
+        None => out.push_str("final scores\n"),
+    }
     end_turn(&mut out, &running);
     out
 }

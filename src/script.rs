@@ -275,6 +275,7 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
         game.st.turn = turn;
     }
     let mut rng = Rng::new(h.seed).fork();
+    let end = steps.last().map_or(0..0, |(_, span)| span.clone());
     for (step, span) in steps {
         let live = game.advance().map_err(|e| {
             fail(
@@ -374,6 +375,16 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
             }
         }
     }
+    // After the last line, every step that needs no decision is played (scoring, the end of the
+    // game); a decision still pending leaves the game unfinished (`Game::pending_decision`).
+    game.advance().map_err(|e| {
+        fail(
+            src,
+            end,
+            e.to_string(),
+            "while playing on after the last line",
+        )
+    })?;
     Ok(ScriptRun { game, variant })
 }
 

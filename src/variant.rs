@@ -41,31 +41,11 @@ fn declares_variant(source: &Source) -> bool {
         .any(|i| matches!(i.kind, crate::lang::ast::ItemKind::Variant { .. }))
 }
 
-/// Reads a user's file as text, with a clear message for every way that can fail.
+/// Reads a user's file as text, with a clear message for every way that can fail
+/// ([`crate::files::read_text`]: regular files only, with a size limit).
 pub fn read_text(path: &str) -> Result<String, InputError> {
-    let p = std::path::Path::new(path);
-    if p.is_dir() {
-        return Err(InputError(format!(
-            "error: `{path}` is a directory, not a file"
-        )));
-    }
-    let bytes = std::fs::read(p).map_err(|e| {
-        InputError(match e.kind() {
-            std::io::ErrorKind::NotFound => format!("error: no file `{path}`"),
-            _ => format!("error: cannot read `{path}`: {e}"),
-        })
-    })?;
-    if bytes.contains(&0) {
-        return Err(InputError(format!(
-            "error: `{path}` is a binary file, not text"
-        )));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        InputError(format!(
-            "error: `{path}` is not valid UTF-8 (byte {} is not part of a character)",
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    crate::files::read_text(std::path::Path::new(path))
+        .map_err(|e| InputError(format!("error: {e}")))
 }
 
 /// The rules source for a bundled variant name or a path.

@@ -609,3 +609,74 @@ fn too_many_tiles_in_all() {
         &["play", "big.rules"],
     );
 }
+
+// Issue 8, A5: every file read is a regular file of bounded size; devices are refused at once
+// (before this, `carto check /dev/zero` read until memory ran out).
+#[test]
+fn check_dev_zero() {
+    case("check_dev_zero", 1, &[], &["check", "/dev/zero"]);
+}
+
+#[test]
+fn play_dev_urandom() {
+    case("play_dev_urandom", 1, &[], &["play", "/dev/urandom"]);
+}
+
+#[test]
+fn run_dev_zero() {
+    case("run_dev_zero", 1, &[], &["run", "/dev/zero"]);
+}
+
+#[test]
+fn replay_dev_zero() {
+    case("replay_dev_zero", 1, &[], &["replay", "/dev/zero"]);
+}
+
+#[test]
+fn map_is_a_device() {
+    let rules = rules_on("/dev/zero");
+    case(
+        "map_is_a_device",
+        1,
+        &[("v.rules", rules.as_bytes())],
+        &["play", "v.rules"],
+    );
+}
+
+#[test]
+fn script_too_large() {
+    // 16 MiB is the most carto reads; one byte more is refused before the script is parsed.
+    let big = vec![b'#'; 16 * 1024 * 1024 + 1];
+    case(
+        "script_too_large",
+        1,
+        &[("big.script", &big)],
+        &["run", "big.script"],
+    );
+}
+
+// Issue 8, A3: a script that stops at a pending decision logs no `game_end` and says who decides.
+#[test]
+fn unfinished_script_logs_no_game_end() {
+    let script =
+        b"variant base\nplayers ann, bob\nseed 1\ntiles E, U\nplace E at 0,-1 r180\npass\n";
+    let dir = scratch("unfinished_script");
+    std::fs::write(dir.join("s.script"), script).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
+        .args(["run", "s.script", "--log", "s.jsonl"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("game not finished: a decision is pending (turn 2, bob: placing the tile)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("final scores"), "{stdout}");
+    let log = std::fs::read_to_string(dir.join("s.jsonl")).unwrap();
+    let last = log.lines().last().unwrap();
+    assert!(last.contains("\"event\":\"turn_end\""), "{last}");
+    assert!(!log.contains("game_end"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
