@@ -641,7 +641,12 @@ impl<H: Hooks> Game<H> {
             feature: info,
             ..self.ctx()
         };
-        self.fire(Trigger::Scored, &ctx)?;
+        if self.st.record {
+            self.st.scoring = self.st.scored_feature(&info);
+        }
+        let fired = self.fire(Trigger::Scored, &ctx);
+        self.st.scoring = None;
+        fired?;
         if return_followers {
             let root = info.root;
             let mut fs = std::mem::take(&mut self.scratch);

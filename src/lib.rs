@@ -12,6 +12,7 @@ pub mod geometry;
 pub mod lang;
 pub mod map;
 pub mod output;
+pub mod render;
 pub mod rng;
 pub mod script;
 pub mod state;

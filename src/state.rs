@@ -84,6 +84,17 @@ pub struct FeatureInfo {
     pub winners: u8,
 }
 
+/// A feature as it was when it scored, for people: kind, size and the square of its top-left tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoredFeature {
+    pub kind: FeatureKind,
+    pub complete: bool,
+    pub tiles: u32,
+    pub shields: u32,
+    pub cities: u32,
+    pub cell: u32,
+}
+
 /// What an event happened to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvKind {
@@ -122,6 +133,8 @@ pub enum EvKind {
         player: u8,
         points: i64,
         rule: u16,
+        /// The feature being scored, when the points come from scoring one (transcripts only).
+        what: Option<ScoredFeature>,
     },
     /// A decision: how many options there were and the one taken (transcripts only).
     Choice {
@@ -178,6 +191,8 @@ pub struct State {
     /// Names of the options taken in the current turn (when recording).
     pub turn_choices: Vec<String>,
     pub start_cells: Vec<u32>,
+    /// The feature being scored now (set only when recording), named by the score events.
+    pub scoring: Option<ScoredFeature>,
     stamp: Vec<u32>,
     stamp_gen: u32,
     members: Vec<u32>,
@@ -210,6 +225,7 @@ impl State {
             events: Vec::new(),
             turn_choices: Vec::new(),
             start_cells: Vec::new(),
+            scoring: None,
             stamp: Vec::new(),
             stamp_gen: 0,
             members: Vec::new(),
@@ -247,9 +263,32 @@ impl State {
                     player,
                     points,
                     rule,
+                    what: self.scoring,
                 },
             );
         }
+    }
+
+    /// The feature `info` describes, for the score events of a recorded game: its top-left tile.
+    pub fn scored_feature(&self, info: &FeatureInfo) -> Option<ScoredFeature> {
+        let kind = info.kind?;
+        let f = &self.board.features;
+        let mut best: Option<(i32, i32, u32)> = None;
+        f.for_each_member(info.root, |m| {
+            let cell = self.board.placed[f.tile[m as usize] as usize].cell;
+            let (x, y) = self.board.xy(cell);
+            if best.is_none_or(|(by, bx, _)| (y, x) < (by, bx)) {
+                best = Some((y, x, cell));
+            }
+        });
+        Some(ScoredFeature {
+            kind,
+            complete: info.complete,
+            tiles: info.tiles,
+            shields: info.shields,
+            cities: info.cities,
+            cell: best?.2,
+        })
     }
 
     // ---- chips ----

@@ -1,0 +1,352 @@
+//! The transcript: a readable account of a game for people. Every decision with its number of options
+//! and the one taken, every point with what scored it, a scores line after each turn that changed
+//! them, and the winner. The setup is summarised (chips by colour) unless asked for in full.
+
+use crate::game::{Game, Hooks};
+use crate::geometry::FeatureKind;
+use crate::output::Namer;
+use crate::state::{EvKind, Event, Place, ScoredFeature};
+
+/// How much the transcript shows.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TranscriptOptions {
+    /// Every chip moved at setup on a line of its own, instead of one line per kind of move.
+    pub verbose: bool,
+}
+
+/// Runs of chip moves at setup at least this long are summarised in one line.
+const SUMMARY_RUN: usize = 3;
+
+/// The transcript with the default options.
+pub fn transcript<H: Hooks>(game: &Game<H>) -> String {
+    transcript_with(game, TranscriptOptions::default())
+}
+
+pub fn transcript_with<H: Hooks>(game: &Game<H>, opts: TranscriptOptions) -> String {
+    let mut w = Writer {
+        n: Namer { game },
+        game,
+        out: String::new(),
+        running: vec![0; game.st.players.len()],
+        shown: vec![0; game.st.players.len()],
+    };
+    w.header();
+    let events = &game.st.events;
+    let mut turn = u32::MAX;
+    let mut i = 0;
+    while i < events.len() {
+        let e = &events[i];
+        if e.turn != turn {
+            turn = e.turn;
+            w.turn_header(e);
+        }
+        if turn == 0 && !opts.verbose {
+            let run = setup_chip_run(&events[i..]);
+            if run >= SUMMARY_RUN {
+                w.chip_summary(&events[i..i + run]);
+                i += run;
+                continue;
+            }
+        }
+        w.event(e);
+        i += 1;
+    }
+    w.ending();
+    w.out
+}
+
+/// How many chip moves of the same kind (from, to, face) start the slice.
+fn setup_chip_run(events: &[Event]) -> usize {
+    let key = |e: &Event| match e.kind {
+        EvKind::ChipMoved {
+            from, to, face_up, ..
+        } if e.turn == 0 => Some((place_group(from), place_group(to), face_up)),
+        _ => None,
+    };
+    let Some(first) = events.first().and_then(key) else {
+        return 0;
+    };
+    events.iter().take_while(|e| key(e) == Some(first)).count()
+}
+
+/// A place with the square forgotten: chips scattered over the map group together.
+fn place_group(p: Place) -> Place {
+    match p {
+        Place::Square(_) => Place::Square(0),
+        Place::Slot(..) => Place::Slot(0, 0),
+        other => other,
+    }
+}
+
+struct Writer<'a, H: Hooks> {
+    n: Namer<'a, H>,
+    game: &'a Game<H>,
+    out: String,
+    running: Vec<i64>,
+    /// The scores as last printed.
+    shown: Vec<i64>,
+}
+
+impl<H: Hooks> Writer<'_, H> {
+    fn line(&mut self, text: &str) {
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn player(&self, p: u8) -> String {
+        self.game
+            .st
+            .players
+            .get(p as usize)
+            .map(|p| p.name.clone())
+            .unwrap_or_default()
+    }
+
+    fn header(&mut self) {
+        let g = self.game;
+        let players: Vec<&str> = g.st.players.iter().map(|p| p.name.as_str()).collect();
+        let text = format!(
+            "game {} on {} · seed {} · players {}",
+            g.cfg.variant,
+            g.cfg
+                .map
+                .as_ref()
+                .map(|m| m.name.as_str())
+                .unwrap_or("the endless table"),
+            g.seed,
+            players.join(", ")
+        );
+        self.line(&text);
+    }
+
+    fn turn_header(&mut self, e: &Event) {
+        let text = if e.turn == 0 {
+            "setup".to_string()
+        } else if let Some(p) = e.player {
+            format!("turn {} · {}", e.turn, self.player(p))
+        } else {
+            "game end".to_string()
+        };
+        self.line(&text);
+    }
+
+    fn place(&self, p: Place) -> String {
+        match p {
+            Place::Square(_) => "map squares".into(),
+            Place::Slot(..) => "slots".into(),
+            other => self.n.place(other),
+        }
+    }
+
+    /// One line for a run of alike chip moves: how many, from where to where, and by colour and value.
+    fn chip_summary(&mut self, run: &[Event]) {
+        let st = &self.game.st;
+        let mut counts: std::collections::BTreeMap<(u8, u8), u32> = Default::default();
+        let mut key = None;
+        for e in run {
+            if let EvKind::ChipMoved {
+                chip,
+                from,
+                to,
+                face_up,
+            } = e.kind
+            {
+                let c = st.chips[chip as usize];
+                *counts.entry((c.colour, c.value)).or_default() += 1;
+                key = Some((from, to, face_up));
+            }
+        }
+        let Some((from, to, up)) = key else { return };
+        let kinds: Vec<String> = counts
+            .iter()
+            .map(|(&(colour, value), &k)| {
+                let name = format!("{} {value}", self.n.colour(colour));
+                if k == 1 {
+                    name
+                } else {
+                    format!("{name} ×{k}")
+                }
+            })
+            .collect();
+        let text = format!(
+            "  {} chips {} -> {} face {}: {}",
+            run.len(),
+            self.place(from),
+            self.place(to),
+            if up { "up" } else { "down" },
+            kinds.join(", ")
+        );
+        self.line(&text);
+    }
+
+    fn event(&mut self, e: &Event) {
+        let st = &self.game.st;
+        let n = &self.n;
+        let text = match &e.kind {
+            EvKind::Choice {
+                options,
+                taken,
+                listed,
+            } => {
+                let s = if *options == 1 { "" } else { "s" };
+                let mut t = format!("  [{options} option{s}] {taken}");
+                if listed.len() > 1 {
+                    t.push_str(&format!("   ({})", listed.join(" | ")));
+                }
+                t
+            }
+            EvKind::TilePlaced { ty, cell, rot } if e.turn == 0 => {
+                let (x, y) = st.board.xy(*cell);
+                format!("  tile {} at {x},{y} r{}", n.tile(*ty), *rot as u32 * 90)
+            }
+            EvKind::TilePlaced { .. } | EvKind::FollowerPlaced { .. } => return,
+            EvKind::TileDiscarded { ty } => {
+                format!("  tile {} has no legal place: discarded", n.tile(*ty))
+            }
+            EvKind::FollowerReturned { f } => format!("  follower {} returns", st.follower_id(*f)),
+            EvKind::FollowerMoved { f, from, to } => format!(
+                "  follower {} moves {} -> {}",
+                st.follower_id(*f),
+                n.follower_place(*f, *from),
+                n.follower_place(*f, *to)
+            ),
+            EvKind::FollowerStrength { f, strength } => {
+                format!("  follower {} strength {strength}", st.follower_id(*f))
+            }
+            EvKind::ChipMoved {
+                chip,
+                from,
+                to,
+                face_up,
+            } => {
+                let c = st.chips[*chip as usize];
+                format!(
+                    "  chip {} ({} {}) {} -> {} face {}",
+                    chip,
+                    n.colour(c.colour),
+                    c.value,
+                    n.place(*from),
+                    n.place(*to),
+                    if *face_up { "up" } else { "down" }
+                )
+            }
+            EvKind::Score {
+                player,
+                points,
+                rule,
+                what,
+            } => {
+                if let Some(r) = self.running.get_mut(*player as usize) {
+                    *r = r.saturating_add(*points);
+                }
+                let rule = self.game.rule_name(*rule);
+                match what {
+                    Some(f) => format!(
+                        "  {} {:+} for {} (rule {rule})",
+                        self.player(*player),
+                        points,
+                        self.describe(f)
+                    ),
+                    None => format!("  {} {:+} (rule {rule})", self.player(*player), points),
+                }
+            }
+            EvKind::TurnEnd { .. } => {
+                self.scores_if_changed();
+                return;
+            }
+            EvKind::Note(text) => format!("  note: {text}"),
+        };
+        self.line(&text);
+    }
+
+    /// "the completed city of 3 tiles with 1 coat of arms at 0,-1"
+    fn describe(&self, f: &ScoredFeature) -> String {
+        let (x, y) = self.game.st.board.xy(f.cell);
+        let plural = |k: u32, one: &str, many: &str| {
+            if k == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{k} {many}")
+            }
+        };
+        let state = if f.complete {
+            "completed"
+        } else {
+            "incomplete"
+        };
+        let body = match f.kind {
+            FeatureKind::Road => format!("{state} road of {}", plural(f.tiles, "tile", "tiles")),
+            FeatureKind::City => {
+                let mut s = format!("{state} city of {}", plural(f.tiles, "tile", "tiles"));
+                if f.shields > 0 {
+                    s.push_str(&format!(
+                        " with {}",
+                        plural(f.shields, "coat of arms", "coats of arms")
+                    ));
+                }
+                s
+            }
+            FeatureKind::Monastery => format!(
+                "{state} monastery with {} around it",
+                plural(f.tiles.saturating_sub(1), "tile", "tiles")
+            ),
+            FeatureKind::Field => format!(
+                "field of {} next to {}",
+                plural(f.tiles, "tile", "tiles"),
+                plural(f.cities, "completed city", "completed cities")
+            ),
+        };
+        format!("the {body} at {x},{y}")
+    }
+
+    fn scores_text(&self) -> String {
+        let s: Vec<String> = self
+            .game
+            .st
+            .players
+            .iter()
+            .zip(&self.running)
+            .map(|(p, s)| format!("{} {s}", p.name))
+            .collect();
+        s.join(", ")
+    }
+
+    fn scores_if_changed(&mut self) {
+        if self.running != self.shown {
+            self.shown = self.running.clone();
+            let text = format!("  scores: {}", self.scores_text());
+            self.line(&text);
+        }
+    }
+
+    fn ending(&mut self) {
+        let text = match self.game.pending_decision() {
+            Some(what) => format!(
+                "game not finished: a decision is pending ({what})\nscores so far: {}",
+                self.scores_text()
+            ),
+            None => format!("final scores: {}\n{}", self.scores_text(), self.winner()),
+        };
+        self.line(&text);
+    }
+
+    /// "ann wins with 8 points" or "ann and bob tie with 8 points".
+    fn winner(&self) -> String {
+        let players = &self.game.st.players;
+        let best = self.running.iter().copied().max().unwrap_or(0);
+        let top: Vec<&str> = players
+            .iter()
+            .zip(&self.running)
+            .filter(|(_, &s)| s == best)
+            .map(|(p, _)| p.name.as_str())
+            .collect();
+        let pts = if best == 1 { "point" } else { "points" };
+        match top.as_slice() {
+            [one] => format!("{one} wins with {best} {pts}"),
+            many => {
+                let (last, rest) = many.split_last().unwrap_or((&"", &[]));
+                format!("{} and {last} tie with {best} {pts}", rest.join(", "))
+            }
+        }
+    }
+}
