@@ -826,10 +826,11 @@ impl<H: Hooks> Game<H> {
 
     /// Finds an option by name; when none has it, says why (which rule refused the move).
     pub fn find_option(&mut self, name: &str) -> Result<usize, String> {
+        let want = canonical_option(name);
         if let Some(i) = self
             .options
             .iter()
-            .position(|&o| self.option_name(o) == name)
+            .position(|&o| canonical_option(&self.option_name(o)) == want)
         {
             return Ok(i);
         }
@@ -954,6 +955,20 @@ impl<H: Hooks> Game<H> {
     pub fn rule_name(&self, rule: u16) -> &str {
         self.hooks.rule_name(rule)
     }
+}
+
+/// An option name with the parts of every `a+b+c` word in one order, so that a set of chips (or of
+/// sides) may be written in any order: `upgrade purple1+orange1` names `upgrade orange1+purple1`.
+pub fn canonical_option(name: &str) -> String {
+    let words: Vec<String> = name
+        .split_whitespace()
+        .map(|w| {
+            let mut parts: Vec<&str> = w.split('+').collect();
+            parts.sort_unstable();
+            parts.join("+")
+        })
+        .collect();
+    words.join(" ")
 }
 
 /// A segment named by its kind and the sides or halves it touches, e.g. `city N`, `road E+W`.

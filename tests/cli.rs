@@ -680,3 +680,16 @@ fn unfinished_script_logs_no_game_end() {
     assert!(!log.contains("game_end"), "{log}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// Issue 8, A4: a forced action whose condition stays true is stopped within its turn, with an error
+// naming it (before: `carto play` grew past 5 GB). The condition hides its constant from the checker.
+#[test]
+fn forced_action_runs_away() {
+    let rules = b"import \"base\"\nvariant \"loop\" {\n  map = unbounded\n}\nforced f when turn_number() > 0 {\n  score(player, 1)\n}\n";
+    case(
+        "forced_action_runs_away",
+        1,
+        &[("loop.rules", rules)],
+        &["play", "loop.rules", "--quiet"],
+    );
+}

@@ -1020,6 +1020,19 @@ impl Checker {
                 },
             }
         }
+        if a.forced
+            && a.choices.is_empty()
+            && a.when.as_ref().is_none_or(|w| const_bool(w) == Some(true))
+        {
+            self.err(
+                Diagnostic::error(
+                    a.name.span.clone(),
+                    format!("forced action `{}` would be taken again and again", a.name.name),
+                )
+                .with_label("it always applies")
+                .with_note("a forced action is taken whenever its condition holds: give it a `when` that its effect makes false"),
+            );
+        }
         let mut sc = Scope::default();
         sc.bind("player", Ty::of(Base::Player));
         let when = a.when.as_ref().map(|w| {

@@ -14,8 +14,13 @@ use crate::map::{AttrValue, MapBoard, SquareKind};
 use crate::state::{FollowerAt, Place, State, TileStack};
 use std::sync::Arc;
 
-/// Operations one run of a rule or action may take before it is stopped.
+/// Operations the rules may take in one turn (every rule, trigger, condition and action of the turn,
+/// forced ones and extra decisions included) before the game is stopped with an error naming the rule.
 pub const OP_BUDGET: u64 = 2_000_000;
+
+/// Actions (forced or chosen) one turn may take: a forced action whose condition stays true after it
+/// runs is stopped here, well before its decisions fill memory.
+pub const MAX_ACTIONS_PER_TURN: u32 = 1000;
 
 #[derive(Clone, Debug)]
 struct Offer {
@@ -43,6 +48,9 @@ pub struct Interp {
     all_squares: Vec<Value>,
     /// The cells whose `slots` attribute is above 0, in map order.
     slot_squares: Vec<Value>,
+    /// Every string a value can index: the program's, then those only the map spells (attribute
+    /// values such as city names) and player names, so strings from maps are first-class values.
+    strings: Vec<String>,
     /// `squares_with` results: (attribute name as a string index, value, squares), built on first use.
     attr_index: Vec<(u32, Value, Vec<Value>)>,
     frame: Vec<Value>,
@@ -50,6 +58,10 @@ pub struct Interp {
     lists: Vec<Vec<Value>>,
     n_lists: usize,
     ops: u64,
+    /// The turn the operation budget was last reset in.
+    budget_turn: u32,
+    /// Actions taken in `seen_turn`.
+    actions_this_turn: u32,
     current: u16,
     /// Names of rules, then of actions (score events refer to these).
     names: Vec<String>,
@@ -325,11 +337,14 @@ impl Interp {
             all_squares,
             slot_squares,
             attr_index: Vec::new(),
+            strings: prog_strings,
             frame: Vec::new(),
             base: 0,
             lists: Vec::new(),
             n_lists: 0,
             ops: 0,
+            budget_turn: u32::MAX,
+            actions_this_turn: 0,
             current: 0,
             names,
             feature_cache: Default::default(),
@@ -366,10 +381,21 @@ impl Interp {
         self.ops += 1;
         if self.ops > OP_BUDGET {
             return Err(self.fail(format!(
-                "ran over its operation budget ({OP_BUDGET} operations): does it loop over a very long list?"
+                "the rules ran over the operation budget of a turn ({OP_BUDGET} operations) here: does it loop over a very long list, or do rules keep triggering each other?"
             )));
         }
         Ok(())
+    }
+
+    /// The index of a string among [`Interp::strings`], added if new (player names: a handful).
+    fn intern(&mut self, text: &str) -> u32 {
+        match self.strings.iter().position(|x| x == text) {
+            Some(i) => i as u32,
+            None => {
+                self.strings.push(text.to_string());
+                (self.strings.len() - 1) as u32
+            }
+        }
     }
 
     fn new_list(&mut self) -> u32 {
@@ -388,10 +414,14 @@ impl Interp {
         Value::List(i)
     }
 
-    /// Starts a top-level run (a trigger, an action, the setup): fresh budget and arena.
-    fn begin(&mut self, name: u16) {
+    /// Starts a top-level run (a trigger, an action, the setup): a fresh arena, and a fresh operation
+    /// budget when a new turn has begun (the budget covers the whole turn).
+    fn begin(&mut self, name: u16, turn: u32) {
         if self.depth == 0 {
-            self.ops = 0;
+            if self.budget_turn != turn {
+                self.budget_turn = turn;
+                self.ops = 0;
+            }
             self.n_lists = 0;
         }
         self.current = name;
@@ -888,10 +918,7 @@ impl Interp {
                     F::PlayerFollowersLeft => Value::Int(st.followers_in_supply(p) as i64),
                     F::PlayerName => {
                         let name = pl.name.clone();
-                        match self.prog.strings.iter().position(|s| *s == name) {
-                            Some(i) => Value::Str(i as u32),
-                            None => Value::Unit,
-                        }
+                        Value::Str(self.intern(&name))
                     }
                     _ => return Err(self.fail("not a field of a player")),
                 }
@@ -1164,12 +1191,7 @@ impl Interp {
 
     /// The squares whose map attribute `name` (a string index) equals `want`, in map order.
     fn index_attr(&self, st: &State, name: u32, want: Value) -> R<Vec<Value>> {
-        let name = self
-            .prog
-            .strings
-            .get(name as usize)
-            .cloned()
-            .unwrap_or_default();
+        let name = self.strings.get(name as usize).cloned().unwrap_or_default();
         let Some(map) = &self.map else {
             return Err(self.fail("squares_with: the endless table has no map attributes"));
         };
@@ -1192,7 +1214,7 @@ impl Interp {
                 Some(AttrValue::Bool(b)) => Value::Bool(*b),
                 Some(AttrValue::Str(t)) => match self.prog.colours.iter().position(|c| c == t) {
                     Some(i) => Value::Colour(i as u8),
-                    None => match self.prog.strings.iter().position(|x| x == t) {
+                    None => match self.strings.iter().position(|x| x == t) {
                         Some(i) => Value::Str(i as u32),
                         None => continue,
                     },
@@ -1261,6 +1283,8 @@ impl Interp {
     }
 
     fn effect(&mut self, st: &mut State, b: Builtin, a: &[Value]) -> R<()> {
+        // An effect may move followers or change strengths: cached feature facts are stale.
+        self.feature_cache = Default::default();
         let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
         let face_up = |v: Value| matches!(v, Value::Face(Face::Up));
         match b {
@@ -1388,12 +1412,7 @@ impl Interp {
             }
             Builtin::Log => {
                 if let Value::Str(s) = arg(0) {
-                    let text = self
-                        .prog
-                        .strings
-                        .get(s as usize)
-                        .cloned()
-                        .unwrap_or_default();
+                    let text = self.strings.get(s as usize).cloned().unwrap_or_default();
                     let who = st.acting();
                     st.push(who, crate::state::EvKind::Note(text));
                 }
@@ -1556,7 +1575,7 @@ impl Interp {
         let prog = self.prog.clone();
         for &r in prog.rules_for(t) {
             let rule = &prog.rules[r as usize];
-            self.begin(r as u16);
+            self.begin(r as u16, st.turn);
             let saved = self.enter(rule.body.locals.max(4));
             self.bind_trigger(st, t, ctx)?;
             let ok = match &rule.when {
@@ -1576,6 +1595,7 @@ impl Interp {
     fn refresh_usage(&mut self, st: &State) {
         if self.seen_turn != st.turn {
             self.seen_turn = st.turn;
+            self.actions_this_turn = 0;
             self.used_turn.iter_mut().for_each(|u| *u = 0);
             self.groups_used.iter_mut().for_each(|g| *g = false);
         }
@@ -1669,7 +1689,7 @@ impl Interp {
             )));
         }
         if let Some(w) = &a.when {
-            self.begin((prog.rules.len() + ai) as u16);
+            self.begin((prog.rules.len() + ai) as u16, st.turn);
             let saved = self.enter(a.body.locals.max(2));
             self.set(0, Value::Player(st.current))?;
             let ok = self.bool(st, w);
@@ -1701,7 +1721,7 @@ impl Interp {
             if !self.allowed(st, ai, a) {
                 continue;
             }
-            self.begin((prog.rules.len() + ai) as u16);
+            self.begin((prog.rules.len() + ai) as u16, st.turn);
             let saved = self.enter(a.body.locals.max(2));
             self.set(0, Value::Player(st.current))?;
             let ok = match &a.when {
@@ -1832,6 +1852,15 @@ impl Interp {
         };
         let ai = offer.action as usize;
         self.refresh_usage(st);
+        self.actions_this_turn += 1;
+        if self.actions_this_turn > MAX_ACTIONS_PER_TURN {
+            self.current = (prog.rules.len() + ai) as u16;
+            return Err(self.fail(format!(
+                "taken {} times in turn {}: a turn takes at most {MAX_ACTIONS_PER_TURN} actions \
+                 (does its condition stay true after it runs?)",
+                self.used_turn[ai], st.turn
+            )));
+        }
         self.used_turn[ai] += 1;
         let k = st.current as usize * prog.actions.len() + ai;
         if let Some(u) = self.used_round.get_mut(k) {
@@ -1844,7 +1873,7 @@ impl Interp {
                 }
             }
         }
-        self.begin((prog.rules.len() + ai) as u16);
+        self.begin((prog.rules.len() + ai) as u16, st.turn);
         let saved = self.enter(a.body.locals.max(2));
         self.set(0, Value::Player(st.current))?;
         for (i, ch) in a.choices.iter().enumerate() {
@@ -1917,6 +1946,7 @@ impl Interp {
                     format!("{col}{}", ch.value)
                 }
                 Value::Int(i) => i.to_string(),
+                Value::Str(i) => self.strings.get(i as usize).cloned().unwrap_or_default(),
                 Value::Colour(c) => self
                     .prog
                     .colours
@@ -1933,7 +1963,7 @@ impl Interp {
     pub fn run_setup(&mut self, st: &mut State) -> R<()> {
         let prog = self.prog.clone();
         for body in &prog.setup {
-            self.begin((self.names.len() - 1) as u16);
+            self.begin((self.names.len() - 1) as u16, st.turn);
             let saved = self.enter(body.locals.max(1));
             let r = self.exec(st, &body.stmts);
             self.leave(saved);
@@ -1952,9 +1982,13 @@ impl Hooks for Interp {
     }
 
     fn fire(&mut self, st: &mut State, trigger: Trigger, ctx: &Ctx) -> Result<(), GameError> {
-        if trigger == Trigger::Scored {
-            self.feature_cache = ctx.feature;
-        }
+        // Feature facts are cached for one entry from the engine only: anything may have changed
+        // the board since (a tile placed, a follower moved), so each entry starts afresh.
+        self.feature_cache = if trigger == Trigger::Scored {
+            ctx.feature
+        } else {
+            Default::default()
+        };
         self.fire_inner(st, trigger, ctx).map_err(|e| *e)
     }
 
@@ -1967,6 +2001,7 @@ impl Hooks for Interp {
         if self.prog.actions.is_empty() {
             return Ok(());
         }
+        self.feature_cache = Default::default();
         self.collect(st, Some(phase), out).map_err(|e| *e)
     }
 
@@ -1974,10 +2009,12 @@ impl Hooks for Interp {
         if !self.prog.actions.iter().any(|a| a.phase.is_none()) {
             return Ok(());
         }
+        self.feature_cache = Default::default();
         self.collect(st, None, out).map_err(|e| *e)
     }
 
     fn run(&mut self, st: &mut State, handle: u32) -> Result<(), GameError> {
+        self.feature_cache = Default::default();
         self.run_offer(st, handle).map_err(|e| *e)
     }
 
@@ -2012,6 +2049,7 @@ impl Hooks for Interp {
     }
 
     fn explain(&mut self, st: &mut State, now: Option<Phase>, name: &str) -> Option<String> {
+        self.feature_cache = Default::default();
         match self.why_refused(st, now, name) {
             Ok(w) => w,
             Err(e) => Some(e.to_string()),
