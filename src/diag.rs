@@ -129,20 +129,31 @@ pub fn did_you_mean<'a>(
     best.map(|(_, c)| c)
 }
 
+/// Edit distance where swapping two neighbouring letters counts as one edit (optimal string
+/// alignment), so the likeliest typo ranks first: `titel` is 1 from `title`, 2 from `tiles`.
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
     for i in 1..=a.len() {
-        cur[0] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            let mut d = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = d;
         }
-        std::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()]
+    rows[a.len()][b.len()]
 }
 
 #[cfg(test)]
@@ -164,6 +175,11 @@ mod tests {
             Some("city")
         );
         assert_eq!(did_you_mean("zzzzzz", ["city", "road"]), None);
+        // A swap of two neighbouring letters is one edit: `titel` is nearer `title` than `tiles`.
+        let keys = ["title", "doc", "map", "tiles", "players"];
+        assert_eq!(did_you_mean("titel", keys), Some("title"));
+        assert_eq!(did_you_mean("tiels", keys), Some("tiles"));
+        assert_eq!(did_you_mean("bsae", ["base", "benelux"]), Some("base"));
     }
 
     #[test]

@@ -140,7 +140,12 @@ pub fn document(v: &Variant) -> String {
             }
             v => value_json(p, v).to_string(),
         };
-        out.push_str(&format!("  {} : {} = {}", par.name, par.ty, value));
+        let range = par
+            .range
+            .as_ref()
+            .map(|r| format!(" in {}", r.text()))
+            .unwrap_or_default();
+        out.push_str(&format!("  {} : {}{range} = {}", par.name, par.ty, value));
         if !par.doc.is_empty() {
             out.push_str(&format!("  — {}", par.doc));
         }

@@ -9,6 +9,7 @@ pub mod features;
 pub mod files;
 pub mod game;
 pub mod geometry;
+pub mod header;
 pub mod lang;
 pub mod map;
 pub mod output;

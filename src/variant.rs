@@ -3,9 +3,8 @@
 
 use crate::diag::Source;
 use crate::game::{compile_tiles, Config};
-use crate::lang::builtins::HeaderKey;
 use crate::lang::check::{check_source, render, BundledRules, BUNDLED_RULES};
-use crate::lang::ir::{Expr, MapRef, Program, Value};
+use crate::lang::ir::{MapRef, Program, Value};
 use crate::map::{bundled_map, parse_map, BundledResolver, MapBoard};
 use crate::tiles::{bundled_tile_set, parse_tile_set};
 use std::sync::Arc;
@@ -146,40 +145,6 @@ pub fn value_json(prog: &Program, v: Value) -> serde_json::Value {
     }
 }
 
-fn header_value(prog: &Program, key: HeaderKey) -> Option<Value> {
-    let e = prog.header.entries.iter().find(|e| e.key == key)?;
-    const_eval(prog, &e.value)
-}
-
-fn const_eval(prog: &Program, e: &Expr) -> Option<Value> {
-    match e {
-        Expr::Const(v) => Some(*v),
-        Expr::Param(p) => prog.params.get(*p as usize).map(|p| p.value),
-        Expr::Range(a, b) => match (const_eval(prog, a)?, const_eval(prog, b)?) {
-            (Value::Int(a), Value::Int(b)) => Some(Value::Range(a, b)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-fn header_strings(prog: &Program, key: HeaderKey) -> Vec<String> {
-    let Some(e) = prog.header.entries.iter().find(|e| e.key == key) else {
-        return Vec::new();
-    };
-    let items: Vec<&Expr> = match &e.value {
-        Expr::List(items) => items.iter().collect(),
-        other => vec![other],
-    };
-    items
-        .into_iter()
-        .filter_map(|x| match const_eval(prog, x) {
-            Some(Value::Str(s)) => prog.strings.get(s as usize).cloned(),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Loads, checks and configures a variant. `sets` are `name=value` overrides of parameters.
 pub fn load_variant(name_or_path: &str, sets: &[String]) -> Result<Variant, InputError> {
     load_variant_with(name_or_path, sets, &|i, e| {
@@ -241,11 +206,23 @@ pub fn load_variant_with(
         Some(MapRef::Named(m)) => Some(Arc::new(load_map(m, &source).map_err(InputError)?)),
         _ => None,
     };
+    let header = crate::header::header_values(&program, map.as_ref().map(|m| m.starts.len()))
+        .map_err(|problems| {
+            let lines: Vec<String> = problems
+                .iter()
+                .map(|p| {
+                    let note = p
+                        .note
+                        .as_ref()
+                        .map(|n| format!("\n  {n}"))
+                        .unwrap_or_default();
+                    format!("error: in the variant's header: {}{note}", p.message)
+                })
+                .collect();
+            InputError(lines.join("\n"))
+        })?;
     let mut sets_loaded = Vec::new();
-    let mut tile_names = header_strings(&program, HeaderKey::Tiles);
-    if tile_names.is_empty() {
-        tile_names.push("base".into());
-    }
+    let tile_names = header.tiles.clone();
     for t in &tile_names {
         let src = match bundled_tile_set(t) {
             Some(text) => Source::new(format!("maps/tiles/{t}.toml"), text),
@@ -273,20 +250,9 @@ pub fn load_variant_with(
             "error: none of the tile sets has a start tile".into(),
         ));
     };
-    let int = |k: HeaderKey, d: i64| match header_value(&program, k) {
-        Some(Value::Int(i)) => i,
-        _ => d,
-    };
-    let players = match header_value(&program, HeaderKey::Players) {
-        Some(Value::Range(a, b)) => (a.max(1) as usize, b.clamp(1, 6) as usize),
-        _ => (2, 6),
-    };
-    let followers = int(HeaderKey::Followers, 7).clamp(0, 64) as u16;
-    let start_squares = int(HeaderKey::StartSquares, 1).clamp(0, 64) as usize;
-    let border = !matches!(
-        header_value(&program, HeaderKey::MonasteryBorder),
-        Some(Value::Bool(false))
-    );
+    let players = header.players;
+    let (followers, start_squares) = (header.followers, header.start_squares);
+    let border = header.border_fills_monastery;
     let chip_set = program
         .chips
         .iter()

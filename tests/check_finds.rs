@@ -30,3 +30,59 @@ snap!(
     forced_always_applies,
     "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nforced f when true {\n  score(player, 1)\n}\n"
 );
+
+// B: header values play would refuse.
+snap!(
+    players_empty_range,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n  players = 5..2\n}\n"
+);
+snap!(
+    players_too_many,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n  players = 7..9\n}\n"
+);
+snap!(
+    start_squares_zero,
+    "import \"scatter\"\nvariant \"v\" {\n  map = \"germany\"\n  start_squares = 0\n}\n"
+);
+snap!(
+    start_squares_negative,
+    "import \"scatter\"\nvariant \"v\" {\n  map = \"germany\"\n  start_squares = -2\n}\n"
+);
+snap!(
+    start_squares_more_than_the_map,
+    "import \"scatter\"\nvariant \"v\" {\n  map = \"test\"\n  start_squares = 4\n}\n"
+);
+snap!(
+    tiles_misspelt,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n  tiles = [\"bsae\"]\n}\n"
+);
+snap!(
+    header_key_misspelt,
+    "import \"base\"\nvariant \"v\" {\n  titel = \"V\"\n  map = unbounded\n}\n"
+);
+snap!(
+    followers_negative,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\noverride followers = -5\n"
+);
+
+// B: parameters declare their ranges (`in`); defaults and overrides outside them are refused.
+snap!(
+    param_default_outside_range,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam bonus: int in 0..30 = 31\n"
+);
+snap!(
+    override_outside_range,
+    "import \"scatter\"\nvariant \"v\" {\n  map = \"germany\"\n}\noverride scatter_count = -5\n"
+);
+snap!(
+    table_default_lacks_keys,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam trade: table in 1..4 = {1: 1, 2: 3, 4: 10}\n"
+);
+snap!(
+    range_on_a_bool,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam on: bool in 0..1 = true\n"
+);
+snap!(
+    range_empty,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam n: int in 5..2 = 3\n"
+);

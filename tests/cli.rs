@@ -693,3 +693,34 @@ fn forced_action_runs_away() {
         &["play", "loop.rules", "--quiet"],
     );
 }
+
+// Issue 8, A6 and B: `--set` values outside a parameter's declared range are refused before play.
+#[test]
+fn set_followers_negative() {
+    case(
+        "set_followers_negative",
+        1,
+        &[],
+        &["play", "base", "--set", "followers=-5"],
+    );
+}
+
+#[test]
+fn set_scatter_count_too_high() {
+    case(
+        "set_scatter_count_too_high",
+        1,
+        &[],
+        &["play", "germany", "--set", "scatter_count=31"],
+    );
+}
+
+#[test]
+fn set_table_missing_key() {
+    case(
+        "set_table_missing_key",
+        1,
+        &[],
+        &["play", "ukraine", "--set", "trade={1: 1, 2: 3, 4: 10}"],
+    );
+}

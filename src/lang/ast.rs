@@ -65,6 +65,8 @@ pub struct ParamDecl {
     pub default: Expr,
     pub doc: Option<StrLit>,
     pub one_of: Option<Expr>,
+    /// `in LO..HI` for an int; for a table, the keys it must have (`in 1..4` or `in [1, 2, 4]`).
+    pub range: Option<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -165,6 +165,8 @@ enum MapKnowledge {
         name: String,
         attrs: BTreeMap<String, Ty>,
         exits: usize,
+        /// Start squares of the map (`None` on the endless table).
+        starts: Option<usize>,
     },
 }
 
@@ -457,6 +459,7 @@ impl Checker {
                         name: "unbounded".into(),
                         attrs: BTreeMap::new(),
                         exits: 0,
+                        starts: None,
                     });
                 }
                 ExprKind::Str(s) => {
@@ -504,6 +507,7 @@ impl Checker {
                 },
             });
         }
+        self.check_header_values();
         // Pass 4: setup, rules and actions.
         let mut rule_names: HashMap<String, (usize, usize)> = HashMap::new();
         let mut action_names: HashMap<String, (usize, usize)> = HashMap::new();
@@ -601,6 +605,34 @@ impl Checker {
         self.asts = asts;
     }
 
+    /// Reports header values play would refuse (`crate::header`), at their entries.
+    fn check_header_values(&mut self) {
+        let starts = match &self.map {
+            Some(MapKnowledge::Known { starts, .. }) => *starts,
+            _ => None,
+        };
+        let Err(problems) = crate::header::header_values(&self.prog, starts) else {
+            return;
+        };
+        for p in problems {
+            let Some(e) = self.prog.header.entries.iter().find(|e| e.key == p.key) else {
+                continue;
+            };
+            let (file, mut span) = (e.origin.file as usize, e.origin.span.clone());
+            // The entry's span, without the blanks that follow it.
+            if let Some(text) = self.files.get(file).and_then(|f| f.text.get(span.clone())) {
+                span.end = span.start + text.trim_end().len();
+            }
+            let saved = std::mem::replace(&mut self.file, file);
+            let mut d = Diagnostic::error(span, p.message).with_label("refused by play");
+            if let Some(n) = p.note {
+                d = d.with_note(n);
+            }
+            self.err(d);
+            self.file = saved;
+        }
+    }
+
     fn map_knowledge(&self, board: &MapBoard) -> MapKnowledge {
         let mut kinds: BTreeMap<String, Vec<&AttrValue>> = BTreeMap::new();
         for sq in &board.squares {
@@ -632,6 +664,7 @@ impl Checker {
             name: board.name.clone(),
             attrs,
             exits: board.exits.len(),
+            starts: Some(board.starts.len()),
         }
     }
 
@@ -797,6 +830,23 @@ impl Checker {
                 );
             }
         }
+        let range = p.range.as_ref().and_then(|r| self.param_range(r, ty));
+        if let Some(r) = &range {
+            if let Some(why) = r.refuses(default, &self.prog.tables) {
+                self.err(
+                    Diagnostic::error(
+                        p.default.span.clone(),
+                        format!("the default of `{}` is not allowed: it {why}", p.name.name),
+                    )
+                    .with_label("the default")
+                    .with_note(format!(
+                        "`{}` is declared `in {}`",
+                        p.name.name,
+                        r.text()
+                    )),
+                );
+            }
+        }
         let id = self.prog.params.len() as u16;
         if !self.declare(&p.name, Global::Param(id)) {
             return;
@@ -808,6 +858,7 @@ impl Checker {
             value: default,
             doc: p.doc.as_ref().map(|d| d.value.clone()).unwrap_or_default(),
             one_of,
+            range,
             origin: ir::Origin {
                 file: self.file as u16,
                 span: p.name.span.clone(),
@@ -816,6 +867,59 @@ impl Checker {
         self.param_file.push(self.file);
         self.param_used.push(false);
         let _ = item;
+    }
+
+    /// `in LO..HI` of an int parameter, or the keys (`in 1..4`, `in [1, 2]`) a table must have.
+    fn param_range(&mut self, e: &ast::Expr, ty: Ty) -> Option<ir::ParamRange> {
+        let int = |this: &mut Self, x: &ast::Expr| match const_value(&mut this.prog, x, Ty::INT) {
+            Ok(Value::Int(i)) => Some(i),
+            Ok(_) => None,
+            Err(d) => {
+                this.err(d);
+                None
+            }
+        };
+        let range = match (&e.kind, ty.base) {
+            (ExprKind::Range(a, b), Base::Int) => {
+                ir::ParamRange::Ints(int(self, a)?, int(self, b)?)
+            }
+            (ExprKind::Range(a, b), Base::Table) => {
+                let (a, b) = (int(self, a)?, int(self, b)?);
+                if b.saturating_sub(a) > 1000 {
+                    self.err(
+                        Diagnostic::error(e.span.clone(), "at most 1000 keys")
+                            .with_label("too many keys"),
+                    );
+                    return None;
+                }
+                ir::ParamRange::Keys((a..=b).collect())
+            }
+            (ExprKind::List(items), Base::Table) => {
+                let mut keys = Vec::new();
+                for it in items {
+                    keys.push(int(self, it)?);
+                }
+                ir::ParamRange::Keys(keys)
+            }
+            _ => {
+                self.err(
+                    Diagnostic::error(e.span.clone(), format!("a parameter of type {ty} takes no `in`"))
+                        .with_label("not allowed here")
+                        .with_note("an int takes `in LO..HI`; a table takes the keys it must have: `in 1..4` or `in [1, 2, 4]`; other types take `one of [...]`"),
+                );
+                return None;
+            }
+        };
+        if let ir::ParamRange::Ints(lo, hi) = range {
+            if lo > hi {
+                self.err(
+                    Diagnostic::error(e.span.clone(), format!("`{lo}..{hi}` is empty"))
+                        .with_label("the lowest value comes first"),
+                );
+                return None;
+            }
+        }
+        Some(range)
     }
 
     fn override_param(&mut self, name: &ast::Ident, value: &ast::Expr) {
@@ -842,6 +946,20 @@ impl Checker {
                     self.err(
                         Diagnostic::error(value.span.clone(), "not one of the allowed values")
                             .with_label("not allowed"),
+                    );
+                    return;
+                }
+                let p = &self.prog.params[i as usize];
+                if let Some(why) = p
+                    .range
+                    .as_ref()
+                    .and_then(|r| r.refuses(v, &self.prog.tables))
+                {
+                    let r = p.range.as_ref().map(|r| r.text()).unwrap_or_default();
+                    self.err(
+                        Diagnostic::error(value.span.clone(), format!("`{}` {why}", name.name))
+                            .with_label("outside the parameter's range")
+                            .with_note(format!("`{}` takes values in {r}", name.name)),
                     );
                     return;
                 }

@@ -119,7 +119,58 @@ pub struct ParamDef {
     pub doc: String,
     /// Allowed values, if restricted (`one of [...]`).
     pub one_of: Vec<Value>,
+    /// `in …`: the allowed ints, or the keys a table must have.
+    pub range: Option<ParamRange>,
     pub origin: Origin,
+}
+
+/// What a parameter allows beyond its type, declared with `in`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamRange {
+    /// An int from the first to the second, inclusive.
+    Ints(i64, i64),
+    /// A table that has (at least) these keys.
+    Keys(Vec<i64>),
+}
+
+impl ParamRange {
+    /// Why `v` is refused, or `None` when it is allowed.
+    pub fn refuses(&self, v: Value, tables: &[Vec<(i64, i64)>]) -> Option<String> {
+        match (self, v) {
+            (ParamRange::Ints(lo, hi), Value::Int(i)) if i < *lo || i > *hi => {
+                Some(format!("takes values from {lo} to {hi}, not {i}"))
+            }
+            (ParamRange::Keys(keys), Value::Table(t)) => {
+                let have = tables.get(t as usize)?;
+                let missing: Vec<String> = keys
+                    .iter()
+                    .filter(|k| !have.iter().any(|(hk, _)| hk == *k))
+                    .map(|k| k.to_string())
+                    .collect();
+                (!missing.is_empty()).then(|| {
+                    let all: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+                    format!(
+                        "must be a table with the keys {}: {} {} missing",
+                        all.join(", "),
+                        missing.join(", "),
+                        if missing.len() == 1 { "is" } else { "are" }
+                    )
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// `in …` as written.
+    pub fn text(&self) -> String {
+        match self {
+            ParamRange::Ints(lo, hi) => format!("{lo}..{hi}"),
+            ParamRange::Keys(keys) => {
+                let k: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+                format!("[{}]", k.join(", "))
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -280,6 +331,13 @@ impl Program {
             return Err(format!(
                 "`{text}` is not one of the allowed values of `{name}`"
             ));
+        }
+        if let Some(why) = p
+            .range
+            .as_ref()
+            .and_then(|r| r.refuses(value, &self.tables))
+        {
+            return Err(format!("`{name}` {why}"));
         }
         self.params[id as usize].value = value;
         Ok(())

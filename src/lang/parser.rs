@@ -198,6 +198,7 @@ fn rule_words(rk: Rule) -> Option<&'static str> {
         filter => "`where`",
         agg_map => "`:`",
         one_of => "`one of`",
+        param_range => "`in` and the allowed values",
         else_if | else_block => "`else`",
         EOI => "the end of the file",
         kw_import => "`import`",
@@ -472,7 +473,15 @@ impl Builder {
             Rule::param => {
                 let name = self.ident(self.next(&mut it, &span)?);
                 let ty = self.type_expr(self.next(&mut it, &span)?, 0)?;
-                let default = self.expr(self.next(&mut it, &span)?, 0)?;
+                let mut next = self.next(&mut it, &span)?;
+                let mut range = None;
+                if next.as_rule() == Rule::param_range {
+                    let rspan = self.span(&next);
+                    let mut rk = kids(next);
+                    range = Some(self.expr(self.next(&mut rk, &rspan)?, 0)?);
+                    next = self.next(&mut it, &span)?;
+                }
+                let default = self.expr(next, 0)?;
                 let mut doc = None;
                 let mut one_of = None;
                 for p in it {
@@ -491,6 +500,7 @@ impl Builder {
                     default,
                     doc,
                     one_of,
+                    range,
                 })
             }
             Rule::override_item => {

@@ -1,0 +1,184 @@
+//! What a variant's header values mean, and which are allowed: the player range, followers per
+//! player, start squares (against the map's), tile set names. One function decides, used by the
+//! checker (with the defaults, reported at the header entry) and by loading (after `--set`), so
+//! `carto check` refuses exactly what play would, and nothing is clamped silently.
+
+use crate::lang::builtins::HeaderKey;
+use crate::lang::ir::{Expr, Program, Value};
+
+/// Most players in a game.
+pub const MAX_PLAYERS: i64 = 6;
+/// Most followers a player may have.
+pub const MAX_FOLLOWERS: i64 = 64;
+
+/// The header's values, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderValues {
+    pub players: (usize, usize),
+    pub followers: u16,
+    pub start_squares: usize,
+    pub border_fills_monastery: bool,
+    /// Tile set names (`base` when none is given).
+    pub tiles: Vec<String>,
+}
+
+/// A problem with one header entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderProblem {
+    pub key: HeaderKey,
+    pub message: String,
+    pub note: Option<String>,
+}
+
+/// The value of a header entry, if it is a constant (parameters read at their current values).
+pub fn header_value(prog: &Program, key: HeaderKey) -> Option<Value> {
+    let e = prog.header.entries.iter().find(|e| e.key == key)?;
+    const_eval(prog, &e.value)
+}
+
+fn const_eval(prog: &Program, e: &Expr) -> Option<Value> {
+    match e {
+        Expr::Const(v) => Some(*v),
+        Expr::Param(p) => prog.params.get(*p as usize).map(|p| p.value),
+        Expr::Range(a, b) => match (const_eval(prog, a)?, const_eval(prog, b)?) {
+            (Value::Int(a), Value::Int(b)) => Some(Value::Range(a, b)),
+            _ => None,
+        },
+        Expr::Neg(x) => match const_eval(prog, x)? {
+            Value::Int(i) => Some(Value::Int(i.checked_neg()?)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The strings of a header entry holding a list of strings (or one string).
+pub fn header_strings(prog: &Program, key: HeaderKey) -> Vec<String> {
+    let Some(e) = prog.header.entries.iter().find(|e| e.key == key) else {
+        return Vec::new();
+    };
+    let items: Vec<&Expr> = match &e.value {
+        Expr::List(items) => items.iter().collect(),
+        other => vec![other],
+    };
+    items
+        .into_iter()
+        .filter_map(|x| match const_eval(prog, x) {
+            Some(Value::Str(s)) => prog.strings.get(s as usize).cloned(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Checks the header's values; `map_starts` is the number of start squares of the variant's map
+/// (`None` on the endless table or when the map is unknown).
+pub fn header_values(
+    prog: &Program,
+    map_starts: Option<usize>,
+) -> Result<HeaderValues, Vec<HeaderProblem>> {
+    let mut problems = Vec::new();
+    let mut problem = |key, message: String, note: Option<&str>| {
+        problems.push(HeaderProblem {
+            key,
+            message,
+            note: note.map(String::from),
+        })
+    };
+    let players = match header_value(prog, HeaderKey::Players) {
+        Some(Value::Range(a, b)) => {
+            if a > b {
+                problem(
+                    HeaderKey::Players,
+                    format!("`players = {a}..{b}` is an empty range: the first number is the fewest players"),
+                    Some("write the fewest, then the most, such as `players = 2..5`"),
+                );
+            } else if a < 1 || b > MAX_PLAYERS {
+                problem(
+                    HeaderKey::Players,
+                    format!("`players = {a}..{b}`: a game has 1 to {MAX_PLAYERS} players"),
+                    None,
+                );
+            }
+            (
+                a.clamp(1, MAX_PLAYERS) as usize,
+                b.clamp(1, MAX_PLAYERS) as usize,
+            )
+        }
+        _ => (2, MAX_PLAYERS as usize),
+    };
+    let followers = match header_value(prog, HeaderKey::Followers) {
+        Some(Value::Int(n)) if !(0..=MAX_FOLLOWERS).contains(&n) => {
+            problem(
+                HeaderKey::Followers,
+                format!("`followers` is {n}: a player has 0 to {MAX_FOLLOWERS} followers"),
+                None,
+            );
+            0
+        }
+        Some(Value::Int(n)) => n as u16,
+        _ => 7,
+    };
+    let start_squares = match header_value(prog, HeaderKey::StartSquares) {
+        Some(Value::Int(n)) if n < 1 => {
+            problem(
+                HeaderKey::StartSquares,
+                format!("`start_squares` is {n}: a game needs at least 1 start square"),
+                None,
+            );
+            1
+        }
+        Some(Value::Int(n)) => match map_starts {
+            Some(m) if n as u64 > m as u64 => {
+                let s = if m == 1 { "" } else { "s" };
+                problem(
+                    HeaderKey::StartSquares,
+                    format!("`start_squares` is {n}, but the map has {m} start square{s}"),
+                    None,
+                );
+                m.max(1)
+            }
+            _ => n.min(MAX_FOLLOWERS) as usize,
+        },
+        _ => 1,
+    };
+    let border_fills_monastery = !matches!(
+        header_value(prog, HeaderKey::MonasteryBorder),
+        Some(Value::Bool(false))
+    );
+    let mut tiles = header_strings(prog, HeaderKey::Tiles);
+    if tiles.is_empty() {
+        tiles.push("base".into());
+    }
+    for t in &tiles {
+        if crate::tiles::bundled_tile_set(t).is_none() && !looks_like_path(t) {
+            let names: Vec<&str> = crate::tiles::bundled_tile_sets().collect();
+            let hint = crate::diag::did_you_mean(t, names.iter().copied())
+                .map(|s| format!("did you mean `{s}`? "))
+                .unwrap_or_default();
+            problem(
+                HeaderKey::Tiles,
+                format!("no bundled tile set `{t}`"),
+                Some(&format!(
+                    "{hint}bundled tile sets: {}; or give the path of a tile set file (ending in .toml)",
+                    names.join(", ")
+                )),
+            );
+        }
+    }
+    if problems.is_empty() {
+        Ok(HeaderValues {
+            players,
+            followers,
+            start_squares,
+            border_fills_monastery,
+            tiles,
+        })
+    } else {
+        Err(problems)
+    }
+}
+
+/// Whether a tile set name is a path (read from disk) rather than a bundled name.
+pub fn looks_like_path(name: &str) -> bool {
+    name.contains('/') || name.ends_with(".toml")
+}
