@@ -121,10 +121,17 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
                     parts.get(1),
                     parts.get(2),
                 ) {
-                    (Some(id), Some(&"at"), Some(place)) => {
-                        let up = parts.get(3..5) == Some(&["face", "up"][..]);
-                        h.chips.push((id, place.to_string(), up, span));
-                    }
+                    (Some(id), Some(&"at"), Some(place)) => match &parts[3..] {
+                        [] | ["face", "down"] => h.chips.push((id, place.to_string(), false, span)),
+                        ["face", "up"] => h.chips.push((id, place.to_string(), true, span)),
+                        _ => errors.push(
+                            Diagnostic::error(span, "a chip lies `face up` or `face down`")
+                                .with_label("here")
+                                .with_note(
+                                    "write a chip layout as `chip ID at PLACE [face up|down]`",
+                                ),
+                        ),
+                    },
                     _ => errors.push(
                         Diagnostic::error(
                             span,
@@ -258,7 +265,7 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
                 src,
                 span.clone(),
                 format!("unknown place `{place}`"),
-                "supply, aside, box, map:X,Y, hand:NAME or slot:X,Y:I",
+                "supply, aside, box, map:X,Y, hand:NAME or slot:X,Y:I (I below the square's slots)",
             ));
         };
         if (*id as usize) >= game.st.chips.len() {
@@ -406,8 +413,27 @@ pub fn parse_place(game: &Game<Interp>, s: &str) -> Option<Place> {
                 "map" => Place::Square(xy(rest)?),
                 "hand" => Place::Hand(game.st.players.iter().position(|p| p.name == rest)? as u8),
                 "slot" => {
+                    // A slot index is below the square's number of slots (its `slots` attribute).
                     let (at, i) = rest.rsplit_once(':')?;
-                    Place::Slot(xy(at)?, i.parse().ok()?)
+                    let cell = xy(at)?;
+                    let i: u8 = i.parse().ok()?;
+                    let sq = *game.st.board.square.get(cell as usize)?;
+                    let slots = match game
+                        .cfg
+                        .map
+                        .as_ref()?
+                        .squares
+                        .get(sq as usize)?
+                        .attrs
+                        .get("slots")
+                    {
+                        Some(crate::map::AttrValue::Int(n)) => *n,
+                        _ => 0,
+                    };
+                    if i64::from(i) >= slots {
+                        return None;
+                    }
+                    Place::Slot(cell, i)
                 }
                 "under" => {
                     let f = (0..game.st.followers.len() as u16)

@@ -86,3 +86,9 @@ snap!(
     range_empty,
     "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam n: int in 5..2 = 3\n"
 );
+
+// B: a rule and an action with the same name.
+snap!(
+    rule_and_action_same_name,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nrule bonus on placed {\n  score(player, 1)\n}\naction bonus phase score limit per turn 1 {\n  score(player, 2)\n}\n"
+);

@@ -724,3 +724,17 @@ fn set_table_missing_key() {
         &["play", "ukraine", "--set", "trade={1: 1, 2: 3, 4: 10}"],
     );
 }
+
+// Issue 8, A6: a score that overflows is an error naming the rule (it was clamped silently).
+// 9223372036854775807 is i64::MAX: ann's first placement scores it, the second overflows.
+#[test]
+fn score_overflows() {
+    let rules = b"import \"base\"\nvariant \"big\" {\n  map = unbounded\n}\nrule huge on placed {\n  score(player, 9223372036854775807)\n}\n";
+    let script = b"variant big.rules\nplayers ann, bob\nseed 1\ntiles U, U, U\nplace U at 1,0 r0\npass\nplace U at 2,0 r0\npass\nplace U at 3,0 r0\n";
+    case(
+        "score_overflows",
+        1,
+        &[("big.rules", rules), ("s.script", script)],
+        &["run", "s.script"],
+    );
+}

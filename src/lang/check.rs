@@ -582,6 +582,7 @@ impl Checker {
             }
         }
         self.prog.rules = rules;
+        self.rule_action_clashes();
         // Pass 5: unused parameters (not in a file with errors: those are often the cause).
         for (i, used) in self.param_used.clone().into_iter().enumerate() {
             if used {
@@ -603,6 +604,54 @@ impl Checker {
             );
         }
         self.asts = asts;
+    }
+
+    /// A rule and an action share a name: score lines, refusals and `carto doc` could not tell them
+    /// apart. Reported at the action, naming the rule.
+    fn rule_action_clashes(&mut self) {
+        let mut clashes = Vec::new();
+        for a in &self.prog.actions {
+            if let Some(r) = self.prog.rules.iter().find(|r| r.name == a.name) {
+                clashes.push((a.name.clone(), a.origin.clone(), r.origin.clone()));
+            }
+        }
+        for (name, at, rule) in clashes {
+            let first_line = |o: &ir::Origin| -> (usize, ast::Span) {
+                let text = self
+                    .files
+                    .get(o.file as usize)
+                    .map_or("", |f| f.text.as_str());
+                let line = text
+                    .get(o.span.clone())
+                    .unwrap_or("")
+                    .lines()
+                    .next()
+                    .unwrap_or("");
+                (
+                    o.file as usize,
+                    o.span.start..o.span.start + line.trim_end().len(),
+                )
+            };
+            let (file, span) = first_line(&at);
+            let (rfile, rspan) = first_line(&rule);
+            let (line, col) = self.files[rfile].line_col(rspan.start);
+            let saved = std::mem::replace(&mut self.file, file);
+            self.err(
+                Diagnostic::error(
+                    span,
+                    format!("a rule and an action are both named `{name}`"),
+                )
+                .with_label("this action")
+                .with_note(format!(
+                    "the rule is at {}:{line}:{col}",
+                    self.files[rfile].name
+                ))
+                .with_note(
+                    "score lines and refusals name rules and actions: give one another name",
+                ),
+            );
+            self.file = saved;
+        }
     }
 
     /// Reports header values play would refuse (`crate::header`), at their entries.

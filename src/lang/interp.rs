@@ -600,7 +600,13 @@ impl Interp {
             }
             Expr::Call(b, args) => self.call(st, *b, args)?,
             Expr::Not(x) => Value::Bool(!self.bool(st, x)?),
-            Expr::Neg(x) => Value::Int(-self.int(st, x)?),
+            Expr::Neg(x) => {
+                let i = self.int(st, x)?;
+                let Some(n) = i.checked_neg() else {
+                    return Err(self.fail(format!("`-({i})` overflows")));
+                };
+                Value::Int(n)
+            }
             Expr::ToPlayers(x) => match self.eval(st, x)? {
                 Value::Player(p) => Value::Players(1 << (p & 7)),
                 v => v,
@@ -706,7 +712,14 @@ impl Interp {
                                     op.name()
                                 )));
                             };
-                            sum += i;
+                            let Some(s) = sum.checked_add(i) else {
+                                return Err(self.fail(format!(
+                                    "the sum overflows (numbers run from {} to {})",
+                                    i64::MIN,
+                                    i64::MAX
+                                )));
+                            };
+                            sum = s;
                             min = Some(min.map_or(i, |m| m.min(i)));
                             max = Some(max.map_or(i, |m| m.max(i)));
                         }
@@ -769,19 +782,30 @@ impl Interp {
                 op.symbol()
             )));
         };
+        let overflow = || {
+            self.fail(format!(
+                "`{x} {} {y}` overflows (numbers run from {} to {})",
+                op.symbol(),
+                i64::MIN,
+                i64::MAX
+            ))
+        };
         Ok(match op {
-            BinOp::Add => Value::Int(x.saturating_add(y)),
-            BinOp::Sub => Value::Int(x.saturating_sub(y)),
-            BinOp::Mul => Value::Int(x.saturating_mul(y)),
+            BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
+            BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
+            BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
             BinOp::Div | BinOp::Rem => {
                 if y == 0 {
                     return Err(self.fail("division by zero"));
                 }
-                Value::Int(if op == BinOp::Div {
-                    x.wrapping_div(y)
-                } else {
-                    x.wrapping_rem(y)
-                })
+                Value::Int(
+                    if op == BinOp::Div {
+                        x.checked_div(y)
+                    } else {
+                        x.checked_rem(y)
+                    }
+                    .ok_or_else(overflow)?,
+                )
             }
             BinOp::Eq => Value::Bool(x == y),
             BinOp::Ne => Value::Bool(x != y),
@@ -1299,9 +1323,17 @@ impl Interp {
                     _ => 0,
                 };
                 for p in 0..st.players.len() as u8 {
-                    if mask & (1 << p) != 0 {
-                        st.score(p, pts, self.current);
+                    if mask & (1 << p) == 0 {
+                        continue;
                     }
+                    let have = st.players[p as usize].score;
+                    if have.checked_add(pts).is_none() {
+                        return Err(self.fail(format!(
+                            "scoring {pts} for {} overflows their score of {have}",
+                            st.players[p as usize].name
+                        )));
+                    }
+                    st.score(p, pts, self.current);
                 }
             }
             Builtin::Move => {
