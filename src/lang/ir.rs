@@ -12,8 +12,7 @@
 //! - `and`/`or` short-circuit. Aggregates bind `var` to each element, then test `filter`, then evaluate `map`.
 
 use super::ast::{AggOp, BinOp, Span};
-use super::builtins::{Base, Builtin, Field, HeaderKey, Phase, Trigger, Ty};
-use super::parser::parse_expr_text;
+use super::builtins::{Builtin, Field, HeaderKey, Phase, Trigger, Ty};
 use crate::geometry::FeatureKind;
 
 pub type ParamId = u16;
@@ -308,38 +307,5 @@ impl Program {
                 (self.strings.len() - 1) as u32
             }
         }
-    }
-
-    /// Sets a parameter by name from text (as on a command line), before play.
-    pub fn set_param(&mut self, name: &str, text: &str) -> Result<(), String> {
-        let Some(id) = self.param_index(name) else {
-            let names: Vec<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
-            let hint = crate::diag::did_you_mean(name, names.iter().copied())
-                .map(|s| format!("; did you mean `{s}`?"))
-                .unwrap_or_default();
-            return Err(format!("unknown parameter `{name}`{hint}"));
-        };
-        let ty = self.params[id as usize].ty;
-        let value = if ty.base == Base::Str && !text.trim_start().starts_with('"') {
-            Value::Str(self.intern(text))
-        } else {
-            let expr = parse_expr_text(text).map_err(|d| d.message)?;
-            super::check::const_value(self, &expr, ty).map_err(|d| d.message)?
-        };
-        let p = &self.params[id as usize];
-        if !p.one_of.is_empty() && !p.one_of.contains(&value) {
-            return Err(format!(
-                "`{text}` is not one of the allowed values of `{name}`"
-            ));
-        }
-        if let Some(why) = p
-            .range
-            .as_ref()
-            .and_then(|r| r.refuses(value, &self.tables))
-        {
-            return Err(format!("`{name}` {why}"));
-        }
-        self.params[id as usize].value = value;
-        Ok(())
     }
 }

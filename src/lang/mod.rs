@@ -4,6 +4,7 @@
 pub mod ast;
 pub mod builtins;
 pub mod check;
+pub mod consts;
 pub mod interp;
 pub mod ir;
 pub mod parser;

@@ -1,0 +1,165 @@
+//! Builtin calls: the name is a builtin, a query is used as a value and an effect as a statement, the
+//! number of arguments is right, and each argument has its parameter's type.
+
+use super::{Checker, Scope};
+use crate::diag::{did_you_mean, Diagnostic};
+use crate::lang::ast::{self, ExprKind};
+use crate::lang::builtins::{Base, Builtin, PTy, RTy, Ty};
+use crate::lang::consts::mismatch;
+use crate::lang::ir::Expr;
+
+impl Checker {
+    /// Checks a call; returns the builtin, its lowered arguments and its result type.
+    pub(super) fn call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: ast::Span,
+        sc: &mut Scope,
+        as_stmt: bool,
+    ) -> Option<(Builtin, Vec<Expr>, Ty)> {
+        let Some(b) = Builtin::from_name(&name.name) else {
+            self.unknown_builtin(name, sc);
+            self.check_all(args, sc);
+            return None;
+        };
+        self.check_query_or_effect(b, span.clone(), as_stmt);
+        if !self.check_arity(b, args.len(), span) {
+            self.check_all(args, sc);
+            return None;
+        }
+        if let (
+            Builtin::SquaresWith,
+            Some(ast::Expr {
+                kind: ExprKind::Str(attr),
+                span: aspan,
+            }),
+        ) = (b, args.first())
+        {
+            self.check_squares_with_attr(attr, aspan);
+        }
+        let (out, first_ty) = self.call_args(b, args, sc);
+        let ret = match b.info().ret {
+            RTy::T(t) => t,
+            RTy::ElemOfFirst => first_ty.elem().unwrap_or(Ty::ANY),
+        };
+        Some((b, out, ret))
+    }
+
+    /// Checks expressions whose call is already refused, for their own errors.
+    fn check_all(&mut self, args: &[ast::Expr], sc: &mut Scope) {
+        for a in args {
+            self.expr(a, sc);
+        }
+    }
+
+    fn unknown_builtin(&mut self, name: &ast::Ident, sc: &Scope) {
+        let mut d = Diagnostic::error(
+            name.span.clone(),
+            format!("unknown builtin `{}`", name.name),
+        )
+        .with_label("no builtin has this name");
+        let names = Builtin::ALL.iter().map(|b| b.info().name);
+        if let Some(s) = did_you_mean(&name.name, names) {
+            d = d.with_note(format!("did you mean `{s}`?"));
+        } else if sc.get(&name.name).is_some() || self.globals.contains_key(&name.name) {
+            d = d.with_note(format!(
+                "`{}` is a value, not a builtin; it cannot be called",
+                name.name
+            ));
+        }
+        self.err(d);
+    }
+
+    /// A query's result must be used; an effect has no value.
+    fn check_query_or_effect(&mut self, b: Builtin, span: ast::Span, as_stmt: bool) {
+        let info = b.info();
+        if as_stmt && !info.effect {
+            self.err(
+                Diagnostic::error(
+                    span,
+                    format!("`{}` is a query; its result would be unused", info.name),
+                )
+                .with_label("not an effect")
+                .with_note("use it in an expression, e.g. `let x = …`"),
+            );
+        } else if !as_stmt && info.effect {
+            self.err(
+                Diagnostic::error(
+                    span,
+                    format!("`{}` is an effect; it has no value", info.name),
+                )
+                .with_label("used as a value")
+                .with_note("call it as a statement on its own line"),
+            );
+        }
+    }
+
+    /// Whether the call has as many arguments as the builtin has parameters (reported if not).
+    fn check_arity(&mut self, b: Builtin, found: usize, span: ast::Span) -> bool {
+        let info = b.info();
+        if found == info.params.len() {
+            return true;
+        }
+        let s = if info.params.len() == 1 { "" } else { "s" };
+        self.err(
+            Diagnostic::error(
+                span,
+                format!(
+                    "`{}` takes {} argument{s}, found {found}",
+                    info.name,
+                    info.params.len(),
+                ),
+            )
+            .with_label("wrong number of arguments")
+            .with_note(format!("the signature is `{}`", b.signature())),
+        );
+        false
+    }
+
+    /// Checks each argument against its parameter; returns them lowered, and the first one's type
+    /// (which types the parameters and results declared "element of the first").
+    fn call_args(&mut self, b: Builtin, args: &[ast::Expr], sc: &mut Scope) -> (Vec<Expr>, Ty) {
+        let info = b.info();
+        let mut out = Vec::new();
+        let mut first_ty = Ty::ANY;
+        for (i, (a, (pname, pty))) in args.iter().zip(info.params.iter()).enumerate() {
+            let want = match pty {
+                PTy::T(t) => Some(*t),
+                PTy::ElemOfFirst => first_ty.elem(),
+                PTy::AnyList | PTy::ChipOrChips => None,
+            };
+            let (x, t) = self.expr(a, sc);
+            let in_arg = || format!("in argument `{pname}` of `{}`", b.signature());
+            let x = match want {
+                Some(w) if !w.accepts(t) => {
+                    self.err(mismatch(a.span.clone(), w, t).with_note(in_arg()));
+                    x
+                }
+                Some(w) if w.base == Base::Players && !w.list && t == Ty::of(Base::Player) => {
+                    Expr::ToPlayers(Box::new(x))
+                }
+                Some(_) => x,
+                None => {
+                    let ok = match pty {
+                        PTy::AnyList => t.elem().is_some(),
+                        _ => Ty::of(Base::Chip).accepts(t) || Ty::list(Base::Chip).accepts(t),
+                    };
+                    if !ok {
+                        self.err(
+                            Diagnostic::error(a.span.clone(), format!("expected {pty}, found {t}"))
+                                .with_label(format!("this is {t}"))
+                                .with_note(in_arg()),
+                        );
+                    }
+                    if i == 0 {
+                        first_ty = t;
+                    }
+                    x
+                }
+            };
+            out.push(x);
+        }
+        (out, first_ty)
+    }
+}

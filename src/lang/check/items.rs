@@ -1,0 +1,349 @@
+//! Setup blocks, rules and actions: each rule's trigger (which binds the first locals), each action's
+//! phase, limits and choices, and the lowering of their bodies. A later file's rule or action of the
+//! same name replaces an imported one.
+
+use super::{Checker, MapKnowledge, Scope};
+use crate::diag::{did_you_mean, Diagnostic};
+use crate::lang::ast::{self, BinOp, ExprKind, ItemKind, UnOp};
+use crate::lang::builtins::{self, Base, Trigger, Ty, PHASES};
+use crate::lang::ir;
+use std::collections::HashMap;
+
+fn const_bool(e: &ast::Expr) -> Option<bool> {
+    match &e.kind {
+        ExprKind::Bool(b) => Some(*b),
+        ExprKind::Unary(UnOp::Not, x) => const_bool(x).map(|b| !b),
+        ExprKind::Binary(BinOp::And, a, b) => Some(const_bool(a)? && const_bool(b)?),
+        ExprKind::Binary(BinOp::Or, a, b) => Some(const_bool(a)? || const_bool(b)?),
+        _ => None,
+    }
+}
+
+/// Where each name of a rule or action was defined: (file, index in the program's list).
+type Defined = HashMap<String, (usize, usize)>;
+
+impl Checker {
+    /// Lowers the setup blocks, rules and actions of every file, and indexes the rules by trigger.
+    pub(super) fn lower_bodies(&mut self, order: &[usize], asts: &[ast::File]) {
+        let mut rule_names = Defined::new();
+        let mut action_names = Defined::new();
+        let mut rules: Vec<ir::Rule> = Vec::new();
+        for &f in order {
+            self.file = f;
+            for item in &asts[f].items {
+                match &item.kind {
+                    ItemKind::Setup(block) => {
+                        let mut sc = Scope::default();
+                        let stmts = self.block(block, &mut sc);
+                        self.prog.setup.push(ir::Body {
+                            stmts,
+                            locals: sc.next,
+                        });
+                    }
+                    ItemKind::Rule {
+                        name,
+                        trigger,
+                        when,
+                        body,
+                    } => {
+                        if let Some(r) = self.rule(name, trigger, when.as_ref(), body, item) {
+                            self.add_rule(name, r, &mut rules, &mut rule_names);
+                        }
+                    }
+                    ItemKind::Action(a) => {
+                        let act = self.action(a, item);
+                        self.add_action(a, act, &mut action_names);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.prog.by_trigger = vec![Vec::new(); Trigger::ALL.len()];
+        for (i, r) in rules.iter().enumerate() {
+            if let Some(v) = self.prog.by_trigger.get_mut(r.trigger as usize) {
+                v.push(i as u32);
+            }
+        }
+        self.prog.rules = rules;
+        self.rule_action_clashes();
+    }
+
+    /// A rule and an action share a name: score lines, refusals and `carto doc` could not tell them
+    /// apart. Reported at the action, naming the rule.
+    fn rule_action_clashes(&mut self) {
+        let mut clashes = Vec::new();
+        for a in &self.prog.actions {
+            if let Some(r) = self.prog.rules.iter().find(|r| r.name == a.name) {
+                clashes.push((a.name.clone(), a.origin.clone(), r.origin.clone()));
+            }
+        }
+        for (name, at, rule) in clashes {
+            let first_line = |o: &ir::Origin| -> (usize, ast::Span) {
+                let text = self
+                    .files
+                    .get(o.file as usize)
+                    .map_or("", |f| f.text.as_str());
+                let line = text
+                    .get(o.span.clone())
+                    .unwrap_or("")
+                    .lines()
+                    .next()
+                    .unwrap_or("");
+                (
+                    o.file as usize,
+                    o.span.start..o.span.start + line.trim_end().len(),
+                )
+            };
+            let (file, span) = first_line(&at);
+            let (rfile, rspan) = first_line(&rule);
+            let (line, col) = self.files[rfile].line_col(rspan.start);
+            let saved = std::mem::replace(&mut self.file, file);
+            self.err(
+                Diagnostic::error(
+                    span,
+                    format!("a rule and an action are both named `{name}`"),
+                )
+                .with_label("this action")
+                .with_note(format!(
+                    "the rule is at {}:{line}:{col}",
+                    self.files[rfile].name
+                ))
+                .with_note(
+                    "score lines and refusals name rules and actions: give one another name",
+                ),
+            );
+            self.file = saved;
+        }
+    }
+
+    /// Adds a rule, or replaces an imported one of the same name; two in one file are an error.
+    fn add_rule(
+        &mut self,
+        name: &ast::Ident,
+        r: ir::Rule,
+        rules: &mut Vec<ir::Rule>,
+        names: &mut Defined,
+    ) {
+        let f = self.file;
+        match names.get(&name.name) {
+            Some(&(rf, _)) if rf == f => self.err(
+                Diagnostic::error(
+                    name.span.clone(),
+                    format!("rule `{}` is defined twice", name.name),
+                )
+                .with_label("a rule with this name is above"),
+            ),
+            Some(&(_, i2)) if i2 < rules.len() => {
+                rules[i2] = r;
+                names.insert(name.name.clone(), (f, i2));
+            }
+            _ => {
+                names.insert(name.name.clone(), (f, rules.len()));
+                rules.push(r);
+            }
+        }
+    }
+
+    /// Adds an action, or replaces an imported one of the same name; two in one file are an error.
+    fn add_action(&mut self, a: &ast::ActionDecl, act: ir::Action, names: &mut Defined) {
+        let f = self.file;
+        match names.get(&a.name.name) {
+            Some(&(af, _)) if af == f => self.err(
+                Diagnostic::error(
+                    a.name.span.clone(),
+                    format!("action `{}` is defined twice", a.name.name),
+                )
+                .with_label("an action with this name is above"),
+            ),
+            Some(&(_, i)) if i < self.prog.actions.len() => {
+                self.prog.actions[i] = act;
+                names.insert(a.name.name.clone(), (f, i));
+            }
+            _ => {
+                names.insert(a.name.name.clone(), (f, self.prog.actions.len()));
+                self.prog.actions.push(act);
+            }
+        }
+    }
+
+    fn never(&mut self, e: &ast::Expr, what: &str) {
+        if const_bool(e) == Some(false) {
+            self.err(
+                Diagnostic::error(e.span.clone(), format!("this {what} can never apply"))
+                    .with_label("this condition is always false"),
+            );
+        }
+    }
+
+    fn rule(
+        &mut self,
+        name: &ast::Ident,
+        trigger: &ast::Ident,
+        when: Option<&ast::Expr>,
+        body: &ast::Block,
+        item: &ast::Item,
+    ) -> Option<ir::Rule> {
+        let Some(t) = Trigger::from_name(&trigger.name) else {
+            let mut d = Diagnostic::error(
+                trigger.span.clone(),
+                format!("unknown trigger `{}`", trigger.name),
+            )
+            .with_label("not a trigger");
+            if let Some(s) = did_you_mean(&trigger.name, Trigger::ALL.iter().map(|t| t.name())) {
+                d = d.with_note(format!("did you mean `{s}`?"));
+            }
+            let all: Vec<&str> = Trigger::ALL.iter().map(|t| t.name()).collect();
+            self.err(d.with_note(format!("the triggers are: {}", all.join(", "))));
+            return None;
+        };
+        if t == Trigger::Abroad {
+            if let Some(MapKnowledge::Known {
+                name: m, exits: 0, ..
+            }) = &self.map
+            {
+                let m = m.clone();
+                self.err(
+                    Diagnostic::warning(trigger.span.clone(), "this trigger can never apply")
+                        .with_label(format!("the map `{m}` has no border exits")),
+                );
+            }
+        }
+        let mut sc = Scope::default();
+        for (n, ty) in t.binds() {
+            sc.bind(n, *ty);
+        }
+        let when = when.map(|w| {
+            self.never(w, "rule");
+            self.expect(w, &mut sc, Ty::BOOL)
+        });
+        let stmts = self.block(body, &mut sc);
+        Some(ir::Rule {
+            name: name.name.clone(),
+            trigger: t,
+            when,
+            body: ir::Body {
+                stmts,
+                locals: sc.next,
+            },
+            origin: ir::Origin {
+                file: self.file as u16,
+                span: item.span.clone(),
+            },
+        })
+    }
+
+    fn action(&mut self, a: &ast::ActionDecl, item: &ast::Item) -> ir::Action {
+        let phase = self.action_phase(a);
+        let limits = self.action_limits(a, phase);
+        self.forced_always_applies(a);
+        let mut sc = Scope::default();
+        sc.bind("player", Ty::of(Base::Player));
+        let when = a.when.as_ref().map(|w| {
+            self.never(w, if a.forced { "forced action" } else { "action" });
+            self.expect(w, &mut sc, Ty::BOOL)
+        });
+        let choices = self.action_choices(a, &mut sc);
+        let stmts = self.block(&a.body, &mut sc);
+        ir::Action {
+            name: a.name.name.clone(),
+            phase,
+            limits,
+            when,
+            choices,
+            body: ir::Body {
+                stmts,
+                locals: sc.next,
+            },
+            origin: ir::Origin {
+                file: self.file as u16,
+                span: item.span.clone(),
+            },
+        }
+    }
+
+    /// A forced action with no choices whose `when` always holds would be taken forever.
+    fn forced_always_applies(&mut self, a: &ast::ActionDecl) {
+        if a.forced
+            && a.choices.is_empty()
+            && a.when.as_ref().is_none_or(|w| const_bool(w) == Some(true))
+        {
+            self.err(
+                Diagnostic::error(
+                    a.name.span.clone(),
+                    format!("forced action `{}` would be taken again and again", a.name.name),
+                )
+                .with_label("it always applies")
+                .with_note("a forced action is taken whenever its condition holds: give it a `when` that its effect makes false"),
+            );
+        }
+    }
+
+    /// The phase an action is offered in (`score` when none is named); `None` for a forced action.
+    fn action_phase(&mut self, a: &ast::ActionDecl) -> Option<builtins::Phase> {
+        if a.forced {
+            return None;
+        }
+        let Some(p) = &a.phase else {
+            return Some(builtins::Phase::Score);
+        };
+        if let Some((_, ph)) = PHASES.iter().find(|(n, _)| *n == p.name) {
+            return Some(*ph);
+        }
+        let mut d = Diagnostic::error(p.span.clone(), format!("unknown phase `{}`", p.name))
+            .with_label("not a phase");
+        if let Some(s) = did_you_mean(&p.name, PHASES.iter().map(|(n, _)| *n)) {
+            d = d.with_note(format!("did you mean `{s}`?"));
+        }
+        self.err(d.with_note("the phases are: start, follower, score, after"));
+        Some(builtins::Phase::Score)
+    }
+
+    /// The choices of an action, each bound to the next slot after `player` and the earlier choices.
+    fn action_choices(&mut self, a: &ast::ActionDecl, sc: &mut Scope) -> Vec<ir::Choice> {
+        let mut choices = Vec::new();
+        for c in &a.choices {
+            if choices.iter().any(|x: &ir::Choice| x.name == c.name.name) || c.name.name == "player"
+            {
+                self.err(
+                    Diagnostic::error(
+                        c.name.span.clone(),
+                        format!("choice `{}` is defined twice", c.name.name),
+                    )
+                    .with_label("this name is already bound in this action"),
+                );
+            }
+            let (from, kind, ty) = if c.chips {
+                let from = self.expect(&c.from, sc, Ty::list(Base::Chip));
+                let size = c.size.as_ref().map(|s| {
+                    let (e, t) = self.expr(s, sc);
+                    if !(Ty::of(Base::Range).accepts(t) || t == Ty::INT) {
+                        self.err(
+                            Diagnostic::error(
+                                s.span.clone(),
+                                format!("expected a range or int, found {t}"),
+                            )
+                            .with_label("the size, like `1..4`"),
+                        );
+                    }
+                    e
+                });
+                (from, ir::ChoiceKind::Chips { size }, Ty::list(Base::Chip))
+            } else {
+                let (from, t) = self.expr(&c.from, sc);
+                let elem = self.elem_of(t, c.from.span.clone());
+                (from, ir::ChoiceKind::One, elem)
+            };
+            let slot = sc.bind(&c.name.name, ty);
+            let filter = c.filter.as_ref().map(|f| self.expect(f, sc, Ty::BOOL));
+            choices.push(ir::Choice {
+                name: c.name.name.clone(),
+                slot,
+                kind,
+                from,
+                filter,
+                ty,
+            });
+        }
+        choices
+    }
+}

@@ -1,0 +1,227 @@
+//! The static checker: resolves every name, type, field, builtin, header key, import and map attribute of a
+//! rules file (and what it imports), reports every problem with a span, and lowers the file to the IR.
+//!
+//! This room holds the entry point ([`check_source`]), the checker's state and the order of its passes;
+//! each pass lives in its own file: `imports` (loading), `names` (global names, chips, holdings),
+//! `params`, `header`, `map` (what the map tells), `items` (setup, rules, actions), `limits`, `stmts`,
+//! `exprs` and `calls`. Constant folding is shared with the IR in [`super::consts`].
+
+mod calls;
+mod exprs;
+mod header;
+mod imports;
+mod items;
+mod limits;
+mod map;
+mod names;
+mod params;
+mod stmts;
+
+use super::ast;
+use super::builtins::{Base, Ty};
+use super::ir::{Face, Place, Program, Slot};
+use crate::diag::{did_you_mean, Diagnostic, Source};
+use crate::geometry::FeatureKind;
+use crate::map::MapBoard;
+use std::collections::BTreeMap;
+
+/// Finds an imported rules file: a bundled name or a path relative to the importing file.
+pub trait RulesResolver {
+    fn resolve(&self, name: &str, from: &Source) -> Result<Source, String>;
+}
+
+/// The rules files shipped with carto, by name.
+pub const BUNDLED_RULES: &[(&str, &str)] = crate::bundled::RULES;
+
+/// Resolves bundled names (`"base"`) from [`BUNDLED_RULES`]; anything with a `/` or ending in `.rules` is
+/// read as a path relative to the importing file.
+pub struct BundledRules;
+
+impl RulesResolver for BundledRules {
+    fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
+        if name.contains('/') || name.ends_with(".rules") {
+            let dir = std::path::Path::new(&from.name)
+                .parent()
+                .unwrap_or(std::path::Path::new(""));
+            let path = dir.join(name);
+            return std::fs::read_to_string(&path)
+                .map(|text| Source::new(path.display().to_string(), text))
+                .map_err(|e| format!("cannot read `{}`: {e}", path.display()));
+        }
+        match BUNDLED_RULES.iter().find(|(n, _)| *n == name) {
+            Some((n, text)) => Ok(Source::new(format!("rules/{n}.rules"), *text)),
+            None => {
+                let names: Vec<&str> = BUNDLED_RULES.iter().map(|(n, _)| *n).collect();
+                let hint = did_you_mean(name, names.iter().copied())
+                    .map(|s| format!("; did you mean `{s}`?"))
+                    .unwrap_or_default();
+                Err(format!("no bundled rules named `{name}`{hint}"))
+            }
+        }
+    }
+}
+
+/// The outcome of checking: the program when there was no error, and every diagnostic with its file.
+pub struct CheckResult {
+    pub program: Option<Program>,
+    pub diagnostics: Vec<(Source, Diagnostic)>,
+}
+
+impl CheckResult {
+    pub fn errors(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|(_, d)| d.is_error())
+            .count()
+    }
+}
+
+/// Renders every diagnostic of a result, in order.
+pub fn render(result: &CheckResult) -> String {
+    let mut out = String::new();
+    for (src, d) in &result.diagnostics {
+        out.push_str(&src.render(std::slice::from_ref(d)));
+    }
+    out
+}
+
+/// Loads a map named by a header (`maps(name, file_that_named_it)`).
+pub type MapLoader<'a> = &'a dyn Fn(&str, &Source) -> Result<MapBoard, String>;
+
+/// Checks a rules file and everything it imports; lowers it when there is no error.
+pub fn check_source(
+    source: &Source,
+    resolver: &dyn RulesResolver,
+    maps: MapLoader<'_>,
+) -> CheckResult {
+    let mut c = Checker::default();
+    let mut stack = Vec::new();
+    c.load(source.clone(), resolver, &mut stack);
+    c.run(maps);
+    let order = c.order.clone();
+    let mut diags = std::mem::take(&mut c.diags);
+    diags.sort_by_key(|(f, d)| {
+        (
+            order.iter().position(|x| x == f).unwrap_or(usize::MAX),
+            d.span.start,
+        )
+    });
+    let has_error = diags.iter().any(|(_, d)| d.is_error());
+    let files = c.files;
+    CheckResult {
+        program: if has_error { None } else { Some(c.prog) },
+        diagnostics: diags
+            .into_iter()
+            .filter_map(|(f, d)| files.get(f).map(|s| (s.clone(), d)))
+            .collect(),
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Global {
+    Param(u16),
+    Colour(u8),
+    Kind(FeatureKind),
+    Place(Place),
+    Face(Face),
+    Holding(u16),
+}
+
+impl Global {
+    fn ty(self, prog: &Program) -> Ty {
+        match self {
+            Global::Param(i) => prog.params.get(i as usize).map_or(Ty::ANY, |p| p.ty),
+            Global::Colour(_) => Ty::of(Base::Colour),
+            Global::Kind(_) => Ty::of(Base::Kind),
+            Global::Place(_) => Ty::of(Base::Place),
+            Global::Face(_) => Ty::of(Base::Face),
+            Global::Holding(_) => Ty::of(Base::Holding),
+        }
+    }
+    fn what(self) -> &'static str {
+        match self {
+            Global::Param(_) => "a parameter",
+            Global::Colour(_) => "a chip colour",
+            Global::Kind(_) => "a feature kind",
+            Global::Place(_) => "a place",
+            Global::Face(_) => "a face",
+            Global::Holding(_) => "a holding area",
+        }
+    }
+}
+
+#[derive(Default)]
+struct Scope {
+    vars: Vec<(String, Ty, Slot)>,
+    next: u16,
+}
+
+impl Scope {
+    fn bind(&mut self, name: &str, ty: Ty) -> Slot {
+        let slot = self.next;
+        self.next = self.next.saturating_add(1);
+        self.vars.push((name.to_string(), ty, slot));
+        slot
+    }
+    fn get(&self, name: &str) -> Option<(Ty, Slot)> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, ..)| n == name)
+            .map(|(_, t, s)| (*t, *s))
+    }
+}
+
+/// What the map tells the checker about square attributes.
+enum MapKnowledge {
+    /// No map could be consulted: attributes are accepted, typed `any`.
+    Unknown,
+    Known {
+        name: String,
+        attrs: BTreeMap<String, Ty>,
+        exits: usize,
+        /// Start squares of the map (`None` on the endless table).
+        starts: Option<usize>,
+    },
+}
+
+#[derive(Default)]
+struct Checker {
+    files: Vec<Source>,
+    asts: Vec<ast::File>,
+    order: Vec<usize>,
+    diags: Vec<(usize, Diagnostic)>,
+    prog: Program,
+    globals: BTreeMap<String, Global>,
+    /// For each param: the file that declared it.
+    param_file: Vec<usize>,
+    param_used: Vec<bool>,
+    map: Option<MapKnowledge>,
+    file: usize,
+}
+
+impl Checker {
+    /// Reports a problem in the file being checked.
+    fn err(&mut self, d: Diagnostic) {
+        self.diags.push((self.file, d));
+    }
+
+    /// Checks the loaded files in passes: each pass sees the names the earlier ones declared.
+    fn run(&mut self, maps: MapLoader<'_>) {
+        let order = self.order.clone();
+        let asts = std::mem::take(&mut self.asts);
+        // Indexed like `Origin::file`: in the order the files were loaded.
+        self.prog.files = self.files.iter().map(|s| s.name.clone()).collect();
+        self.declare_fixed_names();
+        self.declare_chips_and_holdings(&order, &asts);
+        self.declare_params(&order, &asts);
+        self.apply_overrides(&order, &asts);
+        let header = self.merge_headers(&order, &asts);
+        self.load_map(&header, maps);
+        self.lower_header_values(&header);
+        self.check_header_values();
+        self.lower_bodies(&order, &asts);
+        self.warn_unused_params();
+        self.asts = asts;
+    }
+}

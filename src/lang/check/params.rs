@@ -1,0 +1,299 @@
+//! Parameters: their declarations (type, constant default, `one of` list), `override`s of an imported
+//! file's defaults, and the warning for a parameter nothing reads.
+
+use super::{Checker, Global};
+use crate::diag::{did_you_mean, Diagnostic};
+use crate::lang::ast::{self, ExprKind, ItemKind};
+use crate::lang::builtins::{Base, Ty};
+use crate::lang::consts::const_value;
+use crate::lang::ir::{self, Value};
+
+impl Checker {
+    /// Declares the parameters of every file, in load order.
+    pub(super) fn declare_params(&mut self, order: &[usize], asts: &[ast::File]) {
+        for &f in order {
+            self.file = f;
+            for item in &asts[f].items {
+                if let ItemKind::Param(p) = &item.kind {
+                    self.declare_param(p, item);
+                }
+            }
+        }
+    }
+
+    /// Applies every `override`, in load order (the importing file's last).
+    pub(super) fn apply_overrides(&mut self, order: &[usize], asts: &[ast::File]) {
+        for &f in order {
+            self.file = f;
+            for item in &asts[f].items {
+                if let ItemKind::Override { name, value } = &item.kind {
+                    self.override_param(name, value);
+                }
+            }
+        }
+    }
+
+    /// Warns of parameters nothing reads (not in a file with errors: those are often the cause).
+    pub(super) fn warn_unused_params(&mut self) {
+        for (i, used) in self.param_used.clone().into_iter().enumerate() {
+            if used {
+                continue;
+            }
+            let (Some(p), Some(&f)) = (self.prog.params.get(i), self.param_file.get(i)) else {
+                continue;
+            };
+            if self.diags.iter().any(|(df, d)| *df == f && d.is_error()) {
+                continue;
+            }
+            let span = p.origin.span.clone();
+            let name = p.name.clone();
+            self.file = f;
+            self.err(
+                Diagnostic::warning(span, format!("parameter `{name}` is never used"))
+                    .with_label("declared here")
+                    .with_note("remove it, or use it in a rule or the header"),
+            );
+        }
+    }
+
+    fn resolve_type(&mut self, t: &ast::TypeExpr) -> Option<Ty> {
+        match t {
+            ast::TypeExpr::Named(id) => match Base::from_name(&id.name) {
+                Some(b) => Some(Ty::of(b)),
+                None => {
+                    let mut d =
+                        Diagnostic::error(id.span.clone(), format!("unknown type `{}`", id.name))
+                            .with_label("not a type");
+                    if let Some(s) = did_you_mean(&id.name, Base::NAMED.iter().map(|(n, _)| *n)) {
+                        d = d.with_note(format!("did you mean `{s}`?"));
+                    }
+                    let all: Vec<&str> = Base::NAMED.iter().map(|(n, _)| *n).collect();
+                    d = d.with_note(format!("the types are: {}, and `list<T>`", all.join(", ")));
+                    self.err(d);
+                    None
+                }
+            },
+            ast::TypeExpr::List(inner, span) => {
+                if matches!(**inner, ast::TypeExpr::List(..)) {
+                    self.err(
+                        Diagnostic::error(span.clone(), "lists of lists are not supported")
+                            .with_label("nested list type"),
+                    );
+                    return None;
+                }
+                self.resolve_type(inner).map(|t| Ty::list(t.base))
+            }
+        }
+    }
+
+    fn declare_param(&mut self, p: &ast::ParamDecl, item: &ast::Item) {
+        let Some(ty) = self.resolve_type(&p.ty) else {
+            return;
+        };
+        const PARAM_BASES: [Base; 7] = [
+            Base::Int,
+            Base::Bool,
+            Base::Str,
+            Base::Colour,
+            Base::Kind,
+            Base::Face,
+            Base::Table,
+        ];
+        if ty.list || !PARAM_BASES.contains(&ty.base) {
+            self.err(
+                Diagnostic::error(p.ty.span(), format!("a parameter cannot be of type {ty}"))
+                    .with_label("not a parameter type")
+                    .with_note("parameters are int, bool, string, colour, kind, face or table"),
+            );
+            return;
+        }
+        if let Some(Global::Param(i)) = self.globals.get(&p.name.name).copied() {
+            let imported = self.param_file.get(i as usize).copied() != Some(self.file);
+            let mut d = Diagnostic::error(
+                p.name.span.clone(),
+                format!("parameter `{}` is already defined", p.name.name),
+            )
+            .with_label(if imported {
+                "defined in an imported file"
+            } else {
+                "defined above"
+            });
+            if imported {
+                d = d.with_note(format!(
+                    "to change its default, write `override {} = …`",
+                    p.name.name
+                ));
+            }
+            self.err(d);
+            return;
+        }
+        let default = match const_value(&mut self.prog, &p.default, ty) {
+            Ok(v) => v,
+            Err(d) => {
+                self.err(d);
+                Value::Unit
+            }
+        };
+        let mut one_of = Vec::new();
+        if let Some(list) = &p.one_of {
+            if let ExprKind::List(items) = &list.kind {
+                for it in items {
+                    match const_value(&mut self.prog, it, ty) {
+                        Ok(v) => one_of.push(v),
+                        Err(d) => self.err(d),
+                    }
+                }
+            }
+            if default != Value::Unit && !one_of.is_empty() && !one_of.contains(&default) {
+                self.err(
+                    Diagnostic::error(
+                        p.default.span.clone(),
+                        "the default is not one of the allowed values",
+                    )
+                    .with_label("not in the `one of` list"),
+                );
+            }
+        }
+        let range = p.range.as_ref().and_then(|r| self.param_range(r, ty));
+        if let Some(r) = &range {
+            if let Some(why) = r.refuses(default, &self.prog.tables) {
+                self.err(
+                    Diagnostic::error(
+                        p.default.span.clone(),
+                        format!("the default of `{}` is not allowed: it {why}", p.name.name),
+                    )
+                    .with_label("the default")
+                    .with_note(format!(
+                        "`{}` is declared `in {}`",
+                        p.name.name,
+                        r.text()
+                    )),
+                );
+            }
+        }
+        let id = self.prog.params.len() as u16;
+        if !self.declare(&p.name, Global::Param(id)) {
+            return;
+        }
+        self.prog.params.push(ir::ParamDef {
+            name: p.name.name.clone(),
+            ty,
+            default,
+            value: default,
+            doc: p.doc.as_ref().map(|d| d.value.clone()).unwrap_or_default(),
+            one_of,
+            range,
+            origin: ir::Origin {
+                file: self.file as u16,
+                span: p.name.span.clone(),
+            },
+        });
+        self.param_file.push(self.file);
+        self.param_used.push(false);
+        let _ = item;
+    }
+
+    /// `in LO..HI` of an int parameter, or the keys (`in 1..4`, `in [1, 2]`) a table must have.
+    fn param_range(&mut self, e: &ast::Expr, ty: Ty) -> Option<ir::ParamRange> {
+        let int = |this: &mut Self, x: &ast::Expr| match const_value(&mut this.prog, x, Ty::INT) {
+            Ok(Value::Int(i)) => Some(i),
+            Ok(_) => None,
+            Err(d) => {
+                this.err(d);
+                None
+            }
+        };
+        let range = match (&e.kind, ty.base) {
+            (ExprKind::Range(a, b), Base::Int) => {
+                ir::ParamRange::Ints(int(self, a)?, int(self, b)?)
+            }
+            (ExprKind::Range(a, b), Base::Table) => {
+                let (a, b) = (int(self, a)?, int(self, b)?);
+                if b.saturating_sub(a) > 1000 {
+                    self.err(
+                        Diagnostic::error(e.span.clone(), "at most 1000 keys")
+                            .with_label("too many keys"),
+                    );
+                    return None;
+                }
+                ir::ParamRange::Keys((a..=b).collect())
+            }
+            (ExprKind::List(items), Base::Table) => {
+                let mut keys = Vec::new();
+                for it in items {
+                    keys.push(int(self, it)?);
+                }
+                ir::ParamRange::Keys(keys)
+            }
+            _ => {
+                self.err(
+                    Diagnostic::error(e.span.clone(), format!("a parameter of type {ty} takes no `in`"))
+                        .with_label("not allowed here")
+                        .with_note("an int takes `in LO..HI`; a table takes the keys it must have: `in 1..4` or `in [1, 2, 4]`; other types take `one of [...]`"),
+                );
+                return None;
+            }
+        };
+        if let ir::ParamRange::Ints(lo, hi) = range {
+            if lo > hi {
+                self.err(
+                    Diagnostic::error(e.span.clone(), format!("`{lo}..{hi}` is empty"))
+                        .with_label("the lowest value comes first"),
+                );
+                return None;
+            }
+        }
+        Some(range)
+    }
+
+    fn override_param(&mut self, name: &ast::Ident, value: &ast::Expr) {
+        let Some(Global::Param(i)) = self.globals.get(&name.name).copied() else {
+            let params: Vec<String> = self.prog.params.iter().map(|p| p.name.clone()).collect();
+            let mut d = Diagnostic::error(
+                name.span.clone(),
+                format!("`override` of unknown parameter `{}`", name.name),
+            )
+            .with_label("no parameter has this name");
+            if let Some(s) = did_you_mean(&name.name, params.iter().map(|s| s.as_str())) {
+                d = d.with_note(format!("did you mean `{s}`?"));
+            }
+            self.err(d);
+            return;
+        };
+        let Some(ty) = self.prog.params.get(i as usize).map(|p| p.ty) else {
+            return;
+        };
+        match const_value(&mut self.prog, value, ty) {
+            Ok(v) => {
+                let p = &mut self.prog.params[i as usize];
+                if !p.one_of.is_empty() && !p.one_of.contains(&v) {
+                    self.err(
+                        Diagnostic::error(value.span.clone(), "not one of the allowed values")
+                            .with_label("not allowed"),
+                    );
+                    return;
+                }
+                let p = &self.prog.params[i as usize];
+                if let Some(why) = p
+                    .range
+                    .as_ref()
+                    .and_then(|r| r.refuses(v, &self.prog.tables))
+                {
+                    let r = p.range.as_ref().map(|r| r.text()).unwrap_or_default();
+                    self.err(
+                        Diagnostic::error(value.span.clone(), format!("`{}` {why}", name.name))
+                            .with_label("outside the parameter's range")
+                            .with_note(format!("`{}` takes values in {r}", name.name)),
+                    );
+                    return;
+                }
+                let p = &mut self.prog.params[i as usize];
+                p.default = v;
+                p.value = v;
+            }
+            Err(d) => self.err(d),
+        }
+    }
+
+    // ------------------------------------------------------------ rules and actions
+}
