@@ -92,3 +92,13 @@ snap!(
     rule_and_action_same_name,
     "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nrule bonus on placed {\n  score(player, 1)\n}\naction bonus phase score limit per turn 1 {\n  score(player, 2)\n}\n"
 );
+
+// C5: `sort` orders by a number; `min`/`max` of two numbers take exactly two.
+snap!(
+    sort_by_a_non_number,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nrule r on placed {\n  score(player, len(sort(p in players(): p.name)))\n}\n"
+);
+snap!(
+    min_of_three,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nrule r on placed {\n  score(player, min(1, 2, 3))\n}\n"
+);

@@ -207,6 +207,8 @@ pub enum AggOp {
     Min,
     Max,
     Distinct,
+    /// `sort(x in L where C: key)`: the elements, in ascending order of the key (stable).
+    Sort,
     Collect,
 }
 
@@ -220,6 +222,7 @@ impl AggOp {
             AggOp::Min => "min",
             AggOp::Max => "max",
             AggOp::Distinct => "distinct",
+            AggOp::Sort => "sort",
             AggOp::Collect => "[…]",
         }
     }

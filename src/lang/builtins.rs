@@ -158,6 +158,8 @@ pub enum RTy {
     T(Ty),
     /// The element type of the first argument (`first(list)`).
     ElemOfFirst,
+    /// The type of the first argument (`take(list, k)`).
+    First,
 }
 
 macro_rules! builtins {
@@ -234,6 +236,10 @@ builtins! {
     Len "len"("list": PTy::AnyList) -> rt(Int), Q, "the number of elements of a list";
     First "first"("list": PTy::AnyList) -> RTy::ElemOfFirst, Q, "the first element of a non-empty list";
     Contains "contains"("list": PTy::AnyList, "value": PTy::ElemOfFirst) -> rt(Bool), Q, "whether a list holds a value";
+    Take "take"("list": PTy::AnyList, "count": t(Int)) -> RTy::First, Q, "the first count elements of a list (all of them if it is shorter; none if count is 0 or less)";
+    Min2 "min"("a": t(Int), "b": t(Int)) -> rt(Int), Q, "the smaller of two numbers (`min(x in L: e)` is the aggregate)";
+    Max2 "max"("a": t(Int), "b": t(Int)) -> rt(Int), Q, "the larger of two numbers (`max(x in L: e)` is the aggregate)";
+    Has "has"("square": t(Square), "attribute": t(Str)) -> rt(Bool), Q, "whether the map gives a square the attribute (named by a string); a square without it reads the type's default: 0, false, \"\"";
     // ---- the turn
     CurrentPlayer "current_player"() -> rt(Player), Q, "the player whose turn it is";
     TurnTile "turn_tile"() -> rt(Tile), Q, "the tile placed in this turn";
@@ -272,6 +278,7 @@ impl Builtin {
             RTy::T(t) if t == Ty::UNIT => String::new(),
             RTy::T(t) => format!(" -> {t}"),
             RTy::ElemOfFirst => " -> element".into(),
+            RTy::First => " -> list".into(),
         };
         format!("{}({}){}", i.name, ps.join(", "), ret)
     }

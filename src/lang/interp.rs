@@ -262,6 +262,14 @@ impl Interp {
         names.push("setup".into());
         let mut attr_vals = Vec::new();
         let mut prog_strings = prog.strings.clone();
+        // A square without a string attribute reads as "" (like 0 and false for ints and bools).
+        let empty = match prog_strings.iter().position(|x| x.is_empty()) {
+            Some(i) => i as u32,
+            None => {
+                prog_strings.push(String::new());
+                (prog_strings.len() - 1) as u32
+            }
+        };
         if let Some(m) = &map {
             for a in &prog.attrs {
                 let vals = m
@@ -272,6 +280,7 @@ impl Interp {
                         None => match (a.ty.list, a.ty.base) {
                             (false, super::builtins::Base::Int) => Value::Int(0),
                             (false, super::builtins::Base::Bool) => Value::Bool(false),
+                            (false, super::builtins::Base::Str) => Value::Str(empty),
                             _ => Value::Unit,
                         },
                         Some(AttrValue::Int(i)) => Value::Int(*i),
@@ -686,6 +695,7 @@ impl Interp {
                 let mut all = true;
                 let mut seen: Vec<Value> = Vec::new();
                 let mut collected: Vec<Value> = Vec::new();
+                let mut keys: Vec<i64> = Vec::new();
                 for k in 0..n {
                     let item = self.elem_at(lv, k);
                     self.set(*var, item)?;
@@ -745,6 +755,13 @@ impl Interp {
                             }
                         }
                         AggOp::Collect => collected.push(mapped),
+                        AggOp::Sort => {
+                            let Value::Int(key) = mapped else {
+                                return Err(self.fail("sort by something that is not a number"));
+                            };
+                            keys.push(key);
+                            collected.push(item);
+                        }
                         AggOp::Count => {}
                     }
                 }
@@ -757,6 +774,12 @@ impl Interp {
                     AggOp::All => Value::Bool(all),
                     AggOp::Distinct => Value::Int(seen.len() as i64),
                     AggOp::Collect => self.list_of(collected),
+                    AggOp::Sort => {
+                        let mut order: Vec<usize> = (0..collected.len()).collect();
+                        order.sort_by_key(|&i| keys[i]);
+                        let sorted: Vec<Value> = order.into_iter().map(|i| collected[i]).collect();
+                        self.list_of(sorted)
+                    }
                 }
             }
             _ => Value::Unit,
@@ -1185,6 +1208,36 @@ impl Interp {
             Builtin::Contains => {
                 let items = self.elems(a[0])?;
                 Value::Bool(items.iter().any(|&x| self.values_equal(x, a[1])))
+            }
+            Builtin::Take => {
+                let Value::Int(k) = a[1] else {
+                    return Err(self.fail("`take` needs a number"));
+                };
+                let items = self.elems(a[0])?;
+                let k = usize::try_from(k).unwrap_or(0).min(items.len());
+                self.list_of(items[..k].iter().copied())
+            }
+            Builtin::Min2 | Builtin::Max2 => match (a[0], a[1]) {
+                (Value::Int(x), Value::Int(y)) => Value::Int(if b == Builtin::Min2 {
+                    x.min(y)
+                } else {
+                    x.max(y)
+                }),
+                _ => return Err(self.fail("`min`/`max` need numbers")),
+            },
+            Builtin::Has => {
+                let (Value::Square(c), Value::Str(name)) = (a[0], a[1]) else {
+                    return Err(self.fail("`has` needs a square and an attribute name"));
+                };
+                let name = self
+                    .strings
+                    .get(name as usize)
+                    .map(String::as_str)
+                    .unwrap_or("");
+                Value::Bool(
+                    self.map_square(st, c)
+                        .is_some_and(|sq| sq.attrs.contains_key(name)),
+                )
             }
             Builtin::CurrentPlayer => Value::Player(st.current),
             Builtin::TurnTile => Value::Tile(st.placed_now),

@@ -947,6 +947,7 @@ impl Builder {
                         "all" => AggOp::All,
                         "min" => AggOp::Min,
                         "max" => AggOp::Max,
+                        "sort" => AggOp::Sort,
                         _ => AggOp::Distinct,
                     }
                 } else {

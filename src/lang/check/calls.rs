@@ -42,6 +42,7 @@ impl Checker {
         let ret = match b.info().ret {
             RTy::T(t) => t,
             RTy::ElemOfFirst => first_ty.elem().unwrap_or(Ty::ANY),
+            RTy::First => first_ty,
         };
         Some((b, out, ret))
     }

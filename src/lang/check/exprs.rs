@@ -275,6 +275,18 @@ impl Checker {
                 Ty::BOOL
             }
             AggOp::Distinct => Ty::INT,
+            AggOp::Sort => {
+                if !Ty::INT.accepts(value_t) {
+                    let mut d = mismatch(value_span, Ty::INT, value_t);
+                    if map_t.is_none() {
+                        d = d.with_label(format!("the elements of this list are {value_t}"));
+                    }
+                    self.err(d.with_note(
+                        "`sort` orders by a number: add `: x.value` or similar (`: -x.value` for the largest first)",
+                    ));
+                }
+                Ty::list(elem.base)
+            }
             AggOp::Collect => {
                 if value_t.list {
                     self.err(
