@@ -738,3 +738,38 @@ fn score_overflows() {
         &["run", "s.script"],
     );
 }
+
+// Issue 8, B: `carto check` reads the tile sets a header names by path and reports a missing or
+// broken one at the `tiles` entry (play would refuse them).
+#[test]
+fn check_tile_set_missing() {
+    let rules = b"import \"base\"\nvariant \"v\" {\n  map = unbounded\n  tiles = [\"base\", \"mine.toml\"]\n}\n";
+    case(
+        "check_tile_set_missing",
+        1,
+        &[("v.rules", rules)],
+        &["check", "v.rules"],
+    );
+}
+
+#[test]
+fn check_tile_set_broken() {
+    let rules = b"import \"base\"\nvariant \"v\" {\n  map = unbounded\n  tiles = [\"base\", \"mine.toml\"]\n}\n";
+    case(
+        "check_tile_set_broken",
+        1,
+        &[("v.rules", rules), ("mine.toml", b"[[tile]]\nid = 3\n")],
+        &["check", "v.rules"],
+    );
+}
+
+#[test]
+fn import_a_device() {
+    let rules = b"import \"/dev/zero\"\nvariant \"v\" {\n  map = unbounded\n}\n";
+    case(
+        "import_a_device",
+        1,
+        &[("v.rules", rules)],
+        &["check", "v.rules"],
+    );
+}

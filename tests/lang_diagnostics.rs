@@ -298,7 +298,14 @@ fn sample_variant_checks_clean() {
     assert!(p.set_param("sale_town", "true").is_err());
     assert!(p.set_param("match", "value").is_ok());
     assert!(p.set_param("match", "nothing").is_err());
-    assert!(p.set_param("trade", "{1: 2, 2: 5}").is_ok());
+    assert!(p
+        .set_param("trade", "{1: 2, 2: 5, 3: 7, 4: 9, 5: 11}")
+        .is_ok());
+    // A table keeps the keys of its default (issue 8, A6): 3 and 4 are missing here.
+    assert_eq!(
+        p.set_param("trade", "{1: 2, 2: 5}").unwrap_err(),
+        "`trade` must be a table with the keys 1, 2, 3, 4: 3, 4 are missing"
+    );
     assert!(p
         .set_param("folowers", "3")
         .unwrap_err()

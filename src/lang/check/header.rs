@@ -110,6 +110,48 @@ impl Checker {
     }
 
     /// Reports header values play would refuse (`crate::header`), at their entries.
+    /// Reads and parses the tile sets the header names by path (when the resolver reads files), and
+    /// reports a missing or broken one at the `tiles` entry, with the tile file's own diagnostics.
+    pub(super) fn check_tile_files(&mut self, resolver: &dyn super::RulesResolver) {
+        let Some(e) = self
+            .prog
+            .header
+            .entries
+            .iter()
+            .find(|e| e.key == HeaderKey::Tiles)
+        else {
+            return;
+        };
+        let (file, span) = (e.origin.file as usize, e.origin.span.clone());
+        let Some(from) = self.files.get(file).cloned() else {
+            return;
+        };
+        let span =
+            span.start..span.start + from.text.get(span.clone()).unwrap_or("").trim_end().len();
+        for name in crate::header::header_strings(&self.prog, HeaderKey::Tiles) {
+            if crate::tiles::bundled_tile_set(&name).is_some()
+                || !crate::header::looks_like_path(&name)
+            {
+                continue;
+            }
+            let problem = match resolver.tile_set(&name, &from) {
+                None => continue,
+                Some(Err(e)) => e,
+                Some(Ok(src)) => match crate::tiles::parse_tile_set(&name, &src) {
+                    Ok(_) => continue,
+                    Err(d) => src.render(&d),
+                },
+            };
+            let saved = std::mem::replace(&mut self.file, file);
+            self.err(
+                Diagnostic::error(span.clone(), format!("cannot load tile set `{name}`"))
+                    .with_label("refused by play")
+                    .with_note(problem.trim_end().to_string()),
+            );
+            self.file = saved;
+        }
+    }
+
     pub(super) fn check_header_values(&mut self) {
         let starts = match &self.map {
             Some(MapKnowledge::Known { starts, .. }) => *starts,

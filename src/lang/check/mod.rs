@@ -28,6 +28,11 @@ use std::collections::BTreeMap;
 /// Finds an imported rules file: a bundled name or a path relative to the importing file.
 pub trait RulesResolver {
     fn resolve(&self, name: &str, from: &Source) -> Result<Source, String>;
+    /// The text of a tile set named by path in a header (relative to `from`), for checking it; `None`
+    /// when this resolver does not read files (then only bundled tile set names are checked).
+    fn tile_set(&self, _path: &str, _from: &Source) -> Option<Result<Source, String>> {
+        None
+    }
 }
 
 /// The rules files shipped with carto, by name.
@@ -44,9 +49,8 @@ impl RulesResolver for BundledRules {
                 .parent()
                 .unwrap_or(std::path::Path::new(""));
             let path = dir.join(name);
-            return std::fs::read_to_string(&path)
-                .map(|text| Source::new(path.display().to_string(), text))
-                .map_err(|e| format!("cannot read `{}`: {e}", path.display()));
+            return crate::files::read_text(&path)
+                .map(|text| Source::new(path.display().to_string(), text));
         }
         match BUNDLED_RULES.iter().find(|(n, _)| *n == name) {
             Some((n, text)) => Ok(Source::new(format!("rules/{n}.rules"), *text)),
@@ -58,6 +62,14 @@ impl RulesResolver for BundledRules {
                 Err(format!("no bundled rules named `{name}`{hint}"))
             }
         }
+    }
+
+    fn tile_set(&self, path: &str, from: &Source) -> Option<Result<Source, String>> {
+        let dir = std::path::Path::new(&from.name)
+            .parent()
+            .unwrap_or(std::path::Path::new(""));
+        let p = dir.join(path);
+        Some(crate::files::read_text(&p).map(|text| Source::new(p.display().to_string(), text)))
     }
 }
 
@@ -98,6 +110,7 @@ pub fn check_source(
     let mut stack = Vec::new();
     c.load(source.clone(), resolver, &mut stack);
     c.run(maps);
+    c.check_tile_files(resolver);
     let order = c.order.clone();
     let mut diags = std::mem::take(&mut c.diags);
     diags.sort_by_key(|(f, d)| {

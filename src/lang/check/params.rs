@@ -154,7 +154,17 @@ impl Checker {
                 );
             }
         }
-        let range = p.range.as_ref().and_then(|r| self.param_range(r, ty));
+        let mut range = p.range.as_ref().and_then(|r| self.param_range(r, ty));
+        // A table declared without `in` must keep the keys of its default: a `--set` table that
+        // lacks one is refused before play, not when a game first needs it.
+        if let (None, None, Value::Table(t)) = (&range, &p.range, default) {
+            let keys = self
+                .prog
+                .tables
+                .get(t as usize)
+                .map(|rows| rows.iter().map(|(k, _)| *k).collect());
+            range = keys.map(ir::ParamRange::Keys);
+        }
         if let Some(r) = &range {
             if let Some(why) = r.refuses(default, &self.prog.tables) {
                 self.err(
