@@ -74,6 +74,10 @@ pub trait Hooks {
     fn action_name(&self, _st: &State, _handle: u32) -> String {
         String::new()
     }
+    /// Which of the rules' actions (their index in the program) an offered action is.
+    fn action_index(&self, _handle: u32) -> Option<u16> {
+        None
+    }
     /// Names of the rules, indexed by the `rule` of score events.
     fn rule_name(&self, _rule: u16) -> &str {
         ""
@@ -214,6 +218,7 @@ impl<H: Hooks> Game<H> {
         self.seed = seed;
         st.record = record;
         st.events.clear();
+        st.tally.clear();
         st.turn_choices.clear();
         st.players.clear();
         st.players.extend(players.iter().map(|n| Player {

@@ -16,7 +16,9 @@ pub mod output;
 pub mod render;
 pub mod rng;
 pub mod script;
+pub mod sim;
 pub mod state;
+pub mod tally;
 pub mod tiles;
 pub mod variant;
 

@@ -23,6 +23,10 @@ macro_rules! emitln {
     }};
 }
 
+mod cmd {
+    pub mod sim;
+}
+
 #[derive(Parser)]
 #[command(
     name = "carto",
@@ -84,6 +88,8 @@ enum Command {
         #[arg(long)]
         map: Option<String>,
     },
+    /// Plays many games with agents and reports statistics per seat; compares settings (`--vs`).
+    Sim(cmd::sim::Args),
     /// Plays random games on one core and reports games per second.
     Bench {
         /// Variants to measure (default: base).
@@ -137,6 +143,7 @@ fn main() -> ExitCode {
             .map(|v| emit!("{}", carto::doc::document(&v)))
             .map_err(Failure::from),
         Command::List => list(),
+        Command::Sim(args) => cmd::sim::run_cmd(args),
         Command::Check { files, map } => check(&files, map.as_deref()),
         Command::Bench {
             variants,

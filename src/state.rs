@@ -193,6 +193,8 @@ pub struct State {
     pub start_cells: Vec<u32>,
     /// The feature being scored now (set only when recording), named by the score events.
     pub scoring: Option<ScoredFeature>,
+    /// Counters for statistics (points by rule, chips, followers), cleared by each new game.
+    pub tally: crate::tally::Tally,
     stamp: Vec<u32>,
     stamp_gen: u32,
     members: Vec<u32>,
@@ -226,6 +228,7 @@ impl State {
             turn_choices: Vec::new(),
             start_cells: Vec::new(),
             scoring: None,
+            tally: Default::default(),
             stamp: Vec::new(),
             stamp_gen: 0,
             members: Vec::new(),
@@ -256,6 +259,7 @@ impl State {
         }
         if let Some(p) = self.players.get_mut(player as usize) {
             p.score = p.score.saturating_add(points);
+            self.tally.score(player, points, rule);
             let who = self.acting();
             self.push(
                 who,
@@ -313,6 +317,14 @@ impl State {
         if let Place::Square(cell) = to {
             if let Some(n) = self.on_square.get_mut(cell as usize) {
                 *n += 1;
+            }
+        }
+        if c.place != to {
+            if let Place::Hand(p) = c.place {
+                self.tally.chips_spent[p as usize % crate::tally::SLOTS] += 1;
+            }
+            if let Place::Hand(p) = to {
+                self.tally.chips_gained[p as usize % crate::tally::SLOTS] += 1;
             }
         }
         let face_up = face_up && to != Place::Supply;
@@ -385,6 +397,7 @@ impl State {
         fo.placed_turn = self.turn;
         self.board.features.add_follower(node, 1);
         self.follower_placed_now = true;
+        self.tally.followers_placed[player as usize % crate::tally::SLOTS] += 1;
         self.push(Some(player), EvKind::FollowerPlaced { f, cell, kind });
         Some(f)
     }

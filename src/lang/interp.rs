@@ -2122,6 +2122,10 @@ impl Hooks for Interp {
         s
     }
 
+    fn action_index(&self, handle: u32) -> Option<u16> {
+        self.offers.get(handle as usize).map(|o| o.action as u16)
+    }
+
     fn rule_name(&self, rule: u16) -> &str {
         self.names
             .get(rule as usize)

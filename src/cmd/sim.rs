@@ -1,0 +1,358 @@
+//! `carto sim`: many games played by agents, with statistics per seat and per game, paired
+//! comparisons (`--vs`, `--vs-rules`), every core, slices (`--first-game`) and `carto sim merge`.
+//! The machinery is the library's `carto::sim`; this file reads the command line and writes.
+
+use crate::{check_players, Failure};
+use carto::sim::report;
+use carto::sim::run::{layout_for, run, Results, Spec, Watch};
+use carto::sim::stats::{Layout, SCORE, TURNS, WIN, WIN_UNIT};
+use carto::sim::RunInfo;
+use carto::variant::{load_variant_with, InputError, Variant};
+use std::io::{IsTerminal as _, Write as _};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Player names when `--players` is not given: as many as the agents (at least two).
+const DEFAULT_PLAYERS: [&str; 6] = ["ann", "bob", "cyd", "dee", "eve", "fay"];
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Json,
+    Csv,
+}
+
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct Args {
+    #[command(subcommand)]
+    pub merge: Option<MergeCommand>,
+    /// A bundled variant (see `carto list`) or the path of a rules file.
+    #[arg(required = true)]
+    pub variant: Option<String>,
+    /// How many games to play.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Game i (counting from 0) is played with seed SEED+i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Plays games K to K+N−1 only: a slice of a larger run, for `carto sim merge`.
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    pub first_game: u64,
+    /// Sets a parameter of the rules: `--set name=value` (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub sets: Vec<String>,
+    /// Compares with this change: the same games again with `--vs name=value` (repeatable).
+    #[arg(long = "vs", value_name = "NAME=VALUE")]
+    pub vs: Vec<String>,
+    /// Compares with these rules: the same games again under another rules file.
+    #[arg(long, value_name = "FILE")]
+    pub vs_rules: Option<String>,
+    /// The agent of each seat, comma-separated (one for every seat: `--agents greedy`).
+    #[arg(long, value_delimiter = ',', default_value = "random")]
+    pub agents: Vec<String>,
+    /// Player names, comma-separated (default: as many as the agents, at least two).
+    #[arg(long, value_delimiter = ',')]
+    pub players: Vec<String>,
+    /// Threads to play on (default: every core); the results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Writes one CSV row per game (and setting) to this file.
+    #[arg(long, value_name = "FILE.csv")]
+    pub per_game: Option<String>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(clap::Subcommand)]
+pub enum MergeCommand {
+    /// Combines the JSON results of slices of one run (`--format json`) into the results of the whole.
+    Merge {
+        #[arg(required = true)]
+        files: Vec<String>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+}
+
+/// Set by Ctrl-C: the run stops after the games under way and prints what it has.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+pub fn run_cmd(args: Args) -> Result<(), Failure> {
+    if let Some(MergeCommand::Merge { files, format }) = args.merge {
+        return merge(&files, format);
+    }
+    let variant = args.variant.clone().unwrap_or_default();
+    if args.games == 0 || args.games > crate::MAX_GAMES {
+        return Err(Failure::Usage(format!(
+            "--games must be 1 to {}",
+            crate::MAX_GAMES
+        )));
+    }
+    if args.first_game.checked_add(args.games).is_none() {
+        return Err(Failure::Usage(
+            "--first-game plus --games is too large".into(),
+        ));
+    }
+    if args.threads == Some(0) {
+        return Err(Failure::Usage("--threads must be at least 1".into()));
+    }
+    let agents = agents_and_players(&args)?;
+    let (a, b) = load_settings(&variant, &args)?;
+    check_players(&a, &agents.1)?;
+    let info = RunInfo {
+        variant,
+        sets: args.sets.clone(),
+        vs: args.vs.clone(),
+        vs_rules: args.vs_rules.clone(),
+        players: agents.1,
+        agents: agents.0,
+        seed: args.seed,
+    };
+    let mut settings = vec![&a];
+    settings.extend(b.as_ref());
+    let spec = Spec {
+        settings,
+        players: info.players.clone(),
+        agents: info.agents.clone(),
+        seed: args.seed,
+        first: args.first_game,
+        games: args.games,
+        threads: args.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        }),
+    };
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130); // a second Ctrl-C: stop at once
+        }
+    });
+    let bar = progress(args.games, args.quiet);
+    let mut tick = |done: u64| {
+        if let Some(b) = &bar {
+            b.set_position(done);
+        }
+    };
+    let mut per_game = match &args.per_game {
+        Some(path) => Some(PerGame::create(path, &info, &layout_for(&spec).0)?),
+        None => None,
+    };
+    let mut row = |i: u64, seed: u64, obs: &[Vec<Option<i64>>]| match &mut per_game {
+        Some(p) => p.row(i, seed, obs),
+        None => Ok(()),
+    };
+    let results = run(
+        &spec,
+        Watch {
+            stop: &STOP,
+            tick: &mut tick,
+            rows: if args.per_game.is_some() {
+                Some(&mut row)
+            } else {
+                None
+            },
+        },
+    );
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let results = results.map_err(|e| {
+        Failure::Input(InputError(format!(
+            "error: game {} (seed {}): {}\n  replay it alone: {}",
+            e.game,
+            e.seed,
+            e.error,
+            info.replay_command(0, e.game)
+        )))
+    })?;
+    if let Some(p) = per_game {
+        p.finish()?;
+    }
+    print(&info, &results, args.format);
+    if results.interrupted {
+        let _ = std::io::stdout().flush();
+        eprintln!("interrupted: {} games played", results.games());
+        std::process::exit(130);
+    }
+    Ok(())
+}
+
+/// The agent of each seat and the players' names.
+fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure> {
+    let mut agents: Vec<String> = args.agents.iter().map(|a| a.trim().to_string()).collect();
+    let players: Vec<String> = if args.players.is_empty() {
+        let n = agents.len().max(2);
+        if n > DEFAULT_PLAYERS.len() {
+            return Err(Failure::Usage(format!(
+                "at most {} players, not {n}",
+                DEFAULT_PLAYERS.len()
+            )));
+        }
+        DEFAULT_PLAYERS[..n].iter().map(|s| s.to_string()).collect()
+    } else {
+        args.players.iter().map(|p| p.trim().to_string()).collect()
+    };
+    if agents.len() == 1 {
+        agents = vec![agents[0].clone(); players.len()];
+    }
+    if agents.len() != players.len() {
+        return Err(Failure::Usage(format!(
+            "{} agents for {} players: give one agent for every seat, or one for all",
+            agents.len(),
+            players.len()
+        )));
+    }
+    for a in &agents {
+        carto::sim::stand_in::parse_agent(a).map_err(Failure::Usage)?;
+    }
+    Ok((agents, players))
+}
+
+/// The setting, and the one to compare it with.
+fn load_settings(variant: &str, args: &Args) -> Result<(Variant, Option<Variant>), Failure> {
+    let sets = &args.sets;
+    let a = load_variant_with(variant, sets, &|i, e| {
+        InputError(format!("error: `--set {}`: {e}", sets[i]))
+    })?;
+    if !a.warnings.is_empty() {
+        eprint!("{}", a.warnings);
+    }
+    if args.vs.is_empty() && args.vs_rules.is_none() {
+        return Ok((a, None));
+    }
+    let all: Vec<String> = sets.iter().chain(&args.vs).cloned().collect();
+    let rules = args.vs_rules.as_deref().unwrap_or(variant);
+    let b = load_variant_with(rules, &all, &|i, e| {
+        let flag = if i < sets.len() { "--set" } else { "--vs" };
+        InputError(format!("error: `{flag} {}`: {e}", all[i]))
+    })?;
+    Ok((a, Some(b)))
+}
+
+fn progress(games: u64, quiet: bool) -> Option<indicatif::ProgressBar> {
+    if quiet || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(games);
+    let style = indicatif::ProgressStyle::with_template(
+        "{bar:30} {pos}/{len} games  {per_sec}  {eta} left",
+    )
+    .ok()?;
+    bar.set_style(style);
+    Some(bar)
+}
+
+fn print(info: &RunInfo, r: &Results, format: Format) {
+    let text = match format {
+        Format::Table => report::table(info, r),
+        Format::Json => report::json(info, r),
+        Format::Csv => report::csv(info, r),
+    };
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+fn merge(files: &[String], format: Format) -> Result<(), Failure> {
+    let mut slices = Vec::new();
+    for f in files {
+        let text = carto::variant::read_text(f)?;
+        let (info, r) =
+            report::from_json(&text).map_err(|e| InputError(format!("error: `{f}`: {e}")))?;
+        slices.push((f.clone(), info, r));
+    }
+    let (info, r) =
+        carto::sim::merge::merge(slices).map_err(|e| InputError(format!("error: {e}")))?;
+    print(&info, &r, format);
+    Ok(())
+}
+
+/// The `--per-game` CSV: one row per game and setting.
+struct PerGame {
+    path: String,
+    out: std::io::BufWriter<std::fs::File>,
+    info: RunInfo,
+    layout: Layout,
+    /// The figures of points by rule, with their column names.
+    points: Vec<usize>,
+}
+
+impl PerGame {
+    fn create(path: &str, info: &RunInfo, layout: &Layout) -> Result<PerGame, Failure> {
+        let file = std::fs::File::create(path)
+            .map_err(|e| InputError(format!("error: cannot write `{path}`: {e}")))?;
+        let mut p = PerGame {
+            path: path.to_string(),
+            out: std::io::BufWriter::new(file),
+            info: info.clone(),
+            layout: layout.clone(),
+            points: (0..layout.figures.len())
+                .filter(|&f| layout.figures[f].starts_with("points: "))
+                .collect(),
+        };
+        let mut head = vec![
+            "game".to_string(),
+            "seed".into(),
+            "setting".into(),
+            "agents".into(),
+        ];
+        for pl in &info.players {
+            head.push(format!("score_{pl}"));
+        }
+        head.push("winner".into());
+        for pl in &info.players {
+            head.push(format!("turns_{pl}"));
+        }
+        for &f in &p.points {
+            let rule = &layout.figures[f]["points: ".len()..];
+            for pl in &info.players {
+                head.push(format!("points_{pl}_{rule}"));
+            }
+        }
+        p.write(&head.join(","))?;
+        Ok(p)
+    }
+
+    fn write(&mut self, line: &str) -> Result<(), Failure> {
+        writeln!(self.out, "{line}").map_err(|e| self.failed(e))
+    }
+
+    fn failed(&self, e: std::io::Error) -> Failure {
+        Failure::Input(InputError(format!(
+            "error: cannot write `{}`: {e}",
+            self.path
+        )))
+    }
+
+    fn row(&mut self, i: u64, seed: u64, obs: &[Vec<Option<i64>>]) -> Result<(), String> {
+        for (s, o) in obs.iter().enumerate() {
+            let l = &self.layout;
+            let seats = l.seats();
+            let v = |g: usize, f: usize| o[l.at(g, f)].unwrap_or(0);
+            let mut cols = vec![
+                i.to_string(),
+                seed.to_string(),
+                ["a", "b"][s].to_string(),
+                self.info.agents.join("+"),
+            ];
+            cols.extend((0..seats).map(|g| v(g, SCORE).to_string()));
+            let winners: Vec<&str> = (0..seats)
+                .filter(|&g| v(g, WIN) > 0 && v(g, WIN) <= WIN_UNIT)
+                .map(|g| self.info.players[g].as_str())
+                .collect();
+            cols.push(winners.join("+"));
+            cols.extend((0..seats).map(|g| v(g, TURNS).to_string()));
+            for &f in &self.points {
+                cols.extend((0..seats).map(|g| v(g, f).to_string()));
+            }
+            writeln!(self.out, "{}", cols.join(",")).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<(), Failure> {
+        self.out.flush().map_err(|e| self.failed(e))
+    }
+}

@@ -1,0 +1,76 @@
+//! Simulation: many games of a variant played by agents, measured per seat and per game, with
+//! paired comparisons of two settings, every core, slices of a run for several machines and their
+//! exact merge. `carto sim` (src/cmd) is the command; this is the machinery.
+//!
+//! Rooms: `hist` (exact integer histograms), `stats` (what is measured), `play` (one game, counted),
+//! `run` (threads and order), `ci` (intervals of paired differences), `report` (table, CSV and the
+//! JSON that `merge` reads back), `merge` (combining slices).
+
+pub mod ci;
+pub mod hist;
+pub mod merge;
+pub mod play;
+pub mod report;
+pub mod run;
+pub mod stand_in;
+pub mod stats;
+
+use serde::{Deserialize, Serialize};
+
+/// How a run was asked for: everything a slice must share with the others to be merged with them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The variant as the user named it (a bundled name or a path).
+    pub variant: String,
+    /// `--set name=value`, for both settings.
+    pub sets: Vec<String>,
+    /// `--vs name=value`: the second setting's changes.
+    pub vs: Vec<String>,
+    /// `--vs-rules FILE`: the second setting's rules.
+    pub vs_rules: Option<String>,
+    pub players: Vec<String>,
+    /// One agent per seat.
+    pub agents: Vec<String>,
+    pub seed: u64,
+}
+
+impl RunInfo {
+    pub fn paired(&self) -> bool {
+        !self.vs.is_empty() || self.vs_rules.is_some()
+    }
+
+    /// The `carto play` command that replays game `i` alone, for setting 0 or 1.
+    pub fn replay_command(&self, setting: usize, i: u64) -> String {
+        let variant = match (&self.vs_rules, setting) {
+            (Some(f), 1) => f.as_str(),
+            _ => self.variant.as_str(),
+        };
+        let mut cmd = format!(
+            "carto play {} --seed {} --players {}",
+            shell_word(variant),
+            run::game_seed(self.seed, i),
+            self.players.join(","),
+        );
+        // `carto play` plays random moves unless told otherwise.
+        if self.agents.iter().any(|a| a != "random") {
+            cmd.push_str(&format!(" --agents {}", self.agents.join(",")));
+        }
+        let vs = if setting == 1 { &self.vs[..] } else { &[] };
+        for s in self.sets.iter().chain(vs) {
+            cmd.push_str(&format!(" --set {}", shell_word(s)));
+        }
+        cmd
+    }
+}
+
+/// A word as a POSIX shell reads it back (quoted when it holds anything but plain characters).
+pub fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=,:+@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}

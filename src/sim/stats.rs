@@ -1,0 +1,276 @@
+//! What is measured in each game, and the statistics over many: a layout of figures (score, win
+//! share, margin, turns, followers, chips, points by rule, actions) for each seat and for the game
+//! as a whole, each figure an exact [`Hist`].
+
+use super::hist::Hist;
+use crate::lang::ir::Program;
+
+/// A win shared by k players counts 60/k (60 is divisible by every player count from 1 to 6), so
+/// win shares stay integers and sum exactly.
+pub const WIN_UNIT: i64 = 60;
+
+/// The fixed figures, in order; points by rule and actions follow.
+pub const FIXED: [&str; 7] = [
+    "score",
+    "win",
+    "margin",
+    "turns",
+    "followers placed",
+    "chips gained",
+    "chips spent",
+];
+pub const SCORE: usize = 0;
+pub const WIN: usize = 1;
+const MARGIN: usize = 2;
+pub const TURNS: usize = 3;
+const FOLLOWERS: usize = 4;
+const GAINED: usize = 5;
+const SPENT: usize = 6;
+
+/// Figure names and groups (one per seat, then the game as a whole).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub figures: Vec<String>,
+    pub groups: Vec<String>,
+}
+
+/// Where one setting's rules and actions go in a [`Layout`].
+#[derive(Clone, Debug)]
+pub struct Mapping {
+    /// By rule number (score events' numbering): the figure of its points.
+    pub rule_fig: Vec<usize>,
+    /// By action index: the figure of how often it was taken.
+    pub action_fig: Vec<usize>,
+}
+
+/// The names score events use for a program's rules: its rules, then its actions, then the setup.
+pub fn rule_names(prog: &Program) -> Vec<String> {
+    let mut names: Vec<String> = prog.rules.iter().map(|r| r.name.clone()).collect();
+    names.extend(prog.actions.iter().map(|a| a.name.clone()));
+    names.push("setup".into());
+    names
+}
+
+impl Layout {
+    /// The layout for the players named, covering every program given (two for a comparison of
+    /// rules files: figures by name, so a rule only one side has is 0 on the other).
+    pub fn new(players: &[String], progs: &[&Program]) -> (Layout, Vec<Mapping>) {
+        let mut figures: Vec<String> = FIXED.iter().map(|s| s.to_string()).collect();
+        let slot =
+            |name: String, figures: &mut Vec<String>| match figures.iter().position(|f| *f == name)
+            {
+                Some(i) => i,
+                None => {
+                    figures.push(name);
+                    figures.len() - 1
+                }
+            };
+        let mut maps = Vec::new();
+        for p in progs {
+            let rule_fig = rule_names(p)
+                .into_iter()
+                .map(|n| slot(format!("points: {n}"), &mut figures))
+                .collect();
+            let action_fig = p
+                .actions
+                .iter()
+                .map(|a| slot(format!("action: {}", a.name), &mut figures))
+                .collect();
+            maps.push(Mapping {
+                rule_fig,
+                action_fig,
+            });
+        }
+        let mut groups = players.to_vec();
+        groups.push("game".into());
+        (Layout { figures, groups }, maps)
+    }
+
+    pub fn len(&self) -> usize {
+        self.figures.len() * self.groups.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.figures.is_empty()
+    }
+
+    pub fn seats(&self) -> usize {
+        self.groups.len() - 1
+    }
+
+    /// The index of figure `f` of group `g` in a flat vector of observations.
+    #[inline]
+    pub fn at(&self, g: usize, f: usize) -> usize {
+        g * self.figures.len() + f
+    }
+}
+
+/// What one game gave, per seat, as the sim's driver and the state's counters collected it.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub scores: Vec<i64>,
+    pub turns: Vec<u32>,
+    pub followers: Vec<u32>,
+    pub gained: Vec<u32>,
+    pub spent: Vec<u32>,
+    /// `points[seat * rules + rule]`.
+    pub points: Vec<i64>,
+    pub rules: usize,
+    /// `actions[seat * n_actions + action]`.
+    pub actions: Vec<u32>,
+    pub n_actions: usize,
+}
+
+impl Outcome {
+    /// Clears it for a game of `seats` players with `rules` rule names and `actions` actions.
+    pub fn reset(&mut self, seats: usize, rules: usize, actions: usize) {
+        for v in [
+            &mut self.turns,
+            &mut self.followers,
+            &mut self.gained,
+            &mut self.spent,
+        ] {
+            v.clear();
+            v.resize(seats, 0);
+        }
+        self.scores.clear();
+        self.scores.resize(seats, 0);
+        self.points.clear();
+        self.points.resize(seats * rules, 0);
+        self.rules = rules;
+        self.actions.clear();
+        self.actions.resize(seats * actions, 0);
+        self.n_actions = actions;
+    }
+
+    /// The seats sharing the best score, as a bit set, and how many they are.
+    pub fn winners(&self) -> (u32, i64) {
+        let best = self.scores.iter().copied().max().unwrap_or(0);
+        let mut mask = 0;
+        for (s, &v) in self.scores.iter().enumerate() {
+            if v == best {
+                mask |= 1 << s;
+            }
+        }
+        (mask, mask.count_ones() as i64)
+    }
+
+    /// Fills `obs` (one value per figure and group; `None` where a figure does not apply) from this
+    /// game, the figures placed by `map` in `layout`.
+    pub fn observe(&self, layout: &Layout, map: &Mapping, obs: &mut Vec<Option<i64>>) {
+        obs.clear();
+        obs.resize(layout.len(), None);
+        let seats = self.scores.len();
+        let game = seats;
+        for g in 0..=seats {
+            for f in 0..layout.figures.len() {
+                if g < seats || f != WIN {
+                    obs[layout.at(g, f)] = Some(0);
+                }
+            }
+        }
+        let (mask, k) = self.winners();
+        for s in 0..seats {
+            let best_other = (0..seats)
+                .filter(|&o| o != s)
+                .map(|o| self.scores[o])
+                .max()
+                .unwrap_or(self.scores[s]);
+            let fixed = [
+                (SCORE, self.scores[s]),
+                (
+                    WIN,
+                    if mask & (1 << s) != 0 {
+                        WIN_UNIT / k
+                    } else {
+                        0
+                    },
+                ),
+                (MARGIN, self.scores[s].saturating_sub(best_other)),
+                (TURNS, self.turns[s] as i64),
+                (FOLLOWERS, self.followers[s] as i64),
+                (GAINED, self.gained[s] as i64),
+                (SPENT, self.spent[s] as i64),
+            ];
+            for (f, v) in fixed {
+                add(obs, layout.at(s, f), v);
+                if f != WIN && f != MARGIN {
+                    add(obs, layout.at(game, f), v);
+                }
+            }
+            for r in 0..self.rules {
+                let v = self.points[s * self.rules + r];
+                let f = map.rule_fig[r];
+                add(obs, layout.at(s, f), v);
+                add(obs, layout.at(game, f), v);
+            }
+            for a in 0..self.n_actions {
+                let v = self.actions[s * self.n_actions + a] as i64;
+                let f = map.action_fig[a];
+                add(obs, layout.at(s, f), v);
+                add(obs, layout.at(game, f), v);
+            }
+        }
+        // The game's margin: the winner's lead over the runner-up (0 when the win is shared).
+        let (mut first, mut second) = (i64::MIN, i64::MIN);
+        for &v in &self.scores {
+            if v > first {
+                (first, second) = (v, first);
+            } else if v > second {
+                second = v;
+            }
+        }
+        let lead = if seats < 2 {
+            0
+        } else {
+            first.saturating_sub(second)
+        };
+        obs[layout.at(game, MARGIN)] = Some(lead);
+    }
+}
+
+#[inline]
+fn add(obs: &mut [Option<i64>], i: usize, v: i64) {
+    if let Some(x) = &mut obs[i] {
+        *x = x.saturating_add(v);
+    }
+}
+
+/// Statistics over many games: one histogram per figure and group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stats {
+    pub hists: Vec<Hist>,
+}
+
+impl Stats {
+    pub fn new(layout: &Layout) -> Stats {
+        Stats {
+            hists: vec![Hist::default(); layout.len()],
+        }
+    }
+
+    /// Adds one game's observations.
+    #[inline]
+    pub fn add(&mut self, obs: &[Option<i64>]) {
+        for (h, o) in self.hists.iter_mut().zip(obs) {
+            if let Some(v) = *o {
+                h.add(v);
+            }
+        }
+    }
+
+    /// Adds the paired differences `b − a` of one game.
+    pub fn add_diff(&mut self, a: &[Option<i64>], b: &[Option<i64>]) {
+        for ((h, x), y) in self.hists.iter_mut().zip(a).zip(b) {
+            if let (Some(x), Some(y)) = (x, y) {
+                h.add(y.saturating_sub(*x));
+            }
+        }
+    }
+
+    pub fn merge(&mut self, other: &Stats) {
+        for (h, o) in self.hists.iter_mut().zip(&other.hists) {
+            h.merge(o);
+        }
+    }
+}

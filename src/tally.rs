@@ -1,0 +1,41 @@
+//! Counters kept while a game is played, for statistics over many games (`carto sim`): points by
+//! rule, chips gained and spent, followers placed, per player. The state bumps them as effects
+//! happen, so nothing has to record events or read them back; a new game clears them.
+
+/// Most players a game can have (the counters are laid out per player slot).
+pub const SLOTS: usize = 8;
+
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Points by rule: `points[rule * SLOTS + player]` (the rule numbering of score events).
+    pub points: Vec<i64>,
+    /// Chips that came into each player's area.
+    pub chips_gained: [u32; SLOTS],
+    /// Chips that left each player's area.
+    pub chips_spent: [u32; SLOTS],
+    pub followers_placed: [u32; SLOTS],
+}
+
+impl Tally {
+    /// Clears every counter, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.points.iter_mut().for_each(|p| *p = 0);
+        self.chips_gained = [0; SLOTS];
+        self.chips_spent = [0; SLOTS];
+        self.followers_placed = [0; SLOTS];
+    }
+
+    #[inline]
+    pub fn score(&mut self, player: u8, points: i64, rule: u16) {
+        let i = rule as usize * SLOTS + (player as usize % SLOTS);
+        if i >= self.points.len() {
+            self.points.resize(i + SLOTS, 0);
+        }
+        self.points[i] = self.points[i].saturating_add(points);
+    }
+
+    /// Points player `player` got from rule `rule` this game.
+    pub fn points_of(&self, rule: usize, player: usize) -> i64 {
+        self.points.get(rule * SLOTS + player).copied().unwrap_or(0)
+    }
+}
