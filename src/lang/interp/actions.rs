@@ -1,0 +1,386 @@
+//! Actions: their limits per turn, round and group, the offers of a phase (every combination of
+//! choices that passes the filters), running a chosen offer, naming it, and why one is refused.
+
+use super::{Chosen, Interp, Offer, MAX_ACTIONS_PER_TURN, R};
+use crate::game::{Opt, Phase};
+use crate::lang::ir::{Action, ChoiceKind, Limit, Value};
+use crate::state::State;
+
+impl Interp {
+    pub(super) fn refresh_usage(&mut self, st: &State) {
+        if self.seen_turn != st.turn {
+            self.seen_turn = st.turn;
+            self.actions_this_turn = 0;
+            self.used_turn.iter_mut().for_each(|u| *u = 0);
+            self.groups_used.iter_mut().for_each(|g| *g = false);
+        }
+        let n = self.prog.actions.len() * st.players.len().max(1);
+        if self.used_round.len() != n {
+            self.used_round = vec![0; n];
+        }
+        if self.seen_round != (st.round, st.current) {
+            if self.seen_round.0 != st.round {
+                self.used_round.iter_mut().for_each(|u| *u = 0);
+            }
+            self.seen_round = (st.round, st.current);
+        }
+    }
+
+    pub(super) fn allowed(&self, st: &State, ai: usize, a: &Action) -> bool {
+        a.limits.iter().all(|l| match l {
+            Limit::PerTurn(n) => self.used_turn[ai] < *n,
+            Limit::PerRound(n) => {
+                let k = st.current as usize * self.prog.actions.len() + ai;
+                self.used_round.get(k).copied().unwrap_or(0) < *n
+            }
+            Limit::Group(g) => !self.groups_used.get(*g as usize).copied().unwrap_or(false),
+            Limit::NoFollower => !st.follower_placed_now,
+            Limit::NotExtra => !st.in_extra_turn,
+        })
+    }
+
+    /// Why an action named at the start of `name` is not on offer now.
+    pub(super) fn why_refused(
+        &mut self,
+        st: &mut State,
+        now: Option<Phase>,
+        name: &str,
+    ) -> R<Option<String>> {
+        let word = name.split_whitespace().next().unwrap_or("");
+        let prog = self.prog.clone();
+        let Some((ai, a)) = prog
+            .actions
+            .iter()
+            .enumerate()
+            .find(|(_, a)| a.name == word)
+        else {
+            return Ok(None);
+        };
+        let phase_name = |p: Option<Phase>| match p {
+            None => "forced".to_string(),
+            Some(p) => format!("phase {}", format!("{p:?}").to_lowercase()),
+        };
+        self.refresh_usage(st);
+        for l in &a.limits {
+            let refused = match l {
+                Limit::PerTurn(n) => (self.used_turn[ai] >= *n).then(|| {
+                    format!(
+                        "`limit per turn {n}`: already taken {} time(s) this turn",
+                        self.used_turn[ai]
+                    )
+                }),
+                Limit::PerRound(n) => {
+                    let k = st.current as usize * prog.actions.len() + ai;
+                    let used = self.used_round.get(k).copied().unwrap_or(0);
+                    (used >= *n).then(|| {
+                        format!("`limit per round {n}`: already taken {used} time(s) this round")
+                    })
+                }
+                Limit::Group(g) => self
+                    .groups_used
+                    .get(*g as usize)
+                    .copied()
+                    .unwrap_or(false)
+                    .then(|| {
+                        let group = prog
+                            .groups
+                            .get(*g as usize)
+                            .map(|s| s.as_str())
+                            .unwrap_or("?");
+                        format!(
+                            "`limit group {group}`: an action of that group was taken this turn"
+                        )
+                    }),
+                Limit::NoFollower => st
+                    .follower_placed_now
+                    .then(|| "`limit no_follower`: a follower was placed this turn".to_string()),
+                Limit::NotExtra => st
+                    .in_extra_turn
+                    .then(|| "`limit not_extra`: this is an extra turn".to_string()),
+            };
+            if let Some(r) = refused {
+                return Ok(Some(format!("action `{word}` is refused by its {r}")));
+            }
+        }
+        if a.phase != now {
+            return Ok(Some(format!(
+                "action `{word}` is offered in {}, and this decision is not that",
+                phase_name(a.phase)
+            )));
+        }
+        if let Some(w) = &a.when {
+            self.begin((prog.rules.len() + ai) as u16, st.turn);
+            let saved = self.enter(a.body.locals.max(2));
+            self.set(0, Value::Player(st.current))?;
+            let ok = self.bool(st, w);
+            self.leave(saved);
+            if !ok? {
+                return Ok(Some(format!(
+                    "action `{word}`: its `when` condition is false now"
+                )));
+            }
+        }
+        let names: Vec<String> = a.choices.iter().map(|c| format!("`{}`", c.name)).collect();
+        Ok(Some(format!(
+            "action `{word}`: those choices do not meet its `where` conditions (choices: {})",
+            names.join(", ")
+        )))
+    }
+
+    /// Lists the offers of every action of `phase` (`None`: forced actions).
+    pub(super) fn collect(
+        &mut self,
+        st: &mut State,
+        phase: Option<Phase>,
+        out: &mut Vec<Opt>,
+    ) -> R<()> {
+        self.refresh_usage(st);
+        self.offers.clear();
+        self.offer_vals.clear();
+        self.offer_chips.clear();
+        let prog = self.prog.clone();
+        for (ai, a) in prog.actions.iter().enumerate() {
+            if a.phase != phase {
+                continue;
+            }
+            if !self.allowed(st, ai, a) {
+                continue;
+            }
+            self.begin((prog.rules.len() + ai) as u16, st.turn);
+            let saved = self.enter(a.body.locals.max(2));
+            self.set(0, Value::Player(st.current))?;
+            let ok = match &a.when {
+                Some(w) => self.bool(st, w)?,
+                None => true,
+            };
+            if ok {
+                let mut chosen: Vec<Chosen> = Vec::new();
+                self.enumerate(st, ai as u32, a, 0, &mut chosen, out)?;
+            }
+            self.leave(saved);
+        }
+        Ok(())
+    }
+
+    pub(super) fn enumerate(
+        &mut self,
+        st: &mut State,
+        ai: u32,
+        a: &Action,
+        k: usize,
+        chosen: &mut Vec<Chosen>,
+        out: &mut Vec<Opt>,
+    ) -> R<()> {
+        let Some(ch) = a.choices.get(k) else {
+            let start = self.offer_vals.len() as u32;
+            self.offer_vals.extend(chosen.iter().copied());
+            self.offers.push(Offer {
+                action: ai,
+                start,
+                len: chosen.len() as u32,
+            });
+            out.push(Opt::Action((self.offers.len() - 1) as u32));
+            return Ok(());
+        };
+        let from = self.eval(st, &ch.from)?;
+        let items = self.elems(from)?;
+        match &ch.kind {
+            ChoiceKind::One => {
+                for item in items {
+                    self.tick()?;
+                    self.set(ch.slot, item)?;
+                    if let Some(f) = &ch.filter {
+                        if !self.bool(st, f)? {
+                            continue;
+                        }
+                    }
+                    chosen.push(Chosen::Value(item));
+                    self.enumerate(st, ai, a, k + 1, chosen, out)?;
+                    chosen.pop();
+                }
+            }
+            ChoiceKind::Chips { size } => {
+                let (lo, hi) = match size {
+                    Some(e) => match self.eval(st, e)? {
+                        Value::Range(a, b) => (a.max(0) as usize, b.max(0) as usize),
+                        Value::Int(n) => (n.max(0) as usize, n.max(0) as usize),
+                        _ => (1, 4),
+                    },
+                    None => (1, items.len()),
+                };
+                // Chips of one colour, value and face are interchangeable: choose how many of each kind.
+                let mut kinds: Vec<((u8, u8, bool), Vec<u16>)> = Vec::new();
+                for v in items {
+                    if let Value::Chip(c) = v {
+                        let ch = st.chips[c as usize];
+                        let key = (ch.colour, ch.value, ch.face_up);
+                        match kinds.iter_mut().find(|(k, _)| *k == key) {
+                            Some((_, ids)) => ids.push(c),
+                            None => kinds.push((key, vec![c])),
+                        }
+                    }
+                }
+                kinds.sort();
+                let mut counts = vec![0usize; kinds.len()];
+                loop {
+                    self.tick()?;
+                    let total: usize = counts.iter().sum();
+                    if total >= lo.max(1) && total <= hi {
+                        let ids: Vec<u16> = kinds
+                            .iter()
+                            .zip(&counts)
+                            .flat_map(|((_, ids), &n)| ids[..n].iter().copied())
+                            .collect();
+                        let list = self.list_of(ids.iter().map(|&c| Value::Chip(c)));
+                        self.set(ch.slot, list)?;
+                        let pass = match &ch.filter {
+                            Some(f) => self.bool(st, f)?,
+                            None => true,
+                        };
+                        if pass {
+                            let start = self.offer_chips.len() as u32;
+                            self.offer_chips.extend(&ids);
+                            chosen.push(Chosen::Chips {
+                                start,
+                                len: ids.len() as u32,
+                            });
+                            self.enumerate(st, ai, a, k + 1, chosen, out)?;
+                            chosen.pop();
+                        }
+                    }
+                    // Next combination (odometer), bounded by `hi` chips in all.
+                    let mut i = 0;
+                    loop {
+                        if i == counts.len() {
+                            return Ok(());
+                        }
+                        if counts[i] < kinds[i].1.len() && counts.iter().sum::<usize>() < hi {
+                            counts[i] += 1;
+                            break;
+                        }
+                        counts[i] = 0;
+                        i += 1;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn run_offer(&mut self, st: &mut State, h: u32) -> R<()> {
+        let Some(offer) = self.offers.get(h as usize).cloned() else {
+            return Ok(());
+        };
+        let prog = self.prog.clone();
+        let Some(a) = prog.actions.get(offer.action as usize) else {
+            return Ok(());
+        };
+        let ai = offer.action as usize;
+        self.refresh_usage(st);
+        self.actions_this_turn += 1;
+        if self.actions_this_turn > MAX_ACTIONS_PER_TURN {
+            self.current = (prog.rules.len() + ai) as u16;
+            return Err(self.fail(format!(
+                "taken {} times in turn {}: a turn takes at most {MAX_ACTIONS_PER_TURN} actions \
+                 (does its condition stay true after it runs?)",
+                self.used_turn[ai], st.turn
+            )));
+        }
+        self.used_turn[ai] += 1;
+        let k = st.current as usize * prog.actions.len() + ai;
+        if let Some(u) = self.used_round.get_mut(k) {
+            *u += 1;
+        }
+        for l in &a.limits {
+            if let Limit::Group(g) = l {
+                if let Some(x) = self.groups_used.get_mut(*g as usize) {
+                    *x = true;
+                }
+            }
+        }
+        self.begin((prog.rules.len() + ai) as u16, st.turn);
+        let saved = self.enter(a.body.locals.max(2));
+        self.set(0, Value::Player(st.current))?;
+        for (i, ch) in a.choices.iter().enumerate() {
+            let v = match self.offer_vals.get(offer.start as usize + i) {
+                Some(Chosen::Value(v)) => *v,
+                Some(Chosen::Chips { start, len }) => {
+                    let ids: Vec<u16> =
+                        self.offer_chips[*start as usize..(*start + *len) as usize].to_vec();
+                    self.list_of(ids.into_iter().map(Value::Chip))
+                }
+                None => Value::Unit,
+            };
+            self.set(ch.slot, v)?;
+        }
+        let r = self.exec(st, &a.body.stmts);
+        self.leave(saved);
+        r
+    }
+
+    pub(super) fn value_name(&self, st: &State, v: Chosen) -> String {
+        match v {
+            Chosen::Chips { start, len } => {
+                let ids = &self.offer_chips[start as usize..(start + len) as usize];
+                let parts: Vec<String> = ids
+                    .iter()
+                    .map(|&c| {
+                        let ch = st.chips[c as usize];
+                        let col = self
+                            .prog
+                            .colours
+                            .get(ch.colour as usize)
+                            .map(|s| s.as_str())
+                            .unwrap_or("?");
+                        format!("{col}{}", ch.value)
+                    })
+                    .collect();
+                parts.join("+")
+            }
+            Chosen::Value(v) => match v {
+                Value::Square(c) => {
+                    let (x, y) = st.board.xy(c);
+                    format!("{x},{y}")
+                }
+                Value::Follower(f) => st.follower_id(f),
+                Value::Player(p) => st
+                    .players
+                    .get(p as usize)
+                    .map(|p| p.name.clone())
+                    .unwrap_or_default(),
+                Value::Stack(s) => match st.tile_stacks.get(s as usize) {
+                    Some(k) => {
+                        let (x, y) = st.board.xy(k.cell);
+                        let top = k
+                            .tiles
+                            .last()
+                            .map(|&t| st.tiles[t as usize].id.as_str())
+                            .unwrap_or("-");
+                        format!("stack@{x},{y}:{top}")
+                    }
+                    None => "stack".into(),
+                },
+                Value::Chip(c) => {
+                    let ch = st.chips[c as usize];
+                    let col = self
+                        .prog
+                        .colours
+                        .get(ch.colour as usize)
+                        .map(|s| s.as_str())
+                        .unwrap_or("?");
+                    format!("{col}{}", ch.value)
+                }
+                Value::Int(i) => i.to_string(),
+                Value::Str(i) => self.strings.get(i as usize).cloned().unwrap_or_default(),
+                Value::Colour(c) => self
+                    .prog
+                    .colours
+                    .get(c as usize)
+                    .cloned()
+                    .unwrap_or_default(),
+                Value::Kind(k) => k.name().to_string(),
+                v => format!("{v:?}"),
+            },
+        }
+    }
+}

@@ -1,0 +1,336 @@
+//! Aggregates (`count`, `sum`, `min`, `max`, `any`, `all`, `distinct`, `collect`), and the memo of
+//! static aggregates: those whose value depends only on the map, the parameters and constants are
+//! found before play and computed once per value of the outside variables they read.
+
+use super::{Interp, R};
+use crate::lang::ast::AggOp;
+use crate::lang::builtins::{Builtin, Field};
+use crate::lang::ir::{Expr, Program, Stmt, Value};
+use crate::state::State;
+
+#[derive(Clone, Debug)]
+pub(super) enum StaticVal {
+    Scalar(Value),
+    List(Vec<Value>),
+    /// Holds lists of lists, which live in the per-run arena: computed afresh each time.
+    Uncached,
+}
+
+/// Whether an expression's value depends only on the map, the parameters, constants, the variables
+/// of aggregates inside it, and the values of the outside variables it names (collected in `free`),
+/// read only through properties that never change (a square's kind and attributes, a chip's colour
+/// and value). Such an aggregate is computed once per value of its outside variables.
+fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<u16>) -> bool {
+    use Field as F;
+    match e {
+        Expr::Const(_) | Expr::Param(_) => true,
+        Expr::Local(s) => {
+            if !bound.contains(s) && !free.contains(s) {
+                free.push(*s);
+            }
+            true
+        }
+        Expr::List(items) => items.iter().all(|x| is_static(x, bound, free)),
+        Expr::Range(a, b) | Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+            is_static(a, bound, free) && is_static(b, bound, free)
+        }
+        Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) => {
+            is_static(x, bound, free)
+        }
+        Expr::Field(x, f) => {
+            matches!(
+                f,
+                F::SquareX
+                    | F::SquareY
+                    | F::SquareTown
+                    | F::SquareLand
+                    | F::SquareIsland
+                    | F::SquareLargeCity
+                    | F::ChipColour
+                    | F::ChipValue
+            ) && is_static(x, bound, free)
+        }
+        Expr::Call(b, args) => {
+            matches!(
+                b,
+                Builtin::Squares
+                    | Builtin::SquaresWith
+                    | Builtin::SlotSquares
+                    | Builtin::Neighbours
+                    | Builtin::Near
+                    | Builtin::Colours
+                    | Builtin::Len
+                    | Builtin::Contains
+            ) && args.iter().all(|a| is_static(a, bound, free))
+        }
+        Expr::Aggregate {
+            var,
+            list,
+            filter,
+            map,
+            ..
+        } => {
+            if !is_static(list, bound, free) {
+                return false;
+            }
+            bound.push(*var);
+            let ok = filter.as_deref().is_none_or(|f| is_static(f, bound, free))
+                && map.as_deref().is_none_or(|m| is_static(m, bound, free));
+            bound.pop();
+            ok
+        }
+    }
+}
+
+/// Collects the outermost static aggregates of an expression.
+fn find_static(e: &Expr, out: &mut Vec<(usize, Vec<u16>)>) {
+    if let Expr::Aggregate { .. } = e {
+        let mut free = Vec::new();
+        if is_static(e, &mut Vec::new(), &mut free) {
+            out.push((e as *const Expr as usize, free));
+            return;
+        }
+    }
+    match e {
+        Expr::List(items) | Expr::Call(_, items) => items.iter().for_each(|x| find_static(x, out)),
+        Expr::Range(a, b) | Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+            find_static(a, out);
+            find_static(b, out);
+        }
+        Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) | Expr::Field(x, _) => {
+            find_static(x, out)
+        }
+        Expr::Aggregate {
+            list, filter, map, ..
+        } => {
+            find_static(list, out);
+            if let Some(f) = filter {
+                find_static(f, out);
+            }
+            if let Some(m) = map {
+                find_static(m, out);
+            }
+        }
+        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => {}
+    }
+}
+
+fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<(usize, Vec<u16>)>) {
+    for s in stmts {
+        match s {
+            Stmt::Let(_, e) => find_static(e, out),
+            Stmt::If(branches, other) => {
+                for (c, b) in branches {
+                    find_static(c, out);
+                    find_static_stmts(b, out);
+                }
+                if let Some(b) = other {
+                    find_static_stmts(b, out);
+                }
+            }
+            Stmt::For(_, e, b) => {
+                find_static(e, out);
+                find_static_stmts(b, out);
+            }
+            Stmt::Effect(_, args, _) => args.iter().for_each(|a| find_static(a, out)),
+        }
+    }
+}
+
+pub(super) fn static_aggregates(prog: &Program) -> Vec<(usize, Vec<u16>)> {
+    let mut out = Vec::new();
+    for b in &prog.setup {
+        find_static_stmts(&b.stmts, &mut out);
+    }
+    for r in &prog.rules {
+        if let Some(w) = &r.when {
+            find_static(w, &mut out);
+        }
+        find_static_stmts(&r.body.stmts, &mut out);
+    }
+    for a in &prog.actions {
+        if let Some(w) = &a.when {
+            find_static(w, &mut out);
+        }
+        for c in &a.choices {
+            find_static(&c.from, &mut out);
+            if let Some(f) = &c.filter {
+                find_static(f, &mut out);
+            }
+        }
+        find_static_stmts(&a.body.stmts, &mut out);
+    }
+    out.sort_unstable();
+    out.dedup_by_key(|(k, _)| *k);
+    out
+}
+
+impl Interp {
+    /// An aggregate, from the memo when it is static.
+    pub(super) fn aggregate_memo(&mut self, st: &mut State, e: &Expr) -> R<Value> {
+        if self.static_aggs.is_empty() {
+            return self.aggregate(st, e);
+        }
+        match self.static_aggs.binary_search(&(e as *const Expr as usize)) {
+            Ok(i) => self.memoised(st, e, i),
+            Err(_) => self.aggregate(st, e),
+        }
+    }
+
+    /// Static aggregate `i`: its value for the current values of its outside variables.
+    fn memoised(&mut self, st: &mut State, e: &Expr, i: usize) -> R<Value> {
+        // The values of the outside variables are the key; lists (arena handles) are
+        // not a stable key, so an aggregate reading one is computed afresh.
+        let mut key = Vec::with_capacity(self.static_free[i].len());
+        for &slot in &self.static_free[i] {
+            key.push(
+                self.frame
+                    .get(self.base + slot as usize)
+                    .copied()
+                    .unwrap_or(Value::Unit),
+            );
+        }
+        Ok(if key.iter().any(|v| matches!(v, Value::List(_))) {
+            self.aggregate(st, e)?
+        } else {
+            match self.static_vals[i]
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v.clone())
+            {
+                Some(StaticVal::Scalar(v)) => v,
+                Some(StaticVal::List(items)) => self.list_of(items),
+                Some(StaticVal::Uncached) => self.aggregate(st, e)?,
+                None => {
+                    let v = self.aggregate(st, e)?;
+                    let cached = match v {
+                        Value::List(l) => {
+                            let items = &self.lists[l as usize];
+                            if items.iter().any(|x| matches!(x, Value::List(_))) {
+                                StaticVal::Uncached
+                            } else {
+                                StaticVal::List(items.clone())
+                            }
+                        }
+                        v => StaticVal::Scalar(v),
+                    };
+                    // A bounded memo: past 64 keys, values are computed afresh.
+                    if self.static_vals[i].len() < 64 {
+                        self.static_vals[i].push((key, cached));
+                    }
+                    v
+                }
+            }
+        })
+    }
+
+    pub(super) fn aggregate(&mut self, st: &mut State, e: &Expr) -> R<Value> {
+        Ok(match e {
+            Expr::Aggregate {
+                op,
+                var,
+                list,
+                filter,
+                map,
+            } => {
+                let lv = self.eval(st, list)?;
+                let n = self.len_of(lv)?;
+                let mut count = 0i64;
+                let mut sum = 0i64;
+                let mut min: Option<i64> = None;
+                let mut max: Option<i64> = None;
+                let mut any = false;
+                let mut all = true;
+                let mut seen: Vec<Value> = Vec::new();
+                let mut collected: Vec<Value> = Vec::new();
+                let mut keys: Vec<i64> = Vec::new();
+                for k in 0..n {
+                    let item = self.elem_at(lv, k);
+                    self.set(*var, item)?;
+                    if let Some(f) = filter {
+                        if !self.bool(st, f)? {
+                            // `all(x in L where c)` with no `: e` asks whether every element meets c.
+                            if *op == AggOp::All && map.is_none() {
+                                all = false;
+                                break;
+                            }
+                            continue;
+                        }
+                    }
+                    let mapped = match map {
+                        Some(m) => self.eval(st, m)?,
+                        None => item,
+                    };
+                    count += 1;
+                    match op {
+                        AggOp::Sum | AggOp::Min | AggOp::Max => {
+                            let Value::Int(i) = mapped else {
+                                return Err(self.fail(format!(
+                                    "{} of something that is not a number",
+                                    op.name()
+                                )));
+                            };
+                            let Some(s) = sum.checked_add(i) else {
+                                return Err(self.fail(format!(
+                                    "the sum overflows (numbers run from {} to {})",
+                                    i64::MIN,
+                                    i64::MAX
+                                )));
+                            };
+                            sum = s;
+                            min = Some(min.map_or(i, |m| m.min(i)));
+                            max = Some(max.map_or(i, |m| m.max(i)));
+                        }
+                        AggOp::Any | AggOp::All => {
+                            let b = match (map, mapped) {
+                                (Some(_), Value::Bool(b)) => b,
+                                (None, _) => true,
+                                (Some(_), v) => {
+                                    return Err(self
+                                        .fail(format!("{} of {v:?}, not true/false", op.name())))
+                                }
+                            };
+                            any |= b;
+                            all &= b;
+                            // The answer is known: stop early, like `and`/`or`.
+                            if (*op == AggOp::Any && any) || (*op == AggOp::All && !all) {
+                                break;
+                            }
+                        }
+                        AggOp::Distinct => {
+                            if !seen.contains(&mapped) {
+                                seen.push(mapped);
+                            }
+                        }
+                        AggOp::Collect => collected.push(mapped),
+                        AggOp::Sort => {
+                            let Value::Int(key) = mapped else {
+                                return Err(self.fail("sort by something that is not a number"));
+                            };
+                            keys.push(key);
+                            collected.push(item);
+                        }
+                        AggOp::Count => {}
+                    }
+                }
+                match op {
+                    AggOp::Count => Value::Int(count),
+                    AggOp::Sum => Value::Int(sum),
+                    AggOp::Min => Value::Int(min.unwrap_or(0)),
+                    AggOp::Max => Value::Int(max.unwrap_or(0)),
+                    AggOp::Any => Value::Bool(any),
+                    AggOp::All => Value::Bool(all),
+                    AggOp::Distinct => Value::Int(seen.len() as i64),
+                    AggOp::Collect => self.list_of(collected),
+                    AggOp::Sort => {
+                        let mut order: Vec<usize> = (0..collected.len()).collect();
+                        order.sort_by_key(|&i| keys[i]);
+                        let sorted: Vec<Value> = order.into_iter().map(|i| collected[i]).collect();
+                        self.list_of(sorted)
+                    }
+                }
+            }
+            _ => Value::Unit,
+        })
+    }
+}

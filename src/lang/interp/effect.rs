@@ -1,0 +1,303 @@
+//! Effect builtins: scoring, moving and drawing chips (firing `gained`), followers, extra turns,
+//! tile stacks, scatter and the log.
+
+use super::{Interp, R};
+use crate::game::{Ctx, Trigger};
+use crate::lang::builtins::Builtin;
+use crate::lang::ir::{Face, Place as IrPlace, Value};
+use crate::state::{FollowerAt, Place, State, TileStack};
+
+impl Interp {
+    pub(super) fn chip_list(&mut self, v: Value) -> R<Vec<u16>> {
+        Ok(match v {
+            Value::Chip(c) => vec![c],
+            v => self
+                .elems(v)?
+                .into_iter()
+                .filter_map(|x| match x {
+                    Value::Chip(c) => Some(c),
+                    _ => None,
+                })
+                .collect(),
+        })
+    }
+
+    pub(super) fn move_chips(
+        &mut self,
+        st: &mut State,
+        chips: &[u16],
+        to: IrPlace,
+        up: bool,
+    ) -> R<()> {
+        for &c in chips {
+            let dest = match to {
+                IrPlace::Slots(cell) => match self.free_slots(st, cell).first() {
+                    Some(&i) => Place::Slot(cell, i),
+                    None => return Err(self.fail("no free slot left on that square")),
+                },
+                p => self.place(p),
+            };
+            st.move_chip(c, dest, up);
+            if let (Place::Hand(p), true) = (dest, self.listens[Trigger::Gained as usize]) {
+                let ctx = Ctx {
+                    player: p,
+                    chip: c,
+                    ..Ctx::default()
+                };
+                let saved = self.current;
+                self.depth += 1;
+                let r = self.fire_inner(st, Trigger::Gained, &ctx);
+                self.depth -= 1;
+                self.current = saved;
+                r?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs an effect builtin on its evaluated arguments.
+    pub(super) fn effect(&mut self, st: &mut State, b: Builtin, a: &[Value]) -> R<()> {
+        // An effect may move followers or change strengths: cached feature facts are stale.
+        self.feature_cache = Default::default();
+        let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
+        let face_up = |v: Value| matches!(v, Value::Face(Face::Up));
+        match b {
+            Builtin::Score => self.score(st, a)?,
+            Builtin::Move => {
+                let chips = self.chip_list(arg(0))?;
+                let Value::Place(to) = arg(1) else {
+                    return Err(self.fail("move needs a place"));
+                };
+                self.move_chips(st, &chips, to, face_up(arg(2)))?;
+            }
+            Builtin::Draw => self.draw(st, a)?,
+            Builtin::Shuffle => {
+                if let Value::Place(IrPlace::Supply) = arg(0) {
+                    st.shuffle_supply();
+                }
+            }
+            Builtin::Strength => {
+                if let (Value::Follower(f), Value::Int(s)) = (arg(0), arg(1)) {
+                    st.set_strength(f, s.clamp(0, 255) as u8);
+                }
+            }
+            Builtin::Send => {
+                if let (Value::Follower(f), Value::Holding(h)) = (arg(0), arg(1)) {
+                    st.move_follower(f, FollowerAt::Holding(h as u8));
+                }
+            }
+            Builtin::Recall => {
+                for v in self.elems(arg(0))? {
+                    if let Value::Follower(f) = v {
+                        st.move_follower(f, FollowerAt::Supply);
+                    }
+                }
+            }
+            Builtin::ExtraTurn => st.extra_turn_pending = true,
+            Builtin::TakeTile => {
+                if let Value::Stack(s) = arg(0) {
+                    if let Some(ty) = st
+                        .tile_stacks
+                        .get_mut(s as usize)
+                        .and_then(|k| k.tiles.pop())
+                    {
+                        st.current_tile = Some(ty);
+                    }
+                }
+            }
+            Builtin::TurnUp => {}
+            Builtin::Scatter => self.scatter_effect(st, a)?,
+            Builtin::Deal => self.deal(st, a)?,
+            Builtin::Log => {
+                if let Value::Str(s) = arg(0) {
+                    let text = self.strings.get(s as usize).cloned().unwrap_or_default();
+                    let who = st.acting();
+                    st.push(who, crate::state::EvKind::Note(text));
+                }
+            }
+            _ => return Err(self.fail(format!("`{}` is not an effect", b.info().name))),
+        }
+        Ok(())
+    }
+
+    /// `score(who, points)`: adds points to each player named, refusing an overflow.
+    fn score(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+        let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
+        let (who, pts) = (arg(0), arg(1));
+        let Value::Int(pts) = pts else {
+            return Err(self.fail("score needs a number of points"));
+        };
+        let mask = match who {
+            Value::Players(m) => m,
+            Value::Player(p) => 1 << (p & 7),
+            _ => 0,
+        };
+        for p in 0..st.players.len() as u8 {
+            if mask & (1 << p) == 0 {
+                continue;
+            }
+            let have = st.players[p as usize].score;
+            if have.checked_add(pts).is_none() {
+                return Err(self.fail(format!(
+                    "scoring {pts} for {} overflows their score of {have}",
+                    st.players[p as usize].name
+                )));
+            }
+            st.score(p, pts, self.current);
+        }
+        Ok(())
+    }
+
+    /// `draw(n, from, to, face)`: moves up to `n` chips, from the top of the supply or at random elsewhere.
+    fn draw(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+        let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
+        let face_up = |v: Value| matches!(v, Value::Face(Face::Up));
+        let Value::Int(n) = arg(0) else {
+            return Err(self.fail("draw needs a count"));
+        };
+        let (Value::Place(from), Value::Place(to)) = (arg(1), arg(2)) else {
+            return Err(self.fail("draw needs two places"));
+        };
+        let mut avail: Vec<u16> = self
+            .chips_in(st, from)
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::Chip(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        if from != IrPlace::Supply {
+            st.rng.shuffle(&mut avail);
+        }
+        avail.truncate(n.clamp(0, 1000) as usize);
+        self.move_chips(st, &avail, to, face_up(arg(3)))?;
+        Ok(())
+    }
+
+    /// `scatter(chips, squares, apart, face)`: see [`Self::scatter`].
+    fn scatter_effect(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+        let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
+        let face_up = |v: Value| matches!(v, Value::Face(Face::Up));
+        let chips = self.chip_list(arg(0))?;
+        let squares: Vec<u32> = self
+            .elems(arg(1))?
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::Square(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let apart = matches!(arg(2), Value::Bool(true));
+        self.scatter(st, &chips, &squares, apart, face_up(arg(3)));
+        Ok(())
+    }
+
+    /// `deal(squares, n)`: a stack of `n` tiles from the draw pile on each square.
+    fn deal(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+        let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
+        let Value::Int(n) = arg(1) else {
+            return Err(self.fail("deal needs a count"));
+        };
+        for v in self.elems(arg(0))? {
+            if let Value::Square(c) = v {
+                let mut tiles = Vec::new();
+                for _ in 0..n.clamp(0, 1000) {
+                    if let Some(t) = st.stack.pop() {
+                        tiles.push(t);
+                    }
+                }
+                if st.record {
+                    let (x, y) = st.board.xy(c);
+                    let ids: Vec<&str> = tiles
+                        .iter()
+                        .map(|&t| st.tiles[t as usize].id.as_str())
+                        .collect();
+                    let text = format!(
+                        "a stack of {} tiles at {x},{y}, top last: {}",
+                        ids.len(),
+                        ids.join(" ")
+                    );
+                    let who = st.acting();
+                    st.push(who, crate::state::EvKind::Note(text));
+                }
+                st.tile_stacks.push(TileStack { cell: c, tiles });
+            }
+        }
+        Ok(())
+    }
+
+    /// Spreads chips over squares at random, one per square; with `apart`, no two orthogonally
+    /// adjacent. Squares are taken region by region in turn (the map cut into a 3×3 grid of regions)
+    /// so chips spread evenly instead of clumping. Chips that find no square go aside.
+    pub(super) fn scatter(
+        &mut self,
+        st: &mut State,
+        chips: &[u16],
+        squares: &[u32],
+        apart: bool,
+        up: bool,
+    ) {
+        let mut pool: Vec<u32> = squares.to_vec();
+        st.rng.shuffle(&mut pool);
+        // Regions: a 3x3 grid over the squares' bounding box.
+        let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        for &c in &pool {
+            let (x, y) = st.board.xy(c);
+            x0 = x0.min(x);
+            y0 = y0.min(y);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+        }
+        let region = |st: &State, c: u32| {
+            let (x, y) = st.board.xy(c);
+            let rx = ((x - x0) * 3 / (x1 - x0 + 1).max(1)).clamp(0, 2);
+            let ry = ((y - y0) * 3 / (y1 - y0 + 1).max(1)).clamp(0, 2);
+            (ry * 3 + rx) as usize
+        };
+        let mut by_region: Vec<Vec<u32>> = vec![Vec::new(); 9];
+        for &c in &pool {
+            by_region[region(st, c)].push(c);
+        }
+        let mut taken: Vec<u32> = Vec::new();
+        let mut chip_i = 0;
+        let mut cursor = [0usize; 9];
+        'outer: while chip_i < chips.len() {
+            let mut progressed = false;
+            for r in 0..9 {
+                if chip_i >= chips.len() {
+                    break 'outer;
+                }
+                while cursor[r] < by_region[r].len() {
+                    let c = by_region[r][cursor[r]];
+                    cursor[r] += 1;
+                    let blocked =
+                        apart && (0..4).any(|s| taken.contains(&st.board.neighbour(c, s)));
+                    if !blocked && !taken.contains(&c) {
+                        taken.push(c);
+                        st.move_chip(chips[chip_i], Place::Square(c), up);
+                        chip_i += 1;
+                        progressed = true;
+                        break;
+                    }
+                }
+            }
+            if !progressed {
+                break;
+            }
+        }
+        if chip_i < chips.len() {
+            let n = chips.len() - chip_i;
+            let who = st.acting();
+            st.push(
+                who,
+                crate::state::EvKind::Note(format!(
+                    "only {chip_i} of {} chips found a square; {n} put aside",
+                    chips.len()
+                )),
+            );
+            for &c in &chips[chip_i..] {
+                st.move_chip(c, Place::Aside, false);
+            }
+        }
+    }
+}

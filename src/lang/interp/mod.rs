@@ -1,0 +1,419 @@
+//! The interpreter: runs a checked [`Program`] against the engine through [`Hooks`].
+//!
+//! Everything was resolved before play (names, parameters, map attributes); here values are small
+//! `Copy` enums, lists live in an arena reused between runs, and every run has an operation budget so
+//! no rules file can make a game hang.
+
+mod actions;
+mod aggregate;
+mod effect;
+mod eval;
+mod exec;
+mod fields;
+mod query;
+
+use super::ir::{Program, Value};
+use crate::features::NONE;
+use crate::game::{Ctx, GameError, Hooks, Opt, Phase, Trigger};
+use crate::map::{AttrValue, MapBoard};
+use crate::state::State;
+use aggregate::{static_aggregates, StaticVal};
+use std::sync::Arc;
+
+/// Operations the rules may take in one turn (every rule, trigger, condition and action of the turn,
+/// forced ones and extra decisions included) before the game is stopped with an error naming the rule.
+pub const OP_BUDGET: u64 = 2_000_000;
+
+/// Actions (forced or chosen) one turn may take: a forced action whose condition stays true after it
+/// runs is stopped here, well before its decisions fill memory.
+pub const MAX_ACTIONS_PER_TURN: u32 = 1000;
+
+#[derive(Clone, Debug)]
+struct Offer {
+    action: u32,
+    /// Range into `offer_vals`.
+    start: u32,
+    len: u32,
+}
+
+/// A chosen value, kept across a decision (chip subsets as their own range of chip ids).
+#[derive(Clone, Copy, Debug)]
+enum Chosen {
+    Value(Value),
+    Chips { start: u32, len: u32 },
+}
+
+pub struct Interp {
+    prog: Arc<Program>,
+    map: Option<Arc<MapBoard>>,
+    /// Per attribute, per map square: the attribute's value.
+    attr_vals: Vec<Vec<Value>>,
+    /// Per map square: its chip slots (the map's `slots` attribute, read whether or not rules name it).
+    slot_counts: Vec<u8>,
+    /// Every cell that is a map square, in map order.
+    all_squares: Vec<Value>,
+    /// The cells whose `slots` attribute is above 0, in map order.
+    slot_squares: Vec<Value>,
+    /// Every string a value can index: the program's, then those only the map spells (attribute
+    /// values such as city names) and player names, so strings from maps are first-class values.
+    strings: Vec<String>,
+    /// `squares_with` results: (attribute name as a string index, value, squares), built on first use.
+    attr_index: Vec<(u32, Value, Vec<Value>)>,
+    frame: Vec<Value>,
+    base: usize,
+    lists: Vec<Vec<Value>>,
+    n_lists: usize,
+    ops: u64,
+    /// The turn the operation budget was last reset in.
+    budget_turn: u32,
+    /// Actions taken in `seen_turn`.
+    actions_this_turn: u32,
+    current: u16,
+    /// Names of rules, then of actions (score events refer to these).
+    names: Vec<String>,
+    feature_cache: crate::state::FeatureInfo,
+    offers: Vec<Offer>,
+    offer_vals: Vec<Chosen>,
+    offer_chips: Vec<u16>,
+    used_turn: Vec<u32>,
+    used_round: Vec<u32>,
+    groups_used: Vec<bool>,
+    seen_turn: u32,
+    seen_round: (u32, u8),
+    listens: [bool; 11],
+    depth: u32,
+    /// Aggregates that depend only on the map, parameters and constants, by the address of their
+    /// node in the program: computed once, then reused in every game.
+    static_aggs: Vec<usize>,
+    /// For each, the outside variables it reads, and its values so far keyed by theirs.
+    static_free: Vec<Vec<u16>>,
+    static_vals: Vec<Vec<(Vec<Value>, StaticVal)>>,
+}
+
+/// Results inside the interpreter: the error is boxed so that the common path moves little data.
+type R<T> = Result<T, Box<GameError>>;
+
+fn err(rule: &str, message: impl Into<String>) -> Box<GameError> {
+    Box::new(GameError::Rule {
+        rule: rule.to_string(),
+        message: message.into(),
+    })
+}
+
+impl Interp {
+    pub fn new(
+        prog: Arc<Program>,
+        map: Option<Arc<MapBoard>>,
+        board: &crate::board::Board,
+    ) -> Interp {
+        let mut names: Vec<String> = prog.rules.iter().map(|r| r.name.clone()).collect();
+        names.extend(prog.actions.iter().map(|a| a.name.clone()));
+        names.push("setup".into());
+        let mut attr_vals = Vec::new();
+        let mut prog_strings = prog.strings.clone();
+        // A square without a string attribute reads as "" (like 0 and false for ints and bools).
+        let empty = match prog_strings.iter().position(|x| x.is_empty()) {
+            Some(i) => i as u32,
+            None => {
+                prog_strings.push(String::new());
+                (prog_strings.len() - 1) as u32
+            }
+        };
+        if let Some(m) = &map {
+            for a in &prog.attrs {
+                let vals = m
+                    .squares
+                    .iter()
+                    .map(|s| match s.attrs.get(&a.name) {
+                        // A square without the attribute reads as the type's zero.
+                        None => match (a.ty.list, a.ty.base) {
+                            (false, super::builtins::Base::Int) => Value::Int(0),
+                            (false, super::builtins::Base::Bool) => Value::Bool(false),
+                            (false, super::builtins::Base::Str) => Value::Str(empty),
+                            _ => Value::Unit,
+                        },
+                        Some(AttrValue::Int(i)) => Value::Int(*i),
+                        Some(AttrValue::Bool(b)) => Value::Bool(*b),
+                        Some(AttrValue::Str(t)) => match prog.colours.iter().position(|c| c == t) {
+                            Some(c) => Value::Colour(c as u8),
+                            None => match prog_strings.iter().position(|x| x == t) {
+                                Some(i) => Value::Str(i as u32),
+                                None => {
+                                    prog_strings.push(t.clone());
+                                    Value::Str((prog_strings.len() - 1) as u32)
+                                }
+                            },
+                        },
+                    })
+                    .collect();
+                attr_vals.push(vals);
+            }
+        }
+        let slot_counts: Vec<u8> = map.as_ref().map_or(Vec::new(), |m| {
+            m.squares
+                .iter()
+                .map(|s| match s.attrs.get("slots") {
+                    Some(AttrValue::Int(n)) => (*n).clamp(0, 16) as u8,
+                    _ => 0,
+                })
+                .collect()
+        });
+        let mut all_squares = Vec::new();
+        for (c, &sq) in board.square.iter().enumerate() {
+            if sq != NONE {
+                all_squares.push((sq, c as u32));
+            }
+        }
+        all_squares.sort();
+        let slot_squares = all_squares
+            .iter()
+            .filter(|&&(sq, _)| slot_counts.get(sq as usize).is_some_and(|&n| n > 0))
+            .map(|&(_, c)| Value::Square(c))
+            .collect();
+        let all_squares = all_squares
+            .into_iter()
+            .map(|(_, c)| Value::Square(c))
+            .collect();
+        let mut listens = [false; 11];
+        for t in super::builtins::Trigger::ALL {
+            listens[t as usize] = !prog.rules_for(t).is_empty();
+        }
+        let n_actions = prog.actions.len();
+        let n_groups = prog.groups.len();
+        let found = static_aggregates(&prog);
+        let static_aggs: Vec<usize> = found.iter().map(|(k, _)| *k).collect();
+        let static_free: Vec<Vec<u16>> = found.into_iter().map(|(_, f)| f).collect();
+        let static_vals = vec![Vec::new(); static_aggs.len()];
+        Interp {
+            static_aggs,
+            static_free,
+            static_vals,
+            prog,
+            map,
+            attr_vals,
+            slot_counts,
+            all_squares,
+            slot_squares,
+            attr_index: Vec::new(),
+            strings: prog_strings,
+            frame: Vec::new(),
+            base: 0,
+            lists: Vec::new(),
+            n_lists: 0,
+            ops: 0,
+            budget_turn: u32::MAX,
+            actions_this_turn: 0,
+            current: 0,
+            names,
+            feature_cache: Default::default(),
+            offers: Vec::new(),
+            offer_vals: Vec::new(),
+            offer_chips: Vec::new(),
+            used_turn: vec![0; n_actions],
+            used_round: Vec::new(),
+            groups_used: vec![false; n_groups],
+            seen_turn: u32::MAX,
+            seen_round: (u32::MAX, 0),
+            listens,
+            depth: 0,
+        }
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.prog
+    }
+
+    fn name(&self) -> &str {
+        self.names
+            .get(self.current as usize)
+            .map(|s| s.as_str())
+            .unwrap_or("?")
+    }
+
+    fn fail(&self, message: impl Into<String>) -> Box<GameError> {
+        err(self.name(), message)
+    }
+
+    #[inline]
+    fn tick(&mut self) -> R<()> {
+        self.ops += 1;
+        if self.ops > OP_BUDGET {
+            return Err(self.fail(format!(
+                "the rules ran over the operation budget of a turn ({OP_BUDGET} operations) here: does it loop over a very long list, or do rules keep triggering each other?"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The index of a string among [`Interp::strings`], added if new (player names: a handful).
+    fn intern(&mut self, text: &str) -> u32 {
+        match self.strings.iter().position(|x| x == text) {
+            Some(i) => i as u32,
+            None => {
+                self.strings.push(text.to_string());
+                (self.strings.len() - 1) as u32
+            }
+        }
+    }
+
+    fn new_list(&mut self) -> u32 {
+        if self.n_lists == self.lists.len() {
+            self.lists.push(Vec::new());
+        }
+        let i = self.n_lists;
+        self.lists[i].clear();
+        self.n_lists += 1;
+        i as u32
+    }
+
+    fn list_of(&mut self, vals: impl IntoIterator<Item = Value>) -> Value {
+        let i = self.new_list();
+        self.lists[i as usize].extend(vals);
+        Value::List(i)
+    }
+
+    /// Starts a top-level run (a trigger, an action, the setup): a fresh arena, and a fresh operation
+    /// budget when a new turn has begun (the budget covers the whole turn).
+    fn begin(&mut self, name: u16, turn: u32) {
+        if self.depth == 0 {
+            if self.budget_turn != turn {
+                self.budget_turn = turn;
+                self.ops = 0;
+            }
+            self.n_lists = 0;
+        }
+        self.current = name;
+    }
+
+    fn enter(&mut self, locals: u16) -> usize {
+        let saved = self.base;
+        self.base = self.frame.len();
+        self.frame
+            .resize(self.base + locals as usize + 1, Value::Unit);
+        saved
+    }
+
+    fn leave(&mut self, saved: usize) {
+        self.frame.truncate(self.base);
+        self.base = saved;
+    }
+
+    #[inline]
+    fn set(&mut self, slot: u16, v: Value) -> R<()> {
+        let i = self.base + slot as usize;
+        if i >= self.frame.len() {
+            self.frame.resize(i + 1, Value::Unit);
+        }
+        self.frame[i] = v;
+        Ok(())
+    }
+
+    fn param(&self, p: u16) -> Value {
+        self.prog
+            .params
+            .get(p as usize)
+            .map(|p| p.value)
+            .unwrap_or(Value::Unit)
+    }
+
+    /// Runs the setup blocks.
+    pub fn run_setup(&mut self, st: &mut State) -> R<()> {
+        let prog = self.prog.clone();
+        for body in &prog.setup {
+            self.begin((self.names.len() - 1) as u16, st.turn);
+            let saved = self.enter(body.locals.max(1));
+            let r = self.exec(st, &body.stmts);
+            self.leave(saved);
+            r?;
+        }
+        Ok(())
+    }
+}
+
+impl Hooks for Interp {
+    fn setup(&mut self, st: &mut State) -> Result<(), GameError> {
+        self.seen_turn = u32::MAX;
+        self.seen_round = (u32::MAX, 0);
+        self.feature_cache = Default::default();
+        self.run_setup(st).map_err(|e| *e)
+    }
+
+    fn fire(&mut self, st: &mut State, trigger: Trigger, ctx: &Ctx) -> Result<(), GameError> {
+        // Feature facts are cached for one entry from the engine only: anything may have changed
+        // the board since (a tile placed, a follower moved), so each entry starts afresh.
+        self.feature_cache = if trigger == Trigger::Scored {
+            ctx.feature
+        } else {
+            Default::default()
+        };
+        self.fire_inner(st, trigger, ctx).map_err(|e| *e)
+    }
+
+    fn actions(
+        &mut self,
+        st: &mut State,
+        phase: Phase,
+        out: &mut Vec<Opt>,
+    ) -> Result<(), GameError> {
+        if self.prog.actions.is_empty() {
+            return Ok(());
+        }
+        self.feature_cache = Default::default();
+        self.collect(st, Some(phase), out).map_err(|e| *e)
+    }
+
+    fn forced(&mut self, st: &mut State, out: &mut Vec<Opt>) -> Result<(), GameError> {
+        if !self.prog.actions.iter().any(|a| a.phase.is_none()) {
+            return Ok(());
+        }
+        self.feature_cache = Default::default();
+        self.collect(st, None, out).map_err(|e| *e)
+    }
+
+    fn run(&mut self, st: &mut State, handle: u32) -> Result<(), GameError> {
+        self.feature_cache = Default::default();
+        self.run_offer(st, handle).map_err(|e| *e)
+    }
+
+    fn action_name(&self, st: &State, handle: u32) -> String {
+        let Some(o) = self.offers.get(handle as usize) else {
+            return "?".into();
+        };
+        let mut s = self
+            .prog
+            .actions
+            .get(o.action as usize)
+            .map(|a| a.name.clone())
+            .unwrap_or_default();
+        for i in 0..o.len {
+            if let Some(&v) = self.offer_vals.get((o.start + i) as usize) {
+                s.push(' ');
+                s.push_str(&self.value_name(st, v));
+            }
+        }
+        s
+    }
+
+    fn action_index(&self, handle: u32) -> Option<u16> {
+        self.offers.get(handle as usize).map(|o| o.action as u16)
+    }
+
+    fn rule_name(&self, rule: u16) -> &str {
+        self.names
+            .get(rule as usize)
+            .map(|s| s.as_str())
+            .unwrap_or("?")
+    }
+
+    fn listens(&self, trigger: Trigger) -> bool {
+        self.listens[trigger as usize]
+    }
+
+    fn explain(&mut self, st: &mut State, now: Option<Phase>, name: &str) -> Option<String> {
+        self.feature_cache = Default::default();
+        match self.why_refused(st, now, name) {
+            Ok(w) => w,
+            Err(e) => Some(e.to_string()),
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! Query builtins: places, chips in a place, squares (all, by attribute, with slots, neighbours),
+//! players, followers, stacks, list helpers and turn facts.
+
+use super::{Interp, R};
+use crate::features::NONE;
+use crate::lang::builtins::Builtin;
+use crate::lang::ir::{Expr, Place as IrPlace, Value};
+use crate::map::AttrValue;
+use crate::state::{FollowerAt, Place, State};
+
+impl Interp {
+    pub(super) fn free_slots(&self, st: &State, cell: u32) -> Vec<u8> {
+        let n = st
+            .board
+            .square
+            .get(cell as usize)
+            .and_then(|&sq| self.slot_counts.get(sq as usize))
+            .copied()
+            .unwrap_or(0);
+        if st.board.tile.get(cell as usize).is_some_and(|&t| t != NONE) {
+            return Vec::new();
+        }
+        (0..n.min(16))
+            .filter(|&i| !st.chips.iter().any(|c| c.place == Place::Slot(cell, i)))
+            .collect()
+    }
+
+    pub(super) fn place(&self, p: IrPlace) -> Place {
+        match p {
+            IrPlace::Supply => Place::Supply,
+            IrPlace::Aside => Place::Aside,
+            IrPlace::Box => Place::Box,
+            IrPlace::Hand(p) => Place::Hand(p),
+            IrPlace::At(c) => Place::Square(c),
+            IrPlace::Slots(c) => Place::Slot(c, 0),
+            IrPlace::Under(f) => Place::Under(f),
+            IrPlace::Holding(h) => Place::Holding(h as u8),
+        }
+    }
+
+    pub(super) fn chips_in(&self, st: &State, p: IrPlace) -> Vec<Value> {
+        let mut out = Vec::new();
+        match p {
+            IrPlace::Slots(c) => {
+                for (i, ch) in st.chips.iter().enumerate() {
+                    if matches!(ch.place, Place::Slot(cc, _) if cc == c) {
+                        out.push(Value::Chip(i as u16));
+                    }
+                }
+            }
+            p => {
+                let mut ids = Vec::new();
+                st.chips_at(self.place(p), &mut ids);
+                out.extend(ids.into_iter().map(Value::Chip));
+            }
+        }
+        out
+    }
+
+    /// Evaluates a builtin call: its arguments, then the query (an effect does its work, yielding nothing).
+    pub(super) fn call(&mut self, st: &mut State, b: Builtin, args: &[Expr]) -> R<Value> {
+        let mut a = [Value::Unit; 4];
+        for (i, e) in args.iter().enumerate().take(4) {
+            a[i] = self.eval(st, e)?;
+        }
+        Ok(match b {
+            Builtin::Hand
+            | Builtin::At
+            | Builtin::Slots
+            | Builtin::Under
+            | Builtin::HoldingPlace => Self::place_of(b, a[0]),
+            Builtin::Chips => self.chips_query(st, a[0]),
+            Builtin::Squares
+            | Builtin::SlotSquares
+            | Builtin::SquaresWith
+            | Builtin::Neighbours
+            | Builtin::Near => self.squares_query(st, b, &a)?,
+            Builtin::Players
+            | Builtin::Followers
+            | Builtin::Reserve
+            | Builtin::Held
+            | Builtin::Stacks
+            | Builtin::Colours => self.pieces_query(st, b, a[0]),
+            Builtin::Len
+            | Builtin::First
+            | Builtin::Contains
+            | Builtin::Take
+            | Builtin::Min2
+            | Builtin::Max2 => self.list_query(b, &a)?,
+            Builtin::Has => self.has_attr(st, a[0], a[1])?,
+            Builtin::CurrentPlayer
+            | Builtin::TurnTile
+            | Builtin::TurnFollowersPlaced
+            | Builtin::IsExtraTurn
+            | Builtin::TurnNumber
+            | Builtin::TilesLeft
+            | Builtin::RoundNumber
+            | Builtin::ConnectsAbroad
+            | Builtin::Placeable => self.turn_fact(st, b, a[0]),
+            // Effects used as expressions do their work and yield nothing.
+            _ => {
+                self.effect(st, b, &a[..args.len().min(4)])?;
+                Value::Unit
+            }
+        })
+    }
+
+    /// The chips in a place, in the place's order (the supply from its top).
+    fn chips_query(&mut self, st: &State, place: Value) -> Value {
+        match place {
+            Value::Place(IrPlace::Slots(c)) => {
+                let v = self.chips_in(st, IrPlace::Slots(c));
+                self.list_of(v)
+            }
+            // Other places are filled straight into the arena (this runs in many `when`s).
+            Value::Place(p) => {
+                let place = self.place(p);
+                let i = self.new_list();
+                let out = &mut self.lists[i as usize];
+                match place {
+                    Place::Supply => out.extend(st.supply.iter().rev().map(|&c| Value::Chip(c))),
+                    place => out.extend(
+                        (0..st.chips.len())
+                            .filter(|&c| st.chips[c].place == place)
+                            .map(|c| Value::Chip(c as u16)),
+                    ),
+                }
+                Value::List(i)
+            }
+            _ => self.list_of([]),
+        }
+    }
+
+    /// A place named by its argument: a hand, a square, its slots, under a follower, a holding.
+    fn place_of(b: Builtin, a0: Value) -> Value {
+        match b {
+            Builtin::Hand => Value::Place(IrPlace::Hand(player_of(a0))),
+            Builtin::At => match a0 {
+                Value::Square(c) => Value::Place(IrPlace::At(c)),
+                _ => Value::Unit,
+            },
+            Builtin::Slots => match a0 {
+                Value::Square(c) => Value::Place(IrPlace::Slots(c)),
+                _ => Value::Unit,
+            },
+            Builtin::Under => match a0 {
+                Value::Follower(f) => Value::Place(IrPlace::Under(f)),
+                _ => Value::Unit,
+            },
+            Builtin::HoldingPlace => match a0 {
+                Value::Holding(h) => Value::Place(IrPlace::Holding(h)),
+                _ => Value::Unit,
+            },
+            _ => Value::Unit,
+        }
+    }
+
+    /// Lists of squares: all, by attribute value, with slots, neighbours of one or of a list.
+    fn squares_query(&mut self, st: &State, b: Builtin, a: &[Value; 4]) -> R<Value> {
+        Ok(match b {
+            Builtin::Squares => {
+                let v = self.all_squares.clone();
+                self.ops += v.len() as u64 / 8;
+                self.list_of(v)
+            }
+            Builtin::SlotSquares => {
+                let v = self.slot_squares.clone();
+                self.list_of(v)
+            }
+            Builtin::SquaresWith => {
+                let Value::Str(name) = a[0] else {
+                    return Err(self.fail("squares_with needs an attribute name"));
+                };
+                let i = match self
+                    .attr_index
+                    .iter()
+                    .position(|(n, v, _)| *n == name && *v == a[1])
+                {
+                    Some(i) => i,
+                    None => {
+                        let cells = self.index_attr(st, name, a[1])?;
+                        self.attr_index.push((name, a[1], cells));
+                        self.attr_index.len() - 1
+                    }
+                };
+                let v = self.attr_index[i].2.clone();
+                self.ops += v.len() as u64 / 8;
+                self.list_of(v)
+            }
+            Builtin::Neighbours => {
+                let mut v = Vec::new();
+                if let Value::Square(c) = a[0] {
+                    for s in 0..4 {
+                        let n = st.board.neighbour(c, s);
+                        if st.board.square.get(n as usize).is_some_and(|&q| q != NONE) {
+                            v.push(Value::Square(n));
+                        }
+                    }
+                }
+                self.list_of(v)
+            }
+            Builtin::Near => {
+                let mut v: Vec<Value> = Vec::new();
+                for k in 0..self.len_of(a[0])? {
+                    if let Value::Square(c) = self.elem_at(a[0], k) {
+                        for side in 0..4 {
+                            let n = st.board.neighbour(c, side);
+                            let sq = Value::Square(n);
+                            if st.board.square.get(n as usize).is_some_and(|&q| q != NONE)
+                                && !v.contains(&sq)
+                            {
+                                v.push(sq);
+                            }
+                        }
+                    }
+                }
+                self.tick()?;
+                self.list_of(v)
+            }
+            _ => Value::Unit,
+        })
+    }
+
+    /// Lists of players, followers (on the board, in reserve, held), tile stacks and colours.
+    fn pieces_query(&mut self, st: &State, b: Builtin, a0: Value) -> Value {
+        match b {
+            Builtin::Players => {
+                let n = st.players.len() as u8;
+                self.list_of((0..n).map(Value::Player))
+            }
+            Builtin::Followers | Builtin::Reserve => {
+                let p = player_of(a0);
+                let want_board = b == Builtin::Followers;
+                let v: Vec<Value> = st
+                    .player_followers(p)
+                    .filter(|&f| {
+                        let at = st.followers[f as usize].at;
+                        if want_board {
+                            matches!(at, FollowerAt::Board(_))
+                        } else {
+                            at == FollowerAt::Supply
+                        }
+                    })
+                    .map(Value::Follower)
+                    .collect();
+                self.list_of(v)
+            }
+            Builtin::Held => {
+                let h = match a0 {
+                    Value::Holding(h) => h as u8,
+                    _ => 0,
+                };
+                let v: Vec<Value> = (0..st.followers.len())
+                    .filter(|&f| st.followers[f].at == FollowerAt::Holding(h))
+                    .map(|f| Value::Follower(f as u16))
+                    .collect();
+                self.list_of(v)
+            }
+            Builtin::Stacks => {
+                let v: Vec<Value> = (0..st.tile_stacks.len())
+                    .filter(|&s| !st.tile_stacks[s].tiles.is_empty())
+                    .map(|s| Value::Stack(s as u16))
+                    .collect();
+                self.list_of(v)
+            }
+            Builtin::Colours => {
+                let n = self.prog.colours.len() as u8;
+                self.list_of((0..n).map(Value::Colour))
+            }
+            _ => Value::Unit,
+        }
+    }
+
+    /// `has(square, attr)`: whether the map gives the square that attribute.
+    fn has_attr(&self, st: &State, square: Value, attr: Value) -> R<Value> {
+        let (Value::Square(c), Value::Str(name)) = (square, attr) else {
+            return Err(self.fail("`has` needs a square and an attribute name"));
+        };
+        let name = self
+            .strings
+            .get(name as usize)
+            .map(String::as_str)
+            .unwrap_or("");
+        Ok(Value::Bool(
+            self.map_square(st, c)
+                .is_some_and(|sq| sq.attrs.contains_key(name)),
+        ))
+    }
+
+    /// Length, first element, membership and prefix of a list; the smaller or larger of two numbers.
+    fn list_query(&mut self, b: Builtin, a: &[Value; 4]) -> R<Value> {
+        Ok(match b {
+            Builtin::Len => Value::Int(self.len_of(a[0])? as i64),
+            Builtin::First => match self.elems(a[0])?.first() {
+                Some(v) => *v,
+                None => return Err(self.fail("`first` of an empty list")),
+            },
+            Builtin::Contains => {
+                let items = self.elems(a[0])?;
+                Value::Bool(items.iter().any(|&x| self.values_equal(x, a[1])))
+            }
+            Builtin::Take => {
+                let Value::Int(k) = a[1] else {
+                    return Err(self.fail("`take` needs a number"));
+                };
+                let items = self.elems(a[0])?;
+                let k = usize::try_from(k).unwrap_or(0).min(items.len());
+                self.list_of(items[..k].iter().copied())
+            }
+            Builtin::Min2 | Builtin::Max2 => match (a[0], a[1]) {
+                (Value::Int(x), Value::Int(y)) => Value::Int(if b == Builtin::Min2 {
+                    x.min(y)
+                } else {
+                    x.max(y)
+                }),
+                _ => return Err(self.fail("`min`/`max` need numbers")),
+            },
+            _ => Value::Unit,
+        })
+    }
+
+    /// Facts of the turn and of single pieces: current player, turn tile and number, tiles left, …
+    fn turn_fact(&self, st: &State, b: Builtin, a0: Value) -> Value {
+        match b {
+            Builtin::CurrentPlayer => Value::Player(st.current),
+            Builtin::TurnTile => Value::Tile(st.placed_now),
+            Builtin::TurnFollowersPlaced => Value::Int(i64::from(st.follower_placed_now)),
+            Builtin::IsExtraTurn => Value::Bool(st.in_extra_turn),
+            Builtin::TurnNumber => Value::Int(st.turn as i64),
+            Builtin::TilesLeft => Value::Int(st.stack.len() as i64),
+            Builtin::RoundNumber => Value::Int(st.round as i64),
+            Builtin::ConnectsAbroad => Value::Bool(match a0 {
+                Value::Tile(t) => self.connects_abroad(st, t),
+                _ => false,
+            }),
+            Builtin::Placeable => Value::Bool(match a0 {
+                Value::Stack(s) => st
+                    .tile_stacks
+                    .get(s as usize)
+                    .and_then(|k| k.tiles.last())
+                    .is_some_and(|&ty| st.board.has_placement(&st.tiles[ty as usize])),
+                _ => false,
+            }),
+            _ => Value::Unit,
+        }
+    }
+
+    /// The squares whose map attribute `name` (a string index) equals `want`, in map order.
+    pub(super) fn index_attr(&self, st: &State, name: u32, want: Value) -> R<Vec<Value>> {
+        let name = self.strings.get(name as usize).cloned().unwrap_or_default();
+        let Some(map) = &self.map else {
+            return Err(self.fail("squares_with: the endless table has no map attributes"));
+        };
+        if !map.squares.iter().any(|s| s.attrs.contains_key(&name)) {
+            return Err(self.fail(format!("the map has no square attribute `{name}`")));
+        }
+        let mut out = Vec::new();
+        for &v in &self.all_squares {
+            let Value::Square(c) = v else { continue };
+            let Some(sq) = st
+                .board
+                .square
+                .get(c as usize)
+                .and_then(|&q| map.squares.get(q as usize))
+            else {
+                continue;
+            };
+            let got = match sq.attrs.get(&name) {
+                Some(AttrValue::Int(i)) => Value::Int(*i),
+                Some(AttrValue::Bool(b)) => Value::Bool(*b),
+                Some(AttrValue::Str(t)) => match self.prog.colours.iter().position(|c| c == t) {
+                    Some(i) => Value::Colour(i as u8),
+                    None => match self.strings.iter().position(|x| x == t) {
+                        Some(i) => Value::Str(i as u32),
+                        None => continue,
+                    },
+                },
+                None => continue,
+            };
+            if got == want {
+                out.push(v);
+            }
+        }
+        Ok(out)
+    }
+
+    pub(super) fn connects_abroad(&self, st: &State, t: u32) -> bool {
+        let (Some(map), Some(p)) = (&self.map, st.board.placed.get(t as usize)) else {
+            return false;
+        };
+        let (x, y) = st.board.xy(p.cell);
+        let tile = &st.tiles[p.ty as usize];
+        map.exits
+            .iter()
+            .any(|e| e.at == (x, y) && tile.edge(p.rot as usize, e.side as usize) == e.feature)
+    }
+}
+
+/// The player a value names (player 0 for anything else).
+fn player_of(v: Value) -> u8 {
+    match v {
+        Value::Player(p) => p,
+        _ => 0,
+    }
+}
