@@ -24,7 +24,9 @@ macro_rules! emitln {
 }
 
 mod cmd {
+    pub mod render;
     pub mod sim;
+    pub mod view;
 }
 
 #[derive(Parser)]
@@ -90,6 +92,10 @@ enum Command {
     },
     /// Plays many games with agents and reports statistics per seat; compares settings (`--vs`).
     Sim(cmd::sim::Args),
+    /// Draws the board of a logged or scripted game at any turn, or a map alone, as SVG.
+    Render(cmd::render::Args),
+    /// Writes the HTML replay page of a logged game: every turn's board, events and scores.
+    View(cmd::view::Args),
     /// Plays random games on one core and reports games per second.
     Bench {
         /// Variants to measure (default: base).
@@ -144,6 +150,8 @@ fn main() -> ExitCode {
             .map_err(Failure::from),
         Command::List => list(),
         Command::Sim(args) => cmd::sim::run_cmd(args),
+        Command::Render(a) => cmd::render::run(a),
+        Command::View(a) => cmd::view::run(a),
         Command::Check { files, map } => check(&files, map.as_deref()),
         Command::Bench {
             variants,

@@ -169,7 +169,9 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
                 discarded.push(json!(n.tile(*ty)));
                 continue;
             }
-            EvKind::FollowerPlaced { f: fo, cell, kind } => {
+            EvKind::FollowerPlaced {
+                f: fo, cell, kind, ..
+            } => {
                 let (x, y) = st.board.xy(*cell);
                 f.insert("follower".into(), json!(st.follower_id(*fo)));
                 f.insert("at".into(), json!([x, y]));

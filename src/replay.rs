@@ -24,8 +24,45 @@ fn param_text(v: &Value) -> String {
     }
 }
 
+/// A game played again from its log, with the log's lines.
+pub struct Replayed {
+    pub game: crate::game::Game<crate::lang::interp::Interp>,
+    pub variant: crate::variant::Variant,
+    pub lines: Vec<Value>,
+}
+
 /// Replays a log; `Err` when the log cannot be read or the replay differs from it.
 pub fn replay(src: &Source) -> Result<Replay, InputError> {
+    let r = replay_game(src, &mut |_| {})?;
+    let bad =
+        |line: usize, msg: String| InputError(format!("error: {}:{}: {msg}", src.name, line + 1));
+    let (game, v, lines) = (r.game, r.variant, r.lines);
+    let again = crate::output::json_log(&game, &v.params());
+    for (i, (a, b)) in src.text.lines().zip(again.lines()).enumerate() {
+        if a != b {
+            return Err(bad(
+                i,
+                format!("the replay differs here\n  log:    {a}\n  replay: {b}"),
+            ));
+        }
+    }
+    let (n, m) = (src.text.lines().count(), again.lines().count());
+    if n != m {
+        return Err(bad(
+            n.min(m),
+            format!("the log has {n} lines, the replay {m}"),
+        ));
+    }
+    let turns = lines.iter().filter(|l| l["event"] == "turn_end").count();
+    Ok(Replay { turns, lines: n })
+}
+
+/// Plays a logged game again from its seed and choices (without comparing the logs);
+/// `at_decision` sees the game at each decision, before the choice is taken.
+pub fn replay_game(
+    src: &Source,
+    at_decision: &mut dyn FnMut(&crate::game::Game<crate::lang::interp::Interp>),
+) -> Result<Replayed, InputError> {
     let bad =
         |line: usize, msg: String| InputError(format!("error: {}:{}: {msg}", src.name, line + 1));
     let mut lines = Vec::new();
@@ -106,25 +143,13 @@ pub fn replay(src: &Source) -> Result<Replay, InputError> {
                 "the log ends before the game does".into(),
             ));
         };
+        at_decision(&game);
         let i = game.find_option(&name).map_err(|why| bad(line, why))?;
         game.choose(i).map_err(|e| bad(line, e.to_string()))?;
     }
-    let again = crate::output::json_log(&game, &v.params());
-    for (i, (a, b)) in src.text.lines().zip(again.lines()).enumerate() {
-        if a != b {
-            return Err(bad(
-                i,
-                format!("the replay differs here\n  log:    {a}\n  replay: {b}"),
-            ));
-        }
-    }
-    let (n, m) = (src.text.lines().count(), again.lines().count());
-    if n != m {
-        return Err(bad(
-            n.min(m),
-            format!("the log has {n} lines, the replay {m}"),
-        ));
-    }
-    let turns = lines.iter().filter(|l| l["event"] == "turn_end").count();
-    Ok(Replay { turns, lines: n })
+    Ok(Replayed {
+        game,
+        variant: v,
+        lines,
+    })
 }

@@ -110,6 +110,8 @@ pub enum EvKind {
         f: u16,
         cell: u32,
         kind: FeatureKind,
+        /// The feature node it stands on (its tile's segment, for pictures).
+        node: u32,
     },
     FollowerReturned {
         f: u16,
@@ -398,7 +400,15 @@ impl State {
         self.board.features.add_follower(node, 1);
         self.follower_placed_now = true;
         self.tally.followers_placed[player as usize % crate::tally::SLOTS] += 1;
-        self.push(Some(player), EvKind::FollowerPlaced { f, cell, kind });
+        self.push(
+            Some(player),
+            EvKind::FollowerPlaced {
+                f,
+                cell,
+                kind,
+                node,
+            },
+        );
         Some(f)
     }
 

@@ -2,4 +2,9 @@
 //! and the HTML replay page.
 
 pub mod ascii;
+pub mod html;
+pub mod load;
+pub mod svg;
 pub mod text;
+pub mod tile_svg;
+pub mod timeline;

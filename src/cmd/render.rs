@@ -1,0 +1,80 @@
+//! `carto render`: the board of a logged or scripted game at any turn, or a map alone, as SVG.
+
+use crate::Failure;
+use carto::variant::InputError;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A game log (JSON Lines, from `--log`) or a script.
+    #[arg(required_unless_present = "map", conflicts_with = "map")]
+    pub game: Option<String>,
+    /// The turn to draw (0 is the setup); default: the end of the game.
+    #[arg(long)]
+    pub turn: Option<u32>,
+    /// Draws this map alone (a bundled map name, a variant's name, or a map file).
+    #[arg(long, value_name = "NAME-or-FILE")]
+    pub map: Option<String>,
+    /// Writes the SVG to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let svg = match (&args.map, &args.game) {
+        (Some(name), _) => {
+            if args.turn.is_some() {
+                return Err(Failure::Usage("--turn is for a game, not a map".into()));
+            }
+            carto::render::svg::map_svg(&load_map(name)?)
+        }
+        (None, Some(path)) => {
+            let loaded = carto::render::load::load_game(path)?;
+            let last = carto::render::timeline::last_turn(&loaded.game);
+            if let Some(t) = args.turn.filter(|&t| t > last) {
+                return Err(Failure::Input(InputError(format!(
+                    "error: {path} has turns 0 to {last}, not {t}"
+                ))));
+            }
+            let snap = carto::render::timeline::at_turn(&loaded.game, args.turn);
+            carto::render::svg::board_svg(&loaded.game, &snap)
+        }
+        (None, None) => return Err(Failure::Usage("name a game or a --map".into())),
+    };
+    write_out(args.output.as_deref(), &svg)
+}
+
+/// A map by bundled name or path, or the map of a bundled variant or rules file.
+fn load_map(name: &str) -> Result<carto::map::MapBoard, Failure> {
+    let here = carto::diag::Source::new("./", "");
+    let is_rules = name.ends_with(".rules");
+    if !is_rules {
+        match carto::variant::load_map(name, &here) {
+            Ok(m) => return Ok(m),
+            Err(e) if name.ends_with(".toml") => {
+                return Err(Failure::Input(InputError(e.trim_end().to_string())))
+            }
+            Err(_) => {}
+        }
+    }
+    let v = carto::variant::load_variant(name, &[])?;
+    match &v.map {
+        Some(m) => Ok((**m).clone()),
+        None => Err(Failure::Input(InputError(format!(
+            "error: {} is played on the endless table: it has no map",
+            v.name
+        )))),
+    }
+}
+
+/// Writes to a file, or to standard output without one.
+pub fn write_out(path: Option<&str>, text: &str) -> Result<(), Failure> {
+    match path {
+        Some(p) => std::fs::write(p, text)
+            .map_err(|e| Failure::Input(InputError(format!("error: cannot write `{p}`: {e}")))),
+        None => {
+            use std::io::Write as _;
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            Ok(())
+        }
+    }
+}

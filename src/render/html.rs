@@ -1,0 +1,412 @@
+//! The HTML replay page: one self-contained file (inline SVG, style and script; nothing fetched)
+//! with the board of every turn, buttons and arrow keys to step, `#turn=N` to open a turn, each
+//! turn's events and the options that were open, and a graph of the scores.
+//!
+//! The board is one SVG: the map once, then every tile, follower and chip as an element that shows
+//! during the turns it was there (`data-a` ≤ turn < `data-b`), and one players' panel per turn.
+
+use super::load::Loaded;
+use super::svg::{self, esc, Base, PLAYER_COLOURS};
+use super::timeline::{every_turn, Snapshot};
+use crate::game::{Game, Hooks};
+use crate::state::Place;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// Shows "never ends" for elements still there at the end.
+const FOREVER: u32 = u32::MAX;
+
+/// The page for a loaded game.
+pub fn view_html(loaded: &Loaded) -> String {
+    let game = &loaded.game;
+    let snaps = every_turn(game);
+    let last = snaps.len().saturating_sub(1) as u32;
+    let Some(end) = snaps.last() else {
+        return String::new();
+    };
+    let base = svg::base(game, end);
+    let mut board = String::new();
+    svg::open_board(
+        &mut board,
+        &base,
+        svg::panel_height(game),
+        &svg::title(game, last, true),
+        "title",
+    );
+    tiles(&mut board, game, &base, &snaps);
+    chips(&mut board, game, &base, &snaps);
+    followers(&mut board, game, &base, &snaps);
+    for s in &snaps {
+        let _ = write!(
+            board,
+            r#"<g class="panel" data-a="{}" data-b="{}">"#,
+            s.turn,
+            s.turn + 1
+        );
+        svg::panel(&mut board, game, &base, s);
+        board.push_str("</g>");
+    }
+    board.push_str("</svg>");
+    let titles: Vec<String> = snaps
+        .iter()
+        .map(|s| svg::title(game, s.turn, s.last))
+        .collect();
+    let turns = turn_texts(loaded, last);
+    page(
+        game,
+        &board,
+        &snaps,
+        &titles,
+        &turns,
+        &score_graph(game, &snaps),
+    )
+}
+
+/// Tiles never leave: each shows from the turn it was placed.
+fn tiles<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snaps: &[Snapshot]) {
+    let mut shown = 0;
+    for s in snaps {
+        for &t in &s.tiles[shown..] {
+            let _ = write!(
+                out,
+                r#"<g class="tile" data-a="{}" data-b="{FOREVER}">"#,
+                s.turn
+            );
+            svg::tile_el(out, game, base, t);
+            out.push_str("</g>");
+        }
+        shown = s.tiles.len();
+    }
+}
+
+/// Each chip, for each stretch of turns it lay on one square or slot with one face.
+fn chips<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snaps: &[Snapshot]) {
+    let n = snaps.first().map_or(0, |s| s.chips.len());
+    for id in 0..n {
+        let mut start = 0usize;
+        for i in 1..=snaps.len() {
+            let same = i < snaps.len() && snaps[i].chips[id] == snaps[start].chips[id];
+            if same {
+                continue;
+            }
+            let c = snaps[start].chips[id];
+            if matches!(c.place, Place::Square(_) | Place::Slot(..)) {
+                let k = fan_position(&snaps[start], id);
+                let b = if i < snaps.len() {
+                    snaps[i].turn
+                } else {
+                    FOREVER
+                };
+                let _ = write!(
+                    out,
+                    r#"<g class="chip" data-a="{}" data-b="{b}">"#,
+                    snaps[start].turn
+                );
+                svg::chip_el(out, game, base, id, &c, k);
+                out.push_str("</g>");
+            }
+            start = i;
+        }
+    }
+}
+
+/// How many chips with a lower id lie on the same square (so chips fan out the same way as in
+/// `board_svg`).
+fn fan_position(s: &Snapshot, id: usize) -> u32 {
+    match s.chips[id].place {
+        Place::Square(cell) => s.chips[..id]
+            .iter()
+            .filter(|c| c.place == Place::Square(cell))
+            .count() as u32,
+        _ => 0,
+    }
+}
+
+/// Each follower, for each stretch of turns it stood on one feature with one strength.
+fn followers<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snaps: &[Snapshot]) {
+    let n = snaps.first().map_or(0, |s| s.followers.len());
+    let end = snaps.last();
+    let tile_at = end.map(svg::tiles_by_cell).unwrap_or_default();
+    for id in 0..n {
+        let mut start = 0usize;
+        for i in 1..=snaps.len() {
+            if i < snaps.len() && snaps[i].followers[id] == snaps[start].followers[id] {
+                continue;
+            }
+            let fo = snaps[start].followers[id];
+            if matches!(fo.at, crate::state::FollowerAt::Board(_)) {
+                let b = if i < snaps.len() {
+                    snaps[i].turn
+                } else {
+                    FOREVER
+                };
+                let _ = write!(
+                    out,
+                    r#"<g class="follower" data-a="{}" data-b="{b}">"#,
+                    snaps[start].turn
+                );
+                svg::follower_el(out, game, base, &tile_at, &fo);
+                out.push_str("</g>");
+            }
+            start = i;
+        }
+    }
+}
+
+/// Per turn: the transcript's lines of that turn, then the decisions' options.
+fn turn_texts(loaded: &Loaded, last: u32) -> Vec<String> {
+    let text = super::text::transcript(&loaded.game);
+    let mut blocks: Vec<(u32, Vec<String>)> = Vec::new();
+    for line in text.lines().skip(1) {
+        let turn = if line == "setup" {
+            Some(0)
+        } else if let Some(rest) = line.strip_prefix("turn ") {
+            rest.split(' ').next().and_then(|n| n.parse().ok())
+        } else if line == "game end" {
+            Some(last)
+        } else {
+            None
+        };
+        match turn {
+            Some(t) => blocks.push((t, vec![line.to_string()])),
+            None => match blocks.last_mut() {
+                Some((_, lines)) => lines.push(line.to_string()),
+                None => blocks.push((0, vec![line.to_string()])),
+            },
+        }
+    }
+    let mut per_turn: Vec<String> = vec![String::new(); last as usize + 1];
+    for (t, lines) in blocks {
+        if let Some(s) = per_turn.get_mut(t as usize) {
+            for l in lines {
+                let class = if l.starts_with("  ") { "ev" } else { "head" };
+                let _ = write!(s, r#"<div class="{class}">{}</div>"#, esc(l.trim_start()));
+            }
+        }
+    }
+    let mut options: BTreeMap<u32, Vec<&Vec<String>>> = BTreeMap::new();
+    for d in &loaded.decisions {
+        options.entry(d.turn).or_default().push(&d.options);
+    }
+    for (t, list) in options {
+        if let Some(s) = per_turn.get_mut(t as usize) {
+            s.push_str(r#"<div class="opts"><div class="head">options open</div>"#);
+            for opts in list {
+                let n = opts.len();
+                let _ = write!(
+                    s,
+                    "<details><summary>{n} option{}</summary><div>{}</div></details>",
+                    if n == 1 { "" } else { "s" },
+                    opts.iter().map(|o| esc(o)).collect::<Vec<_>>().join(" · ")
+                );
+            }
+            s.push_str("</div>");
+        }
+    }
+    per_turn
+}
+
+/// The scores over the turns: one line per player, a marker at the current turn.
+fn score_graph<H: Hooks>(game: &Game<H>, snaps: &[Snapshot]) -> String {
+    let (w, h, l, b) = (640.0, 220.0, 40.0, 24.0);
+    let turns = snaps.len().max(2) as f64 - 1.0;
+    let top = snaps
+        .iter()
+        .flat_map(|s| s.scores.iter().copied())
+        .max()
+        .unwrap_or(0)
+        .max(1) as f64;
+    let x = |t: f64| l + t / turns * (w - l - 10.0);
+    let y = |v: f64| h - b - v / top * (h - b - 10.0);
+    let mut out = format!(
+        r##"<svg id="graph" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" font-family="DejaVu Sans, Verdana, Arial, sans-serif" font-size="12"><rect width="{w}" height="{h}" fill="#fbfaf6"/><path d="M{l} 10V{:.1}H{:.1}" fill="none" stroke="#888"/>"##,
+        h - b,
+        w - 10.0
+    );
+    let _ = write!(
+        out,
+        r##"<text x="{}" y="{}" text-anchor="end" fill="#555">{top}</text><text x="{}" y="{}" text-anchor="end" fill="#555">0</text><text x="{:.1}" y="{}" text-anchor="end" fill="#555">turn {}</text>"##,
+        l - 4.0,
+        16.0,
+        l - 4.0,
+        h - b,
+        w - 10.0,
+        h - 6.0,
+        turns as u32
+    );
+    for (p, player) in game.st.players.iter().enumerate() {
+        let pts: Vec<String> = snaps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let v = s.scores.get(p).copied().unwrap_or(0) as f64;
+                format!("{:.1},{:.1}", x(i as f64), y(v))
+            })
+            .collect();
+        let colour = PLAYER_COLOURS[p % PLAYER_COLOURS.len()];
+        let _ = write!(
+            out,
+            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2.5"/><text x="{:.1}" y="{:.1}" fill="{colour}" font-weight="bold">{}</text>"#,
+            pts.join(" "),
+            l + 6.0,
+            24.0 + 15.0 * p as f64,
+            esc(&player.name)
+        );
+    }
+    let _ = write!(
+        out,
+        r##"<line id="marker" x1="{l}" x2="{l}" y1="10" y2="{:.1}" stroke="#000" stroke-dasharray="3 3" data-l="{l}" data-w="{:.1}" data-turns="{turns}"/></svg>"##,
+        h - b,
+        w - l - 10.0
+    );
+    out
+}
+
+fn page<H: Hooks>(
+    game: &Game<H>,
+    board: &str,
+    snaps: &[Snapshot],
+    titles: &[String],
+    turns: &[String],
+    graph: &str,
+) -> String {
+    let last = snaps.len().saturating_sub(1);
+    let scores: Vec<String> = snaps
+        .iter()
+        .map(|s| {
+            let v: Vec<String> = s.scores.iter().map(|x| x.to_string()).collect();
+            format!("[{}]", v.join(","))
+        })
+        .collect();
+    let tiles: Vec<String> = snaps.iter().map(|s| s.tiles.len().to_string()).collect();
+    let names: Vec<String> = game
+        .st
+        .players
+        .iter()
+        .map(|p| serde_json::Value::String(p.name.clone()).to_string())
+        .collect();
+    let json_strings = |v: &[String]| {
+        serde_json::Value::Array(
+            v.iter()
+                .map(|s| serde_json::Value::String(s.clone()))
+                .collect(),
+        )
+        .to_string()
+        .replace("</", "<\\/")
+    };
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{STYLE}</style></head><body>
+<header><h1>{heading}</h1>
+<nav><button id="first" title="first turn (Home)">«</button><button id="prev" title="previous turn (←)">◀</button>
+<span id="label"></span><button id="next" title="next turn (→)">▶</button><button id="last" title="last turn (End)">»</button>
+<input id="slider" type="range" min="0" max="{last}" value="{last}" aria-label="turn"></nav>
+<div id="status">turn <b id="turn-now"></b> · tiles on the board <b id="tiles-shown"></b> · scores <span id="scores"></span></div>
+</header>
+<main><section id="board">{board}</section>
+<section id="side"><h2>This turn</h2><div id="events"></div><h2>Scores over the game</h2>{graph}</section></main>
+<script>
+const LAST = {last};
+const NAMES = [{names}];
+const SCORES = [{scores}];
+const TILES = [{tiles}];
+const TITLES = {titles};
+const TURNS = {turns};
+{SCRIPT}
+</script></body></html>
+"#,
+        title = esc(&svg::title(game, last as u32, true)),
+        heading = esc(&heading(game)),
+        names = names.join(","),
+        scores = scores.join(","),
+        tiles = tiles.join(","),
+        titles = json_strings(titles),
+        turns = json_strings(turns),
+    );
+    out
+}
+
+/// variant · map · seed · players
+fn heading<H: Hooks>(game: &Game<H>) -> String {
+    let players: Vec<&str> = game.st.players.iter().map(|p| p.name.as_str()).collect();
+    format!(
+        "{} · {} · seed {} · {}",
+        game.cfg.variant,
+        game.cfg
+            .map
+            .as_ref()
+            .map(|m| m.name.as_str())
+            .unwrap_or("endless table"),
+        game.seed,
+        players.join(", ")
+    )
+}
+
+const STYLE: &str = r#"
+body{margin:0;font-family:"DejaVu Sans",Verdana,Arial,sans-serif;background:#fbfaf6;color:#222}
+header{position:sticky;top:0;background:#fbfaf6ee;padding:6px 10px;border-bottom:1px solid #ddd;z-index:1}
+h1{font-size:18px;margin:2px 0 6px}
+h2{font-size:16px;margin:12px 0 4px}
+nav{display:flex;gap:6px;align-items:center;flex-wrap:wrap}
+button{font-size:20px;min-width:44px;min-height:40px;border-radius:8px;border:1px solid #999;background:#fff}
+#label{min-width:110px;text-align:center;font-weight:bold}
+#slider{flex:1;min-width:140px}
+#status{margin-top:4px;font-size:14px}
+main{display:flex;flex-wrap:wrap;gap:12px;padding:8px}
+#board{flex:3 1 520px;min-width:300px}
+#board svg{width:100%;height:auto}
+#side{flex:1 1 300px;min-width:280px}
+#graph{width:100%;height:auto}
+.head{font-weight:bold;margin-top:6px}
+.ev{font-family:"DejaVu Sans Mono",monospace;font-size:13px;padding-left:10px;white-space:pre-wrap}
+details{font-size:13px;margin-left:10px}
+.score{font-weight:bold}
+"#;
+
+const SCRIPT: &str = r#"
+let turn = LAST;
+const dyn = Array.from(document.querySelectorAll('#board [data-a]'));
+function show(t) {
+  turn = Math.max(0, Math.min(LAST, t));
+  for (const el of dyn) {
+    const a = +el.dataset.a, b = +el.dataset.b;
+    el.setAttribute('display', (a <= turn && turn < b) ? 'inline' : 'none');
+  }
+  document.getElementById('title').textContent = TITLES[turn];
+  document.getElementById('label').textContent = turn === 0 ? 'setup' : 'turn ' + turn + ' / ' + LAST;
+  document.getElementById('slider').value = turn;
+  document.getElementById('turn-now').textContent = turn;
+  const shown = document.querySelectorAll('#board g.tile[display="inline"]').length;
+  document.getElementById('tiles-shown').textContent = shown;
+  document.getElementById('scores').innerHTML = NAMES.map((n, i) =>
+    '<span class="score" data-player="' + n.replace(/[&<>"]/g, '') + '">' + n.replace(/[&<>]/g, '') + ' ' + SCORES[turn][i] + '</span>').join(', ');
+  document.getElementById('events').innerHTML = TURNS[turn] || '<div class="ev">nothing happened</div>';
+  const m = document.getElementById('marker');
+  const x = +m.dataset.l + turn / Math.max(1, +m.dataset.turns) * +m.dataset.w;
+  m.setAttribute('x1', x); m.setAttribute('x2', x);
+  if (location.hash !== '#turn=' + turn) { try { history.replaceState(null, '', '#turn=' + turn); } catch (e) {} }
+}
+function fromHash() {
+  const m = /turn=(\d+)/.exec(location.hash);
+  show(m ? parseInt(m[1], 10) : LAST);
+}
+document.getElementById('first').onclick = () => show(0);
+document.getElementById('prev').onclick = () => show(turn - 1);
+document.getElementById('next').onclick = () => show(turn + 1);
+document.getElementById('last').onclick = () => show(LAST);
+document.getElementById('slider').oninput = e => show(+e.target.value);
+document.addEventListener('keydown', e => {
+  if (e.key === 'ArrowLeft') show(turn - 1);
+  else if (e.key === 'ArrowRight') show(turn + 1);
+  else if (e.key === 'Home') show(0);
+  else if (e.key === 'End') show(LAST);
+  else return;
+  e.preventDefault();
+});
+window.addEventListener('hashchange', fromHash);
+fromHash();
+"#;

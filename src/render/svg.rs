@@ -1,0 +1,919 @@
+//! SVG pictures: a map alone (`map_svg`) and a game's board at one turn (`board_svg`): squares by
+//! kind and attributes, tiles drawn from their definitions, chips, followers, the players' areas
+//! and scores. One picture is one string, the same for the same inputs.
+
+use super::tile_svg;
+use super::timeline::{ChipView, FollowerView, Snapshot};
+use crate::game::{Game, Hooks};
+use crate::map::{AttrValue, MapBoard, SquareKind};
+use crate::state::{FollowerAt, Place};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// Side of a square in pixels.
+const S: f64 = 56.0;
+/// Margins for the coordinates.
+const LEFT: f64 = 30.0;
+const TOP: f64 = 58.0;
+
+pub const PLAYER_COLOURS: [&str; 6] = [
+    "#d62728", "#1f5fbf", "#e8b400", "#2a9d3a", "#222222", "#d45fb0",
+];
+const SEA: &str = "#9ccbe8";
+const LAND: &str = "#f1e8cc";
+const LARGE_CITY: &str = "#b9895d";
+const TABLE: &str = "#e9e6df";
+
+/// Escapes text for SVG.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A CSS colour for a colour named in a map or rules file (unknown names draw grey).
+pub fn css_colour(name: &str) -> String {
+    const KNOWN: &[&str] = &[
+        "black",
+        "blue",
+        "brown",
+        "cyan",
+        "gold",
+        "gray",
+        "green",
+        "grey",
+        "lightblue",
+        "lightgreen",
+        "lime",
+        "magenta",
+        "maroon",
+        "navy",
+        "olive",
+        "orange",
+        "pink",
+        "purple",
+        "red",
+        "silver",
+        "teal",
+        "turquoise",
+        "violet",
+        "white",
+        "yellow",
+        "darkblue",
+        "darkgreen",
+        "darkred",
+        "skyblue",
+        "beige",
+        "tan",
+        "salmon",
+    ];
+    let n: String = name
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if KNOWN.contains(&n.as_str()) {
+        n
+    } else {
+        "#888888".into()
+    }
+}
+
+fn is_colour(name: &str) -> bool {
+    css_colour(name) != "#888888"
+}
+
+/// The squares drawn and where they go.
+struct Frame {
+    x0: i32,
+    y0: i32,
+    w: i32,
+    h: i32,
+}
+
+impl Frame {
+    fn px(&self, x: i32, y: i32) -> (f64, f64) {
+        (
+            LEFT + f64::from(x - self.x0) * S,
+            TOP + f64::from(y - self.y0) * S,
+        )
+    }
+    fn width(&self) -> f64 {
+        LEFT + f64::from(self.w) * S + 12.0
+    }
+    fn board_bottom(&self) -> f64 {
+        TOP + f64::from(self.h) * S
+    }
+}
+
+fn open_svg(out: &mut String, width: f64, height: f64) {
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0} {height:.0}" width="{width:.0}" height="{height:.0}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"#
+    );
+    let _ = write!(
+        out,
+        r##"<rect width="{width:.0}" height="{height:.0}" fill="#fbfaf6"/>"##
+    );
+}
+
+fn text(out: &mut String, x: f64, y: f64, size: f64, anchor: &str, extra: &str, s: &str) {
+    let _ = write!(
+        out,
+        r#"<text x="{x:.1}" y="{y:.1}" font-size="{size:.0}" text-anchor="{anchor}" {extra}>{}</text>"#,
+        esc(s)
+    );
+}
+
+fn coordinates(out: &mut String, f: &Frame) {
+    for x in f.x0..f.x0 + f.w {
+        let (px, _) = f.px(x, f.y0);
+        text(
+            out,
+            px + S / 2.0,
+            TOP - 6.0,
+            13.0,
+            "middle",
+            r##"fill="#555""##,
+            &x.to_string(),
+        );
+    }
+    for y in f.y0..f.y0 + f.h {
+        let (_, py) = f.px(f.x0, y);
+        text(
+            out,
+            LEFT - 5.0,
+            py + S / 2.0 + 5.0,
+            13.0,
+            "end",
+            r##"fill="#555""##,
+            &y.to_string(),
+        );
+    }
+}
+
+/// Attributes a group gives its squares: drawn as a tint over the group, not per square.
+fn group_attrs(map: &MapBoard) -> BTreeMap<(i32, i32), Vec<(String, String)>> {
+    let mut m: BTreeMap<(i32, i32), Vec<(String, String)>> = BTreeMap::new();
+    for g in &map.groups {
+        for (k, v) in &g.attrs {
+            if let AttrValue::Str(c) = v {
+                if is_colour(c) {
+                    for &sq in &g.squares {
+                        m.entry(sq).or_default().push((k.clone(), c.clone()));
+                    }
+                }
+            }
+        }
+    }
+    m
+}
+
+/// What the map's legend explains, gathered while drawing.
+#[derive(Default)]
+struct Legend {
+    /// (attribute, colour) drawn as a tint over a group of squares.
+    tints: std::collections::BTreeSet<(String, String)>,
+    /// (attribute, colour) drawn as a coloured spot.
+    spots: std::collections::BTreeSet<(String, String)>,
+    /// Other attributes, drawn as a short badge: (attribute, badge text).
+    badges: std::collections::BTreeSet<(String, String)>,
+}
+
+fn badge_text(name: &str, v: &AttrValue) -> Option<String> {
+    let initial: String = name.chars().take(2).collect();
+    match v {
+        AttrValue::Bool(true) => Some(initial),
+        AttrValue::Bool(false) => None,
+        AttrValue::Int(i) => Some(format!("{initial}{i}")),
+        AttrValue::Str(s) => Some(format!(
+            "{initial}:{}",
+            s.chars().take(3).collect::<String>()
+        )),
+    }
+}
+
+/// The map squares: ground by kind, towns, names, attributes, slots, exits and ferries.
+fn map_squares(out: &mut String, map: &MapBoard, f: &Frame, legend: &mut Legend) {
+    let tints = group_attrs(map);
+    for y in 0..map.height {
+        for x in 0..map.width {
+            let Some(sq) = map.square(x, y) else { continue };
+            let (px, py) = f.px(x, y);
+            let fill = match sq.kind {
+                SquareKind::Sea | SquareKind::Wave => SEA,
+                SquareKind::OffMap => continue,
+                SquareKind::LargeCity => LARGE_CITY,
+                SquareKind::Land | SquareKind::Island => LAND,
+            };
+            let _ = write!(
+                out,
+                r##"<rect x="{px}" y="{py}" width="{S}" height="{S}" fill="{fill}" stroke="#00000018"/>"##
+            );
+            if sq.kind == SquareKind::Wave {
+                let _ = write!(
+                    out,
+                    r##"<path d="M{:.1} {:.1}q7 -6 14 0t14 0t14 0" fill="none" stroke="#ffffffaa" stroke-width="2"/>"##,
+                    px + 7.0,
+                    py + S / 2.0
+                );
+            }
+            if sq.kind == SquareKind::Island {
+                let _ = write!(
+                    out,
+                    r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="none" stroke="#2a7a8a" stroke-width="2" stroke-dasharray="5 3"/>"##,
+                    px + 2.0,
+                    py + 2.0,
+                    S - 4.0,
+                    S - 4.0
+                );
+            }
+            let own_tints = tints.get(&(x, y)).cloned().unwrap_or_default();
+            for (k, c) in &own_tints {
+                let _ = write!(
+                    out,
+                    r#"<rect x="{px}" y="{py}" width="{S}" height="{S}" fill="{}" fill-opacity="0.22"/>"#,
+                    css_colour(c)
+                );
+                legend.tints.insert((k.clone(), c.clone()));
+            }
+            let mut spot = 0;
+            let mut badges = Vec::new();
+            for (k, v) in &sq.attrs {
+                if own_tints.iter().any(|(tk, _)| tk == k) || k == "slots" {
+                    continue;
+                }
+                match v {
+                    AttrValue::Str(c) if is_colour(c) => {
+                        let _ = write!(
+                            out,
+                            r##"<circle cx="{:.1}" cy="{:.1}" r="6" fill="{}" stroke="#333" stroke-width="1"/>"##,
+                            px + 9.0 + 13.0 * f64::from(spot),
+                            py + 9.0,
+                            css_colour(c)
+                        );
+                        spot += 1;
+                        legend.spots.insert((k.clone(), c.clone()));
+                    }
+                    v => {
+                        if let Some(b) = badge_text(k, v) {
+                            legend.badges.insert((k.clone(), b.clone()));
+                            badges.push(b);
+                        }
+                    }
+                }
+            }
+            if !badges.is_empty() {
+                text(
+                    out,
+                    px + 3.0,
+                    py + S - 4.0,
+                    10.0,
+                    "start",
+                    r##"fill="#333" font-weight="bold""##,
+                    &badges.join(" "),
+                );
+            }
+            if let Some(AttrValue::Int(n)) = sq.attrs.get("slots") {
+                slots(out, px, py, (*n).clamp(0, 8) as usize);
+            }
+            if sq.town {
+                town(out, px, py);
+            }
+            if sq.kind != SquareKind::LargeCity {
+                if let Some(name) = &sq.name {
+                    if sq.town || sq.start.is_some() {
+                        text(
+                            out,
+                            px + S / 2.0,
+                            py + S - 5.0,
+                            10.0,
+                            "middle",
+                            r##"fill="#222" stroke="#fbfaf6" stroke-width="2.5" paint-order="stroke""##,
+                            name,
+                        );
+                    }
+                }
+            }
+            if sq.start.is_some() {
+                let _ = write!(
+                    out,
+                    r##"<path d="M{:.1} {:.1}l9 0l-3 4l3 4l-9 0z" fill="#2a9d3a" stroke="#1b5e25"/>"##,
+                    px + S - 14.0,
+                    py + 4.0
+                );
+            }
+        }
+    }
+    large_city_names(out, map, f);
+    exits(out, map, f);
+    ferries(out, map, f);
+}
+
+/// Chip slots: small empty boxes along the bottom of a square.
+fn slots(out: &mut String, px: f64, py: f64, n: usize) {
+    for i in 0..n {
+        let _ = write!(
+            out,
+            r##"<rect x="{:.1}" y="{:.1}" width="11" height="11" rx="2" fill="#ffffffaa" stroke="#555" stroke-dasharray="2 1"/>"##,
+            px + 3.0 + 13.0 * i as f64,
+            py + S - 15.0
+        );
+    }
+}
+
+fn slot_xy(px: f64, py: f64, i: u8) -> (f64, f64) {
+    (px + 8.5 + 13.0 * f64::from(i), py + S - 9.5)
+}
+
+fn town(out: &mut String, px: f64, py: f64) {
+    let (cx, cy) = (px + S / 2.0, py + S / 2.0 - 4.0);
+    let _ = write!(
+        out,
+        r##"<path d="M{:.1} {:.1}l9 -8l9 8v9h-18z" fill="#d9543c" stroke="#5a2015" stroke-width="1.5"/>"##,
+        cx - 9.0,
+        cy + 1.0
+    );
+}
+
+fn large_city_names(out: &mut String, map: &MapBoard, f: &Frame) {
+    for g in &map.large_cities {
+        if g.squares.is_empty() {
+            continue;
+        }
+        let n = g.squares.len() as f64;
+        let (sx, sy) = g.squares.iter().fold((0.0, 0.0), |(a, b), &(x, y)| {
+            let (px, py) = f.px(x, y);
+            (a + px, b + py)
+        });
+        let (cx, cy) = (sx / n + S / 2.0, sy / n + S / 2.0);
+        let _ = write!(out, r##"<g fill="#7a4a2a">"##);
+        for (dx, h) in [(-12.0, 14.0), (-3.0, 20.0), (6.0, 12.0)] {
+            let _ = write!(
+                out,
+                r#"<rect x="{:.1}" y="{:.1}" width="8" height="{h}"/>"#,
+                cx + dx,
+                cy - h + 2.0
+            );
+        }
+        out.push_str("</g>");
+        text(
+            out,
+            cx,
+            cy + 17.0,
+            13.0,
+            "middle",
+            r##"fill="#fff" font-weight="bold" stroke="#5a3517" stroke-width="3" paint-order="stroke""##,
+            &g.name,
+        );
+    }
+}
+
+fn exits(out: &mut String, map: &MapBoard, f: &Frame) {
+    for e in &map.exits {
+        let (px, py) = f.px(e.at.0, e.at.1);
+        let (c, m) = (S / 2.0, 5.0);
+        let (x, y, w, h) = match e.side {
+            0 => (px + c - 8.0, py - m, 16.0, m),
+            1 => (px + S, py + c - 8.0, m, 16.0),
+            2 => (px + c - 8.0, py + S, 16.0, m),
+            _ => (px - m, py + c - 8.0, m, 16.0),
+        };
+        let fill = match e.feature {
+            crate::geometry::EdgeKind::City => tile_svg::CITY,
+            _ => "#5b5247",
+        };
+        let _ = write!(
+            out,
+            r##"<rect x="{x:.1}" y="{y:.1}" width="{w}" height="{h}" fill="{fill}"/>"##
+        );
+    }
+}
+
+fn ferries(out: &mut String, map: &MapBoard, f: &Frame) {
+    for fe in &map.ferries {
+        let (ax, ay) = f.px(fe.from.0, fe.from.1);
+        let (bx, by) = f.px(fe.to.0, fe.to.1);
+        let _ = write!(
+            out,
+            r##"<path d="M{:.1} {:.1}L{:.1} {:.1}" stroke="#1d4f7a" stroke-width="2.5" stroke-dasharray="6 4"/>"##,
+            ax + S / 2.0,
+            ay + S / 2.0,
+            bx + S / 2.0,
+            by + S / 2.0
+        );
+    }
+}
+
+fn legend_lines(legend: &Legend) -> Vec<String> {
+    let mut lines = vec![
+        "land · sea · large city (name) · house: town · flag: start square · dashed: island"
+            .to_string(),
+    ];
+    let tints: Vec<String> = legend
+        .tints
+        .iter()
+        .map(|(k, c)| format!("{k} {c}"))
+        .collect();
+    if !tints.is_empty() {
+        lines.push(format!("tinted areas: {}", tints.join(", ")));
+    }
+    let spots: Vec<String> = legend
+        .spots
+        .iter()
+        .map(|(k, c)| format!("{k} {c}"))
+        .collect();
+    if !spots.is_empty() {
+        lines.push(format!("coloured spots: {}", spots.join(", ")));
+    }
+    let badges: Vec<String> = legend
+        .badges
+        .iter()
+        .map(|(k, b)| format!("{b} = {k}"))
+        .collect();
+    if !badges.is_empty() {
+        lines.push(format!("badges: {}", badges.join(", ")));
+    }
+    lines
+}
+
+/// The map alone: every square by kind and attributes, with coordinates, names and a legend.
+pub fn map_svg(map: &MapBoard) -> String {
+    let f = Frame {
+        x0: 0,
+        y0: 0,
+        w: map.width.max(1),
+        h: map.height.max(1),
+    };
+    let mut body = String::new();
+    let mut legend = Legend::default();
+    coordinates(&mut body, &f);
+    map_squares(&mut body, map, &f, &mut legend);
+    let lines = legend_lines(&legend);
+    let width = f.width().max(420.0);
+    let height = f.board_bottom() + 12.0 + 20.0 * lines.len() as f64;
+    let mut out = String::new();
+    open_svg(&mut out, width, height);
+    text(
+        &mut out,
+        LEFT,
+        26.0,
+        22.0,
+        "start",
+        r#"font-weight="bold""#,
+        &map.name,
+    );
+    out.push_str(&body);
+    for (i, l) in lines.iter().enumerate() {
+        text(
+            &mut out,
+            LEFT,
+            f.board_bottom() + 26.0 + 20.0 * i as f64,
+            14.0,
+            "start",
+            r##"fill="#333""##,
+            l,
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+fn board_frame<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Frame {
+    if let Some(m) = &game.cfg.map {
+        return Frame {
+            x0: 0,
+            y0: 0,
+            w: m.width.max(1),
+            h: m.height.max(1),
+        };
+    }
+    let b = &game.st.board;
+    let (mut x0, mut y0, mut x1, mut y1) = (0, 0, 0, 0);
+    for &(_, cell, _) in &snap.tiles {
+        let (x, y) = b.xy(cell);
+        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+    }
+    Frame {
+        x0: x0 - 1,
+        y0: y0 - 1,
+        w: x1 - x0 + 3,
+        h: y1 - y0 + 3,
+    }
+}
+
+/// A meeple in a player's colour standing at (x, y), `h` high, with its strength when not 1.
+fn meeple(out: &mut String, x: f64, y: f64, h: f64, colour: &str, strength: u8) {
+    let k = h / 20.0;
+    let _ = write!(
+        out,
+        r##"<path transform="translate({:.1} {:.1}) scale({k:.3})" d="M4 19L7 12L2 11Q1 8 5 7.5L7.6 7A3.2 3.2 0 1 1 12.4 7L15 7.5Q19 8 18 11L13 12L16 19H11.5L10 15.5L8.5 19Z" fill="{colour}" stroke="#fff" stroke-width="1.6" stroke-linejoin="round"/>"##,
+        x - h / 2.0,
+        y - h / 2.0
+    );
+    if strength != 1 {
+        text(
+            out,
+            x + h * 0.42,
+            y - h * 0.2,
+            h * 0.55,
+            "middle",
+            r##"font-weight="bold" fill="#000" stroke="#fff" stroke-width="3" paint-order="stroke""##,
+            &strength.to_string(),
+        );
+    }
+}
+
+/// A chip: a disc in its colour, its value on it when face up.
+fn chip(out: &mut String, x: f64, y: f64, r: f64, colour: &str, value: u8, face_up: bool) {
+    let c = css_colour(colour);
+    let _ = write!(
+        out,
+        r##"<circle cx="{x:.1}" cy="{y:.1}" r="{r:.1}" fill="{c}" stroke="#222" stroke-width="1.5"/>"##
+    );
+    if face_up {
+        text(
+            out,
+            x,
+            y + r * 0.45,
+            r * 1.3,
+            "middle",
+            r##"font-weight="bold" fill="#fff" stroke="#000" stroke-width="2" paint-order="stroke""##,
+            &value.to_string(),
+        );
+    } else {
+        let _ = write!(
+            out,
+            r##"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="none" stroke="#ffffffaa" stroke-width="1.5"/>"##,
+            r * 0.55
+        );
+    }
+}
+
+/// The parts of a board picture that do not change during a game: the frame, the coordinates, the
+/// map's squares and its legend lines.
+pub struct Base {
+    frame: Frame,
+    pub body: String,
+    pub legend: Vec<String>,
+}
+
+impl Base {
+    pub fn width(&self) -> f64 {
+        self.frame.width().max(560.0)
+    }
+    pub fn panel_top(&self) -> f64 {
+        self.frame.board_bottom() + 14.0
+    }
+}
+
+/// The board's frame and ground for the tiles of `snap` (the whole map when there is one).
+pub fn base<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Base {
+    let f = board_frame(game, snap);
+    let mut body = String::new();
+    let mut legend = Legend::default();
+    coordinates(&mut body, &f);
+    match &game.cfg.map {
+        Some(m) => map_squares(&mut body, m, &f, &mut legend),
+        None => {
+            let _ = write!(
+                body,
+                r#"<rect x="{LEFT}" y="{TOP}" width="{:.0}" height="{:.0}" fill="{TABLE}"/>"#,
+                f64::from(f.w) * S,
+                f64::from(f.h) * S
+            );
+        }
+    }
+    let legend = if game.cfg.map.is_some() {
+        legend_lines(&legend)
+    } else {
+        Vec::new()
+    };
+    Base {
+        frame: f,
+        body,
+        legend,
+    }
+}
+
+/// One placed tile.
+pub fn tile_el<H: Hooks>(
+    out: &mut String,
+    game: &Game<H>,
+    base: &Base,
+    (ty, cell, rot): (u16, u32, u8),
+) {
+    let (x, y) = game.st.board.xy(cell);
+    let (px, py) = base.frame.px(x, y);
+    let _ = write!(out, r#"<g transform="translate({px} {py})">"#);
+    if let Some(t) = game.cfg.tiles.get(ty as usize) {
+        tile_svg::tile(out, t, rot as usize & 3, S);
+    }
+    out.push_str("</g>");
+}
+
+/// One follower on the board (nothing when it is elsewhere).
+pub fn follower_el<H: Hooks>(
+    out: &mut String,
+    game: &Game<H>,
+    base: &Base,
+    tile_at: &BTreeMap<u32, (u16, u8)>,
+    fo: &FollowerView,
+) {
+    if let FollowerAt::Board(node) = fo.at {
+        let (x, y) = game.st.board.xy(fo.cell);
+        let (px, py) = base.frame.px(x, y);
+        let (ax, ay) = follower_anchor(game, tile_at, fo.cell, node);
+        let colour = PLAYER_COLOURS[fo.owner as usize % PLAYER_COLOURS.len()];
+        meeple(out, px + ax, py + ay, S * 0.42, colour, fo.strength);
+    }
+}
+
+/// One chip on a square (the `k`-th there, fanned out) or in a slot (nothing when it is elsewhere).
+pub fn chip_el<H: Hooks>(
+    out: &mut String,
+    game: &Game<H>,
+    base: &Base,
+    chip_id: usize,
+    c: &ChipView,
+    k: u32,
+) {
+    let Some(&(colour, value)) = game.cfg.chip_set.get(chip_id) else {
+        return;
+    };
+    let colour = game
+        .cfg
+        .colours
+        .get(colour as usize)
+        .map_or("", |s| s.as_str());
+    let b = &game.st.board;
+    match c.place {
+        Place::Square(cell) => {
+            let (x, y) = b.xy(cell);
+            let (px, py) = base.frame.px(x, y);
+            let (cx, cy) = (px + S - 12.0 - 7.0 * f64::from(k), py + S - 12.0);
+            chip(out, cx, cy, 9.0, colour, value, c.face_up);
+        }
+        Place::Slot(cell, i) => {
+            let (x, y) = b.xy(cell);
+            let (px, py) = base.frame.px(x, y);
+            let (cx, cy) = slot_xy(px, py, i);
+            chip(out, cx, cy, 6.5, colour, value, c.face_up);
+        }
+        _ => {}
+    }
+}
+
+/// Where each tile lies: cell to (type, rotation).
+pub fn tiles_by_cell(snap: &Snapshot) -> BTreeMap<u32, (u16, u8)> {
+    snap.tiles
+        .iter()
+        .map(|&(ty, cell, rot)| (cell, (ty, rot)))
+        .collect()
+}
+
+/// The title line: variant, map, seed and turn.
+pub fn title<H: Hooks>(game: &Game<H>, turn: u32, last: bool) -> String {
+    let end = super::timeline::last_turn(game);
+    format!(
+        "{} · {} · seed {} · {}",
+        game.cfg.variant,
+        game.cfg
+            .map
+            .as_ref()
+            .map(|m| m.name.as_str())
+            .unwrap_or("endless table"),
+        game.seed,
+        if turn == 0 {
+            "setup".to_string()
+        } else if last && game.is_over() {
+            format!("end (turn {end})")
+        } else {
+            format!("turn {turn} of {end}")
+        }
+    )
+}
+
+/// Writes the SVG's opening, its title and the base; returns the legend's top.
+pub fn open_board(out: &mut String, base: &Base, panel_h: f64, title_text: &str, title_id: &str) {
+    let legend_top = base.panel_top() + panel_h + 8.0;
+    let height = legend_top + 20.0 * base.legend.len() as f64 + 8.0;
+    open_svg(out, base.width(), height);
+    let id = if title_id.is_empty() {
+        String::new()
+    } else {
+        format!(r#"id="{title_id}""#)
+    };
+    text(
+        out,
+        LEFT,
+        26.0,
+        20.0,
+        "start",
+        &format!(r#"font-weight="bold" {id}"#),
+        title_text,
+    );
+    out.push_str(&base.body);
+    for (i, l) in base.legend.iter().enumerate() {
+        text(
+            out,
+            LEFT,
+            legend_top + 14.0 + 20.0 * i as f64,
+            13.0,
+            "start",
+            r##"fill="#555""##,
+            l,
+        );
+    }
+}
+
+/// The height the players' panel needs.
+pub fn panel_height<H: Hooks>(game: &Game<H>) -> f64 {
+    let rows = game.st.players.len() + game.cfg.holdings.len();
+    40.0 * rows as f64 + if game.st.chips.is_empty() { 0.0 } else { 26.0 } + 26.0
+}
+
+/// The players' areas and scores at a snapshot.
+pub fn panel<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snap: &Snapshot) {
+    players_panel(out, game, snap, base.panel_top());
+}
+
+/// The board at a snapshot, with the players' areas and scores below it.
+pub fn board_svg<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> String {
+    let base = base(game, snap);
+    let mut out = String::new();
+    open_board(
+        &mut out,
+        &base,
+        panel_height(game),
+        &title(game, snap.turn, snap.last),
+        "",
+    );
+    for &t in &snap.tiles {
+        tile_el(&mut out, game, &base, t);
+    }
+    let mut per_cell: BTreeMap<u32, u32> = BTreeMap::new();
+    for (i, c) in snap.chips.iter().enumerate() {
+        let k = match c.place {
+            Place::Square(cell) => {
+                let k = per_cell.entry(cell).or_default();
+                *k += 1;
+                *k - 1
+            }
+            _ => 0,
+        };
+        chip_el(&mut out, game, &base, i, c, k);
+    }
+    let tile_at = tiles_by_cell(snap);
+    for fo in &snap.followers {
+        follower_el(&mut out, game, &base, &tile_at, fo);
+    }
+    panel(&mut out, game, &base, snap);
+    out.push_str("</svg>\n");
+    out
+}
+
+fn follower_anchor<H: Hooks>(
+    game: &Game<H>,
+    tile_at: &BTreeMap<u32, (u16, u8)>,
+    cell: u32,
+    node: u32,
+) -> (f64, f64) {
+    let b = &game.st.board;
+    let Some(&(ty, rot)) = tile_at.get(&cell) else {
+        return (S / 2.0, S / 2.0);
+    };
+    let placed = b
+        .features
+        .tile
+        .get(node as usize)
+        .and_then(|&t| b.placed.get(t as usize));
+    match (placed, game.cfg.tiles.get(ty as usize)) {
+        (Some(p), Some(t)) => {
+            let seg = node.saturating_sub(p.first_node) as usize;
+            tile_svg::anchor(t, seg, rot as usize & 3, S)
+        }
+        _ => (S / 2.0, S / 2.0),
+    }
+}
+
+/// Per player: colour, name, score, followers left, chips in hand; then the holding areas and the
+/// chips elsewhere. Returns its height.
+fn players_panel<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, top: f64) -> f64 {
+    let row = 40.0;
+    let mut y = top;
+    let chip_of = |i: usize| {
+        let (colour, value) = game.cfg.chip_set.get(i).copied().unwrap_or((0, 0));
+        let name = game
+            .cfg
+            .colours
+            .get(colour as usize)
+            .map_or("", |s| s.as_str());
+        (name, value)
+    };
+    let best = snap.scores.iter().copied().max().unwrap_or(0);
+    for (p, player) in game.st.players.iter().enumerate() {
+        let colour = PLAYER_COLOURS[p % PLAYER_COLOURS.len()];
+        meeple(out, LEFT + 12.0, y + row / 2.0, 26.0, colour, 1);
+        let score = snap.scores.get(p).copied().unwrap_or(0);
+        let crown = if snap.last && game.is_over() && score == best {
+            " ★"
+        } else {
+            ""
+        };
+        text(
+            out,
+            LEFT + 32.0,
+            y + row / 2.0 + 7.0,
+            20.0,
+            "start",
+            r#"font-weight="bold""#,
+            &format!("{} {score}{crown}", player.name),
+        );
+        let left = snap
+            .followers
+            .iter()
+            .filter(|f| f.owner as usize == p && f.at == FollowerAt::Supply)
+            .count();
+        text(
+            out,
+            LEFT + 200.0,
+            y + row / 2.0 + 5.0,
+            14.0,
+            "start",
+            r##"fill="#444""##,
+            &format!("{left} followers left"),
+        );
+        let mut x = LEFT + 340.0;
+        for (i, c) in snap.chips.iter().enumerate() {
+            if c.place == Place::Hand(p as u8) {
+                let (name, value) = chip_of(i);
+                chip(out, x, y + row / 2.0, 11.0, name, value, c.face_up);
+                x += 25.0;
+            }
+        }
+        y += row;
+    }
+    for (h, name) in game.cfg.holdings.iter().enumerate() {
+        let here = Place::Holding(h as u8);
+        text(
+            out,
+            LEFT,
+            y + row / 2.0 + 5.0,
+            14.0,
+            "start",
+            r##"fill="#444""##,
+            name,
+        );
+        let mut x = LEFT + 200.0;
+        for (i, c) in snap.chips.iter().enumerate() {
+            if c.place == here {
+                let (cname, value) = chip_of(i);
+                chip(out, x, y + row / 2.0, 11.0, cname, value, c.face_up);
+                x += 25.0;
+            }
+        }
+        for fo in &snap.followers {
+            if fo.at == FollowerAt::Holding(h as u8) {
+                let colour = PLAYER_COLOURS[fo.owner as usize % PLAYER_COLOURS.len()];
+                meeple(out, x, y + row / 2.0, 24.0, colour, fo.strength);
+                x += 26.0;
+            }
+        }
+        y += row;
+    }
+    let count = |want: Place| snap.chips.iter().filter(|c| c.place == want).count();
+    let on_board = snap
+        .chips
+        .iter()
+        .filter(|c| matches!(c.place, Place::Square(_) | Place::Slot(..)))
+        .count();
+    if !snap.chips.is_empty() {
+        text(
+            out,
+            LEFT,
+            y + 18.0,
+            14.0,
+            "start",
+            r##"fill="#444""##,
+            &format!(
+                "chips: {on_board} on the map · {} in the supply · {} aside · {} in the box",
+                count(Place::Supply),
+                count(Place::Aside),
+                count(Place::Box)
+            ),
+        );
+        y += 26.0;
+    }
+    text(
+        out,
+        LEFT,
+        y + 18.0,
+        14.0,
+        "start",
+        r##"fill="#444""##,
+        &format!("{} tiles on the board", snap.tiles.len()),
+    );
+    y + 26.0 - top
+}

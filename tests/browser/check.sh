@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The HTML replay page (`carto view`) checked in a real browser: plays a game, writes its page, opens
+# it in headless Chromium at several `#turn=N` and checks from the rendered DOM that the turn, the
+# number of tiles shown and every player's score match the game log at that turn. Saves a
+# screenshot. Installs Chromium from the distribution's packages when it is missing.
+# Usage: tests/browser/check.sh [CARTO-BINARY]   (default: target/debug/carto, built if missing)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+carto=${1:-target/debug/carto}
+[ -x "$carto" ] || cargo build --quiet
+out=target/browser
+rm -rf "$out" && mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+if [ -z "$browser" ]; then
+  echo "browser check: installing chromium from the distribution's packages"
+  sudo_=""; [ "$(id -u)" = 0 ] || sudo_=sudo
+  $sudo_ apt-get update -qq && $sudo_ apt-get install -y -qq chromium >/dev/null
+  browser=$(command -v chromium)
+fi
+
+run_browser() { # URL, then extra flags
+  local url=$1; shift
+  timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$(mktemp -d -p "$tmp")" "$@" "$url" 2>/dev/null
+}
+
+# One map game and one game on the endless table.
+"$carto" play france --seed 3 --log "$tmp/france.log" --quiet >/dev/null
+"$carto" play base --seed 2 --log "$tmp/base.log" --quiet >/dev/null
+checked=0
+for game in france base; do
+  "$carto" view "$tmp/$game.log" -o "$out/$game.html"
+  last=$(tail -n 1 "$tmp/$game.log" | python3 -c 'import json,sys; print(json.load(sys.stdin)["turn"])')
+  for turn in 0 1 $((last / 2)) $((last - 1)) "$last"; do
+    run_browser "file://$PWD/$out/$game.html#turn=$turn" --dump-dom >"$tmp/dom.html"
+    python3 - "$tmp/$game.log" "$tmp/dom.html" "$turn" <<'PY'
+import json, re, sys
+log, dom, turn = sys.argv[1], open(sys.argv[2], encoding="utf-8").read(), int(sys.argv[3])
+lines = [json.loads(l) for l in open(log, encoding="utf-8")]
+players = lines[0]["players"]
+want_tiles = sum(1 for l in lines if l["event"] == "tile_placed" and l["turn"] <= turn)
+want = {p: 0 for p in players}
+for l in lines:
+    if l["event"] == "score" and l["turn"] <= turn:
+        want[l["player"]] += l["points"]
+def one(pattern):
+    m = re.search(pattern, dom)
+    if not m:
+        sys.exit(f"browser check: {log} turn {turn}: `{pattern}` not in the rendered page")
+    return m.group(1)
+got_turn = int(one(r'id="turn-now">(\d+)<'))
+got_tiles = int(one(r'id="tiles-shown">(\d+)<'))
+drawn = len(re.findall(r'<g class="tile"[^>]*display="inline"', dom))
+got = {p: int(one(r'data-player="%s">[^<]* (-?\d+)<' % re.escape(p))) for p in players}
+problems = []
+if got_turn != turn: problems.append(f"shows turn {got_turn}")
+if got_tiles != want_tiles or drawn != want_tiles:
+    problems.append(f"shows {got_tiles} tiles ({drawn} drawn), the log has {want_tiles}")
+if got != want: problems.append(f"shows scores {got}, the log has {want}")
+if problems:
+    sys.exit(f"browser check: {log} turn {turn}: " + "; ".join(problems))
+print(f"  turn {turn}: {want_tiles} tiles, scores {want}")
+PY
+    checked=$((checked + 1))
+  done
+done
+shot="$out/france-turn-40.png"
+run_browser "file://$PWD/$out/france.html#turn=40" --window-size=1200,1400 --screenshot="$PWD/$shot" >/dev/null
+[ -s "$shot" ] || { echo "browser check: no screenshot written" >&2; exit 1; }
+echo "browser check: ok, $checked turns of 2 games match their logs in $("$browser" --version 2>/dev/null | head -n1); screenshot $shot"

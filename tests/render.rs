@@ -1,0 +1,157 @@
+//! Pictures of games, through the built binary: `carto render` (SVG of a game at a turn, or of a map)
+//! and `carto view` (the HTML replay page). The browser check of the page is `tests/browser/check.sh`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn scratch(case: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("carto-render-{}-{case}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `carto ARGS` from the repository root; returns exit code, stdout and stderr.
+fn carto(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tiles_drawn(svg: &str) -> usize {
+    // Every tile is drawn as a group moved to its square, holding the field ground.
+    svg.matches(r##"<g transform="translate("##).count()
+}
+
+/// The tie script (tests/scripts/base/tie.script): the start tile and five placed tiles; ann's and
+/// bob's followers returned after the shared city of 4 tiles scored 8 each. The SVG is pinned.
+#[test]
+fn render_a_scripted_game() {
+    let (code, svg, err) = carto(&["render", "tests/scripts/base/tie.script"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_eq!(tiles_drawn(&svg), 6, "1 start tile + 5 placed");
+    assert!(
+        svg.contains(">ann 8 ★<") && svg.contains(">bob 8 ★<"),
+        "both win with 8"
+    );
+    assert!(svg.contains("7 followers left"), "the followers came home");
+    insta::assert_snapshot!("tie_svg", svg);
+}
+
+/// At turn 4 of the tie script the city is open: 4 placed tiles + the start tile, no score yet,
+/// and both followers stand on it.
+#[test]
+fn render_a_turn() {
+    let (code, svg, err) = carto(&["render", "tests/scripts/base/tie.script", "--turn", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(tiles_drawn(&svg), 5);
+    assert!(svg.contains(">ann 0<") && svg.contains(">bob 0<"));
+    assert!(svg.contains("turn 4 of 5"));
+    assert_eq!(
+        svg.matches("<path transform=").count(),
+        2 + 2,
+        "two on the board, one per player in the panel"
+    );
+    let (code, _, err) = carto(&["render", "tests/scripts/base/tie.script", "--turn", "9"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("has turns 0 to 5, not 9"), "{err}");
+}
+
+/// The same board whether the game comes from a script or from its log, and the file written by -o.
+#[test]
+fn render_a_log() {
+    let dir = scratch("log");
+    let log = dir.join("tie.log");
+    let (code, _, err) = carto(&[
+        "run",
+        "tests/scripts/base/tie.script",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let out = dir.join("tie.svg");
+    let (code, _, err) = carto(&["render", log.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let from_log = std::fs::read_to_string(&out).unwrap();
+    let (_, from_script, _) = carto(&["render", "tests/scripts/base/tie.script"]);
+    assert_eq!(from_log, from_script);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A map alone: France has 3 large cities with their names, 18 towns (each a house), start squares.
+#[test]
+fn render_a_map() {
+    let (code, svg, err) = carto(&["render", "--map", "france"]);
+    assert_eq!(code, 0, "{err}");
+    for name in ["Paris", "Lyon", "Marseille", "Nancy", "Lille"] {
+        assert!(svg.contains(&format!(">{name}<")), "{name} missing");
+    }
+    assert_eq!(svg.matches(r##"fill="#d9543c""##).count(), 18, "18 towns");
+    assert_eq!(tiles_drawn(&svg), 0);
+    assert!(svg.contains("coloured spots: wine blue, wine orange, wine purple"));
+    let (code, _, err) = carto(&["render", "--map", "base"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("endless table"), "{err}");
+    let (code, _, _) = carto(&["render"]);
+    assert_eq!(code, 2);
+}
+
+/// The page is one file that fetches nothing; it holds every turn.
+#[test]
+fn view_is_self_contained() {
+    let dir = scratch("view");
+    let log = dir.join("g.log");
+    let (code, _, err) = carto(&[
+        "play",
+        "france",
+        "--seed",
+        "3",
+        "--quiet",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let page = dir.join("g.html");
+    let (code, _, err) = carto(&["view", log.to_str().unwrap(), "-o", page.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let outside: Vec<&str> = ["src=", "href=", "@import", "url(", "https:", "<link"]
+        .into_iter()
+        .filter(|p| html.contains(p))
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "the page refers outside itself: {outside:?}"
+    );
+    let http: Vec<&str> = html
+        .match_indices("http://")
+        .map(|(i, _)| &html[i..i + 26])
+        .collect();
+    assert!(
+        http.iter()
+            .all(|h| h.starts_with("http://www.w3.org/2000/svg")),
+        "{http:?}"
+    );
+    // France: 114 tiles, each drawn once, shown from its turn.
+    assert_eq!(html.matches(r#"<g class="tile""#).count(), 114);
+    let last: u32 = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .last()
+        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .and_then(|v| v["turn"].as_u64())
+        .unwrap() as u32;
+    assert!(html.contains(&format!("const LAST = {last};")));
+    assert_eq!(
+        html.matches(r#"<g class="panel""#).count(),
+        last as usize + 1
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
