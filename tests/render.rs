@@ -25,8 +25,8 @@ fn carto(args: &[&str]) -> (i32, String, String) {
 }
 
 fn tiles_drawn(svg: &str) -> usize {
-    // Every tile is drawn as a group moved to its square, holding the field ground.
-    svg.matches(r##"<g transform="translate("##).count()
+    // Every tile is drawn as a group named by its tile id.
+    svg.matches(r##"<g data-tile=""##).count()
 }
 
 /// The tie script (tests/scripts/base/tie.script): the start tile and five placed tiles; ann's and

@@ -12,9 +12,8 @@ use std::fmt::Write as _;
 
 /// Side of a square in pixels.
 const S: f64 = 56.0;
-/// Margins for the coordinates.
+/// Left margin, for the coordinates.
 const LEFT: f64 = 30.0;
-const TOP: f64 = 58.0;
 
 pub const PLAYER_COLOURS: [&str; 6] = [
     "#d62728", "#1f5fbf", "#e8b400", "#2a9d3a", "#222222", "#d45fb0",
@@ -90,20 +89,36 @@ struct Frame {
     y0: i32,
     w: i32,
     h: i32,
+    /// How much larger the text around the board is drawn, so that a wide board shrunk to a phone's
+    /// width keeps its title, scores and legend readable.
+    k: f64,
+    /// Top of the board (below the title and the coordinates).
+    top: f64,
 }
 
 impl Frame {
+    fn new(x0: i32, y0: i32, w: i32, h: i32) -> Frame {
+        let k = ((LEFT + f64::from(w) * S) / 640.0).clamp(1.0, 2.4);
+        Frame {
+            x0,
+            y0,
+            w,
+            h,
+            k,
+            top: 30.0 * k + 28.0,
+        }
+    }
     fn px(&self, x: i32, y: i32) -> (f64, f64) {
         (
             LEFT + f64::from(x - self.x0) * S,
-            TOP + f64::from(y - self.y0) * S,
+            self.top + f64::from(y - self.y0) * S,
         )
     }
     fn width(&self) -> f64 {
         LEFT + f64::from(self.w) * S + 12.0
     }
     fn board_bottom(&self) -> f64 {
-        TOP + f64::from(self.h) * S
+        self.top + f64::from(self.h) * S
     }
 }
 
@@ -132,7 +147,7 @@ fn coordinates(out: &mut String, f: &Frame) {
         text(
             out,
             px + S / 2.0,
-            TOP - 6.0,
+            f.top - 6.0,
             13.0,
             "middle",
             r##"fill="#555""##,
@@ -440,26 +455,22 @@ fn legend_lines(legend: &Legend) -> Vec<String> {
 
 /// The map alone: every square by kind and attributes, with coordinates, names and a legend.
 pub fn map_svg(map: &MapBoard) -> String {
-    let f = Frame {
-        x0: 0,
-        y0: 0,
-        w: map.width.max(1),
-        h: map.height.max(1),
-    };
+    let f = Frame::new(0, 0, map.width.max(1), map.height.max(1));
     let mut body = String::new();
     let mut legend = Legend::default();
     coordinates(&mut body, &f);
     map_squares(&mut body, map, &f, &mut legend);
     let lines = legend_lines(&legend);
     let width = f.width().max(420.0);
-    let height = f.board_bottom() + 12.0 + 20.0 * lines.len() as f64;
+    let k = f.k;
+    let height = f.board_bottom() + 12.0 * k + 20.0 * k * lines.len() as f64;
     let mut out = String::new();
     open_svg(&mut out, width, height);
     text(
         &mut out,
         LEFT,
-        26.0,
-        22.0,
+        26.0 * k,
+        22.0 * k,
         "start",
         r#"font-weight="bold""#,
         &map.name,
@@ -469,8 +480,8 @@ pub fn map_svg(map: &MapBoard) -> String {
         text(
             &mut out,
             LEFT,
-            f.board_bottom() + 26.0 + 20.0 * i as f64,
-            14.0,
+            f.board_bottom() + 22.0 * k + 20.0 * k * i as f64,
+            14.0 * k,
             "start",
             r##"fill="#333""##,
             l,
@@ -482,12 +493,7 @@ pub fn map_svg(map: &MapBoard) -> String {
 
 fn board_frame<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Frame {
     if let Some(m) = &game.cfg.map {
-        return Frame {
-            x0: 0,
-            y0: 0,
-            w: m.width.max(1),
-            h: m.height.max(1),
-        };
+        return Frame::new(0, 0, m.width.max(1), m.height.max(1));
     }
     let b = &game.st.board;
     let (mut x0, mut y0, mut x1, mut y1) = (0, 0, 0, 0);
@@ -495,12 +501,7 @@ fn board_frame<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Frame {
         let (x, y) = b.xy(cell);
         (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
     }
-    Frame {
-        x0: x0 - 1,
-        y0: y0 - 1,
-        w: x1 - x0 + 3,
-        h: y1 - y0 + 3,
-    }
+    Frame::new(x0 - 1, y0 - 1, x1 - x0 + 3, y1 - y0 + 3)
 }
 
 /// A meeple in a player's colour standing at (x, y), `h` high, with its strength when not 1.
@@ -579,7 +580,8 @@ pub fn base<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Base {
         None => {
             let _ = write!(
                 body,
-                r#"<rect x="{LEFT}" y="{TOP}" width="{:.0}" height="{:.0}" fill="{TABLE}"/>"#,
+                r#"<rect x="{LEFT}" y="{:.1}" width="{:.0}" height="{:.0}" fill="{TABLE}"/>"#,
+                f.top,
                 f64::from(f.w) * S,
                 f64::from(f.h) * S
             );
@@ -606,9 +608,15 @@ pub fn tile_el<H: Hooks>(
 ) {
     let (x, y) = game.st.board.xy(cell);
     let (px, py) = base.frame.px(x, y);
-    let _ = write!(out, r#"<g transform="translate({px} {py})">"#);
     if let Some(t) = game.cfg.tiles.get(ty as usize) {
+        let _ = write!(
+            out,
+            r#"<g data-tile="{}" transform="translate({px} {py})">"#,
+            esc(&t.id)
+        );
         tile_svg::tile(out, t, rot as usize & 3, S);
+    } else {
+        out.push_str("<g>");
     }
     out.push_str("</g>");
 }
@@ -697,8 +705,9 @@ pub fn title<H: Hooks>(game: &Game<H>, turn: u32, last: bool) -> String {
 
 /// Writes the SVG's opening, its title and the base; returns the legend's top.
 pub fn open_board(out: &mut String, base: &Base, panel_h: f64, title_text: &str, title_id: &str) {
-    let legend_top = base.panel_top() + panel_h + 8.0;
-    let height = legend_top + 20.0 * base.legend.len() as f64 + 8.0;
+    let k = base.frame.k;
+    let legend_top = base.panel_top() + panel_h * k + 8.0;
+    let height = legend_top + 20.0 * k * base.legend.len() as f64 + 8.0 * k;
     open_svg(out, base.width(), height);
     let id = if title_id.is_empty() {
         String::new()
@@ -708,8 +717,8 @@ pub fn open_board(out: &mut String, base: &Base, panel_h: f64, title_text: &str,
     text(
         out,
         LEFT,
-        26.0,
-        20.0,
+        26.0 * k,
+        20.0 * k,
         "start",
         &format!(r#"font-weight="bold" {id}"#),
         title_text,
@@ -719,8 +728,8 @@ pub fn open_board(out: &mut String, base: &Base, panel_h: f64, title_text: &str,
         text(
             out,
             LEFT,
-            legend_top + 14.0 + 20.0 * i as f64,
-            13.0,
+            legend_top + 14.0 * k + 20.0 * k * i as f64,
+            13.0 * k,
             "start",
             r##"fill="#555""##,
             l,
@@ -736,7 +745,15 @@ pub fn panel_height<H: Hooks>(game: &Game<H>) -> f64 {
 
 /// The players' areas and scores at a snapshot.
 pub fn panel<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snap: &Snapshot) {
-    players_panel(out, game, snap, base.panel_top());
+    let k = base.frame.k;
+    let _ = write!(
+        out,
+        r#"<g transform="translate({:.1} {:.1}) scale({k:.3})">"#,
+        LEFT - k * LEFT,
+        base.panel_top()
+    );
+    players_panel(out, game, snap, 0.0);
+    out.push_str("</g>");
 }
 
 /// The board at a snapshot, with the players' areas and scores below it.
