@@ -155,3 +155,32 @@ fn view_is_self_contained() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The ASCII board of a scripted France game (tests/scripts/france/one_sale_per_turn.script):
+/// coordinates 0..21 across and 0..19 down, the road of U tiles from Nancy (17,4) west to 15,4 and
+/// north to Lille (15,0), ann's purple 2 collected from 15,1 (so no chip shows there), the chips
+/// left on the map as letters, and the legend.
+#[test]
+fn ascii_board_has_coordinates_chips_and_a_legend() {
+    let path = "tests/scripts/france/one_sale_per_turn.script";
+    let src = carto::diag::Source::new(path, std::fs::read_to_string(path).unwrap());
+    let run = carto::script::run_script(&src).unwrap();
+    let board = carto::output::ascii_board(&run.game);
+    let lines: Vec<&str> = board.lines().collect();
+    assert!(lines[0].trim_start().starts_with("0  1  2"), "{}", lines[0]);
+    assert!(lines[0].trim_end().ends_with("21"));
+    // Row y = 4 is the middle text line of the fifth block of three lines.
+    assert!(lines[1 + 3 * 4 + 1].trim_start().starts_with("4 "));
+    // 30 chips scattered; bob took 3 into his hand, ann collected 1: 26 on the map, one letter each
+    // (no square holds two), lower case (face down), in the chip corner.
+    let chip_letters: usize = board
+        .lines()
+        .take_while(|l| !l.starts_with("legend"))
+        .skip(1)
+        .map(|l| l.chars().filter(|c| matches!(c, 'p' | 'b' | 'o')).count())
+        .sum();
+    assert_eq!(chip_letters, 26);
+    assert!(board.contains("followers (top corners): 1 ann, 2 bob"));
+    assert!(board.contains("p purple, b blue, o orange"));
+    insta::assert_snapshot!("ascii_france", board);
+}
