@@ -82,6 +82,7 @@ fn tiles<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snaps: &[Snaps
 /// Each chip, for each stretch of turns it lay on one square or slot with one face.
 fn chips<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snaps: &[Snapshot]) {
     let n = snaps.first().map_or(0, |s| s.chips.len());
+    let tile_at = snaps.last().map(svg::tiles_by_cell).unwrap_or_default();
     for id in 0..n {
         let mut start = 0usize;
         for i in 1..=snaps.len() {
@@ -90,8 +91,11 @@ fn chips<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snaps: &[Snaps
                 continue;
             }
             let c = snaps[start].chips[id];
-            if matches!(c.place, Place::Square(_) | Place::Slot(..)) {
-                let k = fan_position(&snaps[start], id);
+            if matches!(
+                c.place,
+                Place::Square(_) | Place::Slot(..) | Place::Under(_)
+            ) {
+                let k = svg::fan_position(&snaps[start], id);
                 let b = if i < snaps.len() {
                     snaps[i].turn
                 } else {
@@ -102,23 +106,11 @@ fn chips<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snaps: &[Snaps
                     r#"<g class="chip" data-a="{}" data-b="{b}">"#,
                     snaps[start].turn
                 );
-                svg::chip_el(out, game, base, id, &c, k);
+                svg::chip_el(out, game, base, (&snaps[start], &tile_at), id, k);
                 out.push_str("</g>");
             }
             start = i;
         }
-    }
-}
-
-/// How many chips with a lower id lie on the same square (so chips fan out the same way as in
-/// `board_svg`).
-fn fan_position(s: &Snapshot, id: usize) -> u32 {
-    match s.chips[id].place {
-        Place::Square(cell) => s.chips[..id]
-            .iter()
-            .filter(|c| c.place == Place::Square(cell))
-            .count() as u32,
-        _ => 0,
     }
 }
 

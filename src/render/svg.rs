@@ -3,7 +3,7 @@
 //! and scores. One picture is one string, the same for the same inputs.
 
 use super::tile_svg;
-use super::timeline::{ChipView, FollowerView, Snapshot};
+use super::timeline::{FollowerView, Snapshot};
 use crate::game::{Game, Hooks};
 use crate::map::{AttrValue, MapBoard, SquareKind};
 use crate::state::{FollowerAt, Place};
@@ -643,10 +643,11 @@ pub fn chip_el<H: Hooks>(
     out: &mut String,
     game: &Game<H>,
     base: &Base,
+    (snap, tile_at): (&Snapshot, &BTreeMap<u32, (u16, u8)>),
     chip_id: usize,
-    c: &ChipView,
     k: u32,
 ) {
+    let c = &snap.chips[chip_id];
     let Some(&(colour, value)) = game.cfg.chip_set.get(chip_id) else {
         return;
     };
@@ -669,7 +670,31 @@ pub fn chip_el<H: Hooks>(
             let (cx, cy) = slot_xy(px, py, i);
             chip(out, cx, cy, 6.5, colour, value, c.face_up);
         }
+        // Under a follower on the board: at its feet.
+        Place::Under(f) => {
+            let Some(fo) = snap.followers.get(f as usize) else {
+                return;
+            };
+            if let FollowerAt::Board(node) = fo.at {
+                let (x, y) = b.xy(fo.cell);
+                let (px, py) = base.frame.px(x, y);
+                let (ax, ay) = follower_anchor(game, tile_at, fo.cell, node);
+                let (cx, cy) = (px + ax - 6.0 + 6.0 * f64::from(k), py + ay + S * 0.2);
+                chip(out, cx, cy, 6.5, colour, value, c.face_up);
+            }
+        }
         _ => {}
+    }
+}
+
+/// How many chips with a lower id lie in the same place (chips on a square or under a follower
+/// fan out).
+pub fn fan_position(s: &Snapshot, id: usize) -> u32 {
+    match s.chips[id].place {
+        p @ (Place::Square(_) | Place::Under(_)) => {
+            s.chips[..id].iter().filter(|c| c.place == p).count() as u32
+        }
+        _ => 0,
     }
 }
 
@@ -770,19 +795,17 @@ pub fn board_svg<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> String {
     for &t in &snap.tiles {
         tile_el(&mut out, game, &base, t);
     }
-    let mut per_cell: BTreeMap<u32, u32> = BTreeMap::new();
-    for (i, c) in snap.chips.iter().enumerate() {
-        let k = match c.place {
-            Place::Square(cell) => {
-                let k = per_cell.entry(cell).or_default();
-                *k += 1;
-                *k - 1
-            }
-            _ => 0,
-        };
-        chip_el(&mut out, game, &base, i, c, k);
-    }
     let tile_at = tiles_by_cell(snap);
+    for i in 0..snap.chips.len() {
+        chip_el(
+            &mut out,
+            game,
+            &base,
+            (snap, &tile_at),
+            i,
+            fan_position(snap, i),
+        );
+    }
     for fo in &snap.followers {
         follower_el(&mut out, game, &base, &tile_at, fo);
     }
