@@ -1,6 +1,6 @@
 //! `carto render`: the board of a logged or scripted game at any turn, or a map alone, as SVG.
 
-use crate::Failure;
+use super::Failure;
 use carto::variant::InputError;
 
 #[derive(clap::Args)]

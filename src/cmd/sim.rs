@@ -2,7 +2,7 @@
 //! comparisons (`--vs`, `--vs-rules`), every core, slices (`--first-game`) and `carto sim merge`.
 //! The machinery is the library's `carto::sim`; this file reads the command line and writes.
 
-use crate::{check_players, Failure};
+use super::{check_players, Failure};
 use carto::sim::report;
 use carto::sim::run::{layout_for, run, Results, Spec, Watch};
 use carto::sim::stats::{Layout, SCORE, TURNS, WIN, WIN_UNIT};
@@ -85,10 +85,10 @@ pub fn run_cmd(args: Args) -> Result<(), Failure> {
         return merge(&files, format);
     }
     let variant = args.variant.clone().unwrap_or_default();
-    if args.games == 0 || args.games > crate::MAX_GAMES {
+    if args.games == 0 || args.games > super::MAX_GAMES {
         return Err(Failure::Usage(format!(
             "--games must be 1 to {}",
-            crate::MAX_GAMES
+            super::MAX_GAMES
         )));
     }
     if args.first_game.checked_add(args.games).is_none() {

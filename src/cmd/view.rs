@@ -1,6 +1,6 @@
 //! `carto view`: the HTML replay page of a logged (or scripted) game, one self-contained file.
 
-use crate::Failure;
+use super::Failure;
 
 #[derive(clap::Args)]
 pub struct Args {

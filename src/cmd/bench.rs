@@ -1,0 +1,61 @@
+//! `carto bench`: random games on one core, games per second.
+
+use super::{check_players, new_game, Failure, MAX_GAMES};
+use carto::game::play_random;
+use carto::rng::Rng;
+use carto::variant::load_variant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Variants to measure (default: base).
+    variants: Vec<String>,
+    #[arg(long, default_value_t = 20_000)]
+    games: u64,
+    #[arg(long, value_delimiter = ',', default_value = "ann,bob")]
+    players: Vec<String>,
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    sets: Vec<String>,
+}
+
+pub fn run(a: Args) -> Result<(), Failure> {
+    if a.games == 0 || a.games > MAX_GAMES {
+        return Err(Failure::Usage(format!("--games must be 1 to {MAX_GAMES}")));
+    }
+    let names: Vec<String> = if a.variants.is_empty() {
+        vec!["base".into()]
+    } else {
+        a.variants.clone()
+    };
+    // Every variant is loaded and checked before the first game, so bad input stops the bench at once.
+    let mut loaded = Vec::new();
+    for name in &names {
+        let v = load_variant(name, &a.sets)?;
+        check_players(&v, &a.players)?;
+        loaded.push((name, v));
+    }
+    emitln!(
+        "{:<14} {:>9} {:>9} {:>11}",
+        "variant",
+        "games",
+        "seconds",
+        "games/s"
+    );
+    for (name, v) in &loaded {
+        let mut game = new_game(v, &a.players, 0, false)?;
+        let t = std::time::Instant::now();
+        for seed in 0..a.games {
+            game.reset(&a.players, seed, false)?;
+            let mut rng = Rng::new(seed ^ 0x5eed);
+            play_random(&mut game, &mut rng)?;
+        }
+        let s = t.elapsed().as_secs_f64();
+        emitln!(
+            "{:<14} {:>9} {:>9.2} {:>11.0}",
+            name,
+            a.games,
+            s,
+            a.games as f64 / s
+        );
+    }
+    Ok(())
+}

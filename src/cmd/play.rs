@@ -1,0 +1,67 @@
+//! `carto play`: one game with random legal choices, its transcript, board and scores.
+
+use super::{check_players, new_game, Failure};
+use carto::game::play_random;
+use carto::rng::Rng;
+use carto::variant::{load_variant, InputError};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A bundled variant (see `carto list`) or the path of a rules file.
+    variant: String,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Player names, comma-separated (2 to 6).
+    #[arg(long, value_delimiter = ',', default_value = "ann,bob")]
+    players: Vec<String>,
+    /// Writes the JSON Lines game log to this file.
+    #[arg(long)]
+    log: Option<String>,
+    /// Sets a parameter of the rules: `--set name=value` (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    sets: Vec<String>,
+    /// The start squares to use, by name, in order (the first gets the start tile); default:
+    /// chosen at random from the seed.
+    #[arg(long, value_delimiter = ',', value_name = "NAME,NAME")]
+    starts: Vec<String>,
+    /// Prints only the final board and scores.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(a: Args) -> Result<(), Failure> {
+    let mut v = load_variant(&a.variant, &a.sets)?;
+    if !a.starts.is_empty() {
+        if v.map.is_none() {
+            return Err(Failure::Usage(format!(
+                "{} has no map, so no start squares to name",
+                v.name
+            )));
+        }
+        let mut cfg = (*v.config).clone();
+        cfg.start_names = a.starts.iter().map(|s| s.trim().to_string()).collect();
+        v.config = std::sync::Arc::new(cfg);
+    }
+    if !v.warnings.is_empty() {
+        eprint!("{}", v.warnings);
+    }
+    check_players(&v, &a.players)?;
+    let mut game = new_game(&v, &a.players, a.seed, true)?;
+    let mut rng = Rng::new(a.seed).fork();
+    play_random(&mut game, &mut rng)?;
+    if let Some(path) = &a.log {
+        let text = carto::output::json_log(&game, &v.params());
+        std::fs::write(path, text)
+            .map_err(|e| InputError(format!("error: cannot write the log to `{path}`: {e}")))?;
+    }
+    if !a.quiet {
+        emit!("{}", carto::output::transcript(&game));
+        emitln!();
+    }
+    emit!("{}", carto::output::ascii_board(&game));
+    emitln!();
+    for p in &game.st.players {
+        emitln!("{}: {}", p.name, p.score);
+    }
+    Ok(())
+}
