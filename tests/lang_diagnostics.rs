@@ -311,3 +311,15 @@ fn sample_variant_checks_clean() {
         .unwrap_err()
         .contains("did you mean `followers`"));
 }
+
+// ---------------------------------------------------------------- player sets (issue 8, C2)
+// A set of players iterates as a list of players; a list operation on it gives a list of players,
+// which is not itself a set: `score` needs the set (or one player).
+snap!(
+    player_set_list_is_not_a_set,
+    "rule r on scored { score(take(feature.winners, 1), 1) }\n"
+);
+snap!(
+    player_set_elements_are_players,
+    "rule r on scored { for p in feature.winners { let n = p + 1 } }\n"
+);

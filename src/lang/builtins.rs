@@ -103,12 +103,18 @@ impl Ty {
         if self.list && found.list {
             return self.base == Base::Any || found.base == Base::Any || self.base == found.base;
         }
+        if self.list && !found.list && found.base == Base::Players {
+            // A set of players is a list of players, in turn order.
+            return matches!(self.base, Base::Any | Base::Player);
+        }
         !self.list && !found.list && self.base == Base::Players && found.base == Base::Player
     }
-    /// The element type when iterating (`for`, aggregates): lists and ranges.
+    /// The element type when iterating (`for`, aggregates): lists, ranges and player sets.
     pub fn elem(self) -> Option<Ty> {
         if self.list {
             Some(Ty::of(self.base))
+        } else if self.base == Base::Players {
+            Some(Ty::of(Base::Player))
         } else if self.base == Base::Range {
             Some(Ty::INT)
         } else if self.base == Base::Any {

@@ -42,6 +42,11 @@ impl Checker {
         let ret = match b.info().ret {
             RTy::T(t) => t,
             RTy::ElemOfFirst => first_ty.elem().unwrap_or(Ty::ANY),
+            // A list operation on a set of players gives a list of players.
+            RTy::First if first_ty == Ty::of(Base::Players) => Ty {
+                base: Base::Player,
+                list: true,
+            },
             RTy::First => first_ty,
         };
         Some((b, out, ret))
