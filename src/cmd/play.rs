@@ -27,6 +27,10 @@ pub struct Args {
     /// Prints only the final board and scores.
     #[arg(long)]
     quiet: bool,
+    /// Lists every chip moved at setup on a line of its own (the transcript otherwise sums them up
+    /// by colour and value).
+    #[arg(long)]
+    verbose: bool,
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
@@ -55,7 +59,10 @@ pub fn run(a: Args) -> Result<(), Failure> {
             .map_err(|e| InputError(format!("error: cannot write the log to `{path}`: {e}")))?;
     }
     if !a.quiet {
-        emit!("{}", carto::output::transcript(&game));
+        emit!(
+            "{}",
+            carto::output::transcript_with(&game, super::run::options(a.verbose))
+        );
         emitln!();
     }
     emit!("{}", carto::output::ascii_board(&game));

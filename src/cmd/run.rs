@@ -9,6 +9,10 @@ pub struct Args {
     /// Writes the JSON Lines game log to this file.
     #[arg(long)]
     log: Option<String>,
+    /// Lists every chip moved at setup on a line of its own (the transcript otherwise sums them up
+    /// by colour and value).
+    #[arg(long)]
+    verbose: bool,
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
@@ -20,6 +24,14 @@ pub fn run(a: Args) -> Result<(), Failure> {
         std::fs::write(path, text)
             .map_err(|e| InputError(format!("error: cannot write the log to `{path}`: {e}")))?;
     }
-    emit!("{}", carto::output::transcript(&r.game));
+    emit!(
+        "{}",
+        carto::output::transcript_with(&r.game, options(a.verbose))
+    );
     Ok(())
+}
+
+/// The transcript's options for `--verbose`.
+pub fn options(verbose: bool) -> carto::output::TranscriptOptions {
+    carto::output::TranscriptOptions { verbose }
 }
