@@ -306,3 +306,45 @@ fn bad_usage_is_refused_with_a_reason() {
     assert_eq!(code, 1);
     assert!(err.contains("carto-sim-1"), "{err}");
 }
+
+#[test]
+fn ctrl_c_stops_and_reports_the_games_played() {
+    let csv = tmp("interrupted.csv");
+    let _ = std::fs::remove_file(&csv);
+    let child = Command::new(env!("CARGO_BIN_EXE_carto"))
+        .args([
+            "sim",
+            "base",
+            "--games",
+            "100000000",
+            "--threads",
+            "2",
+            "--format",
+            "json",
+        ])
+        .args(["--per-game", &csv])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Rows on disk: the run is under way (and its Ctrl-C handler installed).
+    let t = std::time::Instant::now();
+    while std::fs::metadata(&csv).map(|m| m.len()).unwrap_or(0) == 0 {
+        assert!(t.elapsed().as_secs() < 120, "no games played");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["interrupted"], true);
+    let games = doc["games"].as_u64().unwrap();
+    assert!(games > 0 && games < 100_000_000);
+    assert_eq!(entry(&doc, "a", "score", "ann")["n"].as_u64(), Some(games));
+    // Every game played has its row.
+    let rows = std::fs::read_to_string(&csv).unwrap().lines().count() as u64 - 1;
+    assert_eq!(rows, games);
+}

@@ -15,6 +15,9 @@ pub struct Args {
     players: Vec<String>,
     #[arg(long = "set", value_name = "NAME=VALUE")]
     sets: Vec<String>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
@@ -42,13 +45,22 @@ pub fn run(a: Args) -> Result<(), Failure> {
     );
     for (name, v) in &loaded {
         let mut game = new_game(v, &a.players, 0, false)?;
+        let bar = carto::sim::progress::bar(a.games, a.quiet);
         let t = std::time::Instant::now();
         for seed in 0..a.games {
             game.reset(&a.players, seed, false)?;
             let mut rng = Rng::new(seed ^ 0x5eed);
             play_random(&mut game, &mut rng)?;
+            if seed % 64 == 63 {
+                if let Some(b) = &bar {
+                    b.set_position(seed + 1);
+                }
+            }
         }
         let s = t.elapsed().as_secs_f64();
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
         emitln!(
             "{:<14} {:>9} {:>9.2} {:>11.0}",
             name,

@@ -8,7 +8,7 @@ use carto::sim::run::{layout_for, run, Results, Spec, Watch};
 use carto::sim::stats::{Layout, SCORE, TURNS, WIN, WIN_UNIT};
 use carto::sim::RunInfo;
 use carto::variant::{load_variant_with, InputError, Variant};
-use std::io::{IsTerminal as _, Write as _};
+use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Player names when `--players` is not given: as many as the agents (at least two).
@@ -131,7 +131,7 @@ pub fn run_cmd(args: Args) -> Result<(), Failure> {
             std::process::exit(130); // a second Ctrl-C: stop at once
         }
     });
-    let bar = progress(args.games, args.quiet);
+    let bar = carto::sim::progress::bar(args.games, args.quiet);
     let mut tick = |done: u64| {
         if let Some(b) = &bar {
             b.set_position(done);
@@ -231,19 +231,6 @@ fn load_settings(variant: &str, args: &Args) -> Result<(Variant, Option<Variant>
         InputError(format!("error: `{flag} {}`: {e}", all[i]))
     })?;
     Ok((a, Some(b)))
-}
-
-fn progress(games: u64, quiet: bool) -> Option<indicatif::ProgressBar> {
-    if quiet || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::new(games);
-    let style = indicatif::ProgressStyle::with_template(
-        "{bar:30} {pos}/{len} games  {per_sec}  {eta} left",
-    )
-    .ok()?;
-    bar.set_style(style);
-    Some(bar)
 }
 
 fn print(info: &RunInfo, r: &Results, format: Format) {

@@ -3,13 +3,14 @@
 //! exact merge. `carto sim` (src/cmd) is the command; this is the machinery.
 //!
 //! Rooms: `hist` (exact integer histograms), `stats` (what is measured), `play` (one game, counted),
-//! `run` (threads and order), `ci` (intervals of paired differences), `report` (table, CSV and the
+//! `run` (threads and order), `ci` (intervals of paired differences), `progress` (the bar), `report` (table, CSV and the
 //! JSON that `merge` reads back), `merge` (combining slices).
 
 pub mod ci;
 pub mod hist;
 pub mod merge;
 pub mod play;
+pub mod progress;
 pub mod report;
 pub mod run;
 pub mod stand_in;

@@ -274,3 +274,55 @@ impl Stats {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_game_observed_by_hand() {
+        let layout = Layout {
+            figures: FIXED
+                .iter()
+                .map(|s| s.to_string())
+                .chain(["points: road".to_string(), "action: sell".to_string()])
+                .collect(),
+            groups: vec!["a".into(), "b".into(), "c".into(), "game".into()],
+        };
+        let map = Mapping {
+            rule_fig: vec![7],
+            action_fig: vec![8],
+        };
+        let mut o = Outcome::default();
+        o.reset(3, 1, 1);
+        o.scores = vec![30, 30, 12]; // a and b tie for the win
+        o.turns = vec![5, 5, 4];
+        o.points = vec![4, 0, 6];
+        o.actions = vec![1, 2, 0];
+        let mut obs = Vec::new();
+        o.observe(&layout, &map, &mut obs);
+        let v = |g: usize, f: usize| obs[layout.at(g, f)];
+        // A shared win: 60/2 each, 0 for c; the game has no win figure.
+        assert_eq!(
+            (v(0, WIN), v(1, WIN), v(2, WIN), v(3, WIN)),
+            (Some(30), Some(30), Some(0), None)
+        );
+        // Margins: a 30−30, b 30−30, c 12−30; the game's lead 30−30.
+        assert_eq!(
+            (v(0, MARGIN), v(2, MARGIN), v(3, MARGIN)),
+            (Some(0), Some(-18), Some(0))
+        );
+        // Totals: score 72, turns 14, road 10, sell 3.
+        assert_eq!(
+            (v(3, SCORE), v(3, TURNS), v(3, 7), v(3, 8)),
+            (Some(72), Some(14), Some(10), Some(3))
+        );
+        o.scores = vec![10, 25, 19];
+        o.observe(&layout, &map, &mut obs);
+        let v = |g: usize, f: usize| obs[layout.at(g, f)];
+        assert_eq!(
+            (v(1, WIN), v(1, MARGIN), v(0, MARGIN), v(3, MARGIN)),
+            (Some(60), Some(6), Some(-15), Some(6))
+        );
+    }
+}
