@@ -25,8 +25,8 @@ enum Command {
     Run(cmd::run::Args),
     /// Replays a game log and checks that the replay gives the same log, line by line.
     Replay(cmd::replay::Args),
-    /// Prints a variant's documentation: its prose, map, parameters, rules and actions.
-    Doc(cmd::doc::Args),
+    /// Writes a variant's documentation page (Markdown): prose, map, parameters, and every rule and
+    /// action as an English sentence beside its source.    Doc(cmd::doc::Args),
     /// Lists the bundled variants.
     List(cmd::list::Args),
     /// Checks rules files and prints every problem found.

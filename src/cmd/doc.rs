@@ -1,17 +1,124 @@
-//! `carto doc`: a variant's documentation.
+//! `carto doc`: a variant's documentation page (Markdown or JSON), every bundled variant's page and an
+//! index (`--all --out DIR`), or what a variant changes from another (`--against`). The pages are made
+//! by the library's `carto::doc`.
 
 use super::Failure;
-use carto::variant::load_variant;
+use carto::doc::{self, Links};
+use carto::variant::{bundled_variants, load_variant, InputError};
+use std::io::Write as _;
+use std::path::Path;
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Markdown,
+    Json,
+}
 
 #[derive(clap::Args)]
 pub struct Args {
-    variant: String,
+    /// A bundled variant (see `carto list`) or the path of a rules file.
+    #[arg(required_unless_present = "all")]
+    pub variant: Option<String>,
+    /// Sets a parameter of the rules: `--set name=value` (repeatable); the page shows the value in force.
     #[arg(long = "set", value_name = "NAME=VALUE")]
-    sets: Vec<String>,
+    pub sets: Vec<String>,
+    /// Every bundled variant: one page each and an index, `README.md`, written to `--out`.
+    #[arg(long, requires = "out", conflicts_with_all = ["variant", "against"])]
+    pub all: bool,
+    /// Writes the page(s) into this folder (as NAME.md) instead of printing them.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<String>,
+    /// Shows what VARIANT changes from this one: parameters, rules and actions added, replaced, removed.
+    #[arg(long, value_name = "VARIANT")]
+    pub against: Option<String>,
+    /// `markdown` (default) or `json` (the page's fields; see README).
+    #[arg(long, value_enum, default_value_t = Format::Markdown)]
+    pub format: Format,
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
-    let v = load_variant(&a.variant, &a.sets)?;
-    emit!("{}", carto::doc::document(&v));
+pub fn run(args: Args) -> Result<(), Failure> {
+    if args.all {
+        return write_all(args.out.as_deref().unwrap_or("docs"), args.format);
+    }
+    let name = args.variant.clone().unwrap_or_default();
+    let v = load_variant(&name, &args.sets)?;
+    let page = doc::page(&v);
+    let text = match (&args.against, args.format) {
+        (Some(other), f) => {
+            let b = doc::page(&load_variant(other, &[])?);
+            match f {
+                Format::Markdown => doc::against(&page, &b),
+                Format::Json => json_text(&serde_json::json!({"variant": page, "against": b})),
+            }
+        }
+        (None, Format::Json) => json_text(&serde_json::to_value(&page).unwrap_or_default()),
+        (None, Format::Markdown) => {
+            let links = if args.out.is_some() {
+                Links::FromDocs
+            } else {
+                Links::None
+            };
+            doc::markdown(&page, v.map.as_deref(), &links)
+        }
+    };
+    match &args.out {
+        Some(dir) => {
+            let ext = if args.format == Format::Json {
+                "json"
+            } else {
+                "md"
+            };
+            write_file(&Path::new(dir).join(format!("{}.{ext}", page.name)), &text)
+        }
+        None => {
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            Ok(())
+        }
+    }
+}
+
+fn json_text(v: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
+}
+
+/// One page per bundled variant and the index.
+fn write_all(dir: &str, format: Format) -> Result<(), Failure> {
+    let mut pages = Vec::new();
+    for (name, _) in bundled_variants() {
+        let v = load_variant(name, &[])?;
+        let page = doc::page(&v);
+        let path = Path::new(dir);
+        match format {
+            Format::Markdown => write_file(
+                &path.join(format!("{name}.md")),
+                &doc::markdown(&page, v.map.as_deref(), &Links::FromDocs),
+            )?,
+            Format::Json => write_file(
+                &path.join(format!("{name}.json")),
+                &json_text(&serde_json::to_value(&page).unwrap_or_default()),
+            )?,
+        }
+        pages.push(page);
+    }
+    if format == Format::Markdown {
+        write_file(&Path::new(dir).join("README.md"), &doc::index(&pages))?;
+    }
     Ok(())
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| {
+            Failure::Input(InputError(format!(
+                "error: cannot create {}: {e}",
+                parent.display()
+            )))
+        })?;
+    }
+    std::fs::write(path, text).map_err(|e| {
+        Failure::Input(InputError(format!(
+            "error: cannot write {}: {e}",
+            path.display()
+        )))
+    })
 }

@@ -8,3 +8,4 @@ pub mod consts;
 pub mod interp;
 pub mod ir;
 pub mod parser;
+pub mod phrases;

@@ -1,0 +1,85 @@
+//! `carto doc A --against B`: what a variant (usually a house rule importing B) changes from B:
+//! parameters changed, added or removed; rules and actions added, replaced or removed.
+
+use super::page::{value_text, Item, Page};
+
+pub fn against(a: &Page, b: &Page) -> String {
+    let mut out = format!("# `{}` against `{}`\n\n", a.name, b.name);
+    let mut any = false;
+    let mut params = String::new();
+    for pa in &a.params {
+        match b.params.iter().find(|pb| pb.name == pa.name) {
+            Some(pb) if pb.value != pa.value => params.push_str(&format!(
+                "- `{}` changed: {} (was {})\n",
+                pa.name,
+                value_text(&pa.value),
+                value_text(&pb.value)
+            )),
+            Some(_) => {}
+            None => params.push_str(&format!(
+                "- `{}` added: {} = {} — {}\n",
+                pa.name,
+                pa.ty,
+                value_text(&pa.value),
+                pa.doc
+            )),
+        }
+    }
+    for pb in &b.params {
+        if !a.params.iter().any(|pa| pa.name == pb.name) {
+            params.push_str(&format!("- `{}` removed\n", pb.name));
+        }
+    }
+    if !params.is_empty() {
+        any = true;
+        out.push_str(&format!("## Parameters\n\n{params}\n"));
+    }
+    for (title, ia, ib) in [
+        ("Rules", &a.rules, &b.rules),
+        ("Player actions", &a.actions, &b.actions),
+        ("Setup", &a.setup, &b.setup),
+    ] {
+        let text = items(ia, ib);
+        if !text.is_empty() {
+            any = true;
+            out.push_str(&format!("## {title}\n\n{text}\n"));
+        }
+    }
+    if !any {
+        out.push_str("No differences: the same parameters, rules and actions.\n");
+    }
+    out
+}
+
+fn items(a: &[Item], b: &[Item]) -> String {
+    let mut out = String::new();
+    // The same text from the same file (a sentence may differ only by a parameter's value).
+    let same = |x: &Item, y: &Item| x.source == y.source && x.file == y.file;
+    let named = |list: &[Item], it: &Item| {
+        list.iter()
+            .find(|o| o.name == it.name && (it.kind != "setup" || same(o, it)))
+            .cloned()
+    };
+    for ia in a {
+        match named(b, ia) {
+            Some(ib) if same(&ib, ia) => {}
+            Some(ib) => out.push_str(&format!(
+                "- **{}** replaced (`{}:{}`, was `{}:{}`): {}\n",
+                ia.heading, ia.file, ia.line, ib.file, ib.line, ia.sentence
+            )),
+            None => out.push_str(&format!(
+                "- **{}** added (`{}:{}`): {}\n",
+                ia.heading, ia.file, ia.line, ia.sentence
+            )),
+        }
+    }
+    for ib in b {
+        if named(a, ib).is_none() {
+            out.push_str(&format!(
+                "- **{}** removed (`{}:{}`): {}\n",
+                ib.heading, ib.file, ib.line, ib.sentence
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,217 @@
+//! The page as Markdown: sections for the prose, map, parameters, setup, rules and actions; each
+//! sentence beside its source in a two-column table.
+
+use super::page::{value_text, Item, Page};
+use super::Links;
+use crate::map::{MapBoard, SquareKind};
+
+pub fn markdown(p: &Page, map: Option<&MapBoard>, links: &Links) -> String {
+    let mut out = format!("# {} (`{}`)\n\n", p.title, p.name);
+    if !p.doc.is_empty() {
+        out.push_str(&format!("{}\n\n", p.doc));
+    }
+    out.push_str(&glance(p));
+    out.push_str("\n## Map\n\n");
+    match map {
+        Some(m) => out.push_str(&map_picture(m)),
+        None => out
+            .push_str("The endless table: no map; a tile goes anywhere it fits next to another.\n"),
+    }
+    out.push_str(&params(p));
+    out.push_str(&items(
+        "Setup",
+        "what happens before the first turn",
+        &p.setup,
+        links,
+    ));
+    out.push_str(&items("Rules", "rule", &p.rules, links));
+    out.push_str(&items("Player actions", "action", &p.actions, links));
+    out
+}
+
+fn glance(p: &Page) -> String {
+    let mut out = String::from("## At a glance\n\n");
+    out.push_str(&format!(
+        "- **Players:** {}–{}; **followers** each: {}\n",
+        p.players[0], p.players[1], p.followers
+    ));
+    out.push_str(&format!(
+        "- **Tiles:** {} (tile sets: {})\n",
+        p.tiles,
+        if p.tile_sets.is_empty() {
+            "base".to_string()
+        } else {
+            p.tile_sets.join(", ")
+        }
+    ));
+    if p.chips > 0 {
+        out.push_str(&format!(
+            "- **Chips:** {} ({})\n",
+            p.chips,
+            p.chip_colours.join(", ")
+        ));
+    }
+    match &p.map {
+        Some(m) => out.push_str(&format!(
+            "- **Map:** {}, {}×{} squares; start squares {} ({} used in a game)\n",
+            m.name,
+            m.width,
+            m.height,
+            m.start_squares.join(", "),
+            m.starts_used
+        )),
+        None => out.push_str("- **Map:** the endless table\n"),
+    }
+    out
+}
+
+fn params(p: &Page) -> String {
+    let mut out = String::from("\n## Parameters\n\nChange one with `--set name=value`.\n\n");
+    out.push_str(
+        "| name | type | allowed | default | in force | meaning |\n|---|---|---|---|---|---|\n",
+    );
+    for par in &p.params {
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} |\n",
+            par.name,
+            cell(&par.ty),
+            cell(&par.range),
+            cell(&value_text(&par.default)),
+            cell(&value_text(&par.value)),
+            cell(&par.doc)
+        ));
+    }
+    out
+}
+
+fn items(title: &str, column: &str, items: &[Item], links: &Links) -> String {
+    if items.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("\n## {title}\n\n| {column} | source |\n|---|---|\n");
+    for it in items {
+        let mut left = format!("**{}**", it.heading);
+        if !it.when.is_empty() {
+            left.push_str(&format!(" ({})", it.when));
+        }
+        left.push_str(&format!(": {}", lower_first(&it.sentence)));
+        if it.kind == "setup" {
+            left = it.sentence.clone();
+        }
+        out.push_str(&format!(
+            "| {} | {} |\n",
+            cell(&left),
+            source_cell(it, links)
+        ));
+    }
+    out
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Text for a table cell: no line breaks, `|` escaped.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The source of an item for a table cell: where it is, then its lines in `<code>`.
+fn source_cell(it: &Item, links: &Links) -> String {
+    let place = format!("{}:{}", it.file, it.line);
+    let place = match links {
+        Links::FromDocs if it.file.starts_with("rules/") => {
+            format!("[{place}](../{}#L{})", it.file, it.line)
+        }
+        _ => format!("`{place}`"),
+    };
+    let lines: Vec<String> = it.source.lines().map(html_code_line).collect();
+    format!("{place}<br><code>{}</code>", lines.join("<br>"))
+}
+
+/// One source line as HTML inside `<code>` in a Markdown table: escaped so that neither HTML nor
+/// Markdown reads it, leading spaces kept.
+fn html_code_line(line: &str) -> String {
+    let indent = line.len() - line.trim_start().len();
+    let mut out = "&nbsp;".repeat(indent);
+    for c in line.trim_start().chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '|' => out.push_str("&#124;"),
+            '*' => out.push_str("&#42;"),
+            '_' => out.push_str("&#95;"),
+            '`' => out.push_str("&#96;"),
+            '[' => out.push_str("&#91;"),
+            '\\' => out.push_str("&#92;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The map as text, one character a square, with a legend.
+pub fn map_picture(m: &MapBoard) -> String {
+    let mut out = String::from("```text\n");
+    for y in 0..m.height {
+        let row: String = (0..m.width)
+            .map(|x| m.square(x, y).map_or(' ', square_char))
+            .collect();
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out.push_str("```\n\n");
+    out.push_str(
+        "`.` land, `t` town, `S` start square, `#` large city, `i` island, `~` sea, `=` waves, blank: off the map.\n",
+    );
+    out
+}
+
+fn square_char(s: &crate::map::Square) -> char {
+    match s.kind {
+        _ if s.start.is_some() => 'S',
+        _ if s.town => 't',
+        SquareKind::Land => '.',
+        SquareKind::Sea => '~',
+        SquareKind::Wave => '=',
+        SquareKind::OffMap => ' ',
+        SquareKind::LargeCity => '#',
+        SquareKind::Island => 'i',
+    }
+}
+
+/// The index of the bundled variants' pages.
+pub fn index(pages: &[Page]) -> String {
+    let mut out = String::from(
+        "# The bundled variants\n\nOne page per variant, generated from its rules file by \
+         `carto doc --all --out docs/` (do not edit by hand: `cargo test` fails when a page is stale).\n\n\
+         | variant | title | players | map | rules | actions |\n|---|---|---|---|---|---|\n",
+    );
+    for p in pages {
+        let map = p
+            .map
+            .as_ref()
+            .map_or("the endless table".to_string(), |m| m.name.clone());
+        out.push_str(&format!(
+            "| [`{}`]({}.md) | {} | {}–{} | {} | {} | {} |\n",
+            p.name,
+            p.name,
+            cell(&p.title),
+            p.players[0],
+            p.players[1],
+            cell(&map),
+            p.rules.len(),
+            p.actions.len()
+        ));
+    }
+    out.push_str(
+        "\nThe formats these pages are made from: [the rules language](../grammar/DESIGN.md), \
+         [maps](../maps/README.md), [tile sets](../maps/tiles/README.md).\n",
+    );
+    out
+}

@@ -1,0 +1,28 @@
+//! `carto doc`: a variant's documentation page in Markdown, generated from its rules: the header's prose,
+//! a picture of the map, the parameters (type, range, default, value in force), and every setup block,
+//! rule and action as an English sentence made from its syntax tree, beside its source. Also the index
+//! of the bundled variants, what a house rule changes from the variant it imports, and the page as JSON.
+
+mod against;
+pub mod english;
+mod markdown;
+pub mod page;
+
+pub use against::against;
+pub use markdown::{index, map_picture, markdown};
+pub use page::{page, Page};
+
+use crate::variant::Variant;
+
+/// The documentation of a variant, as Markdown.
+pub fn document(v: &Variant) -> String {
+    markdown(&page(v), v.map.as_deref(), &Links::None)
+}
+
+/// How a page links to rules files and pictures.
+pub enum Links {
+    /// No links (a page printed to the terminal).
+    None,
+    /// Relative links from a page in a folder one below the repository root (`docs/`).
+    FromDocs,
+}

@@ -1,0 +1,449 @@
+//! What a variant's documentation page holds, gathered from the checked program and the syntax tree of
+//! each file it was built from: the header's prose, the map, the parameters, and every setup block, rule
+//! and action with its English sentence and its source.
+
+use super::english::{self, title_case, Words};
+use crate::diag::Source;
+use crate::lang::ast::{self, ItemKind, LimitKind};
+use crate::lang::builtins::{HeaderKey, Ty};
+use crate::lang::check::{BundledRules, RulesResolver};
+use crate::lang::ir::{Expr, Origin, Value};
+use crate::lang::phrases::{phase_phrase, trigger_phrase};
+use crate::variant::{value_json, Variant};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Page {
+    /// The variant's name (`carto list`).
+    pub name: String,
+    pub title: String,
+    /// The header's `doc`, dedented.
+    pub doc: String,
+    pub map: Option<MapInfo>,
+    pub players: [usize; 2],
+    pub followers: u32,
+    pub tiles: u32,
+    pub tile_sets: Vec<String>,
+    /// Chip colours, and how many chips in all.
+    pub chip_colours: Vec<String>,
+    pub chips: usize,
+    pub params: Vec<ParamInfo>,
+    pub setup: Vec<Item>,
+    pub rules: Vec<Item>,
+    pub actions: Vec<Item>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MapInfo {
+    pub name: String,
+    pub width: i32,
+    pub height: i32,
+    pub start_squares: Vec<String>,
+    /// How many start squares a game uses.
+    pub starts_used: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ParamInfo {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// `in …` or `one of […]` as written; empty when any value of the type is allowed.
+    pub range: String,
+    pub default: serde_json::Value,
+    /// The value in force (the default, an `override`, or `--set`).
+    pub value: serde_json::Value,
+    pub doc: String,
+}
+
+/// A setup block, rule or action.
+#[derive(Clone, Debug, Serialize)]
+pub struct Item {
+    /// The name in the rules (`sell_abroad`); `setup` for a setup block.
+    pub name: String,
+    /// What kind of item: `setup`, `rule`, `action` or `forced`.
+    pub kind: &'static str,
+    /// The name for people ("Sell abroad").
+    pub heading: String,
+    /// When it applies, for actions: phase and limits ("phase 3, once per turn").
+    pub when: String,
+    /// The English sentence, generated from the syntax tree.
+    pub sentence: String,
+    /// The comment right above it in the rules file.
+    pub comment: String,
+    /// The rules file (`rules/france.rules` for a bundled one) and the line it starts on.
+    pub file: String,
+    pub line: usize,
+    /// Its source text.
+    pub source: String,
+}
+
+/// Gathers the page of a variant.
+pub fn page(v: &Variant) -> Page {
+    let p = &v.program;
+    let sources: Vec<Option<Source>> = (0..p.files.len()).map(|i| source_of(v, i)).collect();
+    let trees: Vec<Option<ast::File>> = sources
+        .iter()
+        .map(|s| s.as_ref().map(|s| crate::lang::parser::parse_file(s).0))
+        .collect();
+    let words = || {
+        let mut w = Words::new(param_words(v), attr_words(v));
+        w.holdings = p.holdings.clone();
+        w
+    };
+    let groups = action_groups(&trees);
+    let mut setup = Vec::new();
+    for (i, tree) in trees.iter().enumerate() {
+        let (Some(tree), Some(src)) = (tree, &sources[i]) else {
+            continue;
+        };
+        for item in &tree.items {
+            if let ItemKind::Setup(block) = &item.kind {
+                // One row per statement, so each sentence sits beside its own lines.
+                let mut w = words();
+                for stmt in &block.stmts {
+                    let sentence = english::tidy(&(capitalise(&w.stmt(stmt)) + "."));
+                    setup.push(make_item(
+                        "setup", "setup", "Setup", "", sentence, src, &stmt.span,
+                    ));
+                }
+            }
+        }
+    }
+    let find = |o: &Origin| -> Option<(&ast::Item, &Source)> {
+        let tree = trees.get(o.file as usize)?.as_ref()?;
+        let src = sources.get(o.file as usize)?.as_ref()?;
+        let item = tree.items.iter().find(|i| i.span.start == o.span.start)?;
+        Some((item, src))
+    };
+    let rules = p
+        .rules
+        .iter()
+        .filter_map(|r| {
+            let (item, src) = find(&r.origin)?;
+            let ItemKind::Rule {
+                trigger,
+                when,
+                body,
+                ..
+            } = &item.kind
+            else {
+                return None;
+            };
+            let sentence = rule_sentence(&mut words(), &trigger.name, when.as_ref(), body);
+            Some(make_item(
+                &r.name,
+                "rule",
+                &title_case(&r.name),
+                "",
+                sentence,
+                src,
+                &item.span,
+            ))
+        })
+        .collect();
+    let actions = p
+        .actions
+        .iter()
+        .filter_map(|a| {
+            let (item, src) = find(&a.origin)?;
+            let ItemKind::Action(decl) = &item.kind else {
+                return None;
+            };
+            let when = action_when(decl, &groups);
+            let sentence = action_sentence(&mut words(), decl);
+            let kind = if decl.forced { "forced" } else { "action" };
+            Some(make_item(
+                &a.name,
+                kind,
+                &title_case(&a.name),
+                &when,
+                sentence,
+                src,
+                &item.span,
+            ))
+        })
+        .collect();
+    Page {
+        name: v.name.clone(),
+        title: header_str(v, HeaderKey::Title).unwrap_or_else(|| v.name.clone()),
+        doc: header_str(v, HeaderKey::Doc)
+            .map(|d| dedent(&d))
+            .unwrap_or_default(),
+        map: v.map.as_ref().map(|m| MapInfo {
+            name: m.name.clone(),
+            width: m.width,
+            height: m.height,
+            start_squares: m.starts.iter().map(|s| s.name.clone()).collect(),
+            starts_used: v.config.start_squares.min(m.starts.len()),
+        }),
+        players: [v.players.0, v.players.1],
+        followers: v.config.followers as u32,
+        tiles: v.config.counts.iter().sum(),
+        tile_sets: crate::header::header_strings(p, HeaderKey::Tiles),
+        chip_colours: p.colours.clone(),
+        chips: p.chips.len(),
+        params: params(v),
+        setup,
+        rules,
+        actions,
+    }
+}
+
+fn make_item(
+    name: &str,
+    kind: &'static str,
+    heading: &str,
+    when: &str,
+    sentence: String,
+    src: &Source,
+    span: &ast::Span,
+) -> Item {
+    let start = span.start.min(src.text.len());
+    let end = span.end.clamp(start, src.text.len());
+    Item {
+        name: name.to_string(),
+        kind,
+        heading: heading.to_string(),
+        when: when.to_string(),
+        sentence,
+        comment: comment_above(&src.text, start),
+        file: src.name.clone(),
+        line: src.line_col(start).0,
+        source: src
+            .text
+            .get(start..end)
+            .unwrap_or("")
+            .trim_end()
+            .to_string(),
+    }
+}
+
+fn rule_sentence(
+    w: &mut Words,
+    trigger: &str,
+    when: Option<&ast::Expr>,
+    body: &ast::Block,
+) -> String {
+    let (fires, binds) = trigger_phrase(trigger).unwrap_or(("when it fires", &[]));
+    let names = crate::lang::builtins::Trigger::from_name(trigger)
+        .map(|t| t.binds())
+        .unwrap_or(&[]);
+    w.bound = names
+        .iter()
+        .zip(binds.iter())
+        .map(|((n, _), phrase)| (n.to_string(), phrase.to_string()))
+        .collect();
+    let mut out = format!("{fires},");
+    if let Some(c) = when {
+        out.push_str(&format!(" if {}, then", w.pred(c, false)));
+    }
+    out.push_str(&format!(" {}.", w.block(body)));
+    english::tidy(&capitalise(&out))
+}
+
+fn action_sentence(w: &mut Words, a: &ast::ActionDecl) -> String {
+    w.bound = vec![("player".into(), "you".into())];
+    let mut out = String::new();
+    if let Some(c) = &a.when {
+        let lead = if a.forced { "as soon as" } else { "when" };
+        out.push_str(&format!("{lead} {}, ", w.pred(c, false)));
+    } else if a.forced {
+        out.push_str("at once, ");
+    }
+    let verb = if a.forced { "must" } else { "may" };
+    let choices: Vec<String> = a.choices.iter().map(|c| w.choice(c)).collect();
+    let body = w.block(&a.body);
+    if choices.is_empty() {
+        out.push_str(&format!("you {verb} have this happen: {body}."));
+    } else {
+        out.push_str(&format!(
+            "you {verb} choose {}; then {body}.",
+            choices.join("; and ")
+        ));
+    }
+    english::tidy(&capitalise(&out))
+}
+
+/// Phase and limits, as words: "phase 3, once per turn, shared with *sell town*".
+fn action_when(a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<String>>) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if a.forced {
+        parts.push("forced".into());
+    } else {
+        let phase = a.phase.as_ref().map_or("score", |p| p.name.as_str());
+        parts.push(phase_phrase(phase).unwrap_or(phase).to_string());
+    }
+    for l in &a.limits {
+        parts.push(match &l.kind {
+            LimitKind::Per { unit, count: 1 } => format!("once per {}", unit.name),
+            LimitKind::Per { unit, count } => format!("up to {count} times per {}", unit.name),
+            LimitKind::Group(g) => {
+                let others: Vec<String> = groups
+                    .get(&g.name)
+                    .into_iter()
+                    .flatten()
+                    .filter(|n| **n != a.name.name)
+                    .map(|n| format!("*{}*", title_case(n).to_lowercase()))
+                    .collect();
+                if others.is_empty() {
+                    "once per turn".into()
+                } else {
+                    format!("once per turn, shared with {}", others.join(", "))
+                }
+            }
+            LimitKind::Flag(f) if f.name == "no_follower" => {
+                "only in a turn without a follower placed".into()
+            }
+            LimitKind::Flag(f) if f.name == "not_extra" => "not in an extra turn".into(),
+            LimitKind::Flag(f) => f.name.clone(),
+        });
+    }
+    parts.join(", ")
+}
+
+/// Group name → the actions in it, over every file.
+fn action_groups(trees: &[Option<ast::File>]) -> BTreeMap<String, Vec<String>> {
+    let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for item in trees.iter().flatten().flat_map(|t| &t.items) {
+        if let ItemKind::Action(a) = &item.kind {
+            for l in &a.limits {
+                if let LimitKind::Group(g) = &l.kind {
+                    let names = groups.entry(g.name.clone()).or_default();
+                    if !names.contains(&a.name.name) {
+                        names.push(a.name.name.clone());
+                    }
+                }
+            }
+        }
+    }
+    groups
+}
+
+fn params(v: &Variant) -> Vec<ParamInfo> {
+    let p = &v.program;
+    p.params
+        .iter()
+        .map(|par| {
+            let range = match (&par.range, par.one_of.is_empty()) {
+                (Some(r), _) => format!("in {}", r.text()),
+                (None, false) => {
+                    let vals: Vec<String> = par
+                        .one_of
+                        .iter()
+                        .map(|x| value_json(p, *x).to_string())
+                        .collect();
+                    format!("one of [{}]", vals.join(", "))
+                }
+                (None, true) => String::new(),
+            };
+            ParamInfo {
+                name: par.name.clone(),
+                ty: par.ty.to_string(),
+                range,
+                default: value_json(p, par.default),
+                value: value_json(p, par.value),
+                doc: par.doc.clone(),
+            }
+        })
+        .collect()
+}
+
+fn param_words(v: &Variant) -> BTreeMap<String, (String, bool)> {
+    v.program
+        .params
+        .iter()
+        .map(|par| {
+            let text = match par.value {
+                Value::Table(_) => format!("`{}`", par.name),
+                Value::Int(i) => i.to_string(),
+                x => format!("`{}`", value_text(&value_json(&v.program, x))),
+            };
+            (par.name.clone(), (text, par.ty == Ty::BOOL))
+        })
+        .collect()
+}
+
+fn attr_words(v: &Variant) -> BTreeMap<String, bool> {
+    v.program
+        .attrs
+        .iter()
+        .map(|a| (a.name.clone(), a.ty == Ty::BOOL))
+        .collect()
+}
+
+/// A JSON value as a reader writes it: strings without quotes, tables as `{k: v}`.
+pub fn value_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Object(m) => {
+            let rows: Vec<String> = m.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            format!("{{{}}}", rows.join(", "))
+        }
+        v => v.to_string(),
+    }
+}
+
+fn header_str(v: &Variant, key: HeaderKey) -> Option<String> {
+    let e = v.program.header.entries.iter().find(|e| e.key == key)?;
+    match &e.value {
+        Expr::Const(Value::Str(s)) => v.program.strings.get(*s as usize).cloned(),
+        _ => None,
+    }
+}
+
+/// The source of file `i` of the program: a bundled rules file, or one read from disk again.
+fn source_of(v: &Variant, i: usize) -> Option<Source> {
+    let name = v.program.files.get(i)?;
+    let bundled = name
+        .strip_prefix("rules/")
+        .and_then(|n| n.strip_suffix(".rules"));
+    let from = Source::new("", "");
+    match bundled.map(|b| BundledRules.resolve(b, &from)) {
+        Some(Ok(s)) => Some(s),
+        _ => crate::files::read_text(std::path::Path::new(name))
+            .ok()
+            .map(|t| Source::new(name.clone(), t)),
+    }
+}
+
+/// The comment lines right above an offset, without their `#`, joined.
+fn comment_above(text: &str, at: usize) -> String {
+    let line_start = text
+        .get(..at)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let mut lines: Vec<&str> = Vec::new();
+    for line in text[..line_start].lines().rev() {
+        match line.trim().strip_prefix('#') {
+            Some(c) => lines.push(c.trim()),
+            None => break,
+        }
+    }
+    lines.reverse();
+    lines.join(" ")
+}
+
+fn dedent(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let body: Vec<&str> = lines
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or("").trim_end())
+        .collect();
+    body.join("\n").trim().to_string()
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
