@@ -26,7 +26,8 @@ enum Command {
     /// Replays a game log and checks that the replay gives the same log, line by line.
     Replay(cmd::replay::Args),
     /// Writes a variant's documentation page (Markdown): prose, map, parameters, and every rule and
-    /// action as an English sentence beside its source.    Doc(cmd::doc::Args),
+    /// action as an English sentence beside its source.
+    Doc(cmd::doc::Args),
     /// Lists the bundled variants.
     List(cmd::list::Args),
     /// Checks rules files and prints every problem found.
