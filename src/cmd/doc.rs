@@ -89,10 +89,16 @@ fn write_all(dir: &str, format: Format) -> Result<(), Failure> {
         let page = doc::page(&v);
         let path = Path::new(dir);
         match format {
-            Format::Markdown => write_file(
-                &path.join(format!("{name}.md")),
-                &doc::markdown(&page, v.map.as_deref(), &Links::FromDocs),
-            )?,
+            Format::Markdown => {
+                write_file(
+                    &path.join(format!("{name}.md")),
+                    &doc::markdown(&page, v.map.as_deref(), &Links::FromDocs),
+                )?;
+                if let Some(m) = &v.map {
+                    let svg = carto::render::svg::map_svg(m);
+                    write_file(&path.join(format!("{name}-map.svg")), &svg)?;
+                }
+            }
             Format::Json => write_file(
                 &path.join(format!("{name}.json")),
                 &json_text(&serde_json::to_value(&page).unwrap_or_default()),

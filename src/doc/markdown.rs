@@ -12,9 +12,12 @@ pub fn markdown(p: &Page, map: Option<&MapBoard>, links: &Links) -> String {
     }
     out.push_str(&glance(p));
     out.push_str("\n## Map\n\n");
-    match map {
-        Some(m) => out.push_str(&map_picture(m)),
-        None => out
+    match (map, links) {
+        (Some(m), Links::FromDocs) => {
+            out.push_str(&format!("![The map {}]({}-map.svg)\n", m.name, p.name))
+        }
+        (Some(m), Links::None) => out.push_str(&map_picture(m)),
+        (None, _) => out
             .push_str("The endless table: no map; a tile goes anywhere it fits next to another.\n"),
     }
     out.push_str(&params(p));

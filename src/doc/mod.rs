@@ -23,6 +23,7 @@ pub fn document(v: &Variant) -> String {
 pub enum Links {
     /// No links (a page printed to the terminal).
     None,
-    /// Relative links from a page in a folder one below the repository root (`docs/`).
+    /// Relative links from a page in a folder one below the repository root (`docs/`); the map is the
+    /// SVG picture `NAME-map.svg` written beside the page.
     FromDocs,
 }
