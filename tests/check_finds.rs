@@ -102,3 +102,13 @@ snap!(
     min_of_three,
     "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nrule r on placed {\n  score(player, min(1, 2, 3))\n}\n"
 );
+
+// C3: a limit's count is made of numbers and parameters, at least 1.
+snap!(
+    limit_count_not_a_parameter,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\naction a phase score limit per turn (turn_number()) {\n  score(player, 1)\n}\n"
+);
+snap!(
+    limit_count_zero,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam n: int = 1\naction a phase score limit group g (n - 1) {\n  score(player, 1)\n}\n"
+);

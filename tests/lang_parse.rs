@@ -259,9 +259,13 @@ fn actions_phases_limits_choices() {
     };
     assert!(!a.forced);
     assert_eq!(a.limits.len(), 5);
-    assert!(matches!(&a.limits[0].kind, LimitKind::Per { unit, count: 1 } if unit.name == "turn"));
-    assert!(matches!(&a.limits[1].kind, LimitKind::Per { unit, count: 2 } if unit.name == "round"));
-    assert!(matches!(&a.limits[2].kind, LimitKind::Group(g) if g.name == "sale"));
+    assert!(
+        matches!(&a.limits[0].kind, LimitKind::Per { unit, count } if unit.name == "turn" && count.kind == ExprKind::Int(1))
+    );
+    assert!(
+        matches!(&a.limits[1].kind, LimitKind::Per { unit, count } if unit.name == "round" && count.kind == ExprKind::Int(2))
+    );
+    assert!(matches!(&a.limits[2].kind, LimitKind::Group(g, None) if g.name == "sale"));
     assert!(matches!(&a.limits[3].kind, LimitKind::Flag(g) if g.name == "no_follower"));
     assert!(matches!(&a.limits[4].kind, LimitKind::Flag(g) if g.name == "not_extra"));
     assert!(a.when.is_some());
@@ -434,4 +438,31 @@ fn deep_nesting_is_an_error_not_a_crash() {
     );
     let (f, d) = parse_file(&Source::new("t", ok));
     assert!(d.is_empty() && f.items.len() == 1, "{d:?}");
+}
+
+// Issue 8, C3: a limit's count is a number, a parameter or `(expression)`; a group takes a count.
+#[test]
+fn limit_counts_are_expressions() {
+    let ItemKind::Action(a) = one(
+        "action sell limit per turn sales limit group sale 2 limit group fair (sales + 1) limit per round 3 { }",
+    ) else {
+        panic!()
+    };
+    assert_eq!(a.limits.len(), 4);
+    assert!(
+        matches!(&a.limits[0].kind, LimitKind::Per { count, .. } if count.kind == ExprKind::Name("sales".into()))
+    );
+    assert!(
+        matches!(&a.limits[1].kind, LimitKind::Group(g, Some(n)) if g.name == "sale" && n.kind == ExprKind::Int(2))
+    );
+    assert!(
+        matches!(&a.limits[2].kind, LimitKind::Group(g, Some(n)) if g.name == "fair" && matches!(n.kind, ExprKind::Binary(BinOp::Add, ..)))
+    );
+    assert!(matches!(&a.limits[3].kind, LimitKind::Per { unit, .. } if unit.name == "round"));
+    // `limit` after a group name starts the next limit, it is not the group's count.
+    let ItemKind::Action(a) = one("action sell limit group sale limit no_follower { }") else {
+        panic!()
+    };
+    assert!(matches!(&a.limits[0].kind, LimitKind::Group(g, None) if g.name == "sale"));
+    assert!(matches!(&a.limits[1].kind, LimitKind::Flag(f) if f.name == "no_follower"));
 }

@@ -106,12 +106,11 @@ pub struct ActionDecl {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum LimitKind {
-    /// `per turn N`, `per round N` (the unit is checked, not parsed).
-    Per {
-        unit: Ident,
-        count: i64,
-    },
-    Group(Ident),
+    /// `per turn N`, `per round N` (the unit is checked, not parsed); N is a number, a parameter or
+    /// a parenthesised expression of them.
+    Per { unit: Ident, count: Expr },
+    /// `group NAME [N]`: at most N (default 1) actions of the group per turn.
+    Group(Ident, Option<Expr>),
     /// `no_follower`, `not_extra`, … (checked, not parsed).
     Flag(Ident),
 }

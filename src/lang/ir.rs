@@ -224,10 +224,11 @@ pub struct Rule {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Limit {
-    PerTurn(u32),
-    PerRound(u32),
-    /// At most one action of the group per turn: index into `Program::groups`.
-    Group(u16),
+    /// The count: constants and parameters only (`LimitCount`), read when offering.
+    PerTurn(Expr),
+    PerRound(Expr),
+    /// At most N (default 1) actions of the group per turn: index into `Program::groups`.
+    Group(u16, Option<Expr>),
     NoFollower,
     NotExtra,
 }
@@ -257,6 +258,8 @@ pub struct Action {
     pub phase: Option<Phase>,
     pub limits: Vec<Limit>,
     pub when: Option<Expr>,
+    /// The source text of each `and`-joined part of `when`, to say which part refuses the action.
+    pub when_text: Vec<String>,
     pub choices: Vec<Choice>,
     /// Slot 0 is `player`; choices follow.
     pub body: Body,
@@ -290,6 +293,31 @@ impl Program {
         self.by_trigger
             .get(t as usize)
             .map_or(&[], |v| v.as_slice())
+    }
+
+    /// The value of a limit's count: a constant, a parameter (its value in force) or arithmetic of
+    /// them; `None` for anything else (the checker refuses it) or on overflow.
+    pub fn limit_count(&self, e: &Expr) -> Option<i64> {
+        match e {
+            Expr::Const(Value::Int(i)) => Some(*i),
+            Expr::Param(p) => match self.params.get(*p as usize)?.value {
+                Value::Int(i) => Some(i),
+                _ => None,
+            },
+            Expr::Neg(x) => self.limit_count(x)?.checked_neg(),
+            Expr::Binary(op, a, b) => {
+                let (a, b) = (self.limit_count(a)?, self.limit_count(b)?);
+                match op {
+                    BinOp::Add => a.checked_add(b),
+                    BinOp::Sub => a.checked_sub(b),
+                    BinOp::Mul => a.checked_mul(b),
+                    BinOp::Div => a.checked_div(b),
+                    BinOp::Rem => a.checked_rem(b),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     pub fn param_index(&self, name: &str) -> Option<ParamId> {

@@ -191,6 +191,7 @@ fn rule_words(rk: Rule) -> Option<&'static str> {
         limit => "`limit`",
         limit_per => "`per`",
         limit_group => "`group`",
+        limit_count => "a count (a number, a parameter or `(expression)`)",
         choose => "`choose`",
         choose_chips => "`chips from`",
         choose_one => "an expression",
@@ -612,6 +613,12 @@ impl Builder {
         self.expr(self.next(&mut kids(p), &span)?, 0)
     }
 
+    /// A limit's count: a number, a parameter, or an expression in parentheses.
+    fn limit_count(&self, p: Pair<'_, Rule>) -> Res<Expr> {
+        let span = self.span(&p);
+        self.expr(self.next(&mut kids(p), &span)?, 0)
+    }
+
     fn limit(&self, p: Pair<'_, Rule>) -> Res<Limit> {
         let span = self.span(&p);
         let inner = self.next(&mut kids(p), &span)?;
@@ -619,10 +626,18 @@ impl Builder {
             Rule::limit_per => {
                 let mut k = kids(inner);
                 let unit = self.ident(self.next(&mut k, &span)?);
-                let count = self.int(self.next(&mut k, &span)?)?;
+                let count = self.limit_count(self.next(&mut k, &span)?)?;
                 LimitKind::Per { unit, count }
             }
-            Rule::limit_group => LimitKind::Group(self.ident(self.next(&mut kids(inner), &span)?)),
+            Rule::limit_group => {
+                let mut k = kids(inner);
+                let group = self.ident(self.next(&mut k, &span)?);
+                let count = match k.next() {
+                    Some(c) => Some(self.limit_count(c)?),
+                    None => None,
+                };
+                LimitKind::Group(group, count)
+            }
             _ => LimitKind::Flag(self.ident(inner)),
         };
         Ok(Limit { kind, span })

@@ -244,11 +244,21 @@ impl Checker {
         });
         let choices = self.action_choices(a, &mut sc);
         let stmts = self.block(&a.body, &mut sc);
+        let text = self.files.get(self.file).map_or("", |f| f.text.as_str());
+        let mut parts = Vec::new();
+        if let Some(w) = &a.when {
+            ast_conjuncts(w, &mut parts);
+        }
+        let when_text = parts
+            .iter()
+            .map(|p| text.get(p.span.clone()).unwrap_or("").trim().to_string())
+            .collect();
         ir::Action {
             name: a.name.name.clone(),
             phase,
             limits,
             when,
+            when_text,
             choices,
             body: ir::Body {
                 stmts,
@@ -345,5 +355,16 @@ impl Checker {
             });
         }
         choices
+    }
+}
+
+/// The `and`-joined parts of a condition, left to right.
+fn ast_conjuncts<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Expr>) {
+    match &e.kind {
+        ast::ExprKind::Binary(ast::BinOp::And, a, b) => {
+            ast_conjuncts(a, out);
+            ast_conjuncts(b, out);
+        }
+        _ => out.push(e),
     }
 }

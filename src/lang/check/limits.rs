@@ -1,10 +1,12 @@
 //! An action's limits: `per turn N`, `per round N`, `group NAME` and the flags `no_follower` and
 //! `not_extra`, each lowered to an [`ir::Limit`].
 
-use super::Checker;
+use super::{Checker, Scope};
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::lang::ast::{self, LimitKind};
+use crate::lang::builtins::Ty;
 use crate::lang::builtins::{self, Phase};
+use crate::lang::consts::mismatch;
 use crate::lang::ir;
 
 impl Checker {
@@ -17,8 +19,8 @@ impl Checker {
         let mut limits = Vec::new();
         for l in &a.limits {
             let limit = match &l.kind {
-                LimitKind::Per { unit, count } => self.limit_per(a, l, unit, *count),
-                LimitKind::Group(g) => Some(self.limit_group(g)),
+                LimitKind::Per { unit, count } => self.limit_per(a, l, unit, count),
+                LimitKind::Group(g, count) => self.limit_group(a, l, g, count.as_ref()),
                 LimitKind::Flag(f) => self.limit_flag(l, f, phase),
             };
             limits.extend(limit);
@@ -32,7 +34,7 @@ impl Checker {
         a: &ast::ActionDecl,
         l: &ast::Limit,
         unit: &ast::Ident,
-        count: i64,
+        count: &ast::Expr,
     ) -> Option<ir::Limit> {
         let per_turn = match unit.name.as_str() {
             "turn" => true,
@@ -48,17 +50,7 @@ impl Checker {
                 return None;
             }
         };
-        if count == 0 {
-            self.err(
-                Diagnostic::error(
-                    l.span.clone(),
-                    format!("action `{}` can never apply", a.name.name),
-                )
-                .with_label("zero times allowed")
-                .with_note("remove the action, or allow it at least once"),
-            );
-        }
-        let n = u32::try_from(count).unwrap_or(u32::MAX);
+        let n = self.limit_count(a, l, count)?;
         Some(if per_turn {
             ir::Limit::PerTurn(n)
         } else {
@@ -66,8 +58,57 @@ impl Checker {
         })
     }
 
-    /// `group NAME`: the group's id, numbered as first named.
-    fn limit_group(&mut self, g: &ast::Ident) -> ir::Limit {
+    /// A limit's count: an int made of numbers and parameters only (it is read when actions are
+    /// offered, with the parameters in force); at least 1 with the defaults.
+    fn limit_count(
+        &mut self,
+        a: &ast::ActionDecl,
+        l: &ast::Limit,
+        count: &ast::Expr,
+    ) -> Option<ir::Expr> {
+        let (x, t) = self.expr(count, &mut Scope::default());
+        if !Ty::INT.accepts(t) {
+            self.err(mismatch(count.span.clone(), Ty::INT, t).with_note("a limit counts actions"));
+            return None;
+        }
+        let Some(n) = self.prog.limit_count(&x) else {
+            self.err(
+                Diagnostic::error(
+                    count.span.clone(),
+                    "a limit's count is made of numbers and parameters only",
+                )
+                .with_label("not a number or a parameter")
+                .with_note(
+                    "write a number, a parameter, or `(expression)` of them, such as `(sales + 1)`",
+                ),
+            );
+            return None;
+        };
+        if n <= 0 {
+            self.err(
+                Diagnostic::error(
+                    l.span.clone(),
+                    format!("action `{}` can never apply", a.name.name),
+                )
+                .with_label(format!("{n} times allowed"))
+                .with_note("remove the action, or allow it at least once"),
+            );
+        }
+        Some(x)
+    }
+
+    /// `group NAME [N]`: the group's id, numbered as first named, and its count.
+    fn limit_group(
+        &mut self,
+        a: &ast::ActionDecl,
+        l: &ast::Limit,
+        g: &ast::Ident,
+        count: Option<&ast::Expr>,
+    ) -> Option<ir::Limit> {
+        let count = match count {
+            Some(c) => Some(self.limit_count(a, l, c)?),
+            None => None,
+        };
         let id = match self.prog.groups.iter().position(|x| *x == g.name) {
             Some(i) => i,
             None => {
@@ -75,7 +116,7 @@ impl Checker {
                 self.prog.groups.len() - 1
             }
         };
-        ir::Limit::Group(id as u16)
+        Some(ir::Limit::Group(id as u16, count))
     }
 
     /// `no_follower` or `not_extra`.
@@ -107,7 +148,7 @@ impl Checker {
                     d = d.with_note(format!("did you mean `{s}`?"));
                 }
                 self.err(d.with_note(
-                    "the limits are: `per turn N`, `per round N`, `group NAME`, `no_follower`, `not_extra`",
+                    "the limits are: `per turn N`, `per round N`, `group NAME [N]`, `no_follower`, `not_extra`",
                 ));
                 None
             }

@@ -2,9 +2,21 @@
 //! choices that passes the filters), running a chosen offer, naming it, and why one is refused.
 
 use super::{Chosen, Interp, Offer, MAX_ACTIONS_PER_TURN, R};
-use crate::game::{Opt, Phase};
-use crate::lang::ir::{Action, ChoiceKind, Limit, Value};
+use crate::game::{Hooks, Opt, Phase};
+use crate::lang::ast::BinOp;
+use crate::lang::ir::{Action, ChoiceKind, Expr, Limit, Value};
 use crate::state::State;
+
+/// The `and`-joined parts of a condition, left to right.
+fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    match e {
+        Expr::Binary(BinOp::And, a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        _ => out.push(e),
+    }
+}
 
 impl Interp {
     pub(super) fn refresh_usage(&mut self, st: &State) {
@@ -12,7 +24,7 @@ impl Interp {
             self.seen_turn = st.turn;
             self.actions_this_turn = 0;
             self.used_turn.iter_mut().for_each(|u| *u = 0);
-            self.groups_used.iter_mut().for_each(|g| *g = false);
+            self.groups_used.iter_mut().for_each(|g| *g = 0);
         }
         let n = self.prog.actions.len() * st.players.len().max(1);
         if self.used_round.len() != n {
@@ -26,14 +38,22 @@ impl Interp {
         }
     }
 
+    /// A limit's count with the parameters in force (0 if it cannot be worked out).
+    fn count_of(&self, e: &Expr) -> i64 {
+        self.prog.limit_count(e).unwrap_or(0)
+    }
+
     pub(super) fn allowed(&self, st: &State, ai: usize, a: &Action) -> bool {
         a.limits.iter().all(|l| match l {
-            Limit::PerTurn(n) => self.used_turn[ai] < *n,
+            Limit::PerTurn(n) => i64::from(self.used_turn[ai]) < self.count_of(n),
             Limit::PerRound(n) => {
                 let k = st.current as usize * self.prog.actions.len() + ai;
-                self.used_round.get(k).copied().unwrap_or(0) < *n
+                i64::from(self.used_round.get(k).copied().unwrap_or(0)) < self.count_of(n)
             }
-            Limit::Group(g) => !self.groups_used.get(*g as usize).copied().unwrap_or(false),
+            Limit::Group(g, n) => {
+                let used = self.groups_used.get(*g as usize).copied().unwrap_or(0);
+                i64::from(used) < n.as_ref().map_or(1, |n| self.count_of(n))
+            }
             Limit::NoFollower => !st.follower_placed_now,
             Limit::NotExtra => !st.in_extra_turn,
         })
@@ -63,34 +83,37 @@ impl Interp {
         self.refresh_usage(st);
         for l in &a.limits {
             let refused = match l {
-                Limit::PerTurn(n) => (self.used_turn[ai] >= *n).then(|| {
-                    format!(
-                        "`limit per turn {n}`: already taken {} time(s) this turn",
-                        self.used_turn[ai]
-                    )
-                }),
+                Limit::PerTurn(n) => {
+                    let n = self.count_of(n);
+                    (i64::from(self.used_turn[ai]) >= n).then(|| {
+                        format!(
+                            "`limit per turn {n}`: already taken {} time(s) this turn",
+                            self.used_turn[ai]
+                        )
+                    })
+                }
                 Limit::PerRound(n) => {
+                    let n = self.count_of(n);
                     let k = st.current as usize * prog.actions.len() + ai;
                     let used = self.used_round.get(k).copied().unwrap_or(0);
-                    (used >= *n).then(|| {
+                    (i64::from(used) >= n).then(|| {
                         format!("`limit per round {n}`: already taken {used} time(s) this round")
                     })
                 }
-                Limit::Group(g) => self
-                    .groups_used
-                    .get(*g as usize)
-                    .copied()
-                    .unwrap_or(false)
-                    .then(|| {
+                Limit::Group(g, n) => {
+                    let n = n.as_ref().map_or(1, |n| self.count_of(n));
+                    let used = self.groups_used.get(*g as usize).copied().unwrap_or(0);
+                    (i64::from(used) >= n).then(|| {
                         let group = prog
                             .groups
                             .get(*g as usize)
                             .map(|s| s.as_str())
                             .unwrap_or("?");
                         format!(
-                            "`limit group {group}`: an action of that group was taken this turn"
+                            "`limit group {group} {n}`: {used} action(s) of that group taken this turn"
                         )
-                    }),
+                    })
+                }
                 Limit::NoFollower => st
                     .follower_placed_now
                     .then(|| "`limit no_follower`: a follower was placed this turn".to_string()),
@@ -102,29 +125,118 @@ impl Interp {
                 return Ok(Some(format!("action `{word}` is refused by its {r}")));
             }
         }
+        let false_part = match &a.when {
+            Some(w) => self.false_part(st, ai, a, w)?,
+            None => None,
+        };
         if a.phase != now {
+            let when = false_part
+                .map(|p| format!(", and its condition `{p}` is false now"))
+                .unwrap_or_default();
             return Ok(Some(format!(
-                "action `{word}` is offered in {}, and this decision is not that",
+                "action `{word}` is offered in {}, not at this decision{when}",
                 phase_name(a.phase)
             )));
         }
-        if let Some(w) = &a.when {
-            self.begin((prog.rules.len() + ai) as u16, st.turn);
-            let saved = self.enter(a.body.locals.max(2));
-            self.set(0, Value::Player(st.current))?;
-            let ok = self.bool(st, w);
-            self.leave(saved);
-            if !ok? {
-                return Ok(Some(format!(
-                    "action `{word}`: its `when` condition is false now"
-                )));
+        if let Some(part) = false_part {
+            return Ok(Some(format!(
+                "action `{word}`: its condition `{part}` is false now"
+            )));
+        }
+        Ok(Some(self.refusing_choice(st, ai, a, name)))
+    }
+
+    /// The first `and`-joined part of an action's `when` that is false now, as written; `None` when
+    /// the condition holds.
+    fn false_part(&mut self, st: &mut State, ai: usize, a: &Action, w: &Expr) -> R<Option<String>> {
+        let mut parts = Vec::new();
+        conjuncts(w, &mut parts);
+        let texts = &a.when_text;
+        self.begin((self.prog.rules.len() + ai) as u16, st.turn);
+        let saved = self.enter(a.body.locals.max(2));
+        self.set(0, Value::Player(st.current))?;
+        let mut found = None;
+        for (i, p) in parts.iter().enumerate() {
+            match self.bool(st, p) {
+                Ok(true) => {}
+                Ok(false) => {
+                    found = Some(match texts.get(i).filter(|_| texts.len() == parts.len()) {
+                        Some(t) => t.clone(),
+                        None => texts.join(" and "),
+                    });
+                    break;
+                }
+                Err(e) => {
+                    self.leave(saved);
+                    return Err(e);
+                }
             }
         }
-        let names: Vec<String> = a.choices.iter().map(|c| format!("`{}`", c.name)).collect();
-        Ok(Some(format!(
-            "action `{word}`: those choices do not meet its `where` conditions (choices: {})",
-            names.join(", ")
-        )))
+        self.leave(saved);
+        Ok(found)
+    }
+
+    /// Which choice of an action named in `name` refuses it: the first word after the action's name
+    /// that no offered option has after the same earlier words (chips of a word in any order).
+    fn refusing_choice(&self, st: &State, ai: usize, a: &Action, name: &str) -> String {
+        let word = &a.name;
+        let canon = |w: &str| crate::game::canonical_option(w);
+        let raw: Vec<&str> = name.split_whitespace().skip(1).collect();
+        let asked: Vec<String> = raw.iter().map(|w| canon(w)).collect();
+        // Each offered option's words after the action's name: (as compared, as the game names it).
+        let offered: Vec<Vec<(String, String)>> = (0..self.offers.len())
+            .filter(|&h| self.offers[h].action as usize == ai)
+            .map(|h| {
+                self.action_name(st, h as u32)
+                    .split_whitespace()
+                    .skip(1)
+                    .map(|w| (canon(w), w.to_string()))
+                    .collect()
+            })
+            .collect();
+        if offered.is_empty() {
+            let names: Vec<String> = a.choices.iter().map(|c| format!("`{}`", c.name)).collect();
+            return format!(
+                "action `{word}`: no choice of {} meets its lists and `where` conditions now",
+                names.join(", ")
+            );
+        }
+        for (i, ch) in a.choices.iter().enumerate() {
+            let same_before = offered.iter().filter(|o| {
+                o.len() > i
+                    && o[..i].iter().map(|(c, _)| c).eq(asked.iter().take(i))
+                    && asked.len() >= i
+            });
+            let mut allowed: Vec<&(String, String)> = Vec::new();
+            for o in same_before {
+                if !allowed.iter().any(|(c, _)| *c == o[i].0) {
+                    allowed.push(&o[i]);
+                }
+            }
+            let more = if allowed.len() > 12 { " …" } else { "" };
+            let shown: Vec<&str> = allowed.iter().take(12).map(|(_, r)| r.as_str()).collect();
+            let shown = format!("{}{more}", shown.join(" | "));
+            match asked.get(i) {
+                None => {
+                    return format!(
+                        "action `{word}`: choice `{}` is missing (allowed: {shown})",
+                        ch.name
+                    )
+                }
+                Some(w) if !allowed.iter().any(|(c, _)| c == w) => {
+                    return format!(
+                        "action `{word}`: choice `{}` cannot be `{}` here: its list or `where` condition excludes it (allowed: {shown})",
+                        ch.name, raw[i]
+                    )
+                }
+                _ => {}
+            }
+        }
+        format!(
+            "action `{word}`: the option is written with {} choice(s), it takes {}",
+            asked.len(),
+            a.choices.len()
+        )
     }
 
     /// Lists the offers of every action of `phase` (`None`: forced actions).
@@ -292,9 +404,9 @@ impl Interp {
             *u += 1;
         }
         for l in &a.limits {
-            if let Limit::Group(g) = l {
+            if let Limit::Group(g, _) = l {
                 if let Some(x) = self.groups_used.get_mut(*g as usize) {
-                    *x = true;
+                    *x += 1;
                 }
             }
         }

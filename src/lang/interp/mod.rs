@@ -77,7 +77,8 @@ pub struct Interp {
     offer_chips: Vec<u16>,
     used_turn: Vec<u32>,
     used_round: Vec<u32>,
-    groups_used: Vec<bool>,
+    /// Actions of each group taken this turn.
+    groups_used: Vec<u32>,
     seen_turn: u32,
     seen_round: (u32, u8),
     listens: [bool; 11],
@@ -211,7 +212,7 @@ impl Interp {
             offer_chips: Vec::new(),
             used_turn: vec![0; n_actions],
             used_round: Vec::new(),
-            groups_used: vec![false; n_groups],
+            groups_used: vec![0; n_groups],
             seen_turn: u32::MAX,
             seen_round: (u32::MAX, 0),
             listens,
