@@ -98,7 +98,7 @@ struct Frame {
 
 impl Frame {
     fn new(x0: i32, y0: i32, w: i32, h: i32) -> Frame {
-        let k = ((LEFT + f64::from(w) * S) / 640.0).clamp(1.0, 2.4);
+        let k = ((LEFT + f64::from(w) * S) / 640.0).clamp(1.0, 2.0);
         Frame {
             x0,
             y0,
@@ -244,7 +244,12 @@ fn map_squares(out: &mut String, map: &MapBoard, f: &Frame, legend: &mut Legend)
                     S - 4.0
                 );
             }
-            let own_tints = tints.get(&(x, y)).cloned().unwrap_or_default();
+            // A band over the sea would make it look like land: only land squares are tinted.
+            let group = tints.get(&(x, y)).cloned().unwrap_or_default();
+            let own_tints = match sq.kind {
+                SquareKind::Sea | SquareKind::Wave => Vec::new(),
+                _ => group.clone(),
+            };
             for (k, c) in &own_tints {
                 let _ = write!(
                     out,
@@ -256,7 +261,7 @@ fn map_squares(out: &mut String, map: &MapBoard, f: &Frame, legend: &mut Legend)
             let mut spot = 0;
             let mut badges = Vec::new();
             for (k, v) in &sq.attrs {
-                if own_tints.iter().any(|(tk, _)| tk == k) || k == "slots" {
+                if group.iter().any(|(tk, _)| tk == k) || k == "slots" {
                     continue;
                 }
                 match v {
@@ -283,7 +288,7 @@ fn map_squares(out: &mut String, map: &MapBoard, f: &Frame, legend: &mut Legend)
                 text(
                     out,
                     px + 3.0,
-                    py + S - 4.0,
+                    py + 26.0,
                     10.0,
                     "start",
                     r##"fill="#333" font-weight="bold""##,
