@@ -300,6 +300,9 @@ fn bad_usage_is_refused_with_a_reason() {
     assert_eq!(code, 2, "{err}");
     let (code, _, err) = carto(&["sim", "base", "--threads", "0"]);
     assert_eq!(code, 2, "{err}");
+    let (code, _, err) = carto(&["sim", "base", "--threads", "100000"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--threads must be 1 to 1024"), "{err}");
     let f = tmp("not-sim.json");
     std::fs::write(&f, "{}").unwrap();
     let (code, _, err) = carto(&["sim", "merge", &f]);

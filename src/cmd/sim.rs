@@ -11,6 +11,9 @@ use carto::variant::{load_variant_with, InputError, Variant};
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// More threads than this is a mistake, not a machine.
+const MAX_THREADS: usize = 1024;
+
 /// Player names when `--players` is not given: as many as the agents (at least two).
 const DEFAULT_PLAYERS: [&str; 6] = ["ann", "bob", "cyd", "dee", "eve", "fay"];
 
@@ -96,8 +99,12 @@ pub fn run_cmd(args: Args) -> Result<(), Failure> {
             "--first-game plus --games is too large".into(),
         ));
     }
-    if args.threads == Some(0) {
-        return Err(Failure::Usage("--threads must be at least 1".into()));
+    if let Some(t) = args.threads {
+        if t == 0 || t > MAX_THREADS {
+            return Err(Failure::Usage(format!(
+                "--threads must be 1 to {MAX_THREADS}"
+            )));
+        }
     }
     let agents = agents_and_players(&args)?;
     let (a, b) = load_settings(&variant, &args)?;
