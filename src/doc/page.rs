@@ -267,6 +267,15 @@ fn action_sentence(w: &mut Words, a: &ast::ActionDecl) -> String {
 }
 
 /// Phase and limits, as words: "phase 3, once per turn, shared with *sell town*".
+/// A limit's count for prose: the number, or the parameter's name in backticks.
+fn count_text(e: &ast::Expr) -> String {
+    match &e.kind {
+        ast::ExprKind::Int(n) => n.to_string(),
+        ast::ExprKind::Name(p) => format!("`{p}`"),
+        _ => "a set number of".into(),
+    }
+}
+
 fn action_when(a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<String>>) -> String {
     let mut parts: Vec<String> = Vec::new();
     if a.forced {
@@ -277,9 +286,28 @@ fn action_when(a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<String>>) -> S
     }
     for l in &a.limits {
         parts.push(match &l.kind {
-            LimitKind::Per { unit, count: 1 } => format!("once per {}", unit.name),
-            LimitKind::Per { unit, count } => format!("up to {count} times per {}", unit.name),
-            LimitKind::Group(g) => {
+            LimitKind::Per { unit, count } if count.kind == ast::ExprKind::Int(1) => {
+                format!("once per {}", unit.name)
+            }
+            LimitKind::Per { unit, count } => {
+                format!("up to {} times per {}", count_text(count), unit.name)
+            }
+            LimitKind::Group(g, Some(n)) => {
+                let others: Vec<String> = groups
+                    .get(&g.name)
+                    .into_iter()
+                    .flatten()
+                    .filter(|n| **n != a.name.name)
+                    .map(|n| format!("*{}*", title_case(n).to_lowercase()))
+                    .collect();
+                let times = format!("up to {} times per turn", count_text(n));
+                if others.is_empty() {
+                    times
+                } else {
+                    format!("{times}, shared with {}", others.join(", "))
+                }
+            }
+            LimitKind::Group(g, None) => {
                 let others: Vec<String> = groups
                     .get(&g.name)
                     .into_iter()
@@ -309,7 +337,7 @@ fn action_groups(trees: &[Option<ast::File>]) -> BTreeMap<String, Vec<String>> {
     for item in trees.iter().flatten().flat_map(|t| &t.items) {
         if let ItemKind::Action(a) = &item.kind {
             for l in &a.limits {
-                if let LimitKind::Group(g) = &l.kind {
+                if let LimitKind::Group(g, _) = &l.kind {
                     let names = groups.entry(g.name.clone()).or_default();
                     if !names.contains(&a.name.name) {
                         names.push(a.name.name.clone());
