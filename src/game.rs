@@ -243,6 +243,8 @@ impl<H: Hooks> Game<H> {
         st.chips.clear();
         st.on_square.clear();
         st.on_square.resize(st.board.kind.len(), 0);
+        st.in_hand.clear();
+        st.in_hand.resize(players.len(), 0);
         st.supply.clear();
         for (i, &(colour, value)) in cfg.chip_set.iter().enumerate() {
             st.chips.push(Chip {

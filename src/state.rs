@@ -170,6 +170,8 @@ pub struct State {
     pub chips: Vec<Chip>,
     /// How many chips lie on each cell (so an empty square is known without a search).
     pub on_square: Vec<u8>,
+    /// How many chips each player holds in hand (so an empty hand is known without a search).
+    pub in_hand: Vec<u16>,
     /// Chips in the supply, top = last.
     pub supply: Vec<u16>,
     /// The draw stack, top = last.
@@ -212,6 +214,7 @@ impl State {
             per_player: 0,
             chips: Vec::new(),
             on_square: Vec::new(),
+            in_hand: Vec::new(),
             supply: Vec::new(),
             stack: Vec::new(),
             tile_stacks: Vec::new(),
@@ -321,6 +324,16 @@ impl State {
                 *n += 1;
             }
         }
+        if let Place::Hand(p) = c.place {
+            if let Some(n) = self.in_hand.get_mut(p as usize) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        if let Place::Hand(p) = to {
+            if let Some(n) = self.in_hand.get_mut(p as usize) {
+                *n += 1;
+            }
+        }
         if c.place != to {
             if let Place::Hand(p) = c.place {
                 self.tally.chips_spent[p as usize % crate::tally::SLOTS] += 1;
@@ -349,15 +362,25 @@ impl State {
             out.extend(self.supply.iter().rev());
             return;
         }
-        if let Place::Square(cell) = place {
-            if self.on_square.get(cell as usize).is_none_or(|&n| n == 0) {
-                return;
-            }
+        if self.chip_count(place) == Some(0) {
+            return;
         }
         for (i, c) in self.chips.iter().enumerate() {
             if c.place == place {
                 out.push(i as u16);
             }
+        }
+    }
+
+    /// How many chips lie in a place, when the state keeps that count (squares, hands, the supply).
+    pub fn chip_count(&self, place: Place) -> Option<usize> {
+        match place {
+            Place::Square(cell) => {
+                Some(self.on_square.get(cell as usize).map_or(0, |&n| n as usize))
+            }
+            Place::Hand(p) => Some(self.in_hand.get(p as usize).map_or(0, |&n| n as usize)),
+            Place::Supply => Some(self.supply.len()),
+            _ => None,
         }
     }
 

@@ -295,10 +295,11 @@ impl Interp {
             return Ok(());
         };
         let from = self.eval(st, &ch.from)?;
-        let items = self.elems(from)?;
         match &ch.kind {
             ChoiceKind::One => {
-                for item in items {
+                // By position: the list stays in the arena while its elements are tried.
+                for i in 0..self.len_of(from)? {
+                    let item = self.elem_at(from, i);
                     self.tick()?;
                     self.set(ch.slot, item)?;
                     if let Some(f) = &ch.filter {
@@ -312,6 +313,7 @@ impl Interp {
                 }
             }
             ChoiceKind::Chips { size } => {
+                let items = self.elems(from)?;
                 let (lo, hi) = match size {
                     Some(e) => match self.eval(st, e)? {
                         Value::Range(a, b) => (a.max(0) as usize, b.max(0) as usize),

@@ -177,51 +177,53 @@ impl Interp {
         }
     }
 
-    /// Static aggregate `i`: its value for the current values of its outside variables.
+    /// Static aggregate `i`: its value for the current values of its outside variables. A hit
+    /// allocates nothing: the key is compared in place and a list is copied into the arena.
     fn memoised(&mut self, st: &mut State, e: &Expr, i: usize) -> R<Value> {
-        // The values of the outside variables are the key; lists (arena handles) are
-        // not a stable key, so an aggregate reading one is computed afresh.
-        let mut key = Vec::with_capacity(self.static_free[i].len());
-        for &slot in &self.static_free[i] {
-            key.push(
-                self.frame
-                    .get(self.base + slot as usize)
-                    .copied()
-                    .unwrap_or(Value::Unit),
-            );
+        let frame = &self.frame[self.base.min(self.frame.len())..];
+        let free = &self.static_free[i];
+        let local = |slot: u16| frame.get(slot as usize).copied().unwrap_or(Value::Unit);
+        // Lists (arena handles) are not a stable key: an aggregate reading one is computed afresh.
+        if free.iter().any(|&s| matches!(local(s), Value::List(_))) {
+            return self.aggregate(st, e);
         }
-        Ok(if key.iter().any(|v| matches!(v, Value::List(_))) {
-            self.aggregate(st, e)?
-        } else {
-            match self.static_vals[i]
-                .iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, v)| v.clone())
-            {
-                Some(StaticVal::Scalar(v)) => v,
-                Some(StaticVal::List(items)) => self.list_of(items),
-                Some(StaticVal::Uncached) => self.aggregate(st, e)?,
-                None => {
-                    let v = self.aggregate(st, e)?;
-                    let cached = match v {
-                        Value::List(l) => {
-                            let items = &self.lists[l as usize];
-                            if items.iter().any(|x| matches!(x, Value::List(_))) {
-                                StaticVal::Uncached
-                            } else {
-                                StaticVal::List(items.clone())
-                            }
-                        }
-                        v => StaticVal::Scalar(v),
-                    };
-                    // A bounded memo: past 64 keys, values are computed afresh.
-                    if self.static_vals[i].len() < 64 {
-                        self.static_vals[i].push((key, cached));
-                    }
-                    v
+        let hit = self.static_vals[i].iter().position(|(k, _)| {
+            k.len() == free.len() && free.iter().zip(k).all(|(&s, v)| local(s) == *v)
+        });
+        match hit.map(|h| &self.static_vals[i][h].1) {
+            Some(StaticVal::Scalar(v)) => Ok(*v),
+            Some(StaticVal::List(_)) => {
+                let l = self.new_list();
+                let (vals, lists) = (&self.static_vals, &mut self.lists);
+                if let (Some((_, StaticVal::List(items))), Some(out)) =
+                    (hit.and_then(|h| vals[i].get(h)), lists.get_mut(l as usize))
+                {
+                    out.extend_from_slice(items);
                 }
+                Ok(Value::List(l))
             }
-        })
+            Some(StaticVal::Uncached) => self.aggregate(st, e),
+            None => {
+                let key: Vec<Value> = free.iter().map(|&s| local(s)).collect();
+                let v = self.aggregate(st, e)?;
+                let cached = match v {
+                    Value::List(l) => {
+                        let items = &self.lists[l as usize];
+                        if items.iter().any(|x| matches!(x, Value::List(_))) {
+                            StaticVal::Uncached
+                        } else {
+                            StaticVal::List(items.clone())
+                        }
+                    }
+                    v => StaticVal::Scalar(v),
+                };
+                // A bounded memo: past 64 keys, values are computed afresh.
+                if self.static_vals[i].len() < 64 {
+                    self.static_vals[i].push((key, cached));
+                }
+                Ok(v)
+            }
+        }
     }
 
     pub(super) fn aggregate(&mut self, st: &mut State, e: &Expr) -> R<Value> {

@@ -84,11 +84,13 @@ impl Interp {
                 .copied()
                 .unwrap_or(Value::Unit),
             Expr::List(items) => {
-                let mut vals = Vec::with_capacity(items.len());
+                // Straight into the arena: evaluating an item may add lists, never change this one.
+                let l = self.new_list();
                 for it in items {
-                    vals.push(self.eval(st, it)?);
+                    let v = self.eval(st, it)?;
+                    self.lists[l as usize].push(v);
                 }
-                self.list_of(vals)
+                Value::List(l)
             }
             Expr::Range(a, b) => {
                 let (a, b) = (self.int(st, a)?, self.int(st, b)?);

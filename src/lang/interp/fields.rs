@@ -53,9 +53,17 @@ impl Interp {
                         Value::Bool(st.board.kind.get(cu) == Some(&CellKind::LargeCity))
                     }
                     F::SquareChips => {
-                        let mut ids = Vec::new();
-                        st.chips_at(Place::Square(c), &mut ids);
-                        self.list_of(ids.into_iter().map(Value::Chip))
+                        let l = self.new_list();
+                        if st.chip_count(Place::Square(c)) != Some(0) {
+                            let out = &mut self.lists[l as usize];
+                            let on = |ch: &crate::state::Chip| ch.place == Place::Square(c);
+                            out.extend(
+                                (0..st.chips.len())
+                                    .filter(|&i| on(&st.chips[i]))
+                                    .map(|i| Value::Chip(i as u16)),
+                            );
+                        }
+                        Value::List(l)
                     }
                     F::SquareFreeSlots => Value::Int(self.free_slots(st, c).len() as i64),
                     _ => return Err(self.fail("not a field of a square")),

@@ -3,7 +3,7 @@
 
 use super::{Interp, R};
 use crate::features::NONE;
-use crate::lang::builtins::Builtin;
+use crate::lang::builtins::{Builtin, Field};
 use crate::lang::ir::{Expr, Place as IrPlace, Value};
 use crate::map::AttrValue;
 use crate::state::{FollowerAt, Place, State};
@@ -59,6 +59,11 @@ impl Interp {
 
     /// Evaluates a builtin call: its arguments, then the query (an effect does its work, yielding nothing).
     pub(super) fn call(&mut self, st: &mut State, b: Builtin, args: &[Expr]) -> R<Value> {
+        if let (Builtin::Len, [arg]) = (b, args) {
+            if let Some(n) = self.count_chips(st, arg)? {
+                return Ok(Value::Int(n as i64));
+            }
+        }
         let mut a = [Value::Unit; 4];
         for (i, e) in args.iter().enumerate().take(4) {
             a[i] = self.eval(st, e)?;
@@ -103,6 +108,37 @@ impl Interp {
                 Value::Unit
             }
         })
+    }
+
+    /// `len(square.chips)` and `len(chips(place))` from the counts the state keeps, without listing
+    /// the chips when it keeps one; `None` (nothing evaluated) for any other expression.
+    fn count_chips(&mut self, st: &mut State, arg: &Expr) -> R<Option<usize>> {
+        let listed = match arg {
+            Expr::Field(x, Field::SquareChips) => {
+                let v = self.eval(st, x)?;
+                self.tick()?;
+                if let Value::Square(c) = v {
+                    if let Some(n) = st.chip_count(Place::Square(c)) {
+                        return Ok(Some(n));
+                    }
+                }
+                self.field(st, v, Field::SquareChips)?
+            }
+            Expr::Call(Builtin::Chips, p) if p.len() == 1 => {
+                let v = self.eval(st, &p[0])?;
+                self.tick()?;
+                if let Value::Place(ir) = v {
+                    if !matches!(ir, IrPlace::Slots(_)) {
+                        if let Some(n) = st.chip_count(self.place(ir)) {
+                            return Ok(Some(n));
+                        }
+                    }
+                }
+                self.chips_query(st, v)
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(self.len_of(listed)?))
     }
 
     /// The chips in a place, in the place's order (the supply from its top).
