@@ -755,9 +755,38 @@ fn merge_attrs(into: &mut BTreeMap<String, AttrValue>, from: &BTreeMap<String, A
     }
 }
 
+/// Builds a map drawn as one grid: the squares from the grid and its legend, then the areas, groups,
+/// towns and start squares, ferries, border exits and single-square attributes laid over them.
 fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
-    let text = cx.source.text.as_str();
     let legend = build_legend(cx, &raw.legend);
+    let (width, height, rows) = grid_dimensions(cx, &raw);
+    let (squares, chars) = grid_squares(cx, &rows, width, &legend);
+    let mut board = MapBoard {
+        name: raw.name.clone(),
+        doc: raw.doc.clone(),
+        width,
+        height,
+        squares,
+        starts: Vec::new(),
+        ferries: Vec::new(),
+        exits: Vec::new(),
+        large_cities: Vec::new(),
+        islands: Vec::new(),
+        groups: Vec::new(),
+    };
+    mark_areas(cx, &mut board, &chars, &raw);
+    add_groups(cx, &mut board, &raw.group);
+    add_towns(cx, &mut board, &raw);
+    add_ferries(cx, &mut board, &raw.ferry);
+    add_exits(cx, &mut board, &raw.exit);
+    add_square_attrs(cx, &mut board, &raw.square);
+    board
+}
+
+/// The grid's rows and its size (the first row's width); a missing or too large grid is reported
+/// and read as empty.
+fn grid_dimensions(cx: &mut Cx, raw: &RawMap) -> (i32, i32, Vec<Vec<GridChar>>) {
+    let text = cx.source.text.as_str();
     let rows = match &raw.grid {
         Some(g) => grid_rows(text, g),
         None => Vec::new(),
@@ -788,6 +817,18 @@ fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
         (width, height) = (0, 0);
         rows.clear();
     }
+    (width, height, rows)
+}
+
+/// The squares of the grid from the legend, and the character of each (rows of another width and
+/// characters missing from the legend are reported; such squares are off the map).
+fn grid_squares(
+    cx: &mut Cx,
+    rows: &[Vec<GridChar>],
+    width: i32,
+    legend: &BTreeMap<char, LegendEntry>,
+) -> (Vec<Square>, Vec<char>) {
+    let height = rows.len();
     let mut squares = Vec::with_capacity((width as usize) * (height as usize));
     let mut chars = Vec::with_capacity(squares.capacity());
     // First occurrence, count and position of each character missing from the legend.
@@ -847,6 +888,16 @@ fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
             }
         }
     }
+    report_missing(cx, missing, legend);
+    (squares, chars)
+}
+
+/// One error per character missing from the legend, at its first use, with how often it is used.
+fn report_missing(
+    cx: &mut Cx,
+    missing: BTreeMap<char, (Range<usize>, usize, usize, usize)>,
+    legend: &BTreeMap<char, LegendEntry>,
+) {
     let legend_chars: Vec<String> = legend.keys().map(|c| format!("`{c}`")).collect();
     for (ch, (span, count, x, y)) in missing {
         let shown = ch.escape_debug();
@@ -861,23 +912,12 @@ fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
         }
         cx.error(d);
     }
+}
 
-    let mut board = MapBoard {
-        name: raw.name.clone(),
-        doc: raw.doc.clone(),
-        width,
-        height,
-        squares,
-        starts: Vec::new(),
-        ferries: Vec::new(),
-        exits: Vec::new(),
-        large_cities: Vec::new(),
-        islands: Vec::new(),
-        groups: Vec::new(),
-    };
-    let (w, h) = (width, height);
-
-    // Large cities and islands.
+/// Large cities (squares of one character joined orthogonally) and islands (joined island squares),
+/// numbered, then named by `[[large_city]]` and `[[island]]`.
+fn mark_areas(cx: &mut Cx, board: &mut MapBoard, chars: &[char], raw: &RawMap) {
+    let (w, h) = (board.width, board.height);
     let kinds: Vec<SquareKind> = board.squares.iter().map(|s| s.kind).collect();
     let kind_at = |i: usize| kinds.get(i).copied();
     let cities = components(
@@ -916,11 +956,14 @@ fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
             attrs: BTreeMap::new(),
         });
     }
-    name_areas(cx, &mut board, &raw.large_city, SquareKind::LargeCity);
-    name_areas(cx, &mut board, &raw.island, SquareKind::Island);
+    name_areas(cx, board, &raw.large_city, SquareKind::LargeCity);
+    name_areas(cx, board, &raw.island, SquareKind::Island);
+}
 
-    // Groups.
-    for g in &raw.group {
+/// `[[group]]`s: squares listed or a block of rows and columns, whose attributes every square gets.
+fn add_groups(cx: &mut Cx, board: &mut MapBoard, groups: &[RawGroup]) {
+    let (w, h) = (board.width, board.height);
+    for g in groups {
         let attrs = cx.attrs(&g.attrs);
         let mut sqs = Vec::new();
         let gname = g.name.get_ref();
@@ -970,8 +1013,11 @@ fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
             attrs,
         });
     }
+}
 
-    // Start squares and towns.
+/// `[[start]]` squares and `[[town]]`s: named, on land, one per square.
+fn add_towns(cx: &mut Cx, board: &mut MapBoard, raw: &RawMap) {
+    let (w, h) = (board.width, board.height);
     let mut names: BTreeMap<String, Range<usize>> = BTreeMap::new();
     let mut town_at: BTreeMap<(i32, i32), Range<usize>> = BTreeMap::new();
     for (is_start, list) in [(true, &raw.start), (false, &raw.town)] {
@@ -1034,9 +1080,12 @@ fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
             }
         }
     }
+}
 
-    // Ferries.
-    for f in &raw.ferry {
+/// `[[ferry]]`s: from a land square to an island square.
+fn add_ferries(cx: &mut Cx, board: &mut MapBoard, ferries: &[RawFerry]) {
+    let (w, h) = (board.width, board.height);
+    for f in ferries {
         let from = cx.coord(&f.from, w, h);
         let to = cx.coord(&f.to, w, h);
         if let Some((x, y)) = from {
@@ -1063,9 +1112,12 @@ fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
             board.ferries.push(Ferry { from, to });
         }
     }
+}
 
-    // Border exits.
-    for e in &raw.exit {
+/// `[[exit]]`s: a road or city leaving the map from a land square's side that faces off the map.
+fn add_exits(cx: &mut Cx, board: &mut MapBoard, exits: &[RawExit]) {
+    let (w, h) = (board.width, board.height);
+    for e in exits {
         let side_name = e.side.get_ref();
         let side = match side_name.chars().collect::<Vec<_>>().as_slice() {
             [c] => SIDE_NAMES.iter().position(|s| s == c),
@@ -1125,9 +1177,12 @@ fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
             feature,
         });
     }
+}
 
-    // Single squares.
-    for s in &raw.square {
+/// `[[square]]`s: attributes of single squares.
+fn add_square_attrs(cx: &mut Cx, board: &mut MapBoard, list: &[RawSquare]) {
+    let (w, h) = (board.width, board.height);
+    for s in list {
         let attrs = cx.attrs(&s.attrs);
         let Some((x, y)) = cx.coord(&s.at, w, h) else {
             continue;
@@ -1136,7 +1191,6 @@ fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
             merge_attrs(&mut sq.attrs, &attrs);
         }
     }
-    board
 }
 
 /// A group's `rows` or `cols` as `(first, last)`, the whole range when absent.
