@@ -829,7 +829,7 @@ fn grid_squares(
     legend: &BTreeMap<char, LegendEntry>,
 ) -> (Vec<Square>, Vec<char>) {
     let height = rows.len();
-    let mut squares = Vec::with_capacity((width as usize) * (height as usize));
+    let mut squares = Vec::with_capacity((width as usize) * height);
     let mut chars = Vec::with_capacity(squares.capacity());
     // First occurrence, count and position of each character missing from the legend.
     let mut missing: BTreeMap<char, (Range<usize>, usize, usize, usize)> = BTreeMap::new();
@@ -1161,7 +1161,7 @@ fn add_exits(cx: &mut Cx, board: &mut MapBoard, exits: &[RawExit]) {
         let (Some(side), Some(feature)) = (side, feature) else {
             continue;
         };
-        if let Some(beyond) = beyond_exit(&board, (x, y), side) {
+        if let Some(beyond) = beyond_exit(board, (x, y), side) {
             cx.error(
                 Diagnostic::error(
                     e.side.span(),
