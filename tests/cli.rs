@@ -773,3 +773,16 @@ fn import_a_device() {
         &["check", "v.rules"],
     );
 }
+
+// Issue 8, A4: rules that trigger each other without end (a chip gained is put back and another
+// drawn, which is gained...) stop with an error naming the rule.
+#[test]
+fn triggers_fire_triggers() {
+    let rules = b"import \"base\"\nvariant \"chain\" {\n  map = unbounded\n}\nchips { purple 1 x 2 }\nrule first on placed {\n  draw(1, supply, hand(player), up)\n}\nrule again on gained {\n  move(chip, supply, down)\n  draw(1, supply, hand(player), up)\n}\n";
+    case(
+        "triggers_fire_triggers",
+        1,
+        &[("chain.rules", rules)],
+        &["play", "chain.rules", "--quiet"],
+    );
+}
