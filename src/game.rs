@@ -468,7 +468,17 @@ impl<H: Hooks> Game<H> {
 
     fn fire(&mut self, t: Trigger, ctx: &Ctx) -> Result<(), GameError> {
         if self.hooks.listens(t) {
-            self.hooks.fire(&mut self.st, t, ctx)?;
+            // Points given by a rule about a square are recorded with it (transcripts only).
+            let about_square = self.st.record
+                && matches!(t, Trigger::Placed | Trigger::Adjacent | Trigger::Abroad);
+            if about_square {
+                self.st.scoring_at = Some(ctx.cell);
+            }
+            let fired = self.hooks.fire(&mut self.st, t, ctx);
+            if about_square {
+                self.st.scoring_at = None;
+            }
+            fired?;
         }
         Ok(())
     }

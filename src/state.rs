@@ -137,6 +137,8 @@ pub enum EvKind {
         rule: u16,
         /// The feature being scored, when the points come from scoring one (transcripts only).
         what: Option<ScoredFeature>,
+        /// Otherwise the square the rule giving them is about (`placed`, `adjacent`, `abroad`).
+        at: Option<u32>,
     },
     /// A decision: how many options there were and the one taken (transcripts only).
     Choice {
@@ -197,6 +199,8 @@ pub struct State {
     pub start_cells: Vec<u32>,
     /// The feature being scored now (set only when recording), named by the score events.
     pub scoring: Option<ScoredFeature>,
+    /// The square the rule running now is about (set only when recording).
+    pub scoring_at: Option<u32>,
     /// Counters for statistics (points by rule, chips, followers), cleared by each new game.
     pub tally: crate::tally::Tally,
     stamp: Vec<u32>,
@@ -233,6 +237,7 @@ impl State {
             turn_choices: Vec::new(),
             start_cells: Vec::new(),
             scoring: None,
+            scoring_at: None,
             tally: Default::default(),
             stamp: Vec::new(),
             stamp_gen: 0,
@@ -273,6 +278,7 @@ impl State {
                     points,
                     rule,
                     what: self.scoring,
+                    at: self.scoring_at.filter(|_| self.scoring.is_none()),
                 },
             );
         }

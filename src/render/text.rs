@@ -235,6 +235,7 @@ impl<H: Hooks> Writer<'_, H> {
                 points,
                 rule,
                 what,
+                at,
             } => {
                 if let Some(r) = self.running.get_mut(*player as usize) {
                     *r = r.saturating_add(*points);
@@ -247,7 +248,17 @@ impl<H: Hooks> Writer<'_, H> {
                         points,
                         self.describe(f)
                     ),
-                    None => format!("  {} {:+} (rule {rule})", self.player(*player), points),
+                    None => {
+                        let place = at.map_or(String::new(), |c| {
+                            let (x, y) = st.board.xy(c);
+                            format!(" at {x},{y}")
+                        });
+                        format!(
+                            "  {} {:+}{place} (rule {rule})",
+                            self.player(*player),
+                            points
+                        )
+                    }
                 }
             }
             EvKind::TurnEnd { .. } => {
