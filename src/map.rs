@@ -1318,13 +1318,39 @@ struct Placed {
     board: MapBoard,
 }
 
+/// Builds a map made of parts: each part loaded (nested parts too) and laid at its offset.
 fn build_composite(
     cx: &mut Cx,
     raw: RawMap,
     resolver: &dyn MapResolver,
     stack: &mut Vec<String>,
 ) -> MapBoard {
-    // A map made of parts takes only name, doc and parts.
+    reject_grid_keys(cx, &raw);
+    let mut placed: Vec<Placed> = Vec::new();
+    for part in &raw.part {
+        placed.extend(load_part(cx, part, resolver, stack));
+    }
+    let (width, height) = composite_size(cx, &raw, &mut placed);
+    let mut board = MapBoard {
+        name: raw.name,
+        doc: raw.doc,
+        width,
+        height,
+        squares: vec![Square::plain(SquareKind::OffMap); (width as usize) * (height as usize)],
+        starts: Vec::new(),
+        ferries: Vec::new(),
+        exits: Vec::new(),
+        large_cities: Vec::new(),
+        islands: Vec::new(),
+        groups: Vec::new(),
+    };
+    let exits = lay_parts(cx, &mut board, &placed);
+    add_seam_exits(cx, &mut board, &placed, exits);
+    board
+}
+
+/// A map made of parts takes only name, doc and parts.
+fn reject_grid_keys(cx: &mut Cx, raw: &RawMap) {
     let stray: Option<(Range<usize>, &str)> = raw
         .grid
         .as_ref()
@@ -1352,77 +1378,86 @@ fn build_composite(
             .with_note("a map with [[part]]s takes only `name`, `doc` and `[[part]]`"),
         );
     }
+}
 
-    let mut placed: Vec<Placed> = Vec::new();
-    for part in &raw.part {
-        let name = part.map.get_ref();
-        let span = part.map.span();
-        let [ox, oy] = *part.offset.get_ref();
-        let offset_ok = (0..=MAX_OFFSET).contains(&ox) && (0..=MAX_OFFSET).contains(&oy);
-        if !offset_ok {
+/// Loads one part (refusing a bad offset, a missing map, a cycle or too deep a nesting).
+fn load_part(
+    cx: &mut Cx,
+    part: &RawPart,
+    resolver: &dyn MapResolver,
+    stack: &mut Vec<String>,
+) -> Option<Placed> {
+    let name = part.map.get_ref();
+    let span = part.map.span();
+    let [ox, oy] = *part.offset.get_ref();
+    let offset_ok = (0..=MAX_OFFSET).contains(&ox) && (0..=MAX_OFFSET).contains(&oy);
+    if !offset_ok {
+        cx.error(
+            Diagnostic::error(
+                part.offset.span(),
+                format!("offset [{ox}, {oy}] is out of range"),
+            )
+            .with_label(format!("expected [x, y] with 0 <= x, y <= {MAX_OFFSET}")),
+        );
+    }
+    let sub = match resolver.resolve(name, cx.source) {
+        Ok(s) => s,
+        Err(msg) => {
             cx.error(
-                Diagnostic::error(
-                    part.offset.span(),
-                    format!("offset [{ox}, {oy}] is out of range"),
-                )
-                .with_label(format!("expected [x, y] with 0 <= x, y <= {MAX_OFFSET}")),
+                Diagnostic::error(span, format!("cannot load part `{name}`"))
+                    .with_label("no such map")
+                    .with_note(msg),
             );
+            return None;
         }
-        let sub = match resolver.resolve(name, cx.source) {
-            Ok(s) => s,
-            Err(msg) => {
-                cx.error(
-                    Diagnostic::error(span, format!("cannot load part `{name}`"))
-                        .with_label("no such map")
-                        .with_note(msg),
-                );
-                continue;
-            }
-        };
-        if stack.contains(&sub.name) {
-            let chain: Vec<&str> = stack
-                .iter()
-                .map(String::as_str)
-                .chain([sub.name.as_str()])
-                .collect();
+    };
+    if stack.contains(&sub.name) {
+        let chain: Vec<&str> = stack
+            .iter()
+            .map(String::as_str)
+            .chain([sub.name.as_str()])
+            .collect();
+        cx.error(
+            Diagnostic::error(span, format!("map `{}` includes itself", sub.name))
+                .with_label("this part leads back to a map that includes it")
+                .with_note(format!("chain: {}", chain.join(" -> "))),
+        );
+        return None;
+    }
+    if stack.len() > MAX_PART_DEPTH {
+        cx.error(
+            Diagnostic::error(span, format!("parts nest more than {MAX_PART_DEPTH} deep"))
+                .with_label("not loaded")
+                .with_note(format!("chain: {} -> {}", stack.join(" -> "), sub.name)),
+        );
+        return None;
+    }
+    stack.push(sub.name.clone());
+    let result = parse_nested(&sub, resolver, stack);
+    stack.pop();
+    match result {
+        Ok(board) if offset_ok => Some(Placed {
+            name: name.clone(),
+            span,
+            offset: (ox as i32, oy as i32),
+            board,
+        }),
+        Ok(_) => None,
+        Err(diags) => {
+            let n = diags.iter().filter(|d| d.is_error()).count();
+            let s = if n == 1 { "" } else { "s" };
             cx.error(
-                Diagnostic::error(span, format!("map `{}` includes itself", sub.name))
-                    .with_label("this part leads back to a map that includes it")
-                    .with_note(format!("chain: {}", chain.join(" -> "))),
+                Diagnostic::error(span, format!("part `{name}` has {n} problem{s}"))
+                    .with_label(format!("in {}", sub.name))
+                    .with_note(sub.render(&diags).trim_end().to_string()),
             );
-            continue;
-        }
-        if stack.len() > MAX_PART_DEPTH {
-            cx.error(
-                Diagnostic::error(span, format!("parts nest more than {MAX_PART_DEPTH} deep"))
-                    .with_label("not loaded")
-                    .with_note(format!("chain: {} -> {}", stack.join(" -> "), sub.name)),
-            );
-            continue;
-        }
-        stack.push(sub.name.clone());
-        let result = parse_nested(&sub, resolver, stack);
-        stack.pop();
-        match result {
-            Ok(board) if offset_ok => placed.push(Placed {
-                name: name.clone(),
-                span,
-                offset: (ox as i32, oy as i32),
-                board,
-            }),
-            Ok(_) => {}
-            Err(diags) => {
-                let n = diags.iter().filter(|d| d.is_error()).count();
-                let s = if n == 1 { "" } else { "s" };
-                cx.error(
-                    Diagnostic::error(span, format!("part `{name}` has {n} problem{s}"))
-                        .with_label(format!("in {}", sub.name))
-                        .with_note(sub.render(&diags).trim_end().to_string()),
-                );
-            }
+            None
         }
     }
+}
 
+/// The size that holds every part; too large a map is reported and its parts dropped.
+fn composite_size(cx: &mut Cx, raw: &RawMap, placed: &mut Vec<Placed>) -> (i32, i32) {
     let mut width = placed
         .iter()
         .map(|p| p.offset.0 + p.board.width)
@@ -1445,126 +1480,168 @@ fn build_composite(
         placed.clear();
         (width, height) = (0, 0);
     }
-    let mut board = MapBoard {
-        name: raw.name,
-        doc: raw.doc,
-        width,
-        height,
-        squares: vec![Square::plain(SquareKind::OffMap); (width as usize) * (height as usize)],
-        starts: Vec::new(),
-        ferries: Vec::new(),
-        exits: Vec::new(),
-        large_cities: Vec::new(),
-        islands: Vec::new(),
-        groups: Vec::new(),
-    };
+    (width, height)
+}
+
+/// Lays each part's squares, areas, groups and ferries on the board, shifted by its offset;
+/// returns the parts' exits (checked once every part is laid).
+fn lay_parts(cx: &mut Cx, board: &mut MapBoard, placed: &[Placed]) -> Vec<(usize, Exit)> {
     let mut owner: Vec<Option<usize>> = vec![None; board.squares.len()];
     let mut names: BTreeMap<String, usize> = BTreeMap::new();
     let mut exits_from: Vec<(usize, Exit)> = Vec::new();
-    let part_name = |q: usize| placed.get(q).map(|t| t.name.clone()).unwrap_or_default();
     for (p, pl) in placed.iter().enumerate() {
-        let (ox, oy) = pl.offset;
+        check_part_names(cx, &mut names, placed, p);
         let part = &pl.board;
-        let shift = |(x, y): (i32, i32)| (x + ox, y + oy);
-        let (s0, c0, i0) = (
-            board.starts.len(),
-            board.large_cities.len(),
-            board.islands.len(),
-        );
-        // Names of start squares and towns stay unique.
-        for sq in &part.squares {
-            if let (true, Some(n)) = (sq.town, &sq.name) {
-                if let Some(&q) = names.get(n) {
-                    cx.error(
-                        Diagnostic::error(
-                            pl.span.clone(),
-                            format!(
-                                "the name `{n}` is used in part `{}` and in part `{}`",
-                                pl.name,
-                                part_name(q)
-                            ),
-                        )
-                        .with_label("a start square or town named like one of another part"),
-                    );
-                } else {
-                    names.insert(n.clone(), p);
-                }
-            }
-        }
         for (attr, ty) in part.attr_names() {
             cx.check_attr_type(&attr, ty, pl.span.clone(), Some(&pl.name));
         }
-        let mut overlap: Option<(i32, i32, usize)> = None;
-        for y in 0..part.height {
-            for x in 0..part.width {
-                let Some(sq) = part.square(x, y) else {
-                    continue;
-                };
-                if sq.kind == SquareKind::OffMap {
-                    continue;
-                }
-                let (gx, gy) = shift((x, y));
-                let Some(i) = board.index(gx, gy) else {
-                    continue;
-                };
-                if let Some(Some(q)) = owner.get(i) {
-                    overlap.get_or_insert((gx, gy, *q));
-                    continue;
-                }
-                if let Some(o) = owner.get_mut(i) {
-                    *o = Some(p);
-                }
-                let mut sq = sq.clone();
-                sq.start = sq.start.map(|n| n.saturating_add(s0 as u16));
-                sq.large_city = sq.large_city.map(|n| n.saturating_add(c0 as u16));
-                sq.island = sq.island.map(|n| n.saturating_add(i0 as u16));
-                if let Some(slot) = board.squares.get_mut(i) {
-                    *slot = sq;
-                }
+        copy_part_squares(cx, board, &mut owner, placed, p);
+        shift_part_features(board, pl, p, &mut exits_from);
+    }
+    exits_from
+}
+
+/// Names of start squares and towns stay unique across parts.
+fn check_part_names(cx: &mut Cx, names: &mut BTreeMap<String, usize>, placed: &[Placed], p: usize) {
+    let pl = &placed[p];
+    let part = &pl.board;
+    let part_name = |q: usize| placed.get(q).map(|t| t.name.clone()).unwrap_or_default();
+    for sq in &part.squares {
+        if let (true, Some(n)) = (sq.town, &sq.name) {
+            if let Some(&q) = names.get(n) {
+                cx.error(
+                    Diagnostic::error(
+                        pl.span.clone(),
+                        format!(
+                            "the name `{n}` is used in part `{}` and in part `{}`",
+                            pl.name,
+                            part_name(q)
+                        ),
+                    )
+                    .with_label("a start square or town named like one of another part"),
+                );
+            } else {
+                names.insert(n.clone(), p);
             }
         }
-        if let Some((x, y, q)) = overlap {
-            cx.error(
-                Diagnostic::error(
-                    pl.span.clone(),
-                    format!("part `{}` overlaps part `{}` at [{x}, {y}]", pl.name, part_name(q)),
-                )
-                .with_label("overlapping part")
-                .with_note("parts may overlap only where at most one of them has a square that is not offmap"),
-            );
-        }
-        let shift_group = |g: &Group| Group {
-            name: g.name.clone(),
-            squares: g.squares.iter().map(|&c| shift(c)).collect(),
-            attrs: g.attrs.clone(),
-        };
-        board.starts.extend(part.starts.iter().map(|s| StartSquare {
-            name: s.name.clone(),
-            at: shift(s.at),
-        }));
-        board
-            .large_cities
-            .extend(part.large_cities.iter().map(shift_group));
-        board.islands.extend(part.islands.iter().map(shift_group));
-        board.groups.extend(part.groups.iter().map(shift_group));
-        board.ferries.extend(part.ferries.iter().map(|f| Ferry {
-            from: shift(f.from),
-            to: shift(f.to),
-        }));
-        exits_from.extend(part.exits.iter().map(|e| {
-            (
-                p,
-                Exit {
-                    at: shift(e.at),
-                    side: e.side,
-                    feature: e.feature,
-                },
-            )
-        }));
     }
-    // An exit at a seam faces the other part's square, not off the map.
+}
+
+/// Copies a part's squares onto the board (numbering its areas after those of earlier parts);
+/// reports the first square where it overlaps another part.
+fn copy_part_squares(
+    cx: &mut Cx,
+    board: &mut MapBoard,
+    owner: &mut [Option<usize>],
+    placed: &[Placed],
+    p: usize,
+) {
+    let pl = &placed[p];
+    let part = &pl.board;
+    let (ox, oy) = pl.offset;
+    let shift = |(x, y): (i32, i32)| (x + ox, y + oy);
+    let part_name = |q: usize| placed.get(q).map(|t| t.name.clone()).unwrap_or_default();
+    let (s0, c0, i0) = (
+        board.starts.len(),
+        board.large_cities.len(),
+        board.islands.len(),
+    );
+    let mut overlap: Option<(i32, i32, usize)> = None;
+    for y in 0..part.height {
+        for x in 0..part.width {
+            let Some(sq) = part.square(x, y) else {
+                continue;
+            };
+            if sq.kind == SquareKind::OffMap {
+                continue;
+            }
+            let (gx, gy) = shift((x, y));
+            let Some(i) = board.index(gx, gy) else {
+                continue;
+            };
+            if let Some(Some(q)) = owner.get(i) {
+                overlap.get_or_insert((gx, gy, *q));
+                continue;
+            }
+            if let Some(o) = owner.get_mut(i) {
+                *o = Some(p);
+            }
+            let mut sq = sq.clone();
+            sq.start = sq.start.map(|n| n.saturating_add(s0 as u16));
+            sq.large_city = sq.large_city.map(|n| n.saturating_add(c0 as u16));
+            sq.island = sq.island.map(|n| n.saturating_add(i0 as u16));
+            if let Some(slot) = board.squares.get_mut(i) {
+                *slot = sq;
+            }
+        }
+    }
+    if let Some((x, y, q)) = overlap {
+        cx.error(
+            Diagnostic::error(
+                pl.span.clone(),
+                format!(
+                    "part `{}` overlaps part `{}` at [{x}, {y}]",
+                    pl.name,
+                    part_name(q)
+                ),
+            )
+            .with_label("overlapping part")
+            .with_note(
+                "parts may overlap only where at most one of them has a square that is not offmap",
+            ),
+        );
+    }
+}
+
+/// Adds a part's start squares, areas, groups and ferries, shifted; collects its exits.
+fn shift_part_features(
+    board: &mut MapBoard,
+    pl: &Placed,
+    p: usize,
+    exits_from: &mut Vec<(usize, Exit)>,
+) {
+    let part = &pl.board;
+    let (ox, oy) = pl.offset;
+    let shift = |(x, y): (i32, i32)| (x + ox, y + oy);
+    let shift_group = |g: &Group| Group {
+        name: g.name.clone(),
+        squares: g.squares.iter().map(|&c| shift(c)).collect(),
+        attrs: g.attrs.clone(),
+    };
+    board.starts.extend(part.starts.iter().map(|s| StartSquare {
+        name: s.name.clone(),
+        at: shift(s.at),
+    }));
+    board
+        .large_cities
+        .extend(part.large_cities.iter().map(shift_group));
+    board.islands.extend(part.islands.iter().map(shift_group));
+    board.groups.extend(part.groups.iter().map(shift_group));
+    board.ferries.extend(part.ferries.iter().map(|f| Ferry {
+        from: shift(f.from),
+        to: shift(f.to),
+    }));
+    exits_from.extend(part.exits.iter().map(|e| {
+        (
+            p,
+            Exit {
+                at: shift(e.at),
+                side: e.side,
+                feature: e.feature,
+            },
+        )
+    }));
+}
+
+/// An exit at a seam faces the other part's square, not off the map.
+fn add_seam_exits(
+    cx: &mut Cx,
+    board: &mut MapBoard,
+    placed: &[Placed],
+    exits_from: Vec<(usize, Exit)>,
+) {
     for (p, e) in exits_from {
-        if let Some(beyond) = beyond_exit(&board, e.at, e.side as usize) {
+        if let Some(beyond) = beyond_exit(board, e.at, e.side as usize) {
             let (pname, span) = placed
                 .get(p)
                 .map(|t| (t.name.clone(), t.span.clone()))
@@ -1583,5 +1660,4 @@ fn build_composite(
         }
         board.exits.push(e);
     }
-    board
 }
