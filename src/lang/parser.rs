@@ -394,9 +394,13 @@ fn kids(pair: Pair<'_, Rule>) -> std::iter::Peekable<impl Iterator<Item = Pair<'
 }
 
 impl Builder {
+    /// The pair's span, without the blanks pest lets an optional tail consume after it (`0..30 ` in
+    /// `in 0..30 = 30`), so carets end at the last character written.
     fn span(&self, p: &Pair<'_, Rule>) -> Span {
         let s = p.as_span();
-        self.base + s.start()..self.base + s.end()
+        let text = s.as_str();
+        let end = s.start() + text.trim_end_matches([' ', '\t', '\r', '\n']).len();
+        self.base + s.start()..self.base + end
     }
 
     fn internal(&self, span: Span) -> Diagnostic {
