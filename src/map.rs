@@ -273,7 +273,37 @@ fn parse_nested(
 // ---------------------------------------------------------------------------------------------
 // Raw TOML shapes
 
-type Coord = Spanned<[i64; 2]>;
+type Coord = Spanned<Pair>;
+
+/// `[a, b]`: exactly two integers (a third is an error, not ignored).
+#[derive(Clone, Copy, Debug)]
+struct Pair([i64; 2]);
+
+impl<'de> Deserialize<'de> for Pair {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Pair;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("two integers, [x, y]")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Pair, A::Error> {
+                let too_few = |n| serde::de::Error::invalid_length(n, &"two integers, [x, y]");
+                let a: i64 = seq.next_element()?.ok_or_else(|| too_few(0))?;
+                let b: i64 = seq.next_element()?.ok_or_else(|| too_few(1))?;
+                let mut n = 2;
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                if n > 2 {
+                    return Err(serde::de::Error::invalid_length(n, &"two integers, [x, y]"));
+                }
+                Ok(Pair([a, b]))
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
 type RawAttrs = BTreeMap<String, Spanned<RawAttr>>;
 
 #[derive(Deserialize)]
@@ -334,8 +364,8 @@ struct RawExit {
 #[serde(deny_unknown_fields)]
 struct RawGroup {
     name: Spanned<String>,
-    rows: Option<Spanned<[i64; 2]>>,
-    cols: Option<Spanned<[i64; 2]>>,
+    rows: Option<Spanned<Pair>>,
+    cols: Option<Spanned<Pair>>,
     squares: Option<Vec<Coord>>,
     #[serde(default)]
     attrs: RawAttrs,
@@ -522,7 +552,7 @@ impl Cx<'_> {
 
     /// A coordinate on a `w`×`h` board, or an error.
     fn coord(&mut self, c: &Coord, w: i32, h: i32) -> Option<(i32, i32)> {
-        let [x, y] = *c.get_ref();
+        let [x, y] = c.get_ref().0;
         if x < 0 || y < 0 || x >= i64::from(w) || y >= i64::from(h) {
             self.error(
                 Diagnostic::error(c.span(), format!("[{x}, {y}] is outside the map")).with_label(
@@ -1194,16 +1224,11 @@ fn add_square_attrs(cx: &mut Cx, board: &mut MapBoard, list: &[RawSquare]) {
 }
 
 /// A group's `rows` or `cols` as `(first, last)`, the whole range when absent.
-fn group_range(
-    cx: &mut Cx,
-    r: &Option<Spanned<[i64; 2]>>,
-    what: &str,
-    n: i32,
-) -> Option<(i32, i32)> {
+fn group_range(cx: &mut Cx, r: &Option<Spanned<Pair>>, what: &str, n: i32) -> Option<(i32, i32)> {
     let Some(r) = r else {
         return Some((0, n - 1));
     };
-    let [a, b] = *r.get_ref();
+    let [a, b] = r.get_ref().0;
     if a < 0 || b >= i64::from(n) || a > b {
         cx.error(
             Diagnostic::error(
@@ -1389,7 +1414,7 @@ fn load_part(
 ) -> Option<Placed> {
     let name = part.map.get_ref();
     let span = part.map.span();
-    let [ox, oy] = *part.offset.get_ref();
+    let [ox, oy] = part.offset.get_ref().0;
     let offset_ok = (0..=MAX_OFFSET).contains(&ox) && (0..=MAX_OFFSET).contains(&oy);
     if !offset_ok {
         cx.error(
