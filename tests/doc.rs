@@ -231,3 +231,45 @@ fn json_page_has_the_documented_fields() {
     assert!(a["source"].as_str().unwrap().starts_with("action upgrade"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The README and the pages under docs/ link only to files in the repository, and every one exists.
+#[test]
+fn readme_and_docs_link_to_files_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            pages.push(p);
+        }
+    }
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = rest[..end].split('#').next().unwrap_or("");
+            if target.is_empty() || target.starts_with("http") {
+                continue;
+            }
+            let path = page.parent().unwrap().join(target);
+            assert!(
+                path.exists(),
+                "{}: link to `{target}`, which is not in the repository",
+                page.display()
+            );
+            assert!(
+                path.canonicalize()
+                    .unwrap()
+                    .starts_with(root.canonicalize().unwrap()),
+                "{}: link to `{target}` leaves the repository",
+                page.display()
+            );
+        }
+        assert!(
+            !text.contains("shared/spec"),
+            "{}: points outside the repository",
+            page.display()
+        );
+    }
+}

@@ -213,8 +213,10 @@ pub fn index(pages: &[Page]) -> String {
         ));
     }
     out.push_str(
-        "\nThe formats these pages are made from: [the rules language](../grammar/DESIGN.md), \
-         [maps](../maps/README.md), [tile sets](../maps/tiles/README.md).\n",
+        "\nThe formats: [the rules language](../grammar/DESIGN.md) (and its grammar rule by rule, \
+         [GRAMMAR.md](../grammar/GRAMMAR.md)), [maps](../maps/README.md) and \
+         [tile sets](../maps/tiles/README.md) (with JSON Schemas in [`schema/`](../schema/)), \
+         [the game log](format-log.md), [scripts](format-script.md).\n",
     );
     out
 }
