@@ -42,6 +42,14 @@ impl Words {
         parts.join("; ")
     }
 
+    /// A branch of an `if`: its statements joined by "and then", so that "; " still ends the `if`.
+    fn branch(&mut self, b: &Block) -> String {
+        let depth = self.locals.len();
+        let parts: Vec<String> = b.stmts.iter().map(|s| self.stmt(s)).collect();
+        self.locals.truncate(depth);
+        parts.join(" and then ")
+    }
+
     pub fn stmt(&mut self, s: &Stmt) -> String {
         match &s.kind {
             StmtKind::Let(name, e) => {
@@ -65,7 +73,7 @@ impl Words {
                     ));
                 }
                 if let Some(b) = otherwise {
-                    out.push_str(&format!("; otherwise {}", self.block(b)));
+                    out.push_str(&format!("; otherwise {}", self.branch(b)));
                 }
                 out
             }
