@@ -6,13 +6,45 @@ use clap::{Parser, Subcommand};
 use cmd::Failure;
 use std::process::ExitCode;
 
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  a problem in the input: a rules, map, tile-set, script or log file, a parameter, an illegal move,
+     a replay that differs, or output that could not be written
+  2  bad usage: an unknown command or option, a missing or malformed argument
+
+VARIANT is a bundled name (`carto list`) or the path of a rules file. `carto COMMAND --help` shows
+examples of each command.";
+
+const DOC_EXAMPLES: &str = "\
+Examples:
+  carto doc france                            the page of a bundled variant, in Markdown
+  carto doc my.rules --against france         what a house rule changes
+  carto doc --all --out docs/                 every bundled variant's page and an index";
+
+const SIM_EXAMPLES: &str = "\
+Examples:
+  carto sim france --games 2000 --agents greedy,random
+  carto sim base --vs farm_city=4                   the same seeds with one change, every difference
+  carto sim usa --games 500 --format json > a.json && carto sim merge a.json b.json";
+
+const RENDER_EXAMPLES: &str = "\
+Examples:
+  carto render game.log --turn 60 -o turn60.svg
+  carto render --map france -o france.svg";
+
+const VIEW_EXAMPLES: &str = "\
+Examples:
+  carto play france --seed 3 --log game.log && carto view game.log -o game.html";
+
 #[derive(Parser)]
 #[command(
     name = "carto",
     version,
-    about = "Plays, checks and simulates Carcassonne: Maps games with the Map-Chips variants"
+    about = "Plays, checks and simulates Carcassonne: Maps games with the Map-Chips variants",
+    after_help = EXIT_CODES
 )]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -27,19 +59,25 @@ enum Command {
     Replay(cmd::replay::Args),
     /// Writes a variant's documentation page (Markdown): prose, map, parameters, and every rule and
     /// action as an English sentence beside its source.
+    #[command(after_help = DOC_EXAMPLES)]
     Doc(cmd::doc::Args),
     /// Lists the bundled variants.
     List(cmd::list::Args),
     /// Checks rules files and prints every problem found.
     Check(cmd::check::Args),
     /// Plays many games with agents and reports statistics per seat; compares settings (`--vs`).
+    #[command(after_help = SIM_EXAMPLES)]
     Sim(cmd::sim::Args),
     /// Draws the board of a logged or scripted game at any turn, or a map alone, as SVG.
+    #[command(after_help = RENDER_EXAMPLES)]
     Render(cmd::render::Args),
     /// Writes the HTML replay page of a logged game: every turn's board, events and scores.
+    #[command(after_help = VIEW_EXAMPLES)]
     View(cmd::view::Args),
     /// Plays random games on one core and reports games per second.
     Bench(cmd::bench::Args),
+    /// Writes the shell completion script for bash, zsh, fish or PowerShell.
+    Completions(cmd::completions::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,7 +93,10 @@ fn main() -> ExitCode {
         Command::Render(a) => cmd::render::run(a),
         Command::View(a) => cmd::view::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Completions(a) => cmd::completions::run(a),
     };
+    // A failure to write the output counts as the command's failure when it had none of its own.
+    let r = r.and_then(|()| cmd::finish_stdout());
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input(e)) => {

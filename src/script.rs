@@ -63,6 +63,44 @@ fn fail(src: &Source, span: Range<usize>, msg: impl Into<String>, label: &str) -
 
 /// Runs a script. Problems come back as rendered diagnostics naming the script's line.
 pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
+    run_script_keeping(src).map_err(|f| f.error)
+}
+
+/// A script that failed: the error, and the game as it stood at the failing line when the script got
+/// that far (its transcript shows what led there).
+pub struct ScriptFailure {
+    pub error: InputError,
+    pub game: Option<Box<Game<Interp>>>,
+}
+
+/// Runs a script; on a failure during play, keeps the game up to the failing line.
+pub fn run_script_keeping(src: &Source) -> Result<ScriptRun, ScriptFailure> {
+    let setup = prepare(src).map_err(|error| ScriptFailure { error, game: None })?;
+    let Setup {
+        mut game,
+        variant,
+        steps,
+        seed,
+    } = setup;
+    match play_steps(src, &mut game, steps, seed) {
+        Ok(()) => Ok(ScriptRun { game, variant }),
+        Err(error) => Err(ScriptFailure {
+            error,
+            game: Some(Box::new(game)),
+        }),
+    }
+}
+
+/// A script read and its game set up, before the first step.
+struct Setup {
+    game: Game<Interp>,
+    variant: Variant,
+    steps: Vec<(Step, Range<usize>)>,
+    seed: u64,
+}
+
+/// Reads the script's header, loads its variant and sets up its game.
+fn prepare(src: &Source) -> Result<Setup, InputError> {
     let mut h = Header {
         variant: None,
         players: vec!["ann".into(), "bob".into()],
@@ -281,7 +319,22 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
         game.st.move_chip(*id, p, *up);
         game.st.turn = turn;
     }
-    let mut rng = Rng::new(h.seed).fork();
+    Ok(Setup {
+        game,
+        variant,
+        steps,
+        seed: h.seed,
+    })
+}
+
+/// Plays the script's steps, then every step that needs no decision.
+fn play_steps(
+    src: &Source,
+    game: &mut Game<Interp>,
+    steps: Vec<(Step, Range<usize>)>,
+    seed: u64,
+) -> Result<(), InputError> {
+    let mut rng = Rng::new(seed).fork();
     let end = steps.last().map_or(0..0, |(_, span)| span.clone());
     for (step, span) in steps {
         let live = game.advance().map_err(|e| {
@@ -309,7 +362,7 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
                     .map_err(|e| fail(src, span, e.to_string(), "while taking this option"))?;
             }
             Step::Rest => {
-                play_random(&mut game, &mut rng)
+                play_random(game, &mut rng)
                     .map_err(|e| fail(src, span, e.to_string(), "while playing on"))?;
             }
             Step::ExpectScore(who, n) => {
@@ -392,7 +445,7 @@ pub fn run_script(src: &Source) -> Result<ScriptRun, InputError> {
             "while playing on after the last line",
         )
     })?;
-    Ok(ScriptRun { game, variant })
+    Ok(())
 }
 
 /// Parses a place as the log writes it.

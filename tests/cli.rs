@@ -786,3 +786,186 @@ fn triggers_fire_triggers() {
         &["play", "chain.rules", "--quiet"],
     );
 }
+
+// Issue 12: the command line a Rust user expects.
+
+/// Runs a case that must succeed, and snapshots it.
+fn ok_case(name: &str, files: &[(&str, &[u8])], args: &[&str]) -> String {
+    let r = carto(name, files, args);
+    assert_eq!(r.0, 0, "carto failed:\n{}", report(args, &r));
+    let text = report(args, &r);
+    insta::assert_snapshot!(name, text);
+    text
+}
+
+/// Every subcommand (as `carto --help` lists them, `help` aside).
+const COMMANDS: [&str; 11] = [
+    "play",
+    "run",
+    "replay",
+    "doc",
+    "list",
+    "check",
+    "sim",
+    "render",
+    "view",
+    "bench",
+    "completions",
+];
+
+// Item 1: the top-level help lists the commands and the exit codes.
+#[test]
+fn help_lists_exit_codes() {
+    let text = ok_case("help_lists_exit_codes", &[], &["--help"]);
+    for c in COMMANDS {
+        assert!(
+            text.contains(&format!("\n  {c} ")),
+            "`{c}` missing from --help"
+        );
+    }
+}
+
+// Item 1: `carto run --help` summarises the script format.
+#[test]
+fn help_of_run_shows_the_script_format() {
+    ok_case(
+        "help_of_run_shows_the_script_format",
+        &[],
+        &["run", "--help"],
+    );
+}
+
+// Item 1: every argument and option of every command has a description, and every command has one to
+// three examples.
+#[test]
+fn every_argument_is_described_and_every_command_has_examples() {
+    for c in COMMANDS {
+        let (code, err, out) = carto(&format!("help-{c}"), &[], &[c, "--help"]);
+        assert_eq!(code, 0, "{c} --help: {err}");
+        let mut section = "";
+        for line in out.lines() {
+            if !line.starts_with(' ') && line.ends_with(':') {
+                section = line;
+                continue;
+            }
+            let item = line.trim_start();
+            let indent = line.len() - item.len();
+            // An item line is `  <ARG>  text` or `  -x, --opt <V>  text`; continuation lines are indented
+            // further.
+            if (section == "Arguments:" || section == "Options:") && indent == 2 {
+                let described = item
+                    .split_once("  ")
+                    .is_some_and(|(_, d)| !d.trim().is_empty() && !d.trim().starts_with('['));
+                assert!(described, "`carto {c} --help`: no description for `{item}`");
+            }
+        }
+        let examples = out.split("Examples:\n").nth(1);
+        let examples = examples.unwrap_or_else(|| panic!("`carto {c} --help` has no examples"));
+        let n = examples
+            .lines()
+            .take_while(|l| !l.trim().is_empty())
+            .filter(|l| l.trim_start().starts_with("carto ") || l.contains("carto "))
+            .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+            .count();
+        assert!((1..=3).contains(&n), "`carto {c} --help` has {n} examples");
+    }
+}
+
+// Item 2: completion scripts for four shells, each naming the commands.
+#[test]
+fn completions_for_four_shells() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let (code, err, out) = carto(&format!("comp-{shell}"), &[], &["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        for c in COMMANDS {
+            assert!(out.contains(c), "{shell} completions lack `{c}`");
+        }
+    }
+    case(
+        "completions_unknown_shell",
+        2,
+        &[],
+        &["completions", "tcsh"],
+    );
+}
+
+// Item 4: a write error is exit 1 with a message.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_to_a_full_disk() {
+    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
+        .arg("list")
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        err,
+        "error: cannot write to standard output: No space left on device (os error 28)\n"
+    );
+}
+
+// Item 4: a closed pipe stays quiet (exit 0, nothing on stderr), like `carto doc france | head -1`.
+#[test]
+fn closed_pipe_is_quiet() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_carto"))
+        .args(["doc", "france"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+// Item 4: player names are trimmed as start squares are; empty and repeated names are refused.
+#[test]
+fn players_are_trimmed() {
+    let (code, err, out) = carto(
+        "players-trimmed",
+        &[],
+        &["play", "base", "--players", "ann, bob", "--quiet"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let last: Vec<&str> = out.lines().rev().take(2).collect();
+    assert!(
+        last[1].starts_with("ann: ") && last[0].starts_with("bob: "),
+        "{out}"
+    );
+}
+
+#[test]
+fn players_given_twice_after_trimming() {
+    case(
+        "players_given_twice_after_trimming",
+        2,
+        &[],
+        &["play", "base", "--players", "ann, ann"],
+    );
+}
+
+#[test]
+fn players_empty() {
+    case("players_empty", 2, &[], &["play", "base", "--players", ""]);
+}
+
+// Item 7: `--seed -1` says seeds are 0 or more (not clap's advice to write `-- -1`).
+#[test]
+fn seed_negative() {
+    case("seed_negative", 2, &[], &["play", "base", "--seed", "-1"]);
+}
+
+// Item 6: a failing script shows the transcript up to the failing line, then the error.
+#[test]
+fn script_failure_shows_the_transcript() {
+    let script = b"variant base\ntiles D, D, U\nplace D at 1,0 r0\npass\nplace D at 9,9 r0\n";
+    case(
+        "script_failure_shows_the_transcript",
+        1,
+        &[("s.script", script)],
+        &["run", "s.script"],
+    );
+}

@@ -5,14 +5,24 @@ use carto::game::play_random;
 use carto::rng::Rng;
 use carto::variant::load_variant;
 
+const EXAMPLES: &str = "\
+Examples:
+  cargo build --release && ./target/release/carto bench base france --games 3000
+  carto bench my.rules --players ann,bob,cyd --set sale=8
+  valgrind --tool=callgrind carto bench iberia --games 40     instructions, stable on a busy machine";
+
 #[derive(clap::Args)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// Variants to measure (default: base).
+    /// Variants to measure: bundled names or paths of rules files (default: base).
     variants: Vec<String>,
-    #[arg(long, default_value_t = 20_000)]
+    /// Games to play for each variant (1 to 100,000,000).
+    #[arg(long, default_value_t = 20_000, allow_hyphen_values = true, value_parser = super::parse_count)]
     games: u64,
-    #[arg(long, value_delimiter = ',', default_value = "ann,bob")]
+    /// Player names, comma-separated, in seat order: the number of players of every game.
+    #[arg(long, value_delimiter = ',', default_value = "ann,bob", value_parser = super::player_name)]
     players: Vec<String>,
+    /// Sets a parameter of the rules of every variant: `--set name=value` (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     sets: Vec<String>,
     /// No progress bar.

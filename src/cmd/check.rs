@@ -3,12 +3,20 @@
 use super::{plural, Failure};
 use carto::variant::InputError;
 
+const EXAMPLES: &str = "\
+Examples:
+  carto check my.rules                    every error and warning, with file:line:col
+  carto check a.rules b.rules --map m.toml
+  carto check my.rules --format json      one JSON object per diagnostic, for an editor or CI";
+
 #[derive(clap::Args)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {
+    /// The rules files to check (paths; a bundled variant's name checks the bundled file).
     #[arg(required = true)]
     files: Vec<String>,
     /// Checks against this map (a bundled name or a path) instead of the one the header names.
-    #[arg(long)]
+    #[arg(long, value_name = "MAP")]
     map: Option<String>,
 }
 

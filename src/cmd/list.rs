@@ -3,7 +3,13 @@
 use super::Failure;
 use carto::variant::load_variant;
 
+const EXAMPLES: &str = "\
+Examples:
+  carto list                  one variant a line: name, title, map, players
+  carto list --format json    the same as a JSON array";
+
 #[derive(clap::Args)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {}
 
 pub fn run(_: Args) -> Result<(), Failure> {

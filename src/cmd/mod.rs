@@ -1,26 +1,26 @@
 //! The subcommands, one room each (its clap `Args` and its `run`), and what they share: how a command
 //! fails, how it writes to stdout, and the checks on player names.
 
-/// Writes to stdout; a closed pipe (`carto play base | head`) is not an error worth a panic.
+/// Writes to stdout through `cmd::write_stdout`: a closed pipe (`carto play base | head`) ends carto
+/// quietly, any other write error (a full disk) makes it exit 1 with a message.
 macro_rules! emit {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stdout().lock(), $($t)*);
-    }};
+    ($($t:tt)*) => {
+        $crate::cmd::write_stdout(format_args!($($t)*))
+    };
 }
 macro_rules! emitln {
-    () => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout().lock());
-    }};
+    () => {
+        $crate::cmd::write_stdout(format_args!("\n"))
+    };
     ($($t:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+        $crate::cmd::write_stdout(format_args!($($t)*));
+        $crate::cmd::write_stdout(format_args!("\n"));
     }};
 }
 
 pub mod bench;
 pub mod check;
+pub mod completions;
 pub mod doc;
 pub mod list;
 pub mod play;
@@ -33,6 +33,45 @@ pub mod view;
 use carto::game::{Game, GameError};
 use carto::lang::interp::Interp;
 use carto::variant::{InputError, Variant};
+
+/// The first error writing to stdout, reported when the command ends.
+static STDOUT_ERROR: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Writes to stdout (see `emit!`).
+pub fn write_stdout(args: std::fmt::Arguments) {
+    use std::io::Write as _;
+    let result = std::io::stdout().lock().write_fmt(args);
+    if let Err(e) = result {
+        stdout_failed(e);
+    }
+}
+
+fn stdout_failed(e: std::io::Error) {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        // The reader has gone (`| head`): nothing more to say to anyone.
+        std::process::exit(0);
+    }
+    let mut first = STDOUT_ERROR.lock().unwrap_or_else(|p| p.into_inner());
+    first.get_or_insert_with(|| e.to_string());
+}
+
+/// Flushes stdout; the first write error of the command, if any, as a failure (exit 1).
+pub fn finish_stdout() -> Result<(), Failure> {
+    use std::io::Write as _;
+    if let Err(e) = std::io::stdout().lock().flush() {
+        stdout_failed(e);
+    }
+    let first = STDOUT_ERROR
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take();
+    match first {
+        Some(e) => Err(Failure::Input(InputError(format!(
+            "error: cannot write to standard output: {e}"
+        )))),
+        None => Ok(()),
+    }
+}
 
 pub const MAX_PLAYERS: usize = 6;
 /// The most games `bench` and `sim` will play in one run.
@@ -56,7 +95,23 @@ impl From<GameError> for Failure {
     }
 }
 
+/// Refuses an empty or repeated player name, then a number of players the variant does not allow.
 pub fn check_players(v: &Variant, players: &[String]) -> Result<(), Failure> {
+    for (i, p) in players.iter().enumerate() {
+        if p.trim().is_empty() {
+            return Err(Failure::Usage(format!(
+                "player name {} of {} is empty: write the names separated by commas, e.g. `--players ann,bob`",
+                i + 1,
+                players.len()
+            )));
+        }
+        if players[..i].iter().any(|q| q.trim() == p.trim()) {
+            return Err(Failure::Usage(format!(
+                "player name `{}` given twice: each player needs a name of their own",
+                p.trim()
+            )));
+        }
+    }
     if players.len() > MAX_PLAYERS {
         return Err(Failure::Usage(format!(
             "at most {MAX_PLAYERS} players, not {}",
@@ -71,15 +126,31 @@ pub fn check_players(v: &Variant, players: &[String]) -> Result<(), Failure> {
             players.len()
         )));
     }
-    for (i, p) in players.iter().enumerate() {
-        if p.trim().is_empty() {
-            return Err(Failure::Usage("a player name is empty".into()));
-        }
-        if players[..i].contains(p) {
-            return Err(Failure::Usage(format!("player name `{p}` given twice")));
-        }
-    }
     Ok(())
+}
+
+/// Parses a whole number for `--seed` or `--games`, saying what is wrong with a negative one (clap would
+/// take `-1` for an option and advise `-- -1`).
+pub fn parse_count(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    match t.parse::<u64>() {
+        Ok(n) => Ok(n),
+        Err(_)
+            if t.strip_prefix('-')
+                .is_some_and(|d| d.parse::<u64>().is_ok()) =>
+        {
+            Err("must be 0 or more".into())
+        }
+        Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("must be at most {}", u64::MAX))
+        }
+        Err(_) => Err("not a whole number".into()),
+    }
+}
+
+/// Parses one player name of `--players`: trimmed, as `--starts` names are.
+pub fn player_name(s: &str) -> Result<String, String> {
+    Ok(s.trim().to_string())
 }
 
 pub fn new_game(

@@ -5,17 +5,26 @@ use carto::game::play_random;
 use carto::rng::Rng;
 use carto::variant::{load_variant, InputError};
 
+const EXAMPLES: &str = "\
+Examples:
+  carto play base --seed 7                          a game on the endless table
+  carto play france --players ann,bob,cyd --log game.log
+                                                    three players; writes the log for `carto replay`
+  carto play my.rules --set sale=8 --quiet          a rules file of your own, one parameter changed";
+
 #[derive(clap::Args)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {
     /// A bundled variant (see `carto list`) or the path of a rules file.
     variant: String,
-    #[arg(long, default_value_t = 1)]
+    /// The seed of the random choices (0 or more): the same seed plays the same game.
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::parse_count)]
     seed: u64,
-    /// Player names, comma-separated (2 to 6).
-    #[arg(long, value_delimiter = ',', default_value = "ann,bob")]
+    /// Player names, comma-separated, in seat order (2 to 6, as the variant allows).
+    #[arg(long, value_delimiter = ',', default_value = "ann,bob", value_parser = super::player_name)]
     players: Vec<String>,
     /// Writes the JSON Lines game log to this file.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     log: Option<String>,
     /// Sets a parameter of the rules: `--set name=value` (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]

@@ -72,8 +72,7 @@ pub fn write_out(path: Option<&str>, text: &str) -> Result<(), Failure> {
         Some(p) => std::fs::write(p, text)
             .map_err(|e| Failure::Input(InputError(format!("error: cannot write `{p}`: {e}")))),
         None => {
-            use std::io::Write as _;
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            emit!("{text}");
             Ok(())
         }
     }

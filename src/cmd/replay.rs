@@ -2,8 +2,15 @@
 
 use super::Failure;
 
+const EXAMPLES: &str = "\
+Examples:
+  carto play base --seed 3 --log game.log && carto replay game.log
+  carto replay saved/game.log        a rules file the log names by path is found next to the log";
+
 #[derive(clap::Args)]
+#[command(after_help = EXAMPLES)]
 pub struct Args {
+    /// A game log (JSON Lines) written by `carto play --log` or `carto run --log`.
     log: String,
 }
 

@@ -1,13 +1,36 @@
 //! `carto run`: a scripted game, its transcript and optionally its log.
 
 use super::Failure;
+use carto::render::text::{transcript_with, TranscriptOptions};
 use carto::variant::InputError;
 
+const FORMAT: &str = "\
+Script format (one statement a line; `#` starts a comment; README.md has the details):
+  variant france              a bundled variant or a rules file (path relative to the script)
+  players ann, bob            default: ann, bob
+  seed 7                      default: 1
+  set sale_town = 12          a parameter (repeatable)
+  starts Nancy, Le Mans       the start squares, in order (the first gets the start tile)
+  tiles U, V, E, D            the exact draw stack (tile ids), first drawn first
+  chip 3 at map:4,5           move a chip there after setup (add `face up` to turn it up)
+  place U at 1,0 r90          then every decision by its option name, as `carto play` shows them
+  follower road E+W
+  pass
+  expect score ann 4          score NAME N | chip ID at PLACE | options N | follower ID at PLACE
+  rest random                 play the rest of the game with random choices
+
+Examples:
+  carto run tests/scripts/base/tie.script           prints the transcript
+  carto run my.script --log game.log                also writes the game log
+  carto run my.script --verbose                     every chip moved at setup on a line of its own";
+
 #[derive(clap::Args)]
+#[command(after_help = FORMAT)]
 pub struct Args {
+    /// The script to play (format below).
     script: String,
     /// Writes the JSON Lines game log to this file.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     log: Option<String>,
     /// Lists every chip moved at setup on a line of its own (the transcript otherwise sums them up
     /// by colour and value).
@@ -18,20 +41,34 @@ pub struct Args {
 pub fn run(a: Args) -> Result<(), Failure> {
     let text = carto::variant::read_text(&a.script)?;
     let src = carto::diag::Source::new(a.script.as_str(), text);
-    let r = carto::script::run_script(&src)?;
+    let opts = options(a.verbose);
+    let r = match carto::script::run_script_keeping(&src) {
+        Ok(r) => r,
+        Err(f) => {
+            // The transcript up to the failing line shows what led there; the error follows on stderr.
+            if let Some(game) = f.game {
+                let stopped = TranscriptOptions {
+                    stopped: true,
+                    ..opts
+                };
+                emit!("{}", transcript_with(&game, stopped));
+            }
+            return Err(f.error.into());
+        }
+    };
     if let Some(path) = &a.log {
         let text = carto::output::json_log(&r.game, &r.variant.params());
         std::fs::write(path, text)
             .map_err(|e| InputError(format!("error: cannot write the log to `{path}`: {e}")))?;
     }
-    emit!(
-        "{}",
-        carto::output::transcript_with(&r.game, options(a.verbose))
-    );
+    emit!("{}", transcript_with(&r.game, opts));
     Ok(())
 }
 
 /// The transcript's options for `--verbose`.
 pub fn options(verbose: bool) -> carto::output::TranscriptOptions {
-    carto::output::TranscriptOptions { verbose }
+    carto::output::TranscriptOptions {
+        verbose,
+        ..Default::default()
+    }
 }

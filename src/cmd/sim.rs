@@ -59,6 +59,7 @@ pub struct Args {
     /// Threads to play on (default: every core); the results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// How to write the results: a table for people, JSON (for `carto sim merge`) or CSV.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// Writes one CSV row per game (and setting) to this file.
@@ -73,8 +74,10 @@ pub struct Args {
 pub enum MergeCommand {
     /// Combines the JSON results of slices of one run (`--format json`) into the results of the whole.
     Merge {
+        /// The JSON results of the slices (`carto sim --first-game K --format json`).
         #[arg(required = true)]
         files: Vec<String>,
+        /// How to write the merged results: a table, JSON or CSV.
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -246,7 +249,7 @@ fn print(info: &RunInfo, r: &Results, format: Format) {
         Format::Json => report::json(info, r),
         Format::Csv => report::csv(info, r),
     };
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    emit!("{text}");
 }
 
 fn merge(files: &[String], format: Format) -> Result<(), Failure> {

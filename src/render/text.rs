@@ -12,6 +12,9 @@ use crate::state::{EvKind, Event, Place, ScoredFeature};
 pub struct TranscriptOptions {
     /// Every chip moved at setup on a line of its own, instead of one line per kind of move.
     pub verbose: bool,
+    /// The game stopped on an error (a failing script line): the transcript ends with the scores so
+    /// far, no verdict.
+    pub stopped: bool,
 }
 
 /// Runs of chip moves at setup at least this long are summarised in one line.
@@ -51,7 +54,7 @@ pub fn transcript_with<H: Hooks>(game: &Game<H>, opts: TranscriptOptions) -> Str
         w.event(e);
         i += 1;
     }
-    w.ending();
+    w.ending(opts.stopped);
     w.out
 }
 
@@ -330,7 +333,15 @@ impl<H: Hooks> Writer<'_, H> {
         }
     }
 
-    fn ending(&mut self) {
+    fn ending(&mut self, stopped: bool) {
+        if stopped {
+            let text = format!(
+                "stopped by the error below · scores so far: {}",
+                self.scores_text()
+            );
+            self.line(&text);
+            return;
+        }
         let text = match self.game.pending_decision() {
             Some(what) => format!(
                 "game not finished: a decision is pending ({what})\nscores so far: {}",

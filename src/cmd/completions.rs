@@ -1,0 +1,25 @@
+//! `carto completions`: the shell completion script for bash, zsh, fish or PowerShell.
+
+use super::Failure;
+use clap::CommandFactory as _;
+use clap_complete::Shell;
+
+const EXAMPLES: &str = "\
+Examples:
+  carto completions bash > ~/.local/share/bash-completion/completions/carto
+  carto completions zsh > ~/.zfunc/_carto          (with `fpath+=~/.zfunc` before compinit)
+  carto completions fish > ~/.config/fish/completions/carto.fish";
+
+#[derive(clap::Args)]
+#[command(after_help = EXAMPLES)]
+pub struct Args {
+    /// The shell to write completions for (PowerShell: `carto completions powershell >> $PROFILE`).
+    shell: Shell,
+}
+
+pub fn run(a: Args) -> Result<(), Failure> {
+    let mut script = Vec::new();
+    clap_complete::generate(a.shell, &mut crate::Cli::command(), "carto", &mut script);
+    emit!("{}", String::from_utf8_lossy(&script));
+    Ok(())
+}
