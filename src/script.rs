@@ -393,14 +393,14 @@ fn play_steps(
                 }
             }
             Step::ExpectChip(id, place) => {
-                let Some(want) = parse_place(&game, &place) else {
+                let Some(want) = parse_place(game, &place) else {
                     return Err(fail(src, span, format!("unknown place `{place}`"), "place"));
                 };
                 let Some(c) = game.st.chips.get(id as usize) else {
                     return Err(fail(src, span, format!("no chip {id}"), "chip id"));
                 };
                 if c.place != want {
-                    let n = crate::output::Namer { game: &game };
+                    let n = crate::output::Namer { game };
                     return Err(fail(
                         src,
                         span,
@@ -420,7 +420,7 @@ fn play_steps(
                         "follower id (NAME.N)",
                     ));
                 };
-                let n = crate::output::Namer { game: &game };
+                let n = crate::output::Namer { game };
                 let at = game.st.followers[f as usize].at;
                 let now = n.follower_place(f, at);
                 let ok = now == place || (place == "board" && matches!(at, FollowerAt::Board(_)));
