@@ -5,7 +5,6 @@
 use super::Failure;
 use carto::doc::{self, Links};
 use carto::variant::{bundled_variants, load_variant, InputError};
-use std::io::Write as _;
 use std::path::Path;
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +70,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             write_file(&Path::new(dir).join(format!("{}.{ext}", page.name)), &text)
         }
         None => {
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            emit!("{text}");
             Ok(())
         }
     }
