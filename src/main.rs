@@ -100,7 +100,10 @@ fn main() -> ExitCode {
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input(e)) => {
-            eprintln!("{}", e.0.trim_end());
+            // `check` has printed its diagnostics already and fails with an empty message.
+            if !e.0.trim().is_empty() {
+                eprintln!("{}", e.0.trim_end());
+            }
             ExitCode::from(1)
         }
         Err(Failure::Usage(e)) => {

@@ -969,3 +969,114 @@ fn script_failure_shows_the_transcript() {
         &["run", "s.script"],
     );
 }
+
+// Item 3: `--format json` for check (every diagnostic with file, line, column, severity, message, hint;
+// a missing file is one error and the other files are still checked), list and bench. The field
+// names are documented in README.md ("Machine-readable output").
+#[test]
+fn check_json() {
+    let rules = b"import \"base\"\nvariant \"v\" {\n  map = unbounded\n  titel = \"x\"\n}\n";
+    let (code, err, out) = carto(
+        "check-json",
+        &[("v.rules", rules)],
+        &["check", "v.rules", "nope.rules", "--format", "json"],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err, "");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let d = &v["diagnostics"][0];
+    // `titel` starts at line 4, column 3 (two spaces of indent) and is 5 characters long.
+    assert_eq!(
+        (
+            &d["file"],
+            &d["line"],
+            &d["column"],
+            &d["end_line"],
+            &d["end_column"]
+        ),
+        (
+            &"v.rules".into(),
+            &4.into(),
+            &3.into(),
+            &4.into(),
+            &8.into()
+        )
+    );
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["message"], "unknown header key `titel`");
+    assert!(d["hint"]
+        .as_str()
+        .unwrap()
+        .starts_with("did you mean `title`?"));
+    assert_eq!(v["diagnostics"][1]["file"], "nope.rules");
+    assert_eq!(v["diagnostics"][1]["line"], serde_json::Value::Null);
+    assert_eq!(
+        v["files"][1],
+        serde_json::json!({"file": "nope.rules", "errors": 1, "warnings": 0})
+    );
+    let keys: Vec<&String> = d.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "column",
+            "end_column",
+            "end_line",
+            "file",
+            "hint",
+            "label",
+            "line",
+            "message",
+            "severity"
+        ]
+    );
+}
+
+#[test]
+fn check_several_files_missing_first() {
+    let rules = b"import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\n";
+    case(
+        "check_several_files_missing_first",
+        1,
+        &[("v.rules", rules)],
+        &["check", "nope.rules", "v.rules"],
+    );
+}
+
+#[test]
+fn list_json() {
+    let (code, err, out) = carto("list-json", &[], &["list", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let base = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "base")
+        .unwrap();
+    assert_eq!(base["map"], serde_json::Value::Null);
+    let keys: Vec<&String> = base.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["map", "max_players", "min_players", "name", "title"]);
+    // As many entries as `carto list` has lines.
+    let (_, _, text) = carto("list-text", &[], &["list"]);
+    assert_eq!(v.as_array().unwrap().len(), text.lines().count());
+}
+
+#[test]
+fn bench_json() {
+    let (code, err, out) = carto(
+        "bench-json",
+        &[],
+        &[
+            "bench", "base", "--games", "2", "--quiet", "--format", "json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row = &v[0];
+    assert_eq!(
+        (&row["variant"], &row["games"]),
+        (&"base".into(), &2.into())
+    );
+    let keys: Vec<&String> = row.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["games", "games_per_second", "seconds", "variant"]);
+}

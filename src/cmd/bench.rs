@@ -1,6 +1,6 @@
 //! `carto bench`: random games on one core, games per second.
 
-use super::{check_players, new_game, Failure, MAX_GAMES};
+use super::{check_players, emit_json, new_game, Failure, Format, MAX_GAMES};
 use carto::game::play_random;
 use carto::rng::Rng;
 use carto::variant::load_variant;
@@ -28,6 +28,9 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// `text` (a table) or `json` (an array: variant, games, seconds, games_per_second).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
@@ -46,13 +49,17 @@ pub fn run(a: Args) -> Result<(), Failure> {
         check_players(&v, &a.players)?;
         loaded.push((name, v));
     }
-    emitln!(
-        "{:<14} {:>9} {:>9} {:>11}",
-        "variant",
-        "games",
-        "seconds",
-        "games/s"
-    );
+    let text = a.format == Format::Text;
+    if text {
+        emitln!(
+            "{:<14} {:>9} {:>9} {:>11}",
+            "variant",
+            "games",
+            "seconds",
+            "games/s"
+        );
+    }
+    let mut rows = Vec::new();
     for (name, v) in &loaded {
         let mut game = new_game(v, &a.players, 0, false)?;
         let bar = carto::sim::progress::bar(a.games, a.quiet);
@@ -71,13 +78,24 @@ pub fn run(a: Args) -> Result<(), Failure> {
         if let Some(b) = bar {
             b.finish_and_clear();
         }
-        emitln!(
-            "{:<14} {:>9} {:>9.2} {:>11.0}",
-            name,
-            a.games,
-            s,
-            a.games as f64 / s
-        );
+        if text {
+            emitln!(
+                "{:<14} {:>9} {:>9.2} {:>11.0}",
+                name,
+                a.games,
+                s,
+                a.games as f64 / s
+            );
+        }
+        rows.push(serde_json::json!({
+            "variant": name,
+            "games": a.games,
+            "seconds": s,
+            "games_per_second": a.games as f64 / s,
+        }));
+    }
+    if !text {
+        emit_json(&serde_json::Value::Array(rows));
     }
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! `carto check`: every problem in rules files.
 
-use super::{plural, Failure};
+use super::{emit_json, plural, Failure, Format};
 use carto::variant::InputError;
+use serde_json::json;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -18,13 +19,38 @@ pub struct Args {
     /// Checks against this map (a bundled name or a path) instead of the one the header names.
     #[arg(long, value_name = "MAP")]
     map: Option<String>,
+    /// `text` (for people, on stderr) or `json` (one object on stdout: `files` and `diagnostics`).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
     let map = a.map.as_deref();
     let mut failed = false;
+    let mut files = Vec::new();
+    let mut diagnostics = Vec::new();
+    // Every file is checked, a missing one included (it is one error among the others).
     for f in &a.files {
-        let source = carto::variant::rules_source(f)?;
+        let source = match carto::variant::rules_source(f) {
+            Ok(s) => s,
+            Err(e) => {
+                failed = true;
+                let message = e.0.trim_end().trim_start_matches("error: ").to_string();
+                match a.format {
+                    Format::Text => {
+                        eprintln!("{}", e.0.trim_end());
+                        emitln!("{f}: 1 error, 0 warnings");
+                    }
+                    Format::Json => diagnostics.push(json!({
+                        "file": f, "line": null, "column": null, "end_line": null,
+                        "end_column": null, "severity": "error", "message": message,
+                        "label": "", "hint": null,
+                    })),
+                }
+                files.push(json!({"file": f, "errors": 1, "warnings": 0}));
+                continue;
+            }
+        };
         let here = carto::diag::Source::new("./", "");
         let loader = |name: &str, from: &carto::diag::Source| match map {
             Some(m) => carto::variant::load_map(m, &here),
@@ -32,24 +58,54 @@ pub fn run(a: Args) -> Result<(), Failure> {
         };
         let result =
             carto::lang::check::check_source(&source, &carto::lang::check::BundledRules, &loader);
-        let text = carto::lang::check::render(&result);
-        if !text.is_empty() {
-            eprint!("{text}");
-        }
         let (e, w) = (result.errors(), result.diagnostics.len() - result.errors());
         if e > 0 {
             failed = true;
         }
-        emitln!(
-            "{}: {e} error{}, {w} warning{}",
-            source.name,
-            plural(e),
-            plural(w)
-        );
+        match a.format {
+            Format::Text => {
+                let text = carto::lang::check::render(&result);
+                if !text.is_empty() {
+                    eprint!("{text}");
+                }
+                emitln!(
+                    "{}: {e} error{}, {w} warning{}",
+                    source.name,
+                    plural(e),
+                    plural(w)
+                );
+            }
+            Format::Json => {
+                diagnostics.extend(result.diagnostics.iter().map(|(src, d)| diagnostic(src, d)));
+                files.push(json!({"file": source.name, "errors": e, "warnings": w}));
+            }
+        }
+    }
+    if a.format == Format::Json {
+        emit_json(&json!({"files": files, "diagnostics": diagnostics}));
     }
     if failed {
         Err(Failure::Input(InputError(String::new())))
     } else {
         Ok(())
     }
+}
+
+/// One diagnostic as JSON: where (1-based line and column, in characters), how bad, what and the hint.
+fn diagnostic(src: &carto::diag::Source, d: &carto::diag::Diagnostic) -> serde_json::Value {
+    let (line, column) = src.line_col(d.span.start);
+    let (end_line, end_column) = src.line_col(d.span.end.max(d.span.start));
+    let severity = if d.is_error() { "error" } else { "warning" };
+    let hint = (!d.notes.is_empty()).then(|| d.notes.join("\n"));
+    json!({
+        "file": src.name,
+        "line": line,
+        "column": column,
+        "end_line": end_line,
+        "end_column": end_column,
+        "severity": severity,
+        "message": d.message,
+        "label": d.label,
+        "hint": hint,
+    })
 }

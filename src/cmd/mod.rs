@@ -34,6 +34,20 @@ use carto::game::{Game, GameError};
 use carto::lang::interp::Interp;
 use carto::variant::{InputError, Variant};
 
+/// How `check`, `list` and `bench` write their results: text for people or JSON for programs (field
+/// names in docs/json-output.md, pinned by tests/cli.rs).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Writes a JSON value to stdout, pretty-printed, with a final newline.
+pub fn emit_json(v: &serde_json::Value) {
+    let text = serde_json::to_string_pretty(v).unwrap_or_default();
+    emitln!("{text}");
+}
+
 /// The first error writing to stdout, reported when the command ends.
 static STDOUT_ERROR: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
 
