@@ -217,6 +217,11 @@ fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure
         )));
     }
     for a in &agents {
+        if a == "human" {
+            return Err(Failure::Usage(
+                "`human` plays at `carto play`; sim plays without people".into(),
+            ));
+        }
         carto::sim::stand_in::parse_agent(a).map_err(Failure::Usage)?;
     }
     Ok((agents, players))
