@@ -296,6 +296,9 @@ fn bad_usage_is_refused_with_a_reason() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("3 agents for 2 players"), "{err}");
+    let (code, _, err) = carto(&["sim", "base", "--agents", "human,random"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("sim plays without people"), "{err}");
     let (code, _, err) = carto(&["sim", "base", "--games", "0"]);
     assert_eq!(code, 2, "{err}");
     let (code, _, err) = carto(&["sim", "base", "--threads", "0"]);
