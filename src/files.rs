@@ -50,6 +50,10 @@ pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, String> {
     if bytes.contains(&0) {
         return Err(format!("`{shown}` is a binary file, not text"));
     }
+    // A UTF-8 byte-order mark (some Windows editors write one) is not part of the text.
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "`{shown}` is not valid UTF-8 (byte {} is not part of a character)",

@@ -213,6 +213,14 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
         return Err(InputError(src.render(&errors)));
     }
     let Some(variant_name) = h.variant.clone() else {
+        if src.text.trim_start().starts_with('{') {
+            return Err(fail(
+                src,
+                0..0,
+                "this is a game log (JSON Lines), not a script: replay it with `carto replay`",
+                "a log line",
+            ));
+        }
         return Err(fail(
             src,
             0..0,

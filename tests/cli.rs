@@ -1080,3 +1080,24 @@ fn bench_json() {
     let keys: Vec<&String> = row.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["games", "games_per_second", "seconds", "variant"]);
 }
+
+// Item 7: a UTF-8 byte-order mark at the start of a file is accepted (not an invisible character).
+#[test]
+fn byte_order_mark_accepted() {
+    let script = b"\xEF\xBB\xBFvariant base\ntiles D\n";
+    let (code, err, out) = carto("bom", &[("s.script", script)], &["run", "s.script"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("game base on the endless table"), "{out}");
+}
+
+// Item 7: `carto run` given a game log says so and points to `carto replay`.
+#[test]
+fn run_given_a_log() {
+    let log = b"{\"type\":\"game_start\",\"variant\":\"base\"}\n";
+    case(
+        "run_given_a_log",
+        1,
+        &[("game.log", log)],
+        &["run", "game.log"],
+    );
+}
