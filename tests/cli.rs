@@ -1101,3 +1101,9 @@ fn run_given_a_log() {
         &["run", "game.log"],
     );
 }
+
+// Item 7: `--set =3` says the name is missing and lists the real parameters.
+#[test]
+fn set_without_name() {
+    case("set_without_name", 1, &[], &["play", "base", "--set", "=3"]);
+}

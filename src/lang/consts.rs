@@ -88,7 +88,13 @@ impl Program {
             let names: Vec<&str> = self.params.iter().map(|p| p.name.as_str()).collect();
             let hint = crate::diag::did_you_mean(name, names.iter().copied())
                 .map(|s| format!("; did you mean `{s}`?"))
-                .unwrap_or_default();
+                .unwrap_or_else(|| match names.is_empty() {
+                    true => "; these rules have no parameters".into(),
+                    false => format!("; the parameters are: {}", names.join(", ")),
+                });
+            if name.trim().is_empty() {
+                return Err(format!("the parameter's name is missing before `=`{hint}"));
+            }
             return Err(format!("unknown parameter `{name}`{hint}"));
         };
         let ty = self.params[id as usize].ty;
