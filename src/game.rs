@@ -402,6 +402,11 @@ impl<H: Hooks> Game<H> {
         );
     }
 
+    /// The seat that owns the pending decision (an agent decides for this player).
+    pub fn decider(&self) -> u8 {
+        self.st.current
+    }
+
     pub fn is_over(&self) -> bool {
         self.step == Step::Over
     }

@@ -2,6 +2,7 @@
 //!
 //! Rust here knows tiles and geometry; every variant lives in `rules/` and `maps/`.
 
+pub mod agent;
 pub mod board;
 pub mod compiled;
 pub mod diag;

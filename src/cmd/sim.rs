@@ -222,7 +222,7 @@ fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure
                 "`human` plays at `carto play`; sim plays without people".into(),
             ));
         }
-        carto::sim::stand_in::parse_agent(a).map_err(Failure::Usage)?;
+        carto::agent::parse_agent(a).map_err(Failure::Usage)?;
     }
     Ok((agents, players))
 }

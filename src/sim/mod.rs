@@ -13,7 +13,6 @@ pub mod play;
 pub mod progress;
 pub mod report;
 pub mod run;
-pub mod stand_in;
 pub mod stats;
 
 use serde::{Deserialize, Serialize};

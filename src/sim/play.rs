@@ -1,8 +1,8 @@
 //! One game of a simulation: the agents decide, the driver counts what the state does not (turns and
 //! actions, per seat), and the game's [`Outcome`] is read from the scores and the state's tally.
 
-use super::stand_in::Agent;
 use super::stats::Outcome;
+use crate::agent::Agent;
 use crate::game::{Game, GameError, Hooks as _, Opt};
 use crate::lang::interp::Interp;
 use crate::rng::Rng;
@@ -26,7 +26,7 @@ pub fn play_counted(
     out.reset(seats, rules, actions);
     let mut rng = agent_rng(seed);
     while game.advance()? {
-        let who = game.st.current as usize;
+        let who = game.decider() as usize;
         let i = agents[who % agents.len()].choose(game, &mut rng)?;
         match game.options.get(i) {
             Some(Opt::Place { .. }) => out.turns[who] += 1,

@@ -4,8 +4,8 @@
 //! or the order the games finished in. Per-game rows, when wanted, are put back in game order.
 
 use super::play::play_counted;
-use super::stand_in::parse_agent;
 use super::stats::{rule_names, Layout, Mapping, Outcome, Stats};
+use crate::agent::parse_agent;
 use crate::game::{Game, GameError};
 use crate::lang::interp::Interp;
 use crate::variant::Variant;
