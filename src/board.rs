@@ -93,7 +93,13 @@ pub struct Board {
     large_cells: Vec<Vec<u32>>,
     pub placed: Vec<Placed>,
     pub features: Features,
+    /// Which construction the cell layout (`kind`, `square`, `large`, `ferry_to`, the grid) came
+    /// from: boards with the same layout copy only their dynamic parts (see [`Board::copy_from`]).
+    layout: u64,
 }
+
+/// Numbers board layouts as they are built.
+static LAYOUTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Board {
     /// The endless table, big enough for `tiles` tiles in any direction.
@@ -181,7 +187,39 @@ impl Board {
             large_cells,
             placed: Vec::new(),
             features: Features::default(),
+            layout: LAYOUTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
+    }
+
+    /// Makes this board a copy of `src`, keeping every buffer. When both share a layout (one was
+    /// cloned from the other, or from the same board), only the cells a game touched are copied:
+    /// those holding a tile or on the frontier (the same cells [`Board::reset`] clears), so the
+    /// cost follows the tiles placed, not the size of the table.
+    pub fn copy_from(&mut self, src: &Board) {
+        if self.layout != src.layout {
+            *self = src.clone();
+            return;
+        }
+        self.reset();
+        let touched = src
+            .frontier
+            .iter()
+            .copied()
+            .chain(src.placed.iter().map(|p| p.cell));
+        for c in touched {
+            let c = c as usize;
+            self.tile[c] = src.tile[c];
+            self.req[c] = src.req[c];
+            self.mask[c] = src.mask[c];
+            self.cand[c] = src.cand[c];
+            self.frontier_pos[c] = src.frontier_pos[c];
+        }
+        self.border_fills_monastery = src.border_fills_monastery;
+        self.frontier.clone_from(&src.frontier);
+        self.front_rm.clone_from(&src.front_rm);
+        self.large_found.clone_from(&src.large_found);
+        self.placed.clone_from(&src.placed);
+        self.features.copy_from(&src.features);
     }
 
     /// Empties the board for a new game, keeping every buffer.

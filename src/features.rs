@@ -23,6 +23,18 @@ pub struct Features {
 }
 
 impl Features {
+    /// Makes this forest a copy of `src`, keeping the buffers.
+    pub fn copy_from(&mut self, src: &Features) {
+        self.parent.clone_from(&src.parent);
+        self.size.clone_from(&src.size);
+        self.next.clone_from(&src.next);
+        self.kind.clone_from(&src.kind);
+        self.tile.clone_from(&src.tile);
+        self.open.clone_from(&src.open);
+        self.shields.clone_from(&src.shields);
+        self.followers.clone_from(&src.followers);
+    }
+
     pub fn clear(&mut self) {
         self.parent.clear();
         self.size.clear();

@@ -32,6 +32,8 @@ pub enum GameError {
     Rule { rule: String, message: String },
     /// The setup cannot be done with this map and these settings.
     Setup(String),
+    /// A player's input could not be had (a person's answers ended before the game did).
+    Input(String),
 }
 
 impl std::fmt::Display for GameError {
@@ -39,6 +41,7 @@ impl std::fmt::Display for GameError {
         match self {
             GameError::Rule { rule, message } => write!(f, "rule `{rule}`: {message}"),
             GameError::Setup(m) => write!(f, "setup: {m}"),
+            GameError::Input(m) => write!(f, "input: {m}"),
         }
     }
 }
@@ -171,6 +174,48 @@ pub struct Game<H: Hooks> {
     scratch: Vec<u16>,
     roots: Vec<u32>,
     pub seed: u64,
+}
+
+/// A copy of a game, for agents that look ahead: `clone_from` into a scratch game keeps its buffers
+/// (no game is rebuilt from the variant per look-ahead).
+impl<H: Hooks + Clone> Clone for Game<H> {
+    fn clone(&self) -> Self {
+        Game {
+            cfg: self.cfg.clone(),
+            st: self.st.clone(),
+            hooks: self.hooks.clone(),
+            step: self.step,
+            options: self.options.clone(),
+            decided: self.decided,
+            forced_pending: self.forced_pending,
+            forced_clean: self.forced_clean,
+            resume: self.resume,
+            offer_phase: self.offer_phase,
+            completed: self.completed.clone(),
+            placements: self.placements.clone(),
+            scratch: self.scratch.clone(),
+            roots: self.roots.clone(),
+            seed: self.seed,
+        }
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        self.cfg.clone_from(&src.cfg);
+        self.st.clone_from(&src.st);
+        self.hooks.clone_from(&src.hooks);
+        self.step = src.step;
+        self.options.clone_from(&src.options);
+        self.decided = src.decided;
+        self.forced_pending = src.forced_pending;
+        self.forced_clean = src.forced_clean;
+        self.resume = src.resume;
+        self.offer_phase = src.offer_phase;
+        self.completed.clone_from(&src.completed);
+        self.placements.clone_from(&src.placements);
+        self.scratch.clone_from(&src.scratch);
+        self.roots.clone_from(&src.roots);
+        self.seed = src.seed;
+    }
 }
 
 impl<H: Hooks> Game<H> {

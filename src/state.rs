@@ -208,6 +208,46 @@ pub struct State {
     members: Vec<u32>,
 }
 
+/// A copy of a game's state, for agents that look ahead; `clone_from` keeps every buffer, and the
+/// board copies only the cells the game touched (see [`Board::copy_from`]).
+impl Clone for State {
+    fn clone(&self) -> State {
+        let mut s = State::new(self.board.clone(), self.tiles.clone(), 0);
+        s.clone_from(self);
+        s
+    }
+
+    fn clone_from(&mut self, src: &State) {
+        self.board.copy_from(&src.board);
+        self.tiles.clone_from(&src.tiles);
+        self.players.clone_from(&src.players);
+        self.followers.clone_from(&src.followers);
+        self.per_player = src.per_player;
+        self.chips.clone_from(&src.chips);
+        self.on_square.clone_from(&src.on_square);
+        self.supply.clone_from(&src.supply);
+        self.stack.clone_from(&src.stack);
+        self.tile_stacks.clone_from(&src.tile_stacks);
+        self.turn = src.turn;
+        self.round = src.round;
+        self.current = src.current;
+        self.in_extra_turn = src.in_extra_turn;
+        self.final_scoring = src.final_scoring;
+        self.extra_turn_pending = src.extra_turn_pending;
+        self.current_tile = src.current_tile;
+        self.placed_now = src.placed_now;
+        self.follower_placed_now = src.follower_placed_now;
+        self.rng.clone_from(&src.rng);
+        self.record = src.record;
+        self.events.clone_from(&src.events);
+        self.turn_choices.clone_from(&src.turn_choices);
+        self.start_cells.clone_from(&src.start_cells);
+        self.scoring = src.scoring;
+        self.tally.copy_from(&src.tally);
+        // `stamp`, `stamp_gen` and `members` are scratch space: each state keeps its own.
+    }
+}
+
 impl State {
     pub fn new(board: Board, tiles: std::sync::Arc<Vec<CompiledTile>>, seed: u64) -> State {
         State {

@@ -17,6 +17,14 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Makes these counters a copy of `src`, keeping the buffer.
+    pub fn copy_from(&mut self, src: &Tally) {
+        self.points.clone_from(&src.points);
+        self.chips_gained = src.chips_gained;
+        self.chips_spent = src.chips_spent;
+        self.followers_placed = src.followers_placed;
+    }
+
     /// Clears every counter, keeping the buffers.
     pub fn clear(&mut self) {
         self.points.iter_mut().for_each(|p| *p = 0);

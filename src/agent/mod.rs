@@ -2,10 +2,19 @@
 //! options (never a variant's name) and returns the index of one option; a new agent needs no change
 //! to the engine or to any rules file.
 //!
-//! Rooms: `random` (uniform over the options).
+//! Rooms: `random` (uniform over the options), `greedy` (the best immediate gain), `mcts` (UCT
+//! search with random playouts), `human` (a person at a terminal or a pipe), and `lookahead` (the
+//! scratch copies of the game the searching agents play in).
 
+mod greedy;
+mod human;
+mod lookahead;
+mod mcts;
 mod random;
 
+pub use greedy::Greedy;
+pub use human::{situation, Human};
+pub use mcts::{Mcts, DEFAULT_PLAYOUTS, MAX_PLAYOUTS};
 pub use random::Random;
 
 use crate::game::{Game, GameError};
@@ -22,12 +31,29 @@ pub trait Agent: Send {
 }
 
 /// The agents `parse_agent` knows, for help texts and messages.
-pub const AGENT_SPECS: &str = "random";
+pub const AGENT_SPECS: &str = "random, greedy, mcts, mcts:N, human";
 
-/// Reads an agent spec: `random`.
+/// Reads an agent spec: `random`, `greedy`, `mcts` (200 playouts per decision), `mcts:N`, or
+/// `human` (a person at standard input and output).
 pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, String> {
-    match spec.trim() {
+    let spec = spec.trim();
+    if let Some(n) = spec.strip_prefix("mcts:") {
+        let playouts = n
+            .parse::<u32>()
+            .ok()
+            .filter(|p| (1..=MAX_PLAYOUTS).contains(p))
+            .ok_or_else(|| {
+                format!(
+                    "`{spec}`: the playouts per decision must be a number from 1 to {MAX_PLAYOUTS}"
+                )
+            })?;
+        return Ok(Box::new(Mcts::new(playouts)));
+    }
+    match spec {
         "random" => Ok(Box::new(Random)),
+        "greedy" => Ok(Box::new(Greedy::default())),
+        "mcts" => Ok(Box::new(Mcts::new(DEFAULT_PLAYOUTS))),
+        "human" => Ok(Box::new(Human::stdio())),
         other => Err(format!("unknown agent `{other}` (known: {AGENT_SPECS})")),
     }
 }

@@ -1,8 +1,10 @@
-//! `carto play`: one game with random legal choices, its transcript, board and scores.
+//! `carto play`: one game, each seat played by an agent (random by default, or a person at the
+//! terminal), its transcript, board and scores.
 
 use super::{check_players, new_game, Failure};
-use carto::game::play_random;
-use carto::rng::Rng;
+use carto::agent::{parse_agent, Agent};
+use carto::game::Game;
+use carto::lang::interp::Interp;
 use carto::variant::{load_variant, InputError};
 
 const EXAMPLES: &str = "\
@@ -40,6 +42,10 @@ pub struct Args {
     /// by colour and value).
     #[arg(long)]
     verbose: bool,
+    /// Who plays each seat, comma-separated, or one for all: random, greedy, mcts, mcts:N, human
+    /// (a person at the terminal, or answers piped to standard input).
+    #[arg(long, value_delimiter = ',', default_value = "random")]
+    agents: Vec<String>,
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
@@ -59,9 +65,9 @@ pub fn run(a: Args) -> Result<(), Failure> {
         eprint!("{}", v.warnings);
     }
     check_players(&v, &a.players)?;
+    let mut seats = seat_agents(&a.agents, a.players.len())?;
     let mut game = new_game(&v, &a.players, a.seed, true)?;
-    let mut rng = Rng::new(a.seed).fork();
-    play_random(&mut game, &mut rng)?;
+    play_with_agents(&mut game, &mut seats, a.seed)?;
     if let Some(path) = &a.log {
         let text = carto::output::json_log(&game, &v.params());
         std::fs::write(path, text)
@@ -78,6 +84,43 @@ pub fn run(a: Args) -> Result<(), Failure> {
     emitln!();
     for p in &game.st.players {
         emitln!("{}: {}", p.name, p.score);
+    }
+    Ok(())
+}
+
+/// One agent per seat from `--agents` (one spec for all seats, or one per seat).
+fn seat_agents(specs: &[String], seats: usize) -> Result<Vec<Box<dyn Agent>>, Failure> {
+    if specs.len() != 1 && specs.len() != seats {
+        return Err(Failure::Usage(format!(
+            "{} agents for {seats} players: give one agent for every seat, or one for all",
+            specs.len()
+        )));
+    }
+    (0..seats)
+        .map(|i| parse_agent(&specs[i % specs.len()]).map_err(Failure::Usage))
+        .collect()
+}
+
+/// Plays the game to its end, each decision by the agent of the seat that owns it. The agents draw
+/// from the generator `carto sim` gives game `seed`, so a game of a simulation replays alone (and
+/// with random agents the choices are those `carto play` always made). When a person plays, the
+/// others' choices are shown as they are taken.
+fn play_with_agents(
+    game: &mut Game<Interp>,
+    seats: &mut [Box<dyn Agent>],
+    seed: u64,
+) -> Result<(), Failure> {
+    let mut rng = carto::sim::play::agent_rng(seed);
+    let person = seats.iter().any(|a| a.name() == "human");
+    while game.advance()? {
+        let who = game.decider() as usize;
+        let agent = &mut seats[who % seats.len()];
+        let i = agent.choose(game, &mut rng)?;
+        if person && agent.name() != "human" {
+            let name = &game.st.players[who].name;
+            emitln!("{name} takes: {}", game.option_name(game.options[i]));
+        }
+        game.choose(i)?;
     }
     Ok(())
 }

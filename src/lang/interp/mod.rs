@@ -6,6 +6,7 @@
 
 mod actions;
 mod aggregate;
+mod copy;
 mod effect;
 mod eval;
 mod exec;

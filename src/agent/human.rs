@@ -1,0 +1,145 @@
+//! `human`: a person at the table. At each of their decisions it shows the board with coordinates,
+//! the tile and followers in hand, the chips in their area and the scores, and the numbered legal
+//! options; it reads a number or an option name written as scripts write them, and on bad input
+//! says why and asks again. It reads lines from any reader, so a terminal and a pipe work alike.
+
+use super::lookahead::Scratch;
+use super::Agent;
+use crate::game::{canonical_option, Game, GameError};
+use crate::lang::interp::Interp;
+use crate::render::ascii::ascii_board;
+use crate::rng::Rng;
+use crate::state::Place;
+use std::io::{BufRead, Write};
+
+pub struct Human {
+    input: Box<dyn BufRead + Send>,
+    output: Box<dyn Write + Send>,
+    scratch: Scratch,
+}
+
+impl Human {
+    /// A person reading `output` and answering on `input`.
+    pub fn new(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) -> Human {
+        Human {
+            input,
+            output,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// A person at standard input and output.
+    pub fn stdio() -> Human {
+        Human::new(
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+            Box::new(std::io::stdout()),
+        )
+    }
+
+    /// Reads the answer: the option's index, or why the line names no legal option.
+    fn read_answer(&mut self, game: &Game<Interp>, line: &str) -> Result<usize, String> {
+        let line = line.trim();
+        let n = game.options.len();
+        if line.is_empty() {
+            return Err(format!("write a number from 1 to {n} or an option's name"));
+        }
+        if let Ok(k) = line.parse::<i64>() {
+            return match usize::try_from(k) {
+                Ok(k) if (1..=n).contains(&k) => Ok(k - 1),
+                _ => Err(format!("there is no option {k}: the options are 1 to {n}")),
+            };
+        }
+        let want = canonical_option(line);
+        if let Some(i) = game
+            .options
+            .iter()
+            .position(|&o| canonical_option(&game.option_name(o)) == want)
+        {
+            return Ok(i);
+        }
+        // The engine says which rule refuses it (it needs a game of its own to ask the rules).
+        let g = self.scratch.load(game);
+        g.find_option(line).map_err(|why| {
+            why.lines()
+                .next()
+                .unwrap_or("not a legal option")
+                .to_string()
+        })
+    }
+}
+
+/// What the deciding player sees: board, scores, hand and the numbered options.
+pub fn situation(game: &Game<Interp>) -> String {
+    let st = &game.st;
+    let me = game.decider();
+    let name = |p: u8| st.players.get(p as usize).map_or("?", |p| p.name.as_str());
+    let mut s = format!("\n== turn {}: {} to decide ==\n", st.turn, name(me));
+    s.push_str(&ascii_board(game));
+    let scores: Vec<String> = st
+        .players
+        .iter()
+        .map(|p| format!("{} {}", p.name, p.score))
+        .collect();
+    s.push_str(&format!("scores: {}\n", scores.join(", ")));
+    if let Some(t) = st.current_tile {
+        s.push_str(&format!(
+            "tile in hand: {}\n",
+            game.cfg.tiles[t as usize].id
+        ));
+    }
+    s.push_str(&format!(
+        "followers in supply: {}; tiles left: {}\n",
+        st.followers_in_supply(me),
+        st.stack.len()
+    ));
+    let chips: Vec<String> = st
+        .chips
+        .iter()
+        .filter(|c| c.place == Place::Hand(me))
+        .map(|c| {
+            let colour = game.cfg.colours.get(c.colour as usize);
+            format!("{}{}", colour.map_or("?", |c| c.as_str()), c.value)
+        })
+        .collect();
+    if !chips.is_empty() {
+        s.push_str(&format!("chips in hand: {}\n", chips.join(", ")));
+    }
+    s.push_str("options:\n");
+    for (i, name) in game.option_names().iter().enumerate() {
+        s.push_str(&format!("{:>4}. {name}\n", i + 1));
+    }
+    s
+}
+
+impl Agent for Human {
+    fn name(&self) -> &str {
+        "human"
+    }
+
+    fn choose(&mut self, game: &Game<Interp>, _rng: &mut Rng) -> Result<usize, GameError> {
+        let shown = situation(game);
+        let _ = write!(self.output, "{shown}");
+        loop {
+            let _ = write!(self.output, "your choice (number or name)> ");
+            let _ = self.output.flush();
+            let mut line = String::new();
+            let read = self.input.read_line(&mut line);
+            if matches!(read, Ok(0) | Err(_)) {
+                let _ = writeln!(self.output);
+                return Err(GameError::Input(
+                    "the input ended before the game did (no answer to the pending decision)"
+                        .into(),
+                ));
+            }
+            match self.read_answer(game, &line) {
+                Ok(i) => {
+                    let _ = writeln!(self.output, "-> {}", game.option_name(game.options[i]));
+                    return Ok(i);
+                }
+                Err(why) => {
+                    let _ = writeln!(self.output, "not taken: {why}; try again");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! Copying an interpreter, for agents that look ahead in a copy of the game. `clone_from` between
+//! interpreters of the same program and map copies only what a game changes (limits used, offers
+//! pending, the arena) into buffers it keeps; what follows from the program and the map alone (the
+//! attribute tables and the memoized map-only aggregates) stays as it is.
+
+use super::Interp;
+use std::sync::Arc;
+
+impl Clone for Interp {
+    fn clone(&self) -> Interp {
+        Interp {
+            prog: self.prog.clone(),
+            map: self.map.clone(),
+            attr_vals: self.attr_vals.clone(),
+            slot_counts: self.slot_counts.clone(),
+            all_squares: self.all_squares.clone(),
+            slot_squares: self.slot_squares.clone(),
+            strings: self.strings.clone(),
+            attr_index: self.attr_index.clone(),
+            frame: self.frame.clone(),
+            base: self.base,
+            lists: self.lists.clone(),
+            n_lists: self.n_lists,
+            ops: self.ops,
+            budget_turn: self.budget_turn,
+            actions_this_turn: self.actions_this_turn,
+            current: self.current,
+            names: self.names.clone(),
+            feature_cache: self.feature_cache,
+            offers: self.offers.clone(),
+            offer_vals: self.offer_vals.clone(),
+            offer_chips: self.offer_chips.clone(),
+            used_turn: self.used_turn.clone(),
+            used_round: self.used_round.clone(),
+            groups_used: self.groups_used.clone(),
+            seen_turn: self.seen_turn,
+            seen_round: self.seen_round,
+            listens: self.listens,
+            depth: self.depth,
+            static_aggs: self.static_aggs.clone(),
+            static_free: self.static_free.clone(),
+            static_vals: self.static_vals.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, src: &Interp) {
+        let same_map = match (&self.map, &src.map) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !Arc::ptr_eq(&self.prog, &src.prog) || !same_map {
+            *self = src.clone();
+            return;
+        }
+        // Player names live among the strings.
+        self.strings.clone_from(&src.strings);
+        self.frame.clone_from(&src.frame);
+        self.base = src.base;
+        self.lists.clone_from(&src.lists);
+        self.n_lists = src.n_lists;
+        self.ops = src.ops;
+        self.budget_turn = src.budget_turn;
+        self.actions_this_turn = src.actions_this_turn;
+        self.current = src.current;
+        self.feature_cache = src.feature_cache;
+        self.offers.clone_from(&src.offers);
+        self.offer_vals.clone_from(&src.offer_vals);
+        self.offer_chips.clone_from(&src.offer_chips);
+        self.used_turn.clone_from(&src.used_turn);
+        self.used_round.clone_from(&src.used_round);
+        self.groups_used.clone_from(&src.groups_used);
+        self.seen_turn = src.seen_turn;
+        self.seen_round = src.seen_round;
+        self.depth = src.depth;
+    }
+}

@@ -1,0 +1,243 @@
+//! Agents: a copy of a game (`clone_from` into a scratch game) plays on exactly like the original;
+//! no agent ever picks an option outside the legal ones, in any bundled variant; `carto play
+//! --agents` replays a game of `carto sim`; and a person plays a game through a pipe, with a bad
+//! answer asked again.
+
+use carto::agent::{parse_agent, Agent};
+use carto::game::Game;
+use carto::lang::interp::Interp;
+use carto::rng::Rng;
+use carto::variant::{bundled_variants, load_variant};
+use proptest::prelude::*;
+use std::process::{Command, Stdio};
+
+fn players() -> Vec<String> {
+    vec!["ann".into(), "bob".into()]
+}
+
+fn new_game(name: &str, seed: u64) -> Game<Interp> {
+    let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+    v.new_game(v.config.clone(), &players(), seed, true)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// Plays random choices from `rng` until the game is over; the scores and the whole event record.
+fn finish(game: &mut Game<Interp>, rng: &mut Rng) -> (Vec<i64>, usize) {
+    while game.advance().unwrap() {
+        let i = rng.below(game.options.len() as u32) as usize;
+        game.choose(i).unwrap();
+    }
+    let scores = game.st.players.iter().map(|p| p.score).collect();
+    (scores, game.st.events.len())
+}
+
+#[test]
+fn a_copy_plays_on_exactly_like_the_original_in_every_variant() {
+    for (name, _) in bundled_variants() {
+        let mut game = new_game(name, 7);
+        // A scratch game that has already been used for another game, so `clone_from` reuses buffers
+        // that hold stale content.
+        let mut scratch = new_game(name, 99);
+        let mut rng = Rng::new(5);
+        finish(&mut scratch, &mut rng.clone());
+        for _ in 0..40 {
+            assert!(game.advance().unwrap(), "{name}: the game ended early");
+            let i = rng.below(game.options.len() as u32) as usize;
+            game.choose(i).unwrap();
+        }
+        scratch.clone_from(&game);
+        let mut fresh = game.clone();
+        let (a, b, c) = (rng.clone(), rng.clone(), rng.clone());
+        let original = finish(&mut game, &mut { a });
+        let copied = finish(&mut scratch, &mut { b });
+        let cloned = finish(&mut fresh, &mut { c });
+        assert_eq!(original, copied, "{name}: clone_from plays differently");
+        assert_eq!(original, cloned, "{name}: clone plays differently");
+        assert_eq!(game.st.events, scratch.st.events, "{name}: events differ");
+    }
+}
+
+/// Plays a whole game with one agent per seat, asserting every choice is a legal option.
+fn play_checked(name: &str, seed: u64, agents: &mut [Box<dyn Agent>]) {
+    let mut game = new_game(name, seed);
+    game.st.record = false;
+    let mut rng = Rng::new(seed).fork();
+    while game.advance().unwrap() {
+        let who = game.decider() as usize;
+        let agent = &mut agents[who % agents.len()];
+        let i = agent
+            .choose(&game, &mut rng)
+            .unwrap_or_else(|e| panic!("{name} seed {seed}: {}: {e}", agent.name()));
+        assert!(
+            i < game.options.len(),
+            "{name} seed {seed}: {} chose option {i} of {}",
+            agent.name(),
+            game.options.len()
+        );
+        game.choose(i).unwrap();
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4, ..ProptestConfig::default() })]
+    /// Every agent, every bundled variant, seeds chosen by proptest: only legal options.
+    #[test]
+    fn agents_choose_only_legal_options(seed in any::<u64>()) {
+        for (name, _) in bundled_variants() {
+            let mut agents = vec![
+                parse_agent("greedy").unwrap(),
+                parse_agent("mcts:2").unwrap(),
+            ];
+            play_checked(name, seed, &mut agents);
+        }
+    }
+}
+
+#[test]
+fn agent_specs_are_read_and_bad_ones_refused() {
+    for spec in ["random", "greedy", "mcts", "mcts:5", " greedy "] {
+        assert!(parse_agent(spec).is_ok(), "{spec}");
+    }
+    assert_eq!(parse_agent("mcts").unwrap().name(), "mcts:200");
+    for spec in ["mcts:0", "mcts:x", "mcts:", "best", ""] {
+        let e = parse_agent(spec)
+            .err()
+            .unwrap_or_else(|| panic!("{spec} accepted"));
+        assert!(e.contains(spec.trim()), "{spec}: {e}");
+    }
+}
+
+fn carto(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_carto"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_person_plays_a_game_through_a_pipe_and_a_bad_answer_is_asked_again() {
+    let dir = std::env::temp_dir().join(format!("carto-agents-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("human.jsonl");
+    let log = log.to_str().unwrap();
+    // ann is the person: a name that is no option, a number out of range, a place for a tile that
+    // is not in hand, the first option by its name, then the first option at every decision after.
+    let mut input = String::from("hello\n0\nplace Q at 5,5 r0\nplace U at 1,0 r0\n");
+    input.push_str(&"1\n".repeat(400));
+    let (code, out, err) = carto(
+        &[
+            "play",
+            "base",
+            "--seed",
+            "2",
+            "--agents",
+            "human,greedy",
+            "--log",
+            log,
+        ],
+        &input,
+    );
+    assert_eq!(code, 0, "stderr: {err}");
+    // What the person sees: the board with coordinates, the hand, the scores, numbered options.
+    assert!(out.contains("== turn 1: ann to decide =="), "{out}");
+    assert!(out.contains("tile in hand: U"), "{out}");
+    assert!(out.contains("scores: ann 0, bob 0"), "{out}");
+    assert!(
+        out.contains("   1. place U at 1,0 r0\n   2. place U at 0,1 r0\n"),
+        "{out}"
+    );
+    // Each bad answer is refused with its reason, and asked again.
+    assert!(out.contains(
+        "not taken: `hello` is not a legal option here (turn 1, ann: placing the tile); try again"
+    ));
+    assert!(out.contains("not taken: there is no option 0: the options are 1 to 3; try again"));
+    assert!(
+        out.contains("the tile to place is U, not Q; try again"),
+        "{out}"
+    );
+    assert!(out.contains("-> place U at 1,0 r0"), "{out}");
+    // The other seat's choices are shown as they are taken, and the game runs to its end.
+    assert!(out.contains("bob takes: place "), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("ann: ")) && out.lines().any(|l| l.starts_with("bob: "))
+    );
+    // The log is written as always and replays.
+    let text = std::fs::read_to_string(log).unwrap();
+    assert!(
+        text.contains("\"place U at 1,0 r0\""),
+        "the log names ann's first choice"
+    );
+    let (code, out, err) = carto(&["replay", log], "");
+    assert_eq!(code, 0, "replay failed: {out}{err}");
+    // Input that ends before the game does is an input problem (exit 1), said plainly.
+    let (code, _, err) = carto(&["play", "base", "--agents", "human", "--quiet"], "1\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("the input ended before the game did"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn play_with_agents_replays_a_game_of_sim() {
+    // Game 0 of a sim run with seed 3 is `carto play --seed 3` with the same agents: same scores.
+    let (code, out, err) = carto(
+        &[
+            "sim",
+            "base",
+            "--games",
+            "1",
+            "--seed",
+            "3",
+            "--agents",
+            "greedy,random",
+            "--format",
+            "csv",
+            "--quiet",
+            "--threads",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code2, played, err2) = carto(
+        &[
+            "play",
+            "base",
+            "--seed",
+            "3",
+            "--agents",
+            "greedy,random",
+            "--quiet",
+        ],
+        "",
+    );
+    assert_eq!(code2, 0, "{err2}");
+    let ann: String = played.lines().find(|l| l.starts_with("ann: ")).unwrap()[5..].into();
+    let bob: String = played.lines().find(|l| l.starts_with("bob: ")).unwrap()[5..].into();
+    assert!(
+        out.contains(&format!("\nscore,ann,1,{ann},0,{ann},{ann},{ann}\n"))
+            && out.contains(&format!("\nscore,bob,1,{bob},0,{bob},{bob},{bob}\n")),
+        "sim: {out}\nplay: {played}"
+    );
+    // Bad specs are usage errors.
+    let (code, _, err) = carto(&["play", "base", "--agents", "clever"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown agent `clever`"), "{err}");
+    let (code, _, err) = carto(&["play", "base", "--agents", "greedy,greedy,greedy"], "");
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = carto(&["sim", "base", "--agents", "human", "--games", "1"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("sim plays without people"), "{err}");
+}
