@@ -200,21 +200,39 @@ impl<H: Hooks + Clone> Clone for Game<H> {
     }
 
     fn clone_from(&mut self, src: &Self) {
-        self.cfg.clone_from(&src.cfg);
-        self.st.clone_from(&src.st);
-        self.hooks.clone_from(&src.hooks);
-        self.step = src.step;
-        self.options.clone_from(&src.options);
-        self.decided = src.decided;
-        self.forced_pending = src.forced_pending;
-        self.forced_clean = src.forced_clean;
-        self.resume = src.resume;
-        self.offer_phase = src.offer_phase;
-        self.completed.clone_from(&src.completed);
-        self.placements.clone_from(&src.placements);
-        self.scratch.clone_from(&src.scratch);
-        self.roots.clone_from(&src.roots);
-        self.seed = src.seed;
+        // Every field named, so that a new one cannot be forgotten here.
+        let Game {
+            cfg,
+            st,
+            hooks,
+            step,
+            options,
+            decided,
+            forced_pending,
+            forced_clean,
+            resume,
+            offer_phase,
+            completed,
+            placements,
+            scratch,
+            roots,
+            seed,
+        } = src;
+        self.cfg.clone_from(cfg);
+        self.st.clone_from(st);
+        self.hooks.clone_from(hooks);
+        self.step = *step;
+        self.options.clone_from(options);
+        self.decided = *decided;
+        self.forced_pending = *forced_pending;
+        self.forced_clean = *forced_clean;
+        self.resume = *resume;
+        self.offer_phase = *offer_phase;
+        self.completed.clone_from(completed);
+        self.placements.clone_from(placements);
+        self.scratch.clone_from(scratch);
+        self.roots.clone_from(roots);
+        self.seed = *seed;
     }
 }
 

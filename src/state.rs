@@ -218,32 +218,68 @@ impl Clone for State {
     }
 
     fn clone_from(&mut self, src: &State) {
-        self.board.copy_from(&src.board);
-        self.tiles.clone_from(&src.tiles);
-        self.players.clone_from(&src.players);
-        self.followers.clone_from(&src.followers);
-        self.per_player = src.per_player;
-        self.chips.clone_from(&src.chips);
-        self.on_square.clone_from(&src.on_square);
-        self.supply.clone_from(&src.supply);
-        self.stack.clone_from(&src.stack);
-        self.tile_stacks.clone_from(&src.tile_stacks);
-        self.turn = src.turn;
-        self.round = src.round;
-        self.current = src.current;
-        self.in_extra_turn = src.in_extra_turn;
-        self.final_scoring = src.final_scoring;
-        self.extra_turn_pending = src.extra_turn_pending;
-        self.current_tile = src.current_tile;
-        self.placed_now = src.placed_now;
-        self.follower_placed_now = src.follower_placed_now;
-        self.rng.clone_from(&src.rng);
-        self.record = src.record;
-        self.events.clone_from(&src.events);
-        self.turn_choices.clone_from(&src.turn_choices);
-        self.start_cells.clone_from(&src.start_cells);
-        self.scoring = src.scoring;
-        self.tally.copy_from(&src.tally);
+        // Every field named, so that a new one cannot be forgotten here.
+        let State {
+            board,
+            tiles,
+            players,
+            followers,
+            per_player,
+            chips,
+            on_square,
+            in_hand,
+            supply,
+            stack,
+            tile_stacks,
+            turn,
+            round,
+            current,
+            in_extra_turn,
+            final_scoring,
+            extra_turn_pending,
+            current_tile,
+            placed_now,
+            follower_placed_now,
+            rng,
+            record,
+            events,
+            turn_choices,
+            start_cells,
+            scoring,
+            scoring_at,
+            tally,
+            stamp: _,
+            stamp_gen: _,
+            members: _,
+        } = src;
+        self.board.copy_from(board);
+        self.tiles.clone_from(tiles);
+        self.players.clone_from(players);
+        self.followers.clone_from(followers);
+        self.per_player = *per_player;
+        self.chips.clone_from(chips);
+        self.on_square.clone_from(on_square);
+        self.in_hand.clone_from(in_hand);
+        self.supply.clone_from(supply);
+        self.stack.clone_from(stack);
+        self.tile_stacks.clone_from(tile_stacks);
+        self.turn = *turn;
+        self.round = *round;
+        self.current = *current;
+        self.in_extra_turn = *in_extra_turn;
+        self.final_scoring = *final_scoring;
+        self.extra_turn_pending = *extra_turn_pending;
+        self.current_tile = *current_tile;
+        self.placed_now = *placed_now;
+        self.follower_placed_now = *follower_placed_now;
+        self.rng.clone_from(rng);
+        self.record = *record;
+        self.events.clone_from(events);
+        self.turn_choices.clone_from(turn_choices);
+        self.start_cells.clone_from(start_cells);
+        self.scoring = *scoring;
+        self.scoring_at = *scoring_at;
+        self.tally.copy_from(tally);
         // `stamp`, `stamp_gen` and `members` are scratch space: each state keeps its own.
     }
 }

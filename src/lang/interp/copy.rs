@@ -53,25 +53,60 @@ impl Clone for Interp {
             *self = src.clone();
             return;
         }
+        // Every field named, so that a new one cannot be forgotten here. Those that follow from the
+        // program and the map alone are left as they are.
+        let Interp {
+            prog: _,
+            map: _,
+            attr_vals: _,
+            slot_counts: _,
+            all_squares: _,
+            slot_squares: _,
+            strings,
+            attr_index: _,
+            frame,
+            base,
+            lists,
+            n_lists,
+            ops,
+            budget_turn,
+            actions_this_turn,
+            current,
+            names: _,
+            feature_cache,
+            offers,
+            offer_vals,
+            offer_chips,
+            used_turn,
+            used_round,
+            groups_used,
+            seen_turn,
+            seen_round,
+            listens: _,
+            depth,
+            static_aggs: _,
+            static_free: _,
+            static_vals: _,
+        } = src;
         // Player names live among the strings.
-        self.strings.clone_from(&src.strings);
-        self.frame.clone_from(&src.frame);
-        self.base = src.base;
-        self.lists.clone_from(&src.lists);
-        self.n_lists = src.n_lists;
-        self.ops = src.ops;
-        self.budget_turn = src.budget_turn;
-        self.actions_this_turn = src.actions_this_turn;
-        self.current = src.current;
-        self.feature_cache = src.feature_cache;
-        self.offers.clone_from(&src.offers);
-        self.offer_vals.clone_from(&src.offer_vals);
-        self.offer_chips.clone_from(&src.offer_chips);
-        self.used_turn.clone_from(&src.used_turn);
-        self.used_round.clone_from(&src.used_round);
-        self.groups_used.clone_from(&src.groups_used);
-        self.seen_turn = src.seen_turn;
-        self.seen_round = src.seen_round;
-        self.depth = src.depth;
+        self.strings.clone_from(strings);
+        self.frame.clone_from(frame);
+        self.base = *base;
+        self.lists.clone_from(lists);
+        self.n_lists = *n_lists;
+        self.ops = *ops;
+        self.budget_turn = *budget_turn;
+        self.actions_this_turn = *actions_this_turn;
+        self.current = *current;
+        self.feature_cache = *feature_cache;
+        self.offers.clone_from(offers);
+        self.offer_vals.clone_from(offer_vals);
+        self.offer_chips.clone_from(offer_chips);
+        self.used_turn.clone_from(used_turn);
+        self.used_round.clone_from(used_round);
+        self.groups_used.clone_from(groups_used);
+        self.seen_turn = *seen_turn;
+        self.seen_round = *seen_round;
+        self.depth = *depth;
     }
 }
