@@ -240,6 +240,16 @@ struct Checker<'a> {
     keys: Vec<TileKey>,
 }
 
+/// What the segments of one tile have claimed so far, and whether the tile is still sound.
+struct Marks {
+    ok: bool,
+    /// Every `sides` and `halves` entry could be read.
+    all_read: bool,
+    side_owner: [Option<FeatureKind>; 4],
+    half_owner: [bool; 8],
+    city_count: usize,
+}
+
 impl Checker<'_> {
     fn error(&mut self, span: Range<usize>, message: impl Into<String>, label: impl Into<String>) {
         self.diags
@@ -376,6 +386,8 @@ impl Checker<'_> {
         ok.then_some(bits)
     }
 
+    /// Reads one `[[tile]]`: its keys, then its cities and roads, its fields, and the sides and
+    /// half-edges no segment claims. `None` when anything is wrong (every problem is reported).
     fn tile(&mut self, item: Spanned<Node>) -> Option<TileType> {
         let tile_span = item.span();
         let Node::Table(entries) = item.into_inner() else {
@@ -482,198 +494,35 @@ impl Checker<'_> {
                 start_span: start_v.as_ref().map_or(id_span.clone(), |v| v.span()),
             });
         }
-        // Sides and halves that no segment claims are only reported when every `sides` and
-        // `halves` entry could be read: otherwise the real mistake is the unreadable entry.
-        let mut all_read = true;
-
-        // Cities and roads.
+        let mut marks = Marks {
+            ok,
+            all_read: true,
+            side_owner: [None; 4],
+            half_owner: [false; 8],
+            city_count: 0,
+        };
         let mut segments = Vec::new();
-        let mut city_count = 0usize;
-        let mut side_owner: [Option<FeatureKind>; 4] = [None; 4];
         for (key, kind, value) in [
             ("cities", FeatureKind::City, cities_v),
             ("roads", FeatureKind::Road, roads_v),
         ] {
             let Some(value) = value else { continue };
             for seg in self.tables(key, value) {
-                let seg_span = seg.span();
-                let mut sides = None;
-                let mut has_sides = false;
-                let mut shields = 0u8;
-                for (k, v) in seg.into_inner() {
-                    match (k.get_ref().as_str(), kind) {
-                        ("sides", _) => {
-                            has_sides = true;
-                            sides = self.sides(&v).map(|bits| (bits, v.span()));
-                            all_read &= sides.is_some();
-                        }
-                        ("shield", FeatureKind::City) => {
-                            if self.boolean("shield", &v) == Some(true) {
-                                shields = 1;
-                            }
-                        }
-                        _ => {
-                            let known: &[&str] = if kind == FeatureKind::City {
-                                &["sides", "shield"]
-                            } else {
-                                &["sides"]
-                            };
-                            self.unknown_key(&k, known, &format!("in one of the tile's {key}"));
-                        }
-                    }
-                }
-                let Some((bits, sides_span)) = sides else {
-                    all_read = false;
-                    if !has_sides {
-                        self.error(
-                            seg_span,
-                            format!("this {} has no `sides`", kind.name()),
-                            "`sides` is required",
-                        );
-                    }
-                    ok = false;
-                    continue;
-                };
-                for side in 0..4 {
-                    if bits & (1 << side) == 0 {
-                        continue;
-                    }
-                    let want = match kind {
-                        FeatureKind::City => EdgeKind::City,
-                        _ => EdgeKind::Road,
-                    };
-                    if let Some(edges) = edges {
-                        if edges[side] != want {
-                            self.diags.push(
-                                Diagnostic::error(
-                                    sides_span.clone(),
-                                    format!(
-                                        "side {} is in a {} but `edges` says `{}` there",
-                                        SIDE_NAMES[side],
-                                        kind.name(),
-                                        edges[side].letter()
-                                    ),
-                                )
-                                .with_label(format!("`edges` wants `{}` here", want.letter()))
-                                .with_note(format!(
-                                    "a {} side is written `{}` in `edges`",
-                                    kind.name(),
-                                    want.letter()
-                                )),
-                            );
-                            ok = false;
-                            continue;
-                        }
-                    }
-                    if side_owner[side].is_some() {
-                        self.error(
-                            sides_span.clone(),
-                            format!(
-                                "side {} is already in another {} segment",
-                                SIDE_NAMES[side],
-                                kind.name()
-                            ),
-                            "each side belongs to exactly one segment",
-                        );
-                        ok = false;
-                    }
-                    side_owner[side] = Some(kind);
-                }
-                if kind == FeatureKind::City {
-                    city_count += 1;
-                }
-                segments.push(Segment {
-                    kind,
-                    sides: bits,
-                    halves: 0,
-                    shields,
-                    adjacent_cities: Vec::new(),
-                });
+                segments.extend(self.city_or_road(key, kind, seg, edges, &mut marks));
             }
         }
         // Roads come after cities in `segments` because they were pushed in that order.
-
-        // Fields.
-        let mut half_owner = [false; 8];
         if let Some(value) = fields_v {
             for seg in self.tables("fields", value) {
-                let seg_span = seg.span();
-                let mut halves = 0u8;
-                let mut cities = Vec::new();
-                for (k, v) in seg.into_inner() {
-                    match k.get_ref().as_str() {
-                        "halves" => {
-                            halves = self.halves(v, edges, &mut half_owner, &mut ok, &mut all_read)
-                        }
-                        "cities" => cities = self.field_cities(v, city_count, &mut ok),
-                        _ => self.unknown_key(&k, &["halves", "cities"], "in a field"),
-                    }
-                }
-                if halves == 0 && cities.is_empty() {
-                    self.error(
-                        seg_span,
-                        "this field holds no half-edges and touches no city",
-                        "an empty field",
-                    );
-                    ok = false;
-                }
-                segments.push(Segment {
-                    kind: FeatureKind::Field,
-                    sides: 0,
-                    halves,
-                    shields: 0,
-                    adjacent_cities: cities,
-                });
+                segments.push(self.field_segment(seg, edges, &mut marks));
             }
         }
-
-        // Sides and halves that no segment claims.
-        if let (Some(edges), Some(ev), true) = (edges, &edges_v, all_read) {
-            for side in 0..4 {
-                let kind = edges[side];
-                if kind != EdgeKind::Field && side_owner[side].is_none() {
-                    self.error(
-                        ev.span(),
-                        format!(
-                            "side {} is a {} but no {} segment holds it",
-                            SIDE_NAMES[side],
-                            kind.feature().name(),
-                            kind.feature().name()
-                        ),
-                        format!(
-                            "add `{}` to one of `{}`",
-                            SIDE_NAMES[side],
-                            if kind == EdgeKind::City {
-                                "cities"
-                            } else {
-                                "roads"
-                            }
-                        ),
-                    );
-                    ok = false;
-                }
-            }
-            let unclaimed: Vec<&str> = (0..8)
-                .filter(|&h| edges[h / 2] != EdgeKind::City && !half_owner[h])
-                .map(|h| HALF_NAMES[h])
-                .collect();
-            if !unclaimed.is_empty() {
-                let list = unclaimed.join(", ");
-                let (what, verb) = if unclaimed.len() == 1 {
-                    ("half-edge", "is")
-                } else {
-                    ("half-edges", "are")
-                };
-                self.diags.push(
-                    Diagnostic::error(ev.span(), format!("{what} {list} {verb} in no field"))
-                        .with_label(format!("add {list} to `fields`"))
-                        .with_note(
-                            "both halves of every road or field side belong to exactly one field",
-                        ),
-                );
-                ok = false;
-            }
+        // Sides and halves that no segment claims are only reported when every `sides` and
+        // `halves` entry could be read: otherwise the real mistake is the unreadable entry.
+        if let (Some(edges), Some(ev), true) = (edges, &edges_v, marks.all_read) {
+            self.unclaimed(edges, &ev.span(), &mut marks);
         }
+        let ok = marks.ok;
 
         if monastery == Some(true) {
             segments.push(Segment {
@@ -701,6 +550,212 @@ impl Checker<'_> {
             edges,
             segments,
         })
+    }
+
+    /// One city or road segment: its `sides` (and a city's `shield`).
+    fn city_or_road(
+        &mut self,
+        key: &str,
+        kind: FeatureKind,
+        seg: Spanned<TableEntries>,
+        edges: Option<[EdgeKind; 4]>,
+        marks: &mut Marks,
+    ) -> Option<Segment> {
+        let seg_span = seg.span();
+        let mut sides = None;
+        let mut has_sides = false;
+        let mut shields = 0u8;
+        for (k, v) in seg.into_inner() {
+            match (k.get_ref().as_str(), kind) {
+                ("sides", _) => {
+                    has_sides = true;
+                    sides = self.sides(&v).map(|bits| (bits, v.span()));
+                    marks.all_read &= sides.is_some();
+                }
+                ("shield", FeatureKind::City) => {
+                    if self.boolean("shield", &v) == Some(true) {
+                        shields = 1;
+                    }
+                }
+                _ => {
+                    let known: &[&str] = if kind == FeatureKind::City {
+                        &["sides", "shield"]
+                    } else {
+                        &["sides"]
+                    };
+                    self.unknown_key(&k, known, &format!("in one of the tile's {key}"));
+                }
+            }
+        }
+        let Some((bits, sides_span)) = sides else {
+            marks.all_read = false;
+            if !has_sides {
+                self.error(
+                    seg_span,
+                    format!("this {} has no `sides`", kind.name()),
+                    "`sides` is required",
+                );
+            }
+            marks.ok = false;
+            return None;
+        };
+        self.claim_sides(kind, bits, &sides_span, edges, marks);
+        if kind == FeatureKind::City {
+            marks.city_count += 1;
+        }
+        Some(Segment {
+            kind,
+            sides: bits,
+            halves: 0,
+            shields,
+            adjacent_cities: Vec::new(),
+        })
+    }
+
+    /// Claims a segment's sides: each must be of its kind in `edges` and in no other segment.
+    fn claim_sides(
+        &mut self,
+        kind: FeatureKind,
+        bits: u8,
+        sides_span: &Range<usize>,
+        edges: Option<[EdgeKind; 4]>,
+        marks: &mut Marks,
+    ) {
+        for side in 0..4 {
+            if bits & (1 << side) == 0 {
+                continue;
+            }
+            let want = match kind {
+                FeatureKind::City => EdgeKind::City,
+                _ => EdgeKind::Road,
+            };
+            if let Some(edges) = edges {
+                if edges[side] != want {
+                    self.diags.push(
+                        Diagnostic::error(
+                            sides_span.clone(),
+                            format!(
+                                "side {} is in a {} but `edges` says `{}` there",
+                                SIDE_NAMES[side],
+                                kind.name(),
+                                edges[side].letter()
+                            ),
+                        )
+                        .with_label(format!("`edges` wants `{}` here", want.letter()))
+                        .with_note(format!(
+                            "a {} side is written `{}` in `edges`",
+                            kind.name(),
+                            want.letter()
+                        )),
+                    );
+                    marks.ok = false;
+                    continue;
+                }
+            }
+            if marks.side_owner[side].is_some() {
+                self.error(
+                    sides_span.clone(),
+                    format!(
+                        "side {} is already in another {} segment",
+                        SIDE_NAMES[side],
+                        kind.name()
+                    ),
+                    "each side belongs to exactly one segment",
+                );
+                marks.ok = false;
+            }
+            marks.side_owner[side] = Some(kind);
+        }
+    }
+
+    /// One field segment: its `halves` and the `cities` it touches.
+    fn field_segment(
+        &mut self,
+        seg: Spanned<TableEntries>,
+        edges: Option<[EdgeKind; 4]>,
+        marks: &mut Marks,
+    ) -> Segment {
+        let seg_span = seg.span();
+        let mut halves = 0u8;
+        let mut cities = Vec::new();
+        for (k, v) in seg.into_inner() {
+            match k.get_ref().as_str() {
+                "halves" => {
+                    halves = self.halves(
+                        v,
+                        edges,
+                        &mut marks.half_owner,
+                        &mut marks.ok,
+                        &mut marks.all_read,
+                    )
+                }
+                "cities" => cities = self.field_cities(v, marks.city_count, &mut marks.ok),
+                _ => self.unknown_key(&k, &["halves", "cities"], "in a field"),
+            }
+        }
+        if halves == 0 && cities.is_empty() {
+            self.error(
+                seg_span,
+                "this field holds no half-edges and touches no city",
+                "an empty field",
+            );
+            marks.ok = false;
+        }
+        Segment {
+            kind: FeatureKind::Field,
+            sides: 0,
+            halves,
+            shields: 0,
+            adjacent_cities: cities,
+        }
+    }
+
+    /// Reports road and city sides no segment holds, and half-edges in no field.
+    fn unclaimed(&mut self, edges: [EdgeKind; 4], ev: &Range<usize>, marks: &mut Marks) {
+        for side in 0..4 {
+            let kind = edges[side];
+            if kind != EdgeKind::Field && marks.side_owner[side].is_none() {
+                self.error(
+                    ev.clone(),
+                    format!(
+                        "side {} is a {} but no {} segment holds it",
+                        SIDE_NAMES[side],
+                        kind.feature().name(),
+                        kind.feature().name()
+                    ),
+                    format!(
+                        "add `{}` to one of `{}`",
+                        SIDE_NAMES[side],
+                        if kind == EdgeKind::City {
+                            "cities"
+                        } else {
+                            "roads"
+                        }
+                    ),
+                );
+                marks.ok = false;
+            }
+        }
+        let unclaimed: Vec<&str> = (0..8)
+            .filter(|&h| edges[h / 2] != EdgeKind::City && !marks.half_owner[h])
+            .map(|h| HALF_NAMES[h])
+            .collect();
+        if !unclaimed.is_empty() {
+            let list = unclaimed.join(", ");
+            let (what, verb) = if unclaimed.len() == 1 {
+                ("half-edge", "is")
+            } else {
+                ("half-edges", "are")
+            };
+            self.diags.push(
+                Diagnostic::error(ev.clone(), format!("{what} {list} {verb} in no field"))
+                    .with_label(format!("add {list} to `fields`"))
+                    .with_note(
+                        "both halves of every road or field side belong to exactly one field",
+                    ),
+            );
+            marks.ok = false;
+        }
     }
 
     fn edges(&mut self, value: &Spanned<Node>) -> Option<[EdgeKind; 4]> {
