@@ -27,7 +27,8 @@ pub struct Args {
     /// Writes the page(s) into this folder (as NAME.md) instead of printing them.
     #[arg(long, value_name = "DIR")]
     pub out: Option<String>,
-    /// Shows what VARIANT changes from this one: parameters, rules and actions added, replaced, removed.
+    /// Shows what this variant changes from VARIANT (say a house rule against the variant it imports):
+    /// parameters changed, added, removed; rules and actions added, replaced, removed.
     #[arg(long, value_name = "VARIANT")]
     pub against: Option<String>,
     /// `markdown` (default) or `json` (the page's fields; see README).
