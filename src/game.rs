@@ -66,6 +66,15 @@ pub trait Hooks {
     ) -> Result<(), GameError> {
         Ok(())
     }
+    /// Whether a rule asked a player for a decision that is not offered yet (`ask`).
+    fn asking(&self) -> bool {
+        false
+    }
+    /// Offers the next asked decision: appends its options to `out` and returns the asked player;
+    /// `None` when no request is left.
+    fn next_ask(&mut self, _st: &mut State, _out: &mut Vec<Opt>) -> Result<Option<u8>, GameError> {
+        Ok(None)
+    }
     /// Forced actions that apply now (the player must take one).
     fn forced(&mut self, _st: &mut State, _out: &mut Vec<Opt>) -> Result<(), GameError> {
         Ok(())
@@ -163,6 +172,8 @@ pub struct Game<H: Hooks> {
     pub options: Vec<Opt>,
     decided: bool,
     forced_pending: bool,
+    /// The pending decision was asked of this player by a rule (`ask`), not the turn's.
+    asked: Option<u8>,
     /// No forced action applied at the last check and nothing changed since (see `advance`).
     forced_clean: bool,
     /// The step that offered the pending actions (taking one comes back there).
@@ -188,6 +199,7 @@ impl<H: Hooks + Clone> Clone for Game<H> {
             options: self.options.clone(),
             decided: self.decided,
             forced_pending: self.forced_pending,
+            asked: self.asked,
             forced_clean: self.forced_clean,
             resume: self.resume,
             offer_phase: self.offer_phase,
@@ -209,6 +221,7 @@ impl<H: Hooks + Clone> Clone for Game<H> {
             options,
             decided,
             forced_pending,
+            asked,
             forced_clean,
             resume,
             offer_phase,
@@ -225,6 +238,7 @@ impl<H: Hooks + Clone> Clone for Game<H> {
         self.options.clone_from(options);
         self.decided = *decided;
         self.forced_pending = *forced_pending;
+        self.asked = *asked;
         self.forced_clean = *forced_clean;
         self.resume = *resume;
         self.offer_phase = *offer_phase;
@@ -258,6 +272,7 @@ impl<H: Hooks> Game<H> {
             options: Vec::new(),
             decided: true,
             forced_pending: false,
+            asked: None,
             forced_clean: false,
             resume: None,
             offer_phase: None,
@@ -283,6 +298,7 @@ impl<H: Hooks> Game<H> {
         st.events.clear();
         st.tally.clear();
         st.turn_choices.clear();
+        st.turn_deciders.clear();
         st.players.clear();
         st.players.extend(players.iter().map(|n| Player {
             name: n.clone(),
@@ -380,6 +396,7 @@ impl<H: Hooks> Game<H> {
         self.st.turn = 1;
         self.step = Step::TurnStart;
         self.decided = true;
+        self.asked = None;
         self.forced_clean = false;
         Ok(())
     }
@@ -465,13 +482,38 @@ impl<H: Hooks> Game<H> {
         );
     }
 
-    /// The seat that owns the pending decision (an agent decides for this player).
-    pub fn decider(&self) -> u8 {
-        self.st.current
+    pub fn is_over(&self) -> bool {
+        self.step == Step::Over && self.decided
     }
 
-    pub fn is_over(&self) -> bool {
-        self.step == Step::Over
+    /// The seat that owns the pending decision (an agent decides for this player): the player a rule
+    /// asked (`ask`), else the turn's.
+    pub fn decider(&self) -> u8 {
+        self.asked.unwrap_or(self.st.current)
+    }
+
+    /// Whether the pending decision was asked of a player by a rule (`ask`).
+    pub fn is_asked(&self) -> bool {
+        self.asked.is_some()
+    }
+
+    /// Offers the next decision a rule asked for, if any: `pass` (declining) and the asked action's
+    /// options, to the asked player.
+    fn offer_asked(&mut self) -> Result<bool, GameError> {
+        self.options.clear();
+        self.options.push(Opt::Pass);
+        match self.hooks.next_ask(&mut self.st, &mut self.options)? {
+            Some(p) => {
+                self.asked = Some(p);
+                self.decided = false;
+                self.offer_phase = None;
+                Ok(true)
+            }
+            None => {
+                self.options.clear();
+                Ok(false)
+            }
+        }
     }
 
     /// Runs automatic steps until a decision is pending (its options in `self.options`) or the game
@@ -479,6 +521,10 @@ impl<H: Hooks> Game<H> {
     pub fn advance(&mut self) -> Result<bool, GameError> {
         loop {
             if !self.decided {
+                return Ok(true);
+            }
+            // Decisions rules asked for come first, once the step that asked is over.
+            if self.hooks.asking() && self.offer_asked()? {
                 return Ok(true);
             }
             if self.step == Step::Over {
@@ -692,7 +738,8 @@ impl<H: Hooks> Game<H> {
                 if self.st.record {
                     let p = self.st.current;
                     let choices = std::mem::take(&mut self.st.turn_choices);
-                    self.st.push(Some(p), EvKind::TurnEnd { choices });
+                    let deciders = std::mem::take(&mut self.st.turn_deciders);
+                    self.st.push(Some(p), EvKind::TurnEnd { choices, deciders });
                 }
                 self.st.turn += 1;
                 if self.st.extra_turn_pending {
@@ -785,20 +832,38 @@ impl<H: Hooks> Game<H> {
             } else {
                 Vec::new()
             };
+            let p = self.decider();
             self.st.turn_choices.push(name.clone());
-            let p = self.st.current;
+            if self.asked.is_some() && self.st.turn_deciders.is_empty() {
+                // From the first asked decision of a turn on, every choice names its decider.
+                let current = self.st.current;
+                let earlier = self.st.turn_choices.len() - 1;
+                self.st
+                    .turn_deciders
+                    .extend(std::iter::repeat_n(current, earlier));
+            }
+            if self.asked.is_some() || !self.st.turn_deciders.is_empty() {
+                self.st.turn_deciders.push(p);
+            }
             self.st.push(
                 Some(p),
                 EvKind::Choice {
                     options: self.options.len() as u32,
                     taken: name,
                     listed,
+                    asked: self.asked.is_some(),
                 },
             );
         }
         self.decided = true;
         if !matches!(opt, Opt::Pass | Opt::Draw) {
             self.forced_clean = false;
+        }
+        if self.asked.take().is_some() {
+            if let Opt::Action(h) = opt {
+                self.hooks.run(&mut self.st, h)?;
+            }
+            return Ok(());
         }
         if self.forced_pending {
             self.forced_pending = false;
@@ -980,11 +1045,18 @@ impl<H: Hooks> Game<H> {
         let who = self
             .st
             .players
-            .get(self.st.current as usize)
+            .get(self.decider() as usize)
             .map(|p| p.name.as_str())
             .unwrap_or("?");
         let what = match (self.options.first(), now) {
             _ if self.decided => "the game is over".to_string(),
+            _ if self.asked.is_some() => {
+                let action = self.options.iter().find_map(|&o| match o {
+                    Opt::Action(_) => self.option_name(o).split(' ').next().map(String::from),
+                    _ => None,
+                });
+                format!("asked by a rule: `{}` or pass", action.unwrap_or_default())
+            }
             _ if self.forced_pending => "a forced action".to_string(),
             (Some(Opt::Place { .. }), _) => "placing the tile".to_string(),
             (Some(Opt::Draw), _) => "drawing a tile or an action instead".to_string(),

@@ -11,7 +11,7 @@ pub struct Namer<'a, H: Hooks> {
 }
 
 impl<H: Hooks> Namer<'_, H> {
-    fn player(&self, p: u8) -> String {
+    pub fn player(&self, p: u8) -> String {
         self.game
             .st
             .players
@@ -232,8 +232,12 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
                 );
                 continue;
             }
-            EvKind::TurnEnd { choices } => {
+            EvKind::TurnEnd { choices, deciders } => {
                 f.insert("choices".into(), json!(choices));
+                if !deciders.is_empty() {
+                    let names: Vec<String> = deciders.iter().map(|&p| n.player(p)).collect();
+                    f.insert("deciders".into(), json!(names));
+                }
                 "turn_end"
             }
             EvKind::Note(text) => {
@@ -254,6 +258,12 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
     }
     let mut f = Map::new();
     f.insert("scores".into(), Value::Object(scores));
+    // Decisions asked during final scoring come after the last turn's end.
+    if !st.turn_choices.is_empty() {
+        f.insert("choices".into(), json!(st.turn_choices));
+        let names: Vec<String> = st.turn_deciders.iter().map(|&p| n.player(p)).collect();
+        f.insert("deciders".into(), json!(names));
+    }
     // The game ends in the turn of its final scoring.
     let last = st.events.last().map_or(0, |e| e.turn);
     line(last, None, "game_end", f, &mut discarded, &mut notes);

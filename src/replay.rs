@@ -122,7 +122,7 @@ pub fn replay_game(
     let choices: Vec<(usize, String)> = lines
         .iter()
         .enumerate()
-        .filter(|(_, l)| l["event"] == "turn_end")
+        .filter(|(_, l)| l["event"] == "turn_end" || l["event"] == "game_end")
         .flat_map(|(i, l)| {
             l["choices"]
                 .as_array()

@@ -363,8 +363,10 @@ fn play_steps(
                         "this step",
                     ));
                 }
+                let name = decider_named(&game, &name)
+                    .map_err(|why| fail(src, span.clone(), why, "who decides"))?;
                 let i = game
-                    .find_option(&name)
+                    .find_option(name)
                     .map_err(|why| fail(src, span.clone(), why, "refused"))?;
                 game.choose(i)
                     .map_err(|e| fail(src, span, e.to_string(), "while taking this option"))?;
@@ -457,6 +459,38 @@ fn play_steps(
 }
 
 /// Parses a place as the log writes it.
+/// A step's option name without its `PLAYER:` prefix, which must name the player who decides. A
+/// decision a rule asks of a player (`ask`) must be written with the prefix, so a script says who
+/// decides wherever it is not simply the turn's player.
+fn decider_named<'a>(game: &Game<Interp>, step: &'a str) -> Result<&'a str, String> {
+    let decider = game.decider();
+    let name_of = |p: u8| {
+        game.st
+            .players
+            .get(p as usize)
+            .map_or("?".to_string(), |x| x.name.clone())
+    };
+    let prefixed = step.split_once(": ").and_then(|(who, rest)| {
+        let p = game.st.players.iter().position(|x| x.name == who.trim())?;
+        Some((p as u8, rest.trim()))
+    });
+    match prefixed {
+        Some((p, rest)) if p == decider => Ok(rest),
+        Some((p, _)) => Err(format!(
+            "this decision is {}'s, not {}'s ({})",
+            name_of(decider),
+            name_of(p),
+            game.pending_decision().unwrap_or_default()
+        )),
+        None if game.is_asked() => Err(format!(
+            "a rule asks {0} for this decision: write `{0}: {step}` ({1})",
+            name_of(decider),
+            game.pending_decision().unwrap_or_default()
+        )),
+        None => Ok(step),
+    }
+}
+
 pub fn parse_place(game: &Game<Interp>, s: &str) -> Option<Place> {
     let xy = |t: &str| -> Option<u32> {
         let (x, y) = t.split_once(',')?;

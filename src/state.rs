@@ -146,10 +146,14 @@ pub enum EvKind {
         taken: String,
         /// The options, when there were few enough to list.
         listed: Vec<String>,
+        /// Asked of the event's player by a rule (`ask`) rather than the turn's own decision.
+        asked: bool,
     },
-    /// The end of a turn, with the names of the options taken in it, in order.
+    /// The end of a turn, with the names of the options taken in it, in order, and who took each
+    /// (empty when every choice was the turn's player's; see `State::turn_deciders`).
     TurnEnd {
         choices: Vec<String>,
+        deciders: Vec<u8>,
     },
     /// A line of text the rules or the engine wrote.
     Note(String),
@@ -196,6 +200,9 @@ pub struct State {
     pub events: Vec<Event>,
     /// Names of the options taken in the current turn (when recording).
     pub turn_choices: Vec<String>,
+    /// Who took each of `turn_choices`, once a decision of the turn was asked of a player by a rule
+    /// (`ask`); empty while every choice is the turn's player's.
+    pub turn_deciders: Vec<u8>,
     pub start_cells: Vec<u32>,
     /// The feature being scored now (set only when recording), named by the score events.
     pub scoring: Option<ScoredFeature>,
@@ -244,6 +251,7 @@ impl Clone for State {
             record,
             events,
             turn_choices,
+            turn_deciders,
             start_cells,
             scoring,
             scoring_at,
@@ -276,6 +284,7 @@ impl Clone for State {
         self.record = *record;
         self.events.clone_from(events);
         self.turn_choices.clone_from(turn_choices);
+        self.turn_deciders.clone_from(turn_deciders);
         self.start_cells.clone_from(start_cells);
         self.scoring = *scoring;
         self.scoring_at = *scoring_at;
@@ -311,6 +320,7 @@ impl State {
             record: false,
             events: Vec::new(),
             turn_choices: Vec::new(),
+            turn_deciders: Vec::new(),
             start_cells: Vec::new(),
             scoring: None,
             scoring_at: None,

@@ -323,3 +323,34 @@ snap!(
     player_set_elements_are_players,
     "rule r on scored { for p in feature.winners { let n = p + 1 } }\n"
 );
+
+// ---------------------------------------------------------------- asked decisions (issue 8, C1)
+snap!(
+    ask_unknown_action,
+    "action bonus(f: feature) { }\nrule r on scored { ask feature.winners bonsu(feature) }\n"
+);
+snap!(
+    ask_not_an_asked_action,
+    "action bonus { }\nrule r on scored { ask feature.winners bonus() }\n"
+);
+snap!(
+    ask_wrong_arity,
+    "action bonus(f: feature, n: int) { }\nrule r on scored { ask feature.winners bonus(feature) }\n"
+);
+snap!(
+    ask_wrong_argument_type,
+    "action bonus(n: int) { }\nrule r on scored { ask feature.winners bonus(feature) }\n"
+);
+snap!(
+    ask_not_a_player,
+    "action bonus() { }\nrule r on scored { ask feature bonus() }\n"
+);
+snap!(
+    asked_action_with_phase_and_limit,
+    "action bonus(f: feature) phase score limit per turn 1 { }\nrule r on scored { ask feature.winners bonus(feature) }\n"
+);
+snap!(
+    asked_action_list_parameter,
+    "action bonus(l: list<chip>, player: int) { }\n"
+);
+snap!(forced_with_parameters, "forced f(n: int) when n > 1 { }\n");

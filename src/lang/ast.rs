@@ -97,6 +97,8 @@ pub struct ActionDecl {
     /// `forced` rather than `action`.
     pub forced: bool,
     pub name: Ident,
+    /// `action NAME(p: type, …)`: an asked action, offered only by `ask` (issue 8, C1).
+    pub params: Option<Vec<(Ident, TypeExpr)>>,
     pub phase: Option<Ident>,
     pub limits: Vec<Limit>,
     pub when: Option<Expr>,
@@ -151,6 +153,12 @@ pub enum StmtKind {
     If(Vec<(Expr, Block)>, Option<Block>),
     For(Ident, Expr, Block),
     Call(Ident, Vec<Expr>),
+    /// `ask WHO ACTION(ARGS)`: offers an asked action to a player or to each of a set, in turn order.
+    Ask {
+        who: Expr,
+        action: Ident,
+        args: Vec<Expr>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

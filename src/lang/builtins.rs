@@ -717,6 +717,8 @@ pub enum Phase {
     Score,
     /// After the turn.
     After,
+    /// Never on offer in a phase: an action with parameters, offered to a player by `ask`.
+    Asked,
 }
 
 pub const PHASES: [(&str, Phase); 4] = [

@@ -99,6 +99,13 @@ pub enum Stmt {
     For(Slot, Expr, Vec<Stmt>),
     /// An effect; `span` locates it for runtime errors.
     Effect(Builtin, Vec<Expr>, Span),
+    /// `ask WHO ACTION(ARGS)`: queues a decision of the asked action (index into `Program::actions`)
+    /// for a player, or for each player of a set (in turn order from the current player) or a list.
+    Ask {
+        who: Expr,
+        action: ActionId,
+        args: Vec<Expr>,
+    },
 }
 
 /// Where an item came from: index into `Program::files`, and its span there.
@@ -254,14 +261,16 @@ pub struct Choice {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Action {
     pub name: String,
-    /// `None` for a `forced` action.
+    /// `None` for a `forced` action; `Phase::Asked` for an action offered only by `ask`.
     pub phase: Option<Phase>,
+    /// An asked action's parameters: slots `1..=params`, after `player`, before the choices.
+    pub params: u16,
     pub limits: Vec<Limit>,
     pub when: Option<Expr>,
     /// The source text of each `and`-joined part of `when`, to say which part refuses the action.
     pub when_text: Vec<String>,
     pub choices: Vec<Choice>,
-    /// Slot 0 is `player`; choices follow.
+    /// Slot 0 is `player` (the deciding player); parameters, then choices follow.
     pub body: Body,
     pub origin: Origin,
 }

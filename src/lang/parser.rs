@@ -181,7 +181,9 @@ fn rule_words(rk: Rule) -> Option<&'static str> {
         index => "`[`",
         args => "`(`",
         block => "`{`",
-        stmt | let_stmt | if_stmt | for_stmt | call_stmt => "a statement",
+        stmt | let_stmt | if_stmt | for_stmt | call_stmt | ask_stmt => "a statement",
+        action_params => "`(`",
+        action_param => "a parameter (`name: type`)",
         header_entry => "a header entry (`key = value`)",
         type_expr | list_type => "a type",
         chip_entry => "a chip entry (`colour value x count`)",
@@ -232,6 +234,7 @@ fn rule_words(rk: Rule) -> Option<&'static str> {
         kw_one => "`one`",
         kw_of => "`of`",
         kw_list => "`list`",
+        kw_ask => "`ask`",
         _ => return None,
     })
 }
@@ -382,6 +385,7 @@ fn is_kw(rk: Rule) -> bool {
             | kw_one
             | kw_of
             | kw_list
+            | kw_ask
             | range_op
     )
 }
@@ -556,6 +560,7 @@ impl Builder {
                 let mut a = ActionDecl {
                     forced: rk == Rule::forced,
                     name,
+                    params: None,
                     phase: None,
                     limits: Vec::new(),
                     when: None,
@@ -567,6 +572,17 @@ impl Builder {
                 };
                 for p in it {
                     match p.as_rule() {
+                        Rule::action_params => {
+                            let mut params = Vec::new();
+                            for q in kids(p) {
+                                let qspan = self.span(&q);
+                                let mut qk = kids(q);
+                                let name = self.ident(self.next(&mut qk, &qspan)?);
+                                let ty = self.type_expr(self.next(&mut qk, &qspan)?, 0)?;
+                                params.push((name, ty));
+                            }
+                            a.params = Some(params);
+                        }
                         Rule::phase => {
                             let pspan = self.span(&p);
                             a.phase = Some(self.ident(self.next(&mut kids(p), &pspan)?));
@@ -724,6 +740,12 @@ impl Builder {
                 let var = self.ident(self.next(&mut k, &span)?);
                 let list = self.expr(self.next(&mut k, &span)?, depth)?;
                 StmtKind::For(var, list, self.block(self.next(&mut k, &span)?, depth)?)
+            }
+            Rule::ask_stmt => {
+                let who = self.expr(self.next(&mut k, &span)?, depth)?;
+                let action = self.ident(self.next(&mut k, &span)?);
+                let args = self.args(self.next(&mut k, &span)?, depth)?;
+                StmtKind::Ask { who, action, args }
             }
             _ => {
                 let name = self.ident(self.next(&mut k, &span)?);

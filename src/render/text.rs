@@ -190,9 +190,15 @@ impl<H: Hooks> Writer<'_, H> {
                 options,
                 taken,
                 listed,
+                asked,
             } => {
                 let s = if *options == 1 { "" } else { "s" };
-                let mut t = format!("  [{options} option{s}] {taken}");
+                // A decision a rule asked of a player names that player.
+                let who = match (asked, e.player) {
+                    (true, Some(p)) => format!("{} is asked: ", n.player(p)),
+                    _ => String::new(),
+                };
+                let mut t = format!("  {who}[{options} option{s}] {taken}");
                 if listed.len() > 1 {
                     t.push_str(&format!("   ({})", listed.join(" | ")));
                 }

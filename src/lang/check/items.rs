@@ -233,11 +233,16 @@ impl Checker {
     }
 
     fn action(&mut self, a: &ast::ActionDecl, item: &ast::Item) -> ir::Action {
-        let phase = self.action_phase(a);
-        let limits = self.action_limits(a, phase);
-        self.forced_always_applies(a);
         let mut sc = Scope::default();
         sc.bind("player", Ty::of(Base::Player));
+        let params = self.action_params(a, &mut sc);
+        let (phase, limits) = if a.params.is_some() && !a.forced {
+            (Some(builtins::Phase::Asked), Vec::new())
+        } else {
+            let phase = self.action_phase(a);
+            (phase, self.action_limits(a, phase))
+        };
+        self.forced_always_applies(a);
         let when = a.when.as_ref().map(|w| {
             self.never(w, if a.forced { "forced action" } else { "action" });
             self.expect(w, &mut sc, Ty::BOOL)
@@ -256,6 +261,7 @@ impl Checker {
         ir::Action {
             name: a.name.name.clone(),
             phase,
+            params,
             limits,
             when,
             when_text,

@@ -6,6 +6,7 @@
 //! `params`, `header`, `map` (what the map tells), `items` (setup, rules, actions), `limits`, `stmts`,
 //! `exprs` and `calls`. Constant folding is shared with the IR in [`super::consts`].
 
+mod asks;
 mod calls;
 mod exprs;
 mod header;
@@ -211,6 +212,8 @@ struct Checker {
     param_used: Vec<bool>,
     map: Option<MapKnowledge>,
     file: usize,
+    /// Every action by name: its index and, when it is asked, its parameters (see `asks`).
+    asked: BTreeMap<String, asks::AskSig>,
 }
 
 impl Checker {
@@ -233,6 +236,7 @@ impl Checker {
         self.load_map(&header, maps);
         self.lower_header_values(&header);
         self.check_header_values();
+        self.declare_actions(&order, &asts);
         self.lower_bodies(&order, &asts);
         self.warn_unused_params();
         self.asts = asts;

@@ -56,7 +56,7 @@ impl Checker {
         }
     }
 
-    fn resolve_type(&mut self, t: &ast::TypeExpr) -> Option<Ty> {
+    pub(super) fn resolve_type(&mut self, t: &ast::TypeExpr) -> Option<Ty> {
         match t {
             ast::TypeExpr::Named(id) => match Base::from_name(&id.name) {
                 Some(b) => Some(Ty::of(b)),

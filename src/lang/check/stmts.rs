@@ -1,4 +1,4 @@
-//! Statements: `let`, `if`/`else if`/`else`, `for` and effect calls, with block scoping of locals.
+//! Statements: `let`, `if`/`else if`/`else`, `for`, effect calls and `ask` (in `asks`), with block scoping of locals.
 
 use super::{Checker, Scope};
 use crate::lang::ast::{self, StmtKind};
@@ -39,6 +39,9 @@ impl Checker {
                 let body = self.block(body, sc);
                 sc.vars.truncate(mark);
                 Stmt::For(slot, l, body)
+            }
+            StmtKind::Ask { who, action, args } => {
+                return self.stmt_ask(who, action, args, s.span.clone(), sc)
             }
             StmtKind::Call(name, args) => {
                 let (b, args, _) = self.call(name, args, s.span.clone(), sc, true)?;

@@ -78,6 +78,7 @@ impl Interp {
         };
         let phase_name = |p: Option<Phase>| match p {
             None => "forced".to_string(),
+            Some(Phase::Asked) => "a decision only when a rule asks for it (`ask`)".to_string(),
             Some(p) => format!("phase {}", format!("{p:?}").to_lowercase()),
         };
         self.refresh_usage(st);
@@ -267,17 +268,19 @@ impl Interp {
             };
             if ok {
                 let mut chosen: Vec<Chosen> = Vec::new();
-                self.enumerate(st, ai as u32, a, 0, &mut chosen, out)?;
+                self.enumerate(st, ai as u32, st.current, a, 0, &mut chosen, out)?;
             }
             self.leave(saved);
         }
         Ok(())
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn enumerate(
         &mut self,
         st: &mut State,
         ai: u32,
+        player: u8,
         a: &Action,
         k: usize,
         chosen: &mut Vec<Chosen>,
@@ -288,6 +291,7 @@ impl Interp {
             self.offer_vals.extend(chosen.iter().copied());
             self.offers.push(Offer {
                 action: ai,
+                player,
                 start,
                 len: chosen.len() as u32,
             });
@@ -308,7 +312,7 @@ impl Interp {
                         }
                     }
                     chosen.push(Chosen::Value(item));
-                    self.enumerate(st, ai, a, k + 1, chosen, out)?;
+                    self.enumerate(st, ai, player, a, k + 1, chosen, out)?;
                     chosen.pop();
                 }
             }
@@ -358,7 +362,7 @@ impl Interp {
                                 start,
                                 len: ids.len() as u32,
                             });
-                            self.enumerate(st, ai, a, k + 1, chosen, out)?;
+                            self.enumerate(st, ai, player, a, k + 1, chosen, out)?;
                             chosen.pop();
                         }
                     }
@@ -414,9 +418,15 @@ impl Interp {
         }
         self.begin((prog.rules.len() + ai) as u16, st.turn);
         let saved = self.enter(a.body.locals.max(2));
-        self.set(0, Value::Player(st.current))?;
+        self.set(0, Value::Player(offer.player))?;
+        let params = a.params as usize;
+        for i in 0..params {
+            if let Some(Chosen::Value(v)) = self.offer_vals.get(offer.start as usize + i) {
+                self.set(1 + i as u16, *v)?;
+            }
+        }
         for (i, ch) in a.choices.iter().enumerate() {
-            let v = match self.offer_vals.get(offer.start as usize + i) {
+            let v = match self.offer_vals.get(offer.start as usize + params + i) {
                 Some(Chosen::Value(v)) => *v,
                 Some(Chosen::Chips { start, len }) => {
                     let ids: Vec<u16> =

@@ -133,6 +133,10 @@ fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<(usize, Vec<u16>)>) {
                 find_static_stmts(b, out);
             }
             Stmt::Effect(_, args, _) => args.iter().for_each(|a| find_static(a, out)),
+            Stmt::Ask { who, args, .. } => {
+                find_static(who, out);
+                args.iter().for_each(|a| find_static(a, out));
+            }
         }
     }
 }

@@ -30,6 +30,9 @@ impl Clone for Interp {
             offers: self.offers.clone(),
             offer_vals: self.offer_vals.clone(),
             offer_chips: self.offer_chips.clone(),
+            asks: self.asks.clone(),
+            ask_vals: self.ask_vals.clone(),
+            ask_next: self.ask_next,
             used_turn: self.used_turn.clone(),
             used_round: self.used_round.clone(),
             groups_used: self.groups_used.clone(),
@@ -77,6 +80,9 @@ impl Clone for Interp {
             offers,
             offer_vals,
             offer_chips,
+            asks,
+            ask_vals,
+            ask_next,
             used_turn,
             used_round,
             groups_used,
@@ -102,6 +108,9 @@ impl Clone for Interp {
         self.offers.clone_from(offers);
         self.offer_vals.clone_from(offer_vals);
         self.offer_chips.clone_from(offer_chips);
+        self.asks.clone_from(asks);
+        self.ask_vals.clone_from(ask_vals);
+        self.ask_next = *ask_next;
         self.used_turn.clone_from(used_turn);
         self.used_round.clone_from(used_round);
         self.groups_used.clone_from(groups_used);

@@ -43,6 +43,7 @@ impl Interp {
                     }
                     self.effect(st, *b, &a[..args.len().min(4)])?;
                 }
+                Stmt::Ask { who, action, args } => self.ask(st, who, *action, args)?,
             }
         }
         Ok(())

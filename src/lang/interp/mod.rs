@@ -6,6 +6,7 @@
 
 mod actions;
 mod aggregate;
+mod asks;
 mod copy;
 mod effect;
 mod eval;
@@ -32,7 +33,19 @@ pub const MAX_ACTIONS_PER_TURN: u32 = 1000;
 #[derive(Clone, Debug)]
 struct Offer {
     action: u32,
-    /// Range into `offer_vals`.
+    /// Who takes it: the current player, or the asked one.
+    player: u8,
+    /// Range into `offer_vals`: an asked action's parameters, then the choices.
+    start: u32,
+    len: u32,
+}
+
+/// A decision a rule asked for and that is not offered yet (`ask`).
+#[derive(Clone, Copy, Debug)]
+struct AskRequest {
+    action: u32,
+    player: u8,
+    /// Range into `ask_vals`: the action's arguments.
     start: u32,
     len: u32,
 }
@@ -76,6 +89,10 @@ pub struct Interp {
     offers: Vec<Offer>,
     offer_vals: Vec<Chosen>,
     offer_chips: Vec<u16>,
+    /// Asked decisions in the order they were asked; `asks[ask_next..]` are still to be offered.
+    asks: Vec<AskRequest>,
+    ask_vals: Vec<Value>,
+    ask_next: usize,
     used_turn: Vec<u32>,
     used_round: Vec<u32>,
     /// Actions of each group taken this turn.
@@ -210,6 +227,9 @@ impl Interp {
             feature_cache: Default::default(),
             offers: Vec::new(),
             offer_vals: Vec::new(),
+            asks: Vec::new(),
+            ask_vals: Vec::new(),
+            ask_next: 0,
             offer_chips: Vec::new(),
             used_turn: vec![0; n_actions],
             used_round: Vec::new(),
@@ -337,7 +357,17 @@ impl Hooks for Interp {
         self.seen_turn = u32::MAX;
         self.seen_round = (u32::MAX, 0);
         self.feature_cache = Default::default();
+        self.clear_asks();
         self.run_setup(st).map_err(|e| *e)
+    }
+
+    fn asking(&self) -> bool {
+        Interp::asking(self)
+    }
+
+    fn next_ask(&mut self, st: &mut State, out: &mut Vec<Opt>) -> Result<Option<u8>, GameError> {
+        self.feature_cache = Default::default();
+        Interp::next_ask(self, st, out).map_err(|e| *e)
     }
 
     fn fire(&mut self, st: &mut State, trigger: Trigger, ctx: &Ctx) -> Result<(), GameError> {
@@ -381,13 +411,11 @@ impl Hooks for Interp {
         let Some(o) = self.offers.get(handle as usize) else {
             return "?".into();
         };
-        let mut s = self
-            .prog
-            .actions
-            .get(o.action as usize)
-            .map(|a| a.name.clone())
-            .unwrap_or_default();
-        for i in 0..o.len {
+        let action = self.prog.actions.get(o.action as usize);
+        let mut s = action.map(|a| a.name.clone()).unwrap_or_default();
+        // An asked action's parameters are not choices: the name lists the choices only.
+        let params = action.map_or(0, |a| a.params as u32);
+        for i in params..o.len {
             if let Some(&v) = self.offer_vals.get((o.start + i) as usize) {
                 s.push(' ');
                 s.push_str(&self.value_name(st, v));

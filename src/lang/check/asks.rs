@@ -1,0 +1,227 @@
+//! Asked actions and `ask` (issue 8, C1): an action with a parameter list is offered to a player only
+//! when a rule (or another action) asks them, at any step, scoring included. This room knows, before
+//! bodies are lowered, which actions are asked, their index and their parameter types, so an `ask`
+//! anywhere in any file resolves to the definition in force; and it checks each `ask` statement.
+
+use super::{Checker, Scope};
+use crate::diag::{did_you_mean, Diagnostic};
+use crate::lang::ast::{self, ItemKind};
+use crate::lang::builtins::{Base, Ty};
+use crate::lang::ir::{ActionId, Stmt};
+use std::collections::BTreeMap;
+
+/// What an `ask` needs to know of an action: its index, and its parameter types when it is asked.
+#[derive(Clone, Debug)]
+pub(super) struct AskSig {
+    pub index: ActionId,
+    /// `None`: an ordinary action (offered in a phase), which cannot be asked.
+    pub params: Option<Vec<(String, Option<Ty>)>>,
+}
+
+/// A type written in a parameter list, without reporting (the action's own check reports).
+fn quiet_type(t: &ast::TypeExpr) -> Option<Ty> {
+    match t {
+        ast::TypeExpr::Named(id) => Base::from_name(&id.name).map(Ty::of),
+        ast::TypeExpr::List(inner, _) => match &**inner {
+            ast::TypeExpr::Named(id) => Base::from_name(&id.name).map(Ty::list),
+            ast::TypeExpr::List(..) => None,
+        },
+    }
+}
+
+impl Checker {
+    /// Indexes every action as `lower_bodies` will (a later file's action of the same name keeps the
+    /// imported one's index), with the parameters of the definition in force.
+    pub(super) fn declare_actions(&mut self, order: &[usize], asts: &[ast::File]) {
+        let mut sigs: BTreeMap<String, (usize, AskSig)> = BTreeMap::new();
+        let mut next: ActionId = 0;
+        for &f in order {
+            for item in &asts[f].items {
+                let ItemKind::Action(a) = &item.kind else {
+                    continue;
+                };
+                let params = a.params.as_ref().map(|ps| {
+                    ps.iter()
+                        .map(|(n, t)| (n.name.clone(), quiet_type(t)))
+                        .collect()
+                });
+                match sigs.get_mut(&a.name.name) {
+                    // Twice in one file: the first stays (the second is reported).
+                    Some((file, _)) if *file == f => {}
+                    Some((file, sig)) => {
+                        *file = f;
+                        sig.params = params;
+                    }
+                    None => {
+                        sigs.insert(
+                            a.name.name.clone(),
+                            (
+                                f,
+                                AskSig {
+                                    index: next,
+                                    params,
+                                },
+                            ),
+                        );
+                        next += 1;
+                    }
+                }
+            }
+        }
+        self.asked = sigs.into_iter().map(|(k, (_, s))| (k, s)).collect();
+    }
+
+    /// Binds an asked action's parameters after `player` (slots 1..); checks the action's shape:
+    /// no phase, no limits (the rule that asks decides when and how often), no list parameters.
+    pub(super) fn action_params(&mut self, a: &ast::ActionDecl, sc: &mut Scope) -> u16 {
+        let Some(params) = &a.params else {
+            return 0;
+        };
+        if a.forced {
+            self.err(
+                Diagnostic::error(a.name.span.clone(), "a forced action takes no parameters")
+                    .with_label("forced")
+                    .with_note("an action with parameters is offered by `ask`; write `action`"),
+            );
+        }
+        if let Some(p) = &a.phase {
+            self.err(
+                Diagnostic::error(p.span.clone(), "an asked action has no phase")
+                    .with_label("not offered in a phase")
+                    .with_note(
+                        "an action with parameters is offered only when a rule asks a player: \
+                         `ask PLAYER ACTION(ARGS)`",
+                    ),
+            );
+        }
+        if let Some(l) = a.limits.first() {
+            self.err(
+                Diagnostic::error(l.span.clone(), "an asked action has no limits")
+                    .with_label("not a limit of an asked action")
+                    .with_note(
+                        "it is offered once per `ask`: the rule that asks decides how often",
+                    ),
+            );
+        }
+        for (name, ty) in params {
+            if name.name == "player" || sc.get(&name.name).is_some() {
+                self.err(
+                    Diagnostic::error(
+                        name.span.clone(),
+                        format!("parameter `{}` is defined twice", name.name),
+                    )
+                    .with_label(
+                        "`player` (the asked player) and each parameter need their own name",
+                    ),
+                );
+            }
+            let t = self.resolve_type(ty).unwrap_or(Ty::ANY);
+            if t.list {
+                self.err(
+                    Diagnostic::error(ty.span(), "a parameter of an asked action is one value")
+                        .with_label("a list")
+                        .with_note("pass what the list is made from (a feature, a square, …) and compute the list in the action"),
+                );
+            }
+            sc.bind(&name.name, t);
+        }
+        params.len() as u16
+    }
+
+    /// `ask WHO ACTION(ARGS)`.
+    pub(super) fn stmt_ask(
+        &mut self,
+        who: &ast::Expr,
+        action: &ast::Ident,
+        args: &[ast::Expr],
+        span: ast::Span,
+        sc: &mut Scope,
+    ) -> Option<Stmt> {
+        let (who_x, who_t) = self.expr(who, sc);
+        let player_ok = !who_t.list
+            && matches!(who_t.base, Base::Player | Base::Players | Base::Any)
+            || who_t.list && matches!(who_t.base, Base::Player | Base::Any);
+        if !player_ok {
+            self.err(
+                Diagnostic::error(
+                    who.span.clone(),
+                    format!("expected a player, found {who_t}"),
+                )
+                .with_label("who is asked")
+                .with_note(
+                    "ask a player, a set of players (`feature.winners`) or a list of players",
+                ),
+            );
+        }
+        let Some(sig) = self.asked.get(&action.name).cloned() else {
+            let mut d = Diagnostic::error(
+                action.span.clone(),
+                format!("unknown action `{}`", action.name),
+            )
+            .with_label("no action has this name");
+            let names: Vec<&str> = self.asked.keys().map(|s| s.as_str()).collect();
+            if let Some(s) = did_you_mean(&action.name, names.iter().copied()) {
+                d = d.with_note(format!("did you mean `{s}`?"));
+            }
+            self.err(d);
+            for a in args {
+                self.expr(a, sc);
+            }
+            return None;
+        };
+        let Some(params) = sig.params else {
+            self.err(
+                Diagnostic::error(
+                    action.span.clone(),
+                    format!("action `{}` is not an asked action", action.name),
+                )
+                .with_label("offered in a phase, not by `ask`")
+                .with_note(format!(
+                    "give it a parameter list to make it asked: `action {}(…)` (`()` for none)",
+                    action.name
+                )),
+            );
+            return None;
+        };
+        if args.len() != params.len() {
+            let want: Vec<String> = params
+                .iter()
+                .map(|(n, t)| match t {
+                    Some(t) => format!("{n}: {t}"),
+                    None => n.clone(),
+                })
+                .collect();
+            self.err(
+                Diagnostic::error(
+                    span,
+                    format!(
+                        "`{}` takes {} argument{}, {} given",
+                        action.name,
+                        params.len(),
+                        if params.len() == 1 { "" } else { "s" },
+                        args.len()
+                    ),
+                )
+                .with_label("this ask")
+                .with_note(format!(
+                    "`action {}({})`",
+                    action.name,
+                    want.join(", ")
+                )),
+            );
+            return None;
+        }
+        let mut out = Vec::new();
+        for (a, (_, t)) in args.iter().zip(&params) {
+            out.push(match t {
+                Some(t) => self.expect(a, sc, *t),
+                None => self.expr(a, sc).0,
+            });
+        }
+        Some(Stmt::Ask {
+            who: who_x,
+            action: sig.index,
+            args: out,
+        })
+    }
+}
