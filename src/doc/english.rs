@@ -85,6 +85,18 @@ impl Words {
                 format!("for each *{}* of {list}: {body}", var.name)
             }
             StmtKind::Call(name, args) => self.call(&name.name, args, false),
+            StmtKind::Ask { who, action, args } => {
+                let who = self.noun(who);
+                let mut text = format!(
+                    "ask {who} whether to *{}*",
+                    title_case(&action.name).to_lowercase()
+                );
+                if !args.is_empty() {
+                    let args: Vec<String> = args.iter().map(|a| self.noun(a)).collect();
+                    text.push_str(&format!(" (with {})", args.join(", ")));
+                }
+                text
+            }
         }
     }
 

@@ -245,6 +245,10 @@ fn rule_sentence(
 
 fn action_sentence(w: &mut Words, a: &ast::ActionDecl) -> String {
     w.bound = vec![("player".into(), "you".into())];
+    // An asked action's parameters read like `let`s: *f*.
+    for (name, _) in a.params.iter().flatten() {
+        w.locals.push(name.name.clone());
+    }
     let mut out = String::new();
     if let Some(c) = &a.when {
         let lead = if a.forced { "as soon as" } else { "when" };
@@ -280,6 +284,8 @@ fn action_when(a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<String>>) -> S
     let mut parts: Vec<String> = Vec::new();
     if a.forced {
         parts.push("forced".into());
+    } else if a.params.is_some() {
+        parts.push("when a rule asks a player".into());
     } else {
         let phase = a.phase.as_ref().map_or("score", |p| p.name.as_str());
         parts.push(phase_phrase(phase).unwrap_or(phase).to_string());
