@@ -270,7 +270,6 @@ fn action_sentence(w: &mut Words, a: &ast::ActionDecl) -> String {
     english::tidy(&capitalise(&out))
 }
 
-/// Phase and limits, as words: "phase 3, once per turn, shared with *sell town*".
 /// A limit's count for prose: the number, or the parameter's name in backticks.
 fn count_text(e: &ast::Expr) -> String {
     match &e.kind {
@@ -280,6 +279,7 @@ fn count_text(e: &ast::Expr) -> String {
     }
 }
 
+/// Phase and limits, as words: "phase 3, once per turn, shared with *sell town*".
 fn action_when(a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<String>>) -> String {
     let mut parts: Vec<String> = Vec::new();
     if a.forced {
