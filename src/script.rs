@@ -363,7 +363,7 @@ fn play_steps(
                         "this step",
                     ));
                 }
-                let name = decider_named(&game, &name)
+                let name = decider_named(game, &name)
                     .map_err(|why| fail(src, span.clone(), why, "who decides"))?;
                 let i = game
                     .find_option(name)
