@@ -1087,11 +1087,11 @@ impl<H: Hooks> Game<H> {
             return format!("the tile to place is {}, not {id}", tile.id);
         }
         let xy: Vec<i32> = at.split(',').filter_map(|v| v.parse().ok()).collect();
-        let rot = r
-            .trim_start_matches('r')
-            .parse::<u32>()
-            .ok()
-            .map(|d| (d / 90) as usize % 4);
+        let rot = match r.strip_prefix('r').map(str::parse::<u32>) {
+            Some(Ok(d @ (0 | 90 | 180 | 270))) => Some(d as usize / 90),
+            Some(Ok(_)) => return format!("rotations are r0, r90, r180 and r270, not `{r}`"),
+            _ => None,
+        };
         let (Some(&x), Some(&y), Some(rot)) = (xy.first(), xy.get(1), rot) else {
             return "write it as `place TILE at X,Y rDEG`".into();
         };

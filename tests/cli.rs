@@ -389,6 +389,18 @@ fn script_illegal_move() {
 }
 
 #[test]
+fn script_rotation_not_a_right_angle() {
+    // `r45` is no rotation: the refusal lists the four that exist.
+    let script = "variant base\ntiles U, E\nplace U at 1,0 r45\n";
+    case(
+        "script_rotation_not_a_right_angle",
+        1,
+        &[("s.script", script.as_bytes())],
+        &["run", "s.script"],
+    );
+}
+
+#[test]
 fn script_unknown_tile_for_variant() {
     // `base` has only the base tile set: the inns-and-cathedrals tiles are not there.
     let script = "variant base\ntiles U, EI1\nplace U at 1,0 r0\n";
