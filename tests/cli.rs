@@ -1102,6 +1102,18 @@ fn byte_order_mark_accepted() {
     assert!(out.starts_with("game base on the endless table"), "{out}");
 }
 
+// Item 7: a name with a non-ASCII letter says that names are ASCII, at the word (6:7..6:11).
+#[test]
+fn non_ascii_name() {
+    let rules = "variant \"v\" {\n  title = \"V\"\n  map = unbounded\n  players = 2..6\n}\nparam café = 3\n";
+    case(
+        "non_ascii_name",
+        1,
+        &[("v.rules", rules.as_bytes())],
+        &["check", "v.rules"],
+    );
+}
+
 // Item 7: `carto run` given a game log says so and points to `carto replay`.
 #[test]
 fn run_given_a_log() {

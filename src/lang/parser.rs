@@ -264,6 +264,52 @@ fn join_words(words: &[String]) -> String {
     }
 }
 
+/// A word with a non-ASCII letter (`café`) on the failing line, outside strings and comments: names
+/// are ASCII, which the generic "expected …" message would not say.
+fn non_ascii_name(text: &str, pos: usize) -> Option<Diagnostic> {
+    let line_end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+    let line = &text[pos..line_end];
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        if in_string {
+            (escaped, in_string) = (!escaped && c == '\\', escaped || c != '"');
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '#' => return None,
+            c if !c.is_ascii() && c.is_alphanumeric() => {
+                return Some(word_diagnostic(line, pos, i, c))
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn word_diagnostic(line: &str, pos: usize, at: usize, c: char) -> Diagnostic {
+    let in_word = |ch: char| ch.is_alphanumeric() || ch == '_';
+    let start = line[..at]
+        .char_indices()
+        .rev()
+        .take_while(|&(_, ch)| in_word(ch))
+        .last()
+        .map_or(at, |(j, _)| j);
+    let end = line[at..]
+        .find(|ch: char| !in_word(ch))
+        .map_or(line.len(), |j| at + j);
+    Diagnostic::error(
+        pos + start..pos + end,
+        format!(
+            "`{}` is not a name: `{c}` is not an ASCII letter",
+            &line[start..end]
+        ),
+    )
+    .with_label("not a name")
+    .with_note("names are made of ASCII letters, digits and `_`, and do not start with a digit")
+}
+
 /// Turns a pest error into a diagnostic at the right place, in human words.
 fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagnostic {
     let rel = match e.location {
@@ -271,6 +317,9 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
         pest::error::InputLocation::Span((s, _)) => s,
     };
     let pos = (base + rel).min(text.len());
+    if let Some(d) = non_ascii_name(text, pos) {
+        return d;
+    }
     let mut tokens: Vec<String> = Vec::new();
     if let Some(att) = e.parse_attempts() {
         for t in att.expected_tokens() {
