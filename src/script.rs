@@ -310,7 +310,7 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
             return Err(fail(
                 src,
                 span.clone(),
-                format!("unknown place `{place}`"),
+                place_problem(&game, place),
                 "supply, aside, box, map:X,Y, hand:NAME or slot:X,Y:I (I below the square's slots)",
             ));
         };
@@ -404,7 +404,7 @@ fn play_steps(
             }
             Step::ExpectChip(id, place) => {
                 let Some(want) = parse_place(game, &place) else {
-                    return Err(fail(src, span, format!("unknown place `{place}`"), "place"));
+                    return Err(fail(src, span, place_problem(game, &place), "place"));
                 };
                 let Some(c) = game.st.chips.get(id as usize) else {
                     return Err(fail(src, span, format!("no chip {id}"), "chip id"));
@@ -488,6 +488,37 @@ fn decider_named<'a>(game: &Game<Interp>, step: &'a str) -> Result<&'a str, Stri
             game.pending_decision().unwrap_or_default()
         )),
         None => Ok(step),
+    }
+}
+
+/// Why `parse_place` refused a place: coordinates outside the board say so, with the board's range.
+fn place_problem(game: &Game<Interp>, place: &str) -> String {
+    let at = place.strip_prefix("map:").or_else(|| {
+        place
+            .strip_prefix("slot:")
+            .and_then(|r| r.rsplit_once(':'))
+            .map(|(at, _)| at)
+    });
+    let xy = at
+        .and_then(|a| a.split_once(','))
+        .and_then(|(x, y)| Some((x.trim().parse::<i64>().ok()?, y.trim().parse::<i64>().ok()?)));
+    let b = &game.st.board;
+    let inside = |(x, y): (i64, i64)| {
+        i32::try_from(x)
+            .ok()
+            .zip(i32::try_from(y).ok())
+            .and_then(|(x, y)| b.cell_at(x, y))
+            .is_some()
+    };
+    match xy {
+        Some(p) if !inside(p) => format!(
+            "`{place}` is outside the board: x runs from {} to {}, y from {} to {}",
+            1 - b.origin.0,
+            b.gw - 2 - b.origin.0,
+            1 - b.origin.1,
+            b.gh - 2 - b.origin.1
+        ),
+        _ => format!("unknown place `{place}`"),
     }
 }
 

@@ -1114,6 +1114,19 @@ fn non_ascii_name() {
     );
 }
 
+// Item 7: a place outside the map says so with the board's range: iberia's grid is 30 columns by
+// 12 rows, so x runs 0..=29 and y 0..=11.
+#[test]
+fn place_outside_the_map() {
+    let script = "variant iberia\nplayers ann, bob\nstarts León, Pamplona, Évora\ntiles B, B, U, E\nchip 0 at map:999,999\n";
+    case(
+        "place_outside_the_map",
+        1,
+        &[("s.script", script.as_bytes())],
+        &["run", "s.script"],
+    );
+}
+
 // Item 7: `carto run` given a game log says so and points to `carto replay`.
 #[test]
 fn run_given_a_log() {
