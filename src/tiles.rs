@@ -300,10 +300,18 @@ impl Checker<'_> {
         }
     }
 
-    fn number(&mut self, key: &str, value: &Spanned<Node>, min: u32) -> Option<u32> {
+    fn number(&mut self, key: &str, value: &Spanned<Node>, min: u32, max: u32) -> Option<u32> {
         match value.get_ref() {
             Node::Int(n) => match u32::try_from(*n) {
-                Ok(n) if n >= min => Some(n),
+                Ok(n) if (min..=max).contains(&n) => Some(n),
+                _ if *n > i64::from(max) => {
+                    self.error(
+                        value.span(),
+                        format!("`{key}` is {n}; it may be at most {max}"),
+                        format!("expected at most {max}"),
+                    );
+                    None
+                }
                 _ => {
                     self.error(
                         value.span(),
@@ -456,19 +464,11 @@ impl Checker<'_> {
             Some(v) => self.string("name", v),
             None => id.clone(),
         };
-        let mut count = count_v.as_ref().and_then(|v| self.number("count", v, 1));
-        if let (Some(n), Some(v)) = (count, &count_v) {
-            if n > MAX_COUNT {
-                self.error(
-                    v.span(),
-                    format!("`count` is {n}; a tile type may have at most {MAX_COUNT} copies"),
-                    format!("expected at most {MAX_COUNT}"),
-                );
-                count = None;
-            }
-        }
+        let count = count_v
+            .as_ref()
+            .and_then(|v| self.number("count", v, 1, MAX_COUNT));
         let start = match &start_v {
-            Some(v) => self.number("start", v, 0),
+            Some(v) => self.number("start", v, 0, MAX_COUNT),
             None => Some(0),
         };
         if let (Some(count), Some(start), Some(v)) = (count, start, &start_v) {

@@ -607,6 +607,22 @@ fn too_many_tiles() {
     );
 }
 
+// Item 7: a count beyond every integer type says the real limit (1000 copies), not "at least 1".
+#[test]
+fn tile_count_far_too_large() {
+    let rules = "import \"base\"\nvariant \"big\" {\n  title = \"Big\"\n  map = unbounded\n  tiles = [\"big.toml\"]\n}\n";
+    let tiles = "[[tile]]\nid = \"D\"\nname = \"start\"\ncount = 99999999999\nstart = 1\nedges = \"CRFR\"\ncities = [{ sides = \"N\" }]\nroads = [{ sides = \"EW\" }]\nfields = [{ halves = [\"En\", \"Wn\"], cities = [0] }, { halves = [\"Es\", \"Se\", \"Sw\", \"Ws\"] }]\n";
+    case(
+        "tile_count_far_too_large",
+        1,
+        &[
+            ("big.rules", rules.as_bytes()),
+            ("big.toml", tiles.as_bytes()),
+        ],
+        &["play", "big.rules"],
+    );
+}
+
 #[test]
 fn too_many_tiles_in_all() {
     let rules = "import \"base\"\nvariant \"big\" {\n  title = \"Big\"\n  map = unbounded\n  tiles = [\"big.toml\"]\n}\n";
