@@ -986,6 +986,17 @@ fn seed_negative() {
     case("seed_negative", 2, &[], &["play", "base", "--seed", "-1"]);
 }
 
+// `--quiet` prints no transcript, so `--verbose` (a more detailed transcript) cannot go with it.
+#[test]
+fn quiet_and_verbose_together() {
+    case(
+        "quiet_and_verbose_together",
+        2,
+        &[],
+        &["play", "base", "--quiet", "--verbose"],
+    );
+}
+
 // Item 6: a failing script shows the transcript up to the failing line, then the error.
 #[test]
 fn script_failure_shows_the_transcript() {

@@ -36,7 +36,7 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', value_name = "NAME,NAME")]
     starts: Vec<String>,
     /// Prints only the final board and scores.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "verbose")]
     quiet: bool,
     /// Lists every chip moved at setup on a line of its own (the transcript otherwise sums them up
     /// by colour and value).
