@@ -986,6 +986,17 @@ fn seed_negative() {
     case("seed_negative", 2, &[], &["play", "base", "--seed", "-1"]);
 }
 
+// A word where a number is expected says which type was expected (not only "unknown name").
+#[test]
+fn set_word_for_a_number() {
+    case(
+        "set_word_for_a_number",
+        1,
+        &[],
+        &["play", "france", "--set", "sale_town=abc"],
+    );
+}
+
 // `--quiet` prints no transcript, so `--verbose` (a more detailed transcript) cannot go with it.
 #[test]
 fn quiet_and_verbose_together() {

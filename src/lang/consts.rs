@@ -101,8 +101,10 @@ impl Program {
         let value = if ty.base == Base::Str && !text.trim_start().starts_with('"') {
             Value::Str(self.intern(text))
         } else {
-            let expr = parse_expr_text(text).map_err(|d| d.message)?;
-            const_value(self, &expr, ty).map_err(|d| d.message)?
+            let not_a_value =
+                |why: String| format!("`{}` is not a value of type {ty}: {why}", text.trim());
+            let expr = parse_expr_text(text).map_err(|d| not_a_value(d.message))?;
+            const_value(self, &expr, ty).map_err(|d| not_a_value(d.message))?
         };
         let p = &self.params[id as usize];
         if !p.one_of.is_empty() && !p.one_of.contains(&value) {
