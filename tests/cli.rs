@@ -997,6 +997,17 @@ fn set_word_for_a_number() {
     );
 }
 
+// `render --map` takes a map, a variant or a file: an unknown name lists the maps and the variants.
+#[test]
+fn render_unknown_map() {
+    case(
+        "render_unknown_map",
+        1,
+        &[],
+        &["render", "--map", "nowhere"],
+    );
+}
+
 // `--quiet` prints no transcript, so `--verbose` (a more detailed transcript) cannot go with it.
 #[test]
 fn quiet_and_verbose_together() {

@@ -56,7 +56,12 @@ fn load_map(name: &str) -> Result<carto::map::MapBoard, Failure> {
             Err(_) => {}
         }
     }
-    let v = carto::variant::load_variant(name, &[])?;
+    let v = carto::variant::load_variant(name, &[]).map_err(|e| {
+        if is_rules || name.contains('/') || std::path::Path::new(name).exists() {
+            return Failure::Input(e);
+        }
+        Failure::Input(InputError(no_such_map(name)))
+    })?;
     match &v.map {
         Some(m) => Ok((**m).clone()),
         None => Err(Failure::Input(InputError(format!(
@@ -64,6 +69,18 @@ fn load_map(name: &str) -> Result<carto::map::MapBoard, Failure> {
             v.name
         )))),
     }
+}
+
+/// What `--map NAME` can name, when NAME is none of them.
+fn no_such_map(name: &str) -> String {
+    let maps: Vec<&str> = carto::bundled::MAPS.iter().map(|(n, _)| *n).collect();
+    let variants: Vec<&str> = carto::variant::bundled_variants().map(|(n, _)| n).collect();
+    format!(
+        "error: no map or variant named `{name}`\n  bundled maps: {}\n  bundled variants: {}\n  \
+         or give the path of a map (.toml) or rules (.rules) file",
+        maps.join(", "),
+        variants.join(", ")
+    )
 }
 
 /// Writes to a file, or to standard output without one.
