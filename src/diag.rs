@@ -179,7 +179,7 @@ mod tests {
         let keys = ["title", "doc", "map", "tiles", "players"];
         assert_eq!(did_you_mean("titel", keys), Some("title"));
         assert_eq!(did_you_mean("tiels", keys), Some("tiles"));
-        assert_eq!(did_you_mean("bsae", ["base", "benelux"]), Some("base"));
+        assert_eq!(did_you_mean("raod", ["road", "river"]), Some("road"));
     }
 
     #[test]

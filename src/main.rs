@@ -18,24 +18,24 @@ examples of each command.";
 
 const DOC_EXAMPLES: &str = "\
 Examples:
-  carto doc france                            the page of a bundled variant, in Markdown
-  carto doc my.rules --against france         what a house rule changes
+  carto doc base                              the page of a bundled variant, in Markdown
+  carto doc my.rules --against base           what a house rule changes
   carto doc --all --out docs/                 every bundled variant's page and an index";
 
 const SIM_EXAMPLES: &str = "\
 Examples:
-  carto sim france --games 2000 --agents greedy,random
+  carto sim base --games 2000 --agents greedy,random
   carto sim base --vs farm_city=4                   the same seeds with one change, every difference
   carto sim usa --games 500 --format json > a.json && carto sim merge a.json b.json";
 
 const RENDER_EXAMPLES: &str = "\
 Examples:
   carto render game.log --turn 60 -o turn60.svg
-  carto render --map france -o france.svg";
+  carto render --map my-map.toml -o map.svg";
 
 const VIEW_EXAMPLES: &str = "\
 Examples:
-  carto play france --seed 3 --log game.log && carto view game.log -o game.html";
+  carto play base --seed 3 --log game.log && carto view game.log -o game.html";
 
 #[derive(Parser)]
 #[command(

@@ -7,9 +7,9 @@ use carto::variant::load_variant;
 
 const EXAMPLES: &str = "\
 Examples:
-  cargo build --release && ./target/release/carto bench base france --games 3000
+  cargo build --release && ./target/release/carto bench base my.rules --games 3000
   carto bench my.rules --players ann,bob,cyd --set sale=8
-  valgrind --tool=callgrind carto bench iberia --games 40     instructions, stable on a busy machine";
+  valgrind --tool=callgrind carto bench my.rules --games 40   instructions, stable on a busy machine";
 
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]

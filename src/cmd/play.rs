@@ -10,7 +10,7 @@ use carto::variant::{load_variant, InputError};
 const EXAMPLES: &str = "\
 Examples:
   carto play base --seed 7                          a game on the endless table
-  carto play france --players ann,bob,cyd --log game.log
+  carto play base --players ann,bob,cyd --log game.log
                                                     three players; writes the log for `carto replay`
   carto play my.rules --set sale=8 --quiet          a rules file of your own, one parameter changed";
 

@@ -6,7 +6,7 @@ use carto::variant::InputError;
 
 const FORMAT: &str = "\
 Script format (one statement a line; `#` starts a comment; README.md has the details):
-  variant france              a bundled variant or a rules file (path relative to the script)
+  variant base                a bundled variant or a rules file (path relative to the script)
   players ann, bob            default: ann, bob
   seed 7                      default: 1
   set sale_town = 12          a parameter (repeatable)

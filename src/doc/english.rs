@@ -446,7 +446,7 @@ impl Words {
         }
     }
 
-    /// A choice of an action: "you may choose *wine*, 1 to 2 chips of the chips in your hand, such that …".
+    /// A choice of an action: "you may choose *pay*, 1 to 2 chips of the chips in your hand, such that …".
     pub fn choice(&mut self, c: &Choice) -> String {
         let from = self.noun(&c.from);
         let what = if c.chips {

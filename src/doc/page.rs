@@ -72,7 +72,7 @@ pub struct Item {
     pub sentence: String,
     /// The comment right above it in the rules file.
     pub comment: String,
-    /// The rules file (`rules/france.rules` for a bundled one) and the line it starts on.
+    /// The rules file (`rules/NAME.rules` for a bundled one) and the line it starts on.
     pub file: String,
     pub line: usize,
     /// Its source text.
