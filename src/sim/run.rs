@@ -6,13 +6,15 @@
 use super::play::play_counted;
 use super::stats::{rule_names, Layout, Mapping, Outcome, Stats};
 use crate::agent::parse_agent;
-use crate::game::{Game, GameError};
+use crate::game::{Config, Game, GameError};
 use crate::lang::interp::Interp;
+use crate::lang::ir::Program;
+use crate::map::MapBoard;
 use crate::variant::Variant;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Games a worker takes at a time.
@@ -104,6 +106,7 @@ impl<'a> Worker<'a> {
     fn new(spec: &'a Spec<'a>, layout: &'a Layout, maps: &[Mapping]) -> Result<Self, SimError> {
         let mut tables = Vec::new();
         for (v, map) in spec.settings.iter().zip(maps) {
+            let v = own_copy(v);
             let game = v
                 .new_game(
                     v.config.clone(),
@@ -161,6 +164,25 @@ impl<'a> Worker<'a> {
             d.add_diff(&self.obs[0], &self.obs[1]);
         }
         Ok(())
+    }
+}
+
+/// A copy of a variant that shares nothing with the original: its program, configuration, tiles
+/// and map are the worker's own. The game's hot path clones and drops these `Arc`s; were they
+/// shared, every thread would write the same reference counts, and the cache lines holding them
+/// would travel between cores at every turn (measured: a second thread cost 59% more CPU time).
+fn own_copy(v: &Variant) -> Variant {
+    let map = v.map.as_ref().map(|m| Arc::new(MapBoard::clone(m)));
+    let mut cfg = Config::clone(&v.config);
+    cfg.tiles = Arc::new(Vec::clone(&cfg.tiles));
+    cfg.map = cfg.map.as_ref().map(|m| Arc::new(MapBoard::clone(m)));
+    Variant {
+        name: v.name.clone(),
+        program: Arc::new(Program::clone(&v.program)),
+        config: Arc::new(cfg),
+        map,
+        players: v.players,
+        warnings: String::new(),
     }
 }
 
@@ -223,6 +245,7 @@ pub fn run(spec: &Spec, watch: Watch) -> Result<Results, SimError> {
                         let b = (a + CHUNK).min(end);
                         for i in a..b {
                             if stop.load(Ordering::Relaxed) {
+                                done.fetch_add(i - a, Ordering::Relaxed);
                                 add_range(&mut w.played, (a, i));
                                 break 'chunks;
                             }
@@ -242,8 +265,10 @@ pub fn run(spec: &Spec, watch: Watch) -> Result<Results, SimError> {
                             if want_rows {
                                 let _ = tx.send((i, w.obs.clone()));
                             }
-                            done.fetch_add(1, Ordering::Relaxed);
                         }
+                        // Once a chunk: a shared counter written per game would be one more cache
+                        // line travelling between the cores.
+                        done.fetch_add(b - a, Ordering::Relaxed);
                         add_range(&mut w.played, (a, b));
                     }
                     Some(w)
