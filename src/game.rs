@@ -154,6 +154,8 @@ pub struct Config {
     pub holdings: Vec<String>,
     /// A fixed draw order (tile type ids, first drawn first) instead of a shuffle.
     pub fixed_stack: Option<Vec<u16>>,
+    /// The files the rules were read from, with their hashes, for the log (`game_start.sources`).
+    pub sources: Vec<crate::sources::SourceFile>,
 }
 
 impl Config {

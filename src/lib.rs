@@ -18,6 +18,7 @@ pub mod render;
 pub mod rng;
 pub mod script;
 pub mod sim;
+pub mod sources;
 pub mod state;
 pub mod tally;
 pub mod tiles;

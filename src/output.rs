@@ -87,6 +87,26 @@ impl<H: Hooks> Namer<'_, H> {
 
 /// The log lines of a finished (or stopped) game. `params` are the parameters in force.
 pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String {
+    json_log_with_rules(game, params, &game.cfg.rules)
+}
+
+/// [`json_log`] for a log written to the file `log`: a rules file is named by its path relative to
+/// the log's folder, so `carto replay` finds it from any folder.
+pub fn json_log_to_file<H: Hooks>(
+    game: &Game<H>,
+    params: &[(String, Value)],
+    log: &std::path::Path,
+) -> String {
+    let rules = crate::sources::rules_for_log(&game.cfg.rules, log);
+    json_log_with_rules(game, params, &rules)
+}
+
+/// [`json_log`] with `rules` for the `game_start` line's `rules`.
+pub fn json_log_with_rules<H: Hooks>(
+    game: &Game<H>,
+    params: &[(String, Value)],
+    rules: &str,
+) -> String {
     let n = Namer { game };
     let st = &game.st;
     let mut out = String::new();
@@ -122,7 +142,16 @@ pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String 
     };
     let mut f = Map::new();
     f.insert("variant".into(), json!(game.cfg.variant));
-    f.insert("rules".into(), json!(game.cfg.rules));
+    f.insert("rules".into(), json!(rules));
+    if !game.cfg.sources.is_empty() {
+        let files: Map<String, Value> = game
+            .cfg
+            .sources
+            .iter()
+            .map(|f| (f.key.clone(), json!(f.hash)))
+            .collect();
+        f.insert("sources".into(), Value::Object(files));
+    }
     if let Some(order) = &game.cfg.fixed_stack {
         let ids: Vec<&str> = order.iter().map(|&t| n.tile(t)).collect();
         f.insert("tiles".into(), json!(ids));

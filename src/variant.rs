@@ -3,9 +3,10 @@
 
 use crate::diag::Source;
 use crate::game::{compile_tiles, Config};
-use crate::lang::check::{check_source, render, BundledRules, BUNDLED_RULES};
+use crate::lang::check::{check_source, render, BUNDLED_RULES};
 use crate::lang::ir::{MapRef, Program, Value};
 use crate::map::{bundled_map, parse_map, BundledResolver, MapBoard};
+use crate::sources::{RecordingMaps, RecordingRules, Sources};
 use crate::tiles::{bundled_tile_set, parse_tile_set};
 use std::sync::Arc;
 
@@ -47,6 +48,11 @@ pub fn read_text(path: &str) -> Result<String, InputError> {
         .map_err(|e| InputError(format!("error: {e}")))
 }
 
+/// Whether `name` is a bundled rules file's name (not a path).
+fn is_bundled_rules(name: &str) -> bool {
+    BUNDLED_RULES.iter().any(|(n, _)| *n == name)
+}
+
 /// The rules source for a bundled variant name or a path.
 pub fn rules_source(name_or_path: &str) -> Result<Source, InputError> {
     if let Some((n, text)) = BUNDLED_RULES.iter().find(|(n, _)| *n == name_or_path) {
@@ -68,7 +74,17 @@ pub fn rules_source(name_or_path: &str) -> Result<Source, InputError> {
 
 /// Loads a map by bundled name or path (relative to the rules file that names it).
 pub fn load_map(name: &str, from: &Source) -> Result<MapBoard, String> {
-    let src = if let Some(text) = bundled_map(name) {
+    load_map_recorded(name, from, None)
+}
+
+/// [`load_map`], recording the map and its parts in `sources` when given.
+pub fn load_map_recorded(
+    name: &str,
+    from: &Source,
+    sources: Option<&Sources>,
+) -> Result<MapBoard, String> {
+    let bundled = bundled_map(name);
+    let src = if let Some(text) = bundled {
         Source::new(format!("maps/{name}.toml"), text)
     } else {
         let dir = std::path::Path::new(&from.name)
@@ -79,7 +95,13 @@ pub fn load_map(name: &str, from: &Source) -> Result<MapBoard, String> {
         let text = read_text(&p).map_err(|e| e.0)?;
         Source::new(p, text)
     };
-    parse_map(&src, &BundledResolver).map_err(|d| src.render(&d))
+    match sources {
+        Some(s) => {
+            s.record(&src, bundled.is_some());
+            parse_map(&src, &RecordingMaps(s)).map_err(|d| src.render(&d))
+        }
+        None => parse_map(&src, &BundledResolver).map_err(|d| src.render(&d)),
+    }
 }
 
 /// Most tiles in one game (the endless table is sized for a line of them in any direction).
@@ -160,8 +182,9 @@ pub fn load_variant_with(
     set_error: &dyn Fn(usize, String) -> InputError,
 ) -> Result<Variant, InputError> {
     let source = rules_source(name_or_path)?;
-    let loader = |name: &str, from: &Source| load_map(name, from);
-    let result = check_source(&source, &BundledRules, &loader);
+    let sources = Sources::new(&source, is_bundled_rules(name_or_path));
+    let loader = |name: &str, from: &Source| load_map_recorded(name, from, Some(&sources));
+    let result = check_source(&source, &RecordingRules(&sources), &loader);
     if result.errors() > 0 {
         return Err(InputError(render(&result)));
     }
@@ -203,7 +226,9 @@ pub fn load_variant_with(
         })?;
     }
     let map = match &program.header.map {
-        Some(MapRef::Named(m)) => Some(Arc::new(load_map(m, &source).map_err(InputError)?)),
+        Some(MapRef::Named(m)) => Some(Arc::new(
+            load_map_recorded(m, &source, Some(&sources)).map_err(InputError)?,
+        )),
         _ => None,
     };
     let header = crate::header::header_values(&program, map.as_ref().map(|m| m.starts.len()))
@@ -224,7 +249,8 @@ pub fn load_variant_with(
     let mut sets_loaded = Vec::new();
     let tile_names = header.tiles.clone();
     for t in &tile_names {
-        let src = match bundled_tile_set(t) {
+        let bundled = bundled_tile_set(t);
+        let src = match bundled {
             Some(text) => Source::new(format!("maps/tiles/{t}.toml"), text),
             None => {
                 let dir = std::path::Path::new(&source.name)
@@ -234,6 +260,7 @@ pub fn load_variant_with(
                 Source::new(p.clone(), read_text(&p)?)
             }
         };
+        sources.record(&src, bundled.is_some());
         let set = parse_tile_set(t, &src).map_err(|d| InputError(src.render(&d)))?;
         sets_loaded.push(set);
     }
@@ -278,6 +305,7 @@ pub fn load_variant_with(
         chip_set,
         holdings: program.holdings.clone(),
         fixed_stack: None,
+        sources: sources.into_files(),
     };
     Ok(Variant {
         name,

@@ -1193,3 +1193,199 @@ fn run_given_a_log() {
 fn set_without_name() {
     case("set_without_name", 1, &[], &["play", "base", "--set", "=3"]);
 }
+
+// ------------------------------------------------------------------ item 5: replays from anywhere
+
+/// Runs `carto ARGS` with `cwd` as the current folder; (exit code, stderr, stdout).
+fn carto_in(cwd: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// A folder with `house/h.rules` on `house/m.toml` and a game of it logged to `logs/g.log` (played
+/// from the folder's root), and an empty folder `elsewhere` to replay from.
+fn logged_house_game(case: &str) -> PathBuf {
+    let dir = scratch(case);
+    for sub in ["house", "logs", "elsewhere"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    std::fs::write(dir.join("house/h.rules"), rules_on("m.toml")).unwrap();
+    std::fs::write(dir.join("house/m.toml"), SMALL_MAP).unwrap();
+    let r = carto_in(
+        &dir,
+        &["play", "house/h.rules", "--log", "logs/g.log", "--quiet"],
+    );
+    assert_eq!(r.0, 0, "{}", r.1);
+    dir
+}
+
+/// The JSON of line `i` of a log.
+fn log_line(path: &std::path::Path, i: usize) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_json::from_str(text.lines().nth(i).unwrap()).unwrap()
+}
+
+fn sha256_of(path: &std::path::Path) -> String {
+    use sha2::Digest;
+    let d = sha2::Sha256::digest(std::fs::read(path).unwrap());
+    let hex: String = d.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+// The log names the rules relative to its own folder and every file read, with its SHA-256 (the
+// same digest `sha256sum` gives the file), bundled files included.
+#[test]
+fn log_names_rules_relative_to_itself_with_hashes() {
+    let dir = logged_house_game("log_hashes");
+    let start = log_line(&dir.join("logs/g.log"), 0);
+    assert_eq!(start["rules"], "../house/h.rules");
+    let sources = start["sources"].as_object().unwrap();
+    let keys: Vec<&str> = sources.keys().map(|k| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "bundled:maps/tiles/base.toml",
+            "bundled:rules/base.rules",
+            "h.rules",
+            "m.toml"
+        ]
+    );
+    assert_eq!(sources["h.rules"], sha256_of(&dir.join("house/h.rules")));
+    assert_eq!(sources["m.toml"], sha256_of(&dir.join("house/m.toml")));
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert_eq!(
+        sources["bundled:rules/base.rules"],
+        sha256_of(&repo.join("rules/base.rules"))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Replays `log` (relative to `dir/elsewhere`) from `dir/elsewhere` and snapshots the outcome.
+fn replay_case(name: &str, dir: &std::path::Path, log: &str, code: i32) {
+    let args = ["replay", log];
+    let r = carto_in(&dir.join("elsewhere"), &args);
+    let _ = std::fs::remove_dir_all(dir);
+    assert_ne!(r.0, 101, "carto panicked:\n{}", report(&args, &r));
+    assert_eq!(r.0, code, "wrong exit code:\n{}", report(&args, &r));
+    insta::assert_snapshot!(name, report(&args, &r));
+}
+
+// Item 5: a log of a game with a rules file of one's own replays from another folder.
+#[test]
+fn replay_from_another_folder() {
+    let dir = logged_house_game("replay_elsewhere");
+    replay_case("replay_from_another_folder", &dir, "../logs/g.log", 0);
+}
+
+// Item 5: a map changed since (a comment added): the replay names it and still matches.
+#[test]
+fn replay_map_changed_still_matches() {
+    let dir = logged_house_game("replay_map_comment");
+    let map = dir.join("house/m.toml");
+    let text = std::fs::read_to_string(&map).unwrap() + "# a comment added later\n";
+    std::fs::write(&map, text).unwrap();
+    replay_case("replay_map_changed_still_matches", &dir, "../logs/g.log", 0);
+}
+
+// Item 5: the start square moved on the map: the replay names the map as changed, and differs.
+#[test]
+fn replay_map_changed_differs() {
+    let dir = logged_house_game("replay_map_moved");
+    let map = dir.join("house/m.toml");
+    let text = std::fs::read_to_string(&map)
+        .unwrap()
+        .replace("at = [2, 2]", "at = [3, 2]");
+    std::fs::write(&map, text).unwrap();
+    replay_case("replay_map_changed_differs", &dir, "../logs/g.log", 1);
+}
+
+// Item 5: the rules file gone from beside the log: its path as looked for.
+#[test]
+fn replay_rules_missing() {
+    let dir = logged_house_game("replay_rules_gone");
+    std::fs::remove_file(dir.join("house/h.rules")).unwrap();
+    replay_case("replay_rules_missing", &dir, "../logs/g.log", 1);
+}
+
+/// A game of the bundled base logged to `elsewhere/g.log`, with line 0 passed through `edit`.
+fn logged_base_game(case: &str, edit: impl Fn(&mut serde_json::Value)) -> PathBuf {
+    logged_game(case, "base", edit)
+}
+
+/// A game of a bundled `variant` logged to `elsewhere/g.log`, with line 0 passed through `edit`.
+fn logged_game(case: &str, variant: &str, edit: impl Fn(&mut serde_json::Value)) -> PathBuf {
+    let dir = scratch(case);
+    std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+    let r = carto_in(
+        &dir.join("elsewhere"),
+        &["play", variant, "--log", "g.log", "--quiet"],
+    );
+    assert_eq!(r.0, 0, "{}", r.1);
+    let path = dir.join("elsewhere/g.log");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut start: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+    edit(&mut start);
+    lines[0] = start.to_string();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    dir
+}
+
+// Item 5: a bundled variant keeps working, and its bundled files are hashed too: a log played with
+// other bundled rules (here: its hash edited) says the bundled rules changed, and still matches.
+#[test]
+fn replay_bundled_rules_changed() {
+    let dir = logged_base_game("replay_bundled", |start| {
+        assert_eq!(start["rules"], "base");
+        let h = &mut start["sources"]["bundled:rules/base.rules"];
+        assert!(h.as_str().unwrap().starts_with("sha256:"));
+        *h = serde_json::json!(format!("sha256:{}", "0".repeat(64)));
+    });
+    replay_case("replay_bundled_rules_changed", &dir, "g.log", 0);
+}
+
+// Item 5: a log written before `sources` existed replays as before (nothing to compare).
+#[test]
+fn replay_log_without_sources() {
+    let dir = logged_base_game("replay_no_sources", |start| {
+        start.as_object_mut().unwrap().remove("sources");
+    });
+    replay_case("replay_log_without_sources", &dir, "g.log", 0);
+}
+
+// Item 7: a log re-written with other JSON spacing and key order replays, and says so.
+#[test]
+fn replay_other_spacing() {
+    let dir = logged_base_game("replay_spacing", |_| {});
+    let path = dir.join("elsewhere/g.log");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let spaced: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            serde_json::to_string_pretty(&v).unwrap().replace('\n', " ")
+        })
+        .collect();
+    std::fs::write(&path, spaced.join("\n") + "\n").unwrap();
+    replay_case("replay_other_spacing", &dir, "g.log", 0);
+}
+
+// Item 7: a replay that differs names the first line that differs: the seed edited in game_start
+// changes the setup, reported at the first line that differs (line 3: line 1 is game_start, line 2
+// the start tile, the same; line 3 the tile dealt to the second start square, drawn from the
+// shuffle), not at line 36, the first choice the replay cannot take.
+#[test]
+fn replay_names_the_first_difference() {
+    let dir = logged_game("replay_first_difference", "france", |start| {
+        start["seed"] = serde_json::json!(2);
+    });
+    replay_case("replay_names_the_first_difference", &dir, "g.log", 1);
+}

@@ -24,6 +24,7 @@ fn base_config() -> Config {
         chip_set: vec![],
         holdings: vec![],
         fixed_stack: None,
+        sources: Vec::new(),
     }
 }
 

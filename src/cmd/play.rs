@@ -69,7 +69,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let mut game = new_game(&v, &a.players, a.seed, true)?;
     play_with_agents(&mut game, &mut seats, a.seed)?;
     if let Some(path) = &a.log {
-        let text = carto::output::json_log(&game, &v.params());
+        let text = carto::output::json_log_to_file(&game, &v.params(), path.as_ref());
         std::fs::write(path, text)
             .map_err(|e| InputError(format!("error: cannot write the log to `{path}`: {e}")))?;
     }

@@ -1,4 +1,5 @@
-//! `carto replay`: replays a game log and checks the replay gives the same log.
+//! `carto replay`: replays a game log and checks the replay gives the same log; says when the files
+//! of its rules changed since the game was played.
 
 use super::Failure;
 
@@ -17,11 +18,23 @@ pub struct Args {
 pub fn run(a: Args) -> Result<(), Failure> {
     let text = carto::variant::read_text(&a.log)?;
     let r = carto::replay::replay(&carto::diag::Source::new(a.log.clone(), text))?;
-    emitln!(
-        "{}: {} lines, {} turns: the replay is identical",
-        a.log,
-        r.lines,
-        r.turns
-    );
+    if !r.changed.is_empty() {
+        eprintln!(
+            "warning: {}: the rules have changed since the game was played:",
+            a.log
+        );
+        for c in &r.changed {
+            eprintln!("  {c}");
+        }
+    }
+    let same = if r.changed.is_empty() {
+        "the replay is identical"
+    } else {
+        "the replay is identical all the same"
+    };
+    emitln!("{}: {} lines, {} turns: {same}", a.log, r.lines, r.turns);
+    if r.spacing_differs {
+        emitln!("  (the log's JSON is spaced or ordered otherwise than carto writes it; its content is the same)");
+    }
     Ok(())
 }

@@ -57,7 +57,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         }
     };
     if let Some(path) = &a.log {
-        let text = carto::output::json_log(&r.game, &r.variant.params());
+        let text = carto::output::json_log_to_file(&r.game, &r.variant.params(), path.as_ref());
         std::fs::write(path, text)
             .map_err(|e| InputError(format!("error: cannot write the log to `{path}`: {e}")))?;
     }
