@@ -28,6 +28,7 @@ fn main() {
         chip_set: vec![],
         holdings: vec![],
         fixed_stack: None,
+        sources: Vec::new(),
     });
     let players = vec!["a".to_string(), "b".to_string()];
     let Ok(mut game) = Game::new(cfg, NoRules, &players, 0, false) else {
