@@ -43,6 +43,7 @@ impl Clone for Interp {
             static_aggs: self.static_aggs.clone(),
             static_free: self.static_free.clone(),
             static_vals: self.static_vals.clone(),
+            guards: self.guards.clone(),
         }
     }
 
@@ -93,6 +94,7 @@ impl Clone for Interp {
             static_aggs: _,
             static_free: _,
             static_vals: _,
+            guards: _,
         } = src;
         // Player names live among the strings.
         self.strings.clone_from(strings);

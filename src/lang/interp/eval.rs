@@ -73,16 +73,34 @@ impl Interp {
         }
     }
 
+    /// One expression's value. The common nodes are handled here in a small function; the rest
+    /// (lists, ranges, indexing, map attributes, negation) in [`Self::eval_rest`], out of line, so
+    /// that the hot path stays short.
     pub(super) fn eval(&mut self, st: &mut State, e: &Expr) -> R<Value> {
         self.tick()?;
-        Ok(match e {
-            Expr::Const(v) => *v,
-            Expr::Param(p) => self.param(*p),
-            Expr::Local(s) => self
+        match e {
+            Expr::Const(v) => Ok(*v),
+            Expr::Local(s) => Ok(self
                 .frame
                 .get(self.base + *s as usize)
                 .copied()
-                .unwrap_or(Value::Unit),
+                .unwrap_or(Value::Unit)),
+            Expr::Param(p) => Ok(self.param(*p)),
+            Expr::Field(x, f) => {
+                let v = self.eval(st, x)?;
+                self.field(st, v, *f)
+            }
+            Expr::Not(x) => Ok(Value::Bool(!self.bool(st, x)?)),
+            Expr::Binary(op, a, b) => self.binary(st, *op, a, b),
+            Expr::Call(b, args) => self.call(st, *b, args),
+            Expr::Aggregate { .. } => self.aggregate_memo(st, e),
+            _ => self.eval_rest(st, e),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_rest(&mut self, st: &mut State, e: &Expr) -> R<Value> {
+        Ok(match e {
             Expr::List(items) => {
                 // Straight into the arena: evaluating an item may add lists, never change this one.
                 let l = self.new_list();
@@ -96,60 +114,15 @@ impl Interp {
                 let (a, b) = (self.int(st, a)?, self.int(st, b)?);
                 Value::Range(a, b)
             }
-            Expr::Field(x, f) => {
-                let v = self.eval(st, x)?;
-                self.field(st, v, *f)?
-            }
             Expr::Attr(x, a) => {
                 let v = self.eval(st, x)?;
-                match v {
-                    Value::Square(c) => {
-                        let sq = st.board.square.get(c as usize).copied().unwrap_or(NONE);
-                        self.attr_vals
-                            .get(*a as usize)
-                            .and_then(|vals| vals.get(sq as usize))
-                            .copied()
-                            .unwrap_or(Value::Unit)
-                    }
-                    v => {
-                        return Err(
-                            self.fail(format!("a map attribute of {v:?}, which is not a square"))
-                        )
-                    }
-                }
+                self.attr(st, v, *a)?
             }
             Expr::Index(x, i) => {
                 let v = self.eval(st, x)?;
                 let i = self.int(st, i)?;
-                match v {
-                    Value::Table(t) => {
-                        let row = self
-                            .prog
-                            .tables
-                            .get(t as usize)
-                            .and_then(|t| t.iter().find(|(k, _)| *k == i));
-                        match row {
-                            Some(&(_, v)) => Value::Int(v),
-                            None => {
-                                return Err(self.fail(format!("the table has no entry for {i}")))
-                            }
-                        }
-                    }
-                    Value::List(l) => {
-                        match self.lists.get(l as usize).and_then(|l| l.get(i as usize)) {
-                            Some(v) => *v,
-                            None => {
-                                return Err(
-                                    self.fail(format!("index {i} is past the end of the list"))
-                                )
-                            }
-                        }
-                    }
-                    v => return Err(self.fail(format!("cannot index {v:?}"))),
-                }
+                self.index(v, i)?
             }
-            Expr::Call(b, args) => self.call(st, *b, args)?,
-            Expr::Not(x) => Value::Bool(!self.bool(st, x)?),
             Expr::Neg(x) => {
                 let i = self.int(st, x)?;
                 let Some(n) = i.checked_neg() else {
@@ -161,9 +134,46 @@ impl Interp {
                 Value::Player(p) => Value::Players(1 << (p & 7)),
                 v => v,
             },
-            Expr::Binary(op, a, b) => self.binary(st, *op, a, b)?,
-            Expr::Aggregate { .. } => self.aggregate_memo(st, e)?,
+            _ => Value::Unit,
         })
+    }
+
+    /// A map attribute of a square (`square.band`).
+    fn attr(&self, st: &State, v: Value, a: u16) -> R<Value> {
+        match v {
+            Value::Square(c) => {
+                let sq = st.board.square.get(c as usize).copied().unwrap_or(NONE);
+                Ok(self
+                    .attr_vals
+                    .get(a as usize)
+                    .and_then(|vals| vals.get(sq as usize))
+                    .copied()
+                    .unwrap_or(Value::Unit))
+            }
+            v => Err(self.fail(format!("a map attribute of {v:?}, which is not a square"))),
+        }
+    }
+
+    /// `table[i]` or `list[i]`.
+    fn index(&self, v: Value, i: i64) -> R<Value> {
+        match v {
+            Value::Table(t) => {
+                let row = self
+                    .prog
+                    .tables
+                    .get(t as usize)
+                    .and_then(|t| t.iter().find(|(k, _)| *k == i));
+                match row {
+                    Some(&(_, v)) => Ok(Value::Int(v)),
+                    None => Err(self.fail(format!("the table has no entry for {i}"))),
+                }
+            }
+            Value::List(l) => match self.lists.get(l as usize).and_then(|l| l.get(i as usize)) {
+                Some(v) => Ok(*v),
+                None => Err(self.fail(format!("index {i} is past the end of the list"))),
+            },
+            v => Err(self.fail(format!("cannot index {v:?}"))),
+        }
     }
 
     pub(super) fn binary(&mut self, st: &mut State, op: BinOp, a: &Expr, b: &Expr) -> R<Value> {

@@ -49,37 +49,10 @@ impl Interp {
         Ok(())
     }
 
+    /// Sets the first slots to the values the trigger binds (in the order of `Trigger::binds`).
     pub(super) fn bind_trigger(&mut self, st: &State, t: Trigger, ctx: &Ctx) -> R<()> {
-        let p = Value::Player(ctx.player);
-        let tile = Value::Tile(ctx.placed);
-        let sq = Value::Square(ctx.cell);
-        let kind = ctx
-            .edge
-            .map(|e| Value::Kind(e.feature()))
-            .unwrap_or(Value::Unit);
-        match t {
-            Trigger::Placed => {
-                self.set(0, p)?;
-                self.set(1, tile)?;
-                self.set(2, sq)?;
-            }
-            Trigger::Adjacent | Trigger::Abroad => {
-                self.set(0, p)?;
-                self.set(1, tile)?;
-                self.set(2, sq)?;
-                self.set(3, kind)?;
-            }
-            Trigger::Gained => {
-                self.set(0, p)?;
-                self.set(1, Value::Chip(ctx.chip))?;
-            }
-            Trigger::FollowerPlaced | Trigger::Returned => {
-                self.set(0, p)?;
-                self.set(1, Value::Follower(ctx.follower))?;
-            }
-            Trigger::Scored => self.set(0, Value::Feature(ctx.feature.root))?,
-            Trigger::TurnStart | Trigger::TurnEnd => self.set(0, Value::Player(st.current))?,
-            Trigger::RoundEnd | Trigger::GameEnd => {}
+        for slot in 0..t.binds().len() as u16 {
+            self.set(slot, Self::trigger_value(st, t, ctx, slot))?;
         }
         Ok(())
     }
@@ -91,6 +64,9 @@ impl Interp {
         let prog = self.prog.clone();
         for &r in prog.rules_for(t) {
             let rule = &prog.rules[r as usize];
+            if !self.reaches(st, r as usize, t, ctx) {
+                continue;
+            }
             self.begin(r as u16, st.turn);
             let saved = self.enter(rule.body.locals.max(4));
             self.bind_trigger(st, t, ctx)?;

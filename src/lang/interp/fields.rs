@@ -1,4 +1,5 @@
-//! Field reads: `chip.colour`, `square.covered`, `feature.complete`, `follower.owner` and the rest.
+//! Field reads: `chip.colour`, `square.covered`, `feature.complete`, `follower.owner` and the rest,
+//! one function per kind of value (chip, square, feature, follower, player, tile, stack).
 
 use super::{Interp, R};
 use crate::board::CellKind;
@@ -20,142 +21,161 @@ impl Interp {
         info
     }
 
+    /// A field of a value: dispatches on the kind of value.
     pub(super) fn field(&mut self, st: &mut State, v: Value, f: Field) -> R<Value> {
+        match v {
+            Value::Square(c) => self.square_field(st, c, f),
+            Value::Chip(c) => self.chip_field(st, c, f),
+            Value::Feature(root) => self.feature_field(st, root, f),
+            Value::Follower(fo) => self.follower_field(st, fo, f),
+            Value::Player(p) => self.player_field(st, p, f),
+            Value::Tile(t) => self.tile_field(st, t, f),
+            Value::Stack(s) => self.stack_field(st, s, f),
+            v => Err(self.fail(format!("{v:?} has no fields"))),
+        }
+    }
+
+    fn chip_field(&self, st: &State, c: u16, f: Field) -> R<Value> {
+        let Some(ch) = st.chips.get(c as usize) else {
+            return Err(self.fail("no such chip"));
+        };
+        Ok(match f {
+            Field::ChipColour => Value::Colour(ch.colour),
+            Field::ChipValue => Value::Int(ch.value as i64),
+            Field::ChipFaceUp => Value::Bool(ch.face_up),
+            _ => return Err(self.fail("not a field of a chip")),
+        })
+    }
+
+    fn square_field(&mut self, st: &State, c: u32, f: Field) -> R<Value> {
         use Field as F;
-        Ok(match (v, f) {
-            (Value::Chip(c), _) => {
-                let Some(ch) = st.chips.get(c as usize).copied() else {
-                    return Err(self.fail("no such chip"));
-                };
-                match f {
-                    F::ChipColour => Value::Colour(ch.colour),
-                    F::ChipValue => Value::Int(ch.value as i64),
-                    F::ChipFaceUp => Value::Bool(ch.face_up),
-                    _ => return Err(self.fail("not a field of a chip")),
+        let cu = c as usize;
+        Ok(match f {
+            F::SquareCovered => Value::Bool(st.board.tile.get(cu).is_some_and(|&t| t != NONE)),
+            F::SquareLand => Value::Bool(st.board.kind.get(cu) == Some(&CellKind::Land)),
+            F::SquareLargeCity => Value::Bool(st.board.kind.get(cu) == Some(&CellKind::LargeCity)),
+            F::SquareX => Value::Int(st.board.xy(c).0 as i64),
+            F::SquareY => Value::Int(st.board.xy(c).1 as i64),
+            F::SquareTown => Value::Bool(self.map_square(st, c).is_some_and(|s| s.town)),
+            F::SquareStart => Value::Bool(st.start_cells.contains(&c)),
+            F::SquareIsland => Value::Bool(
+                self.map_square(st, c)
+                    .is_some_and(|s| s.kind == SquareKind::Island),
+            ),
+            F::SquareChips => self.square_chips(st, c),
+            F::SquareFreeSlots => Value::Int(self.free_slots(st, c).len() as i64),
+            _ => return Err(self.fail("not a field of a square")),
+        })
+    }
+
+    /// `square.chips`: the chips on a square, in chip order, straight into the arena.
+    fn square_chips(&mut self, st: &State, c: u32) -> Value {
+        let l = self.new_list();
+        if st.chip_count(Place::Square(c)) != Some(0) {
+            let out = &mut self.lists[l as usize];
+            let on = |ch: &crate::state::Chip| ch.place == Place::Square(c);
+            out.extend(
+                (0..st.chips.len())
+                    .filter(|&i| on(&st.chips[i]))
+                    .map(|i| Value::Chip(i as u16)),
+            );
+        }
+        Value::List(l)
+    }
+
+    fn feature_field(&mut self, st: &mut State, root: u32, f: Field) -> R<Value> {
+        use Field as F;
+        let info = self.feature(st, root);
+        Ok(match f {
+            F::FeatureKind => match info.kind {
+                Some(k) => Value::Kind(k),
+                None => Value::Unit,
+            },
+            F::FeatureComplete => Value::Bool(info.complete),
+            F::FeatureTiles => Value::Int(info.tiles as i64),
+            F::FeatureShields => Value::Int(info.shields as i64),
+            F::FeatureCities => Value::Int(info.cities as i64),
+            F::FeatureWinners => Value::Players(info.winners),
+            F::FeatureFollowers => {
+                let mut fs = Vec::new();
+                st.feature_followers(info.root, &mut fs);
+                self.list_of(fs.into_iter().map(Value::Follower))
+            }
+            F::FeatureSquares => self.feature_squares(st, info.root),
+            _ => return Err(self.fail("not a field of a feature")),
+        })
+    }
+
+    /// `feature.squares`: the squares of a feature's tiles, each once, in the order met.
+    fn feature_squares(&mut self, st: &State, root: u32) -> Value {
+        let mut cells: Vec<u32> = Vec::new();
+        let f = &st.board.features;
+        f.for_each_member(root, |m| {
+            let t = f.tile[m as usize] as usize;
+            if let Some(p) = st.board.placed.get(t) {
+                if !cells.contains(&p.cell) {
+                    cells.push(p.cell);
                 }
             }
-            (Value::Square(c), _) => {
-                let cu = c as usize;
-                let sq = self.map_square(st, c);
-                match f {
-                    F::SquareX => Value::Int(st.board.xy(c).0 as i64),
-                    F::SquareY => Value::Int(st.board.xy(c).1 as i64),
-                    F::SquareTown => Value::Bool(sq.is_some_and(|s| s.town)),
-                    F::SquareStart => Value::Bool(st.start_cells.contains(&c)),
-                    F::SquareCovered => {
-                        Value::Bool(st.board.tile.get(cu).is_some_and(|&t| t != NONE))
-                    }
-                    F::SquareLand => Value::Bool(st.board.kind.get(cu) == Some(&CellKind::Land)),
-                    F::SquareIsland => {
-                        Value::Bool(sq.is_some_and(|s| s.kind == SquareKind::Island))
-                    }
-                    F::SquareLargeCity => {
-                        Value::Bool(st.board.kind.get(cu) == Some(&CellKind::LargeCity))
-                    }
-                    F::SquareChips => {
-                        let l = self.new_list();
-                        if st.chip_count(Place::Square(c)) != Some(0) {
-                            let out = &mut self.lists[l as usize];
-                            let on = |ch: &crate::state::Chip| ch.place == Place::Square(c);
-                            out.extend(
-                                (0..st.chips.len())
-                                    .filter(|&i| on(&st.chips[i]))
-                                    .map(|i| Value::Chip(i as u16)),
-                            );
-                        }
-                        Value::List(l)
-                    }
-                    F::SquareFreeSlots => Value::Int(self.free_slots(st, c).len() as i64),
-                    _ => return Err(self.fail("not a field of a square")),
-                }
+        });
+        self.list_of(cells.into_iter().map(Value::Square))
+    }
+
+    fn follower_field(&self, st: &mut State, fo: u16, f: Field) -> R<Value> {
+        use Field as F;
+        let Some(x) = st.followers.get(fo as usize).copied() else {
+            return Err(self.fail("no such follower"));
+        };
+        Ok(match f {
+            F::FollowerOwner => Value::Player(x.owner),
+            F::FollowerStrength => Value::Int(x.strength as i64),
+            F::FollowerPlacedTurn => Value::Int(x.placed_turn as i64),
+            F::FollowerFeature => match x.at {
+                FollowerAt::Board(node) => Value::Feature(st.board.features.find(node)),
+                _ => return Err(self.fail("the follower is not on the board")),
+            },
+            F::FollowerSquare => match x.at {
+                FollowerAt::Board(_) => Value::Square(x.cell),
+                _ => return Err(self.fail("the follower is not on the board")),
+            },
+            _ => return Err(self.fail("not a field of a follower")),
+        })
+    }
+
+    fn player_field(&mut self, st: &State, p: u8, f: Field) -> R<Value> {
+        let Some(pl) = st.players.get(p as usize) else {
+            return Err(self.fail("no such player"));
+        };
+        Ok(match f {
+            Field::PlayerScore => Value::Int(pl.score),
+            Field::PlayerFollowersLeft => Value::Int(st.followers_in_supply(p) as i64),
+            Field::PlayerName => {
+                let name = pl.name.clone();
+                Value::Str(self.intern(&name))
             }
-            (Value::Feature(root), _) => {
-                let info = self.feature(st, root);
-                match f {
-                    F::FeatureKind => match info.kind {
-                        Some(k) => Value::Kind(k),
-                        None => Value::Unit,
-                    },
-                    F::FeatureComplete => Value::Bool(info.complete),
-                    F::FeatureTiles => Value::Int(info.tiles as i64),
-                    F::FeatureShields => Value::Int(info.shields as i64),
-                    F::FeatureCities => Value::Int(info.cities as i64),
-                    F::FeatureWinners => Value::Players(info.winners),
-                    F::FeatureFollowers => {
-                        let mut fs = Vec::new();
-                        st.feature_followers(info.root, &mut fs);
-                        self.list_of(fs.into_iter().map(Value::Follower))
-                    }
-                    F::FeatureSquares => {
-                        let mut cells: Vec<u32> = Vec::new();
-                        let f = &st.board.features;
-                        f.for_each_member(info.root, |m| {
-                            let t = f.tile[m as usize] as usize;
-                            if let Some(p) = st.board.placed.get(t) {
-                                if !cells.contains(&p.cell) {
-                                    cells.push(p.cell);
-                                }
-                            }
-                        });
-                        self.list_of(cells.into_iter().map(Value::Square))
-                    }
-                    _ => return Err(self.fail("not a field of a feature")),
-                }
-            }
-            (Value::Follower(fo), _) => {
-                let Some(x) = st.followers.get(fo as usize).copied() else {
-                    return Err(self.fail("no such follower"));
-                };
-                match f {
-                    F::FollowerOwner => Value::Player(x.owner),
-                    F::FollowerStrength => Value::Int(x.strength as i64),
-                    F::FollowerPlacedTurn => Value::Int(x.placed_turn as i64),
-                    F::FollowerFeature => match x.at {
-                        FollowerAt::Board(node) => Value::Feature(st.board.features.find(node)),
-                        _ => return Err(self.fail("the follower is not on the board")),
-                    },
-                    F::FollowerSquare => match x.at {
-                        FollowerAt::Board(_) => Value::Square(x.cell),
-                        _ => return Err(self.fail("the follower is not on the board")),
-                    },
-                    _ => return Err(self.fail("not a field of a follower")),
-                }
-            }
-            (Value::Player(p), _) => {
-                let Some(pl) = st.players.get(p as usize) else {
-                    return Err(self.fail("no such player"));
-                };
-                match f {
-                    F::PlayerScore => Value::Int(pl.score),
-                    F::PlayerFollowersLeft => Value::Int(st.followers_in_supply(p) as i64),
-                    F::PlayerName => {
-                        let name = pl.name.clone();
-                        Value::Str(self.intern(&name))
-                    }
-                    _ => return Err(self.fail("not a field of a player")),
-                }
-            }
-            (Value::Tile(t), _) => {
-                let Some(p) = st.board.placed.get(t as usize).copied() else {
-                    return Err(self.fail("no such tile"));
-                };
-                match f {
-                    F::TileSquare => Value::Square(p.cell),
-                    F::TileShields => Value::Int(st.tiles[p.ty as usize].total_shields as i64),
-                    _ => return Err(self.fail("not a field of a tile")),
-                }
-            }
-            (Value::Stack(s), _) => {
-                let Some(stack) = st.tile_stacks.get(s as usize) else {
-                    return Err(self.fail("no such stack"));
-                };
-                match f {
-                    F::StackSquare => Value::Square(stack.cell),
-                    F::StackSize => Value::Int(stack.tiles.len() as i64),
-                    _ => return Err(self.fail("not a field of a stack")),
-                }
-            }
-            (v, _) => return Err(self.fail(format!("{v:?} has no fields"))),
+            _ => return Err(self.fail("not a field of a player")),
+        })
+    }
+
+    fn tile_field(&self, st: &State, t: u32, f: Field) -> R<Value> {
+        let Some(p) = st.board.placed.get(t as usize).copied() else {
+            return Err(self.fail("no such tile"));
+        };
+        Ok(match f {
+            Field::TileSquare => Value::Square(p.cell),
+            Field::TileShields => Value::Int(st.tiles[p.ty as usize].total_shields as i64),
+            _ => return Err(self.fail("not a field of a tile")),
+        })
+    }
+
+    fn stack_field(&self, st: &State, s: u16, f: Field) -> R<Value> {
+        let Some(stack) = st.tile_stacks.get(s as usize) else {
+            return Err(self.fail("no such stack"));
+        };
+        Ok(match f {
+            Field::StackSquare => Value::Square(stack.cell),
+            Field::StackSize => Value::Int(stack.tiles.len() as i64),
+            _ => return Err(self.fail("not a field of a stack")),
         })
     }
 

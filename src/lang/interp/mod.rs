@@ -8,6 +8,7 @@ mod actions;
 mod aggregate;
 mod asks;
 mod copy;
+mod dispatch;
 mod effect;
 mod eval;
 mod exec;
@@ -107,6 +108,8 @@ pub struct Interp {
     /// For each, the outside variables it reads, and its values so far keyed by theirs.
     static_free: Vec<Vec<u16>>,
     static_vals: Vec<Vec<(Vec<Value>, StaticVal)>>,
+    /// Per rule, the test of a trigger value its condition starts with (see `dispatch`).
+    guards: Vec<Option<dispatch::Guard>>,
 }
 
 /// Results inside the interpreter: the error is boxed so that the common path moves little data.
@@ -204,6 +207,7 @@ impl Interp {
         let static_free: Vec<Vec<u16>> = found.into_iter().map(|(_, f)| f).collect();
         let static_vals = vec![Vec::new(); static_aggs.len()];
         Interp {
+            guards: dispatch::guards(&prog),
             static_aggs,
             static_free,
             static_vals,

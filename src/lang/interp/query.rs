@@ -152,6 +152,10 @@ impl Interp {
             Value::Place(p) => {
                 let place = self.place(p);
                 let i = self.new_list();
+                // An empty place the state counts (a square, a hand) is known without a search.
+                if place != Place::Supply && st.chip_count(place) == Some(0) {
+                    return Value::List(i);
+                }
                 let out = &mut self.lists[i as usize];
                 match place {
                     Place::Supply => out.extend(st.supply.iter().rev().map(|&c| Value::Chip(c))),
