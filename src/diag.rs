@@ -113,7 +113,9 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// The closest of `candidates` to `name`, if it is close enough to be a likely typo.
+/// The closest of `candidates` to `name`, if it is close enough to be a likely typo: about one edit
+/// in three letters (`scoring` for `score`), and only one in a name of four letters or fewer (`blue`
+/// is two from `true`: another word, not a typo).
 pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -121,7 +123,8 @@ pub fn did_you_mean<'a>(
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
         let d = edit_distance(name, c);
-        let limit = name.len().max(c.len()).div_ceil(3);
+        let len = name.chars().count().max(c.chars().count());
+        let limit = if len <= 4 { 1 } else { len.div_ceil(3) };
         if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
             best = Some((d, c));
         }
@@ -180,6 +183,10 @@ mod tests {
         assert_eq!(did_you_mean("titel", keys), Some("title"));
         assert_eq!(did_you_mean("tiels", keys), Some("tiles"));
         assert_eq!(did_you_mean("raod", ["road", "river"]), Some("road"));
+        // Two edits in four letters is another word, not a typo.
+        assert_eq!(did_you_mean("blue", ["true", "false"]), None);
+        assert_eq!(did_you_mean("frnace", ["france", "iberia"]), Some("france"));
+        assert_eq!(did_you_mean("scoring", ["score", "start"]), Some("score"));
     }
 
     #[test]

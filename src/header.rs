@@ -146,6 +146,18 @@ pub fn header_values(
         Some(Value::Bool(false))
     );
     let mut tiles = header_strings(prog, HeaderKey::Tiles);
+    let given = prog
+        .header
+        .entries
+        .iter()
+        .any(|e| e.key == HeaderKey::Tiles);
+    if tiles.is_empty() && given {
+        problem(
+            HeaderKey::Tiles,
+            "`tiles` names no tile set".into(),
+            Some("name one or more, such as `tiles = [\"base\"]`, or leave `tiles` out for the base set"),
+        );
+    }
     if tiles.is_empty() {
         tiles.push("base".into());
     }

@@ -553,6 +553,10 @@ impl Cx<'_> {
     /// A coordinate on a `w`×`h` board, or an error.
     fn coord(&mut self, c: &Coord, w: i32, h: i32) -> Option<(i32, i32)> {
         let [x, y] = c.get_ref().0;
+        if w == 0 || h == 0 {
+            // No grid (reported already): nothing is inside it, and saying so of every place is noise.
+            return None;
+        }
         if x < 0 || y < 0 || x >= i64::from(w) || y >= i64::from(h) {
             self.error(
                 Diagnostic::error(c.span(), format!("[{x}, {y}] is outside the map")).with_label(

@@ -7,7 +7,7 @@
 
 use crate::diag::Source;
 use crate::sources::{changes, locate_rules, SourceFile};
-use crate::variant::{load_variant, InputError};
+use crate::variant::{InputError, Variant};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -33,7 +33,12 @@ pub struct Replayed {
 
 /// An error at line `line` (0-based) of the log, with a note on changed rules files when there are.
 fn fail(src: &Source, line: usize, msg: String, changed: &[String]) -> InputError {
-    let mut text = format!("error: {}:{}: {msg}", src.name, line + 1);
+    fail_at(src, line, 1, msg, changed)
+}
+
+/// [`fail`] at a column (1-based) of the line.
+fn fail_at(src: &Source, line: usize, col: usize, msg: String, changed: &[String]) -> InputError {
+    let mut text = format!("error: {}:{}:{col}: {msg}", src.name, line + 1);
     if !changed.is_empty() {
         text.push_str(
             "\n  note: the rules have changed since the game was played, which may be why:",
@@ -88,8 +93,13 @@ pub fn replay(src: &Source) -> Result<Replay, InputError> {
 fn parse_lines(src: &Source) -> Result<Vec<Value>, InputError> {
     let mut lines = Vec::new();
     for (i, l) in src.text.lines().enumerate() {
-        let v: Value = serde_json::from_str(l)
-            .map_err(|e| fail(src, i, format!("not a JSON line: {e}"), &[]))?;
+        let v: Value = serde_json::from_str(l).map_err(|e| {
+            let mut msg = format!("not a JSON line: {e}");
+            if i == 0 && !l.trim_start().starts_with('{') {
+                msg.push_str("\n  a game log is JSON Lines; to play a script, use `carto run`");
+            }
+            fail_at(src, i, e.column().max(1), msg, &[])
+        })?;
         lines.push(v);
     }
     Ok(lines)
@@ -145,28 +155,32 @@ fn logged_choices(lines: &[Value]) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// Plays a logged game again from its seed and choices (without comparing the logs);
-/// `at_decision` sees the game at each decision, before the choice is taken.
-pub fn replay_game(
-    src: &Source,
-    at_decision: &mut dyn FnMut(&crate::game::Game<crate::lang::interp::Interp>),
-) -> Result<Replayed, InputError> {
-    let lines = parse_lines(src)?;
-    let bad = |line: usize, msg: String| fail(src, line, msg, &[]);
+/// What a log's `game_start` line says about the game.
+struct Start<'a> {
+    rules: &'a str,
+    seed: u64,
+    players: Vec<String>,
+}
+
+/// Reads the `game_start` line (the log's first).
+fn read_start<'a>(src: &Source, lines: &'a [Value]) -> Result<Start<'a>, InputError> {
+    let bad = |msg: &str| fail(src, 0, msg.to_string(), &[]);
     let Some(start) = lines.first().filter(|v| v["event"] == "game_start") else {
-        return Err(bad(
-            0,
-            "the log does not begin with a `game_start` line".into(),
-        ));
+        return Err(bad("the log does not begin with a `game_start` line"));
     };
     let rules = start["rules"]
         .as_str()
         .or(start["variant"].as_str())
-        .ok_or_else(|| bad(0, "`game_start` names no rules".into()))?;
-    let seed = start["seed"]
-        .as_u64()
-        .ok_or_else(|| bad(0, "`game_start` has no seed".into()))?;
-    let players: Vec<String> = start["players"]
+        .ok_or_else(|| bad("`game_start` names no rules"))?;
+    let seed = match &start["seed"] {
+        Value::Null => return Err(bad("`game_start` has no seed")),
+        s => s.as_u64().ok_or_else(|| {
+            bad(&format!(
+                "`game_start`'s seed is not a whole number 0 or more: {s}"
+            ))
+        })?,
+    };
+    let players = start["players"]
         .as_array()
         .map(|a| {
             a.iter()
@@ -174,61 +188,90 @@ pub fn replay_game(
                 .collect()
         })
         .unwrap_or_default();
-    let path = locate_rules(rules, &src.name);
-    if !crate::lang::check::BUNDLED_RULES
+    Ok(Start {
+        rules,
+        seed,
+        players,
+    })
+}
+
+/// Loads the variant a log names (a rules file relative to the log), with the log's parameters;
+/// every problem is reported at the log's first line.
+fn load_logged_variant(src: &Source, start: &Value, rules: &str) -> Result<Variant, InputError> {
+    let bad = |msg: String| fail(src, 0, msg, &[]);
+    let bundled = crate::lang::check::BUNDLED_RULES
         .iter()
-        .any(|(n, _)| *n == rules)
-    {
+        .any(|(n, _)| *n == rules);
+    let path = locate_rules(rules, &src.name);
+    if !bundled {
         if let Err(e) = crate::files::read_text(std::path::Path::new(&path)) {
-            return Err(bad(
-                0,
+            let looks_like_path = rules.contains('/') || rules.ends_with(".rules");
+            let what = if looks_like_path {
+                format!("the log's `rules` is `{rules}`, a path relative to the log's folder")
+            } else {
+                let names: Vec<&str> = crate::variant::bundled_variants().map(|(n, _)| n).collect();
                 format!(
-                    "cannot read the rules the game was played with: {e}\n  \
-                     (the log's `rules` is `{rules}`, a path relative to the log's folder)"
-                ),
-            ));
+                    "`{rules}` is not a bundled variant of this carto ({}) nor a file beside the log",
+                    names.join(", ")
+                )
+            };
+            return Err(bad(format!(
+                "cannot read the rules the game was played with: {e}\n  ({what})"
+            )));
         }
     }
-    let v = load_variant(&path, &param_sets(start))?;
-    let logged = logged_sources(start);
+    let sets = param_sets(start);
+    let v = crate::variant::load_variant_with(&path, &sets, &|i, e| {
+        bad(format!("the log's parameter `{}`: {e}", sets[i]))
+    })?;
+    Ok(v)
+}
+
+/// Plays a logged game again from its seed and choices (without comparing the logs);
+/// `at_decision` sees the game at each decision, before the choice is taken.
+pub fn replay_game(
+    src: &Source,
+    at_decision: &mut dyn FnMut(&crate::game::Game<crate::lang::interp::Interp>),
+) -> Result<Replayed, InputError> {
+    let lines = parse_lines(src)?;
+    let Start {
+        rules,
+        seed,
+        players,
+    } = read_start(src, &lines)?;
+    let v = load_logged_variant(src, &lines[0], rules)?;
+    let (lo, hi) = v.players;
+    if players.len() < lo || players.len() > hi {
+        return Err(fail(
+            src,
+            0,
+            format!(
+                "the log has {} player{}; {} is for {lo} to {hi}",
+                players.len(),
+                if players.len() == 1 { "" } else { "s" },
+                v.name
+            ),
+            &[],
+        ));
+    }
+    let logged = logged_sources(&lines[0]);
     let changed = logged
         .as_ref()
         .map(|l| changes(l, &v.config.sources))
         .unwrap_or_default();
     let bad = |line: usize, msg: String| fail(src, line, msg, &changed);
-    let mut cfg = (*v.config).clone();
-    // The replay's log names the rules and their files as the original did, so that only the game
-    // itself is compared; a change of the files is said apart.
-    cfg.rules = rules.to_string();
-    cfg.sources = logged
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(key, hash)| SourceFile {
-            shown: key.clone(),
-            key,
-            hash,
-        })
-        .collect();
-    if let Some(ids) = start["tiles"].as_array() {
-        let mut order = Vec::new();
-        for id in ids {
-            let id = id.as_str().unwrap_or("");
-            order.push(
-                cfg.tile_by_id(id)
-                    .ok_or_else(|| bad(0, format!("no tile `{id}` in the variant")))?,
-            );
-        }
-        cfg.fixed_stack = Some(order);
-    }
-    if let Some(names) = start["starts"].as_array() {
-        cfg.start_names = names
-            .iter()
-            .filter_map(|n| n.as_str().map(String::from))
-            .collect();
-    }
+    // A rule's failure says where the rule is.
+    let game_bad = |line: usize, e: crate::game::GameError| {
+        let at = v
+            .rule_location(&e)
+            .map(|at| format!("\n  the rule is at {at}"))
+            .unwrap_or_default();
+        bad(line, format!("{e}{at}"))
+    };
+    let cfg = logged_config(src, &v, &lines[0], rules, logged)?;
     let mut game = v
         .new_game(Arc::new(cfg), &players, seed, true)
-        .map_err(|e| bad(0, e.to_string()))?;
+        .map_err(|e| game_bad(0, e))?;
     let mut next = logged_choices(&lines).into_iter();
     // A choice the replay cannot take is reported at the first line where the replay went another
     // way, when there is one before it (an edited tile or follower line, say).
@@ -247,7 +290,7 @@ pub fn replay_game(
                 _ => bad(line, why),
             }
         };
-    while game.advance().map_err(|e| bad(0, e.to_string()))? {
+    while game.advance().map_err(|e| game_bad(0, e))? {
         let Some((line, name)) = next.next() else {
             return Err(stuck(
                 &game,
@@ -259,7 +302,7 @@ pub fn replay_game(
         let i = game
             .find_option(&name)
             .map_err(|why| stuck(&game, line, why))?;
-        game.choose(i).map_err(|e| bad(line, e.to_string()))?;
+        game.choose(i).map_err(|e| game_bad(line, e))?;
     }
     Ok(Replayed {
         game,
@@ -267,4 +310,45 @@ pub fn replay_game(
         lines,
         changed,
     })
+}
+
+/// The variant's configuration as the log's game had it: the rules and their files named as the log
+/// names them (so only the game itself is compared; a change of the files is said apart), and the
+/// log's fixed tiles and start squares.
+fn logged_config(
+    src: &Source,
+    v: &Variant,
+    start: &Value,
+    rules: &str,
+    logged: Option<BTreeMap<String, String>>,
+) -> Result<crate::game::Config, InputError> {
+    let mut cfg = (*v.config).clone();
+    cfg.rules = rules.to_string();
+    cfg.sources = logged
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(key, hash)| SourceFile {
+            shown: key.clone(),
+            key,
+            hash,
+        })
+        .collect();
+    if let Some(ids) = start["tiles"].as_array() {
+        let mut order = Vec::new();
+        for id in ids {
+            let id = id.as_str().unwrap_or("");
+            let t = cfg
+                .tile_by_id(id)
+                .ok_or_else(|| fail(src, 0, format!("no tile `{id}` in the variant"), &[]))?;
+            order.push(t);
+        }
+        cfg.fixed_stack = Some(order);
+    }
+    if let Some(names) = start["starts"].as_array() {
+        cfg.start_names = names
+            .iter()
+            .filter_map(|n| n.as_str().map(String::from))
+            .collect();
+    }
+    Ok(cfg)
 }

@@ -82,7 +82,7 @@ pub fn run_script_keeping(src: &Source) -> Result<ScriptRun, ScriptFailure> {
         steps,
         seed,
     } = setup;
-    match play_steps(src, &mut game, steps, seed) {
+    match play_steps(src, &mut game, &variant, steps, seed) {
         Ok(()) => Ok(ScriptRun { game, variant }),
         Err(error) => Err(ScriptFailure {
             error,
@@ -90,6 +90,9 @@ pub fn run_script_keeping(src: &Source) -> Result<ScriptRun, ScriptFailure> {
         }),
     }
 }
+
+/// A script's steps after its header, each with its line's span.
+type Steps = Vec<(Step, Range<usize>)>;
 
 /// A script read and its game set up, before the first step.
 struct Setup {
@@ -101,6 +104,30 @@ struct Setup {
 
 /// Reads the script's header, loads its variant and sets up its game.
 fn prepare(src: &Source) -> Result<Setup, InputError> {
+    let (h, steps) = read_lines(src)?;
+    let variant = load_script_variant(src, &h)?;
+    check_script_players(src, &h, &variant)?;
+    let cfg = configure(src, &h, &variant)?;
+    let mut game = variant
+        .new_game(Arc::new(cfg), &h.players, h.seed, true)
+        .map_err(|e| fail(src, 0..0, e.to_string(), "while setting up the game"))?;
+    lay_chips(src, &h, &mut game)?;
+    Ok(Setup {
+        game,
+        variant,
+        steps,
+        seed: h.seed,
+    })
+}
+
+/// The statements that belong to a script's header, before its first move.
+const HEADER_WORDS: [&str; 7] = [
+    "variant", "players", "seed", "set", "starts", "tiles", "chip",
+];
+
+/// Reads every line: the header's statements into a [`Header`], the rest into steps. All the
+/// problems of the lines come back at once.
+fn read_lines(src: &Source) -> Result<(Header, Steps), InputError> {
     let mut h = Header {
         variant: None,
         players: vec!["ann".into(), "bob".into()],
@@ -118,101 +145,180 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
     for (span, line) in line_spans(&src.text) {
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
-        let in_header = steps.is_empty();
-        let list = |s: &str| -> Vec<String> {
-            s.split([',', ' '])
-                .map(str::trim)
-                .filter(|x| !x.is_empty())
-                .map(String::from)
-                .collect()
-        };
-        match word {
-            "variant" if in_header => h.variant = Some(rest.to_string()),
-            "players" if in_header => {
-                h.players = list(rest);
-                h.players_span = span;
-            }
-            "seed" if in_header => match rest.parse() {
-                Ok(s) => h.seed = s,
-                Err(_) => errors.push(
-                    Diagnostic::error(span, "the seed must be a whole number").with_label("here"),
-                ),
-            },
-            "set" if in_header => {
-                h.sets.push(rest.replace(' ', ""));
-                h.set_spans.push(span);
-            }
-            "starts" if in_header => {
-                h.starts = rest
-                    .split(',')
-                    .map(|s| s.trim().to_string())
-                    .filter(|s| !s.is_empty())
-                    .collect();
-                h.starts_span = span;
-            }
-            "tiles" if in_header => h.tiles = Some((list(rest), span)),
-            "chip" if in_header => {
-                // chip ID at PLACE [face up|down]
-                let parts: Vec<&str> = rest.split_whitespace().collect();
-                match (
-                    parts.first().and_then(|p| p.parse::<u16>().ok()),
-                    parts.get(1),
-                    parts.get(2),
-                ) {
-                    (Some(id), Some(&"at"), Some(place)) => match &parts[3..] {
-                        [] | ["face", "down"] => h.chips.push((id, place.to_string(), false, span)),
-                        ["face", "up"] => h.chips.push((id, place.to_string(), true, span)),
-                        _ => errors.push(
-                            Diagnostic::error(span, "a chip lies `face up` or `face down`")
-                                .with_label("here")
-                                .with_note(
-                                    "write a chip layout as `chip ID at PLACE [face up|down]`",
-                                ),
-                        ),
-                    },
-                    _ => errors.push(
-                        Diagnostic::error(
-                            span,
-                            "write a chip layout as `chip ID at PLACE [face up]`",
-                        )
-                        .with_label("here"),
-                    ),
+        if HEADER_WORDS.contains(&word) {
+            if steps.is_empty() {
+                if let Err(d) = header_line(&mut h, word, rest, span) {
+                    errors.push(d);
                 }
+            } else {
+                errors.push(
+                    Diagnostic::error(span, format!("`{word}` after the first move"))
+                        .with_label("a header statement")
+                        .with_note(format!(
+                            "`{word}` belongs to the script's header: move it above the first move"
+                        )),
+                );
             }
-            "expect" => {
-                let parts: Vec<&str> = rest.split_whitespace().collect();
-                let step = match parts.as_slice() {
-                    ["score", who, n] => n
-                        .parse()
-                        .ok()
-                        .map(|n| Step::ExpectScore(who.to_string(), n)),
-                    ["chip", id, "at", place] => id
-                        .parse()
-                        .ok()
-                        .map(|id| Step::ExpectChip(id, place.to_string())),
-                    ["options", n] => n.parse().ok().map(Step::ExpectOptions),
-                    ["follower", id, "at", place] => {
-                        Some(Step::ExpectFollower(id.to_string(), place.to_string()))
-                    }
-                    _ => None,
-                };
-                match step {
-                    Some(s) => steps.push((s, span)),
-                    None => errors.push(
-                        Diagnostic::error(span, "unknown assertion")
-                            .with_label("here")
-                            .with_note("expect score NAME N | expect chip ID at PLACE | expect options N | expect follower ID at PLACE"),
-                    ),
-                }
-            }
-            "rest" if rest == "random" => steps.push((Step::Rest, span)),
-            _ => steps.push((Step::Choose(line.to_string()), span)),
+            continue;
+        }
+        match step_line(word, rest, line) {
+            Ok(step) => steps.push((step, span)),
+            Err((msg, note)) => errors.push(
+                Diagnostic::error(span, msg)
+                    .with_label("here")
+                    .with_note(note),
+            ),
         }
     }
-    if !errors.is_empty() {
-        return Err(InputError(src.render(&errors)));
+    if errors.is_empty() {
+        Ok((h, steps))
+    } else {
+        Err(InputError(src.render(&errors)))
     }
-    let Some(variant_name) = h.variant.clone() else {
+}
+
+/// The names of a `players` or `tiles` line (separated by commas or blanks); an empty name between
+/// two commas is refused.
+fn names(rest: &str, what: &str) -> Result<Vec<String>, String> {
+    if rest.split(',').any(|p| p.trim().is_empty()) {
+        return Err(format!(
+            "an empty {what} between commas, or no {what} at all: write them as `a, b`"
+        ));
+    }
+    Ok(rest
+        .split([',', ' '])
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .map(String::from)
+        .collect())
+}
+
+/// One header statement, read into `h`.
+fn header_line(
+    h: &mut Header,
+    word: &str,
+    rest: &str,
+    span: Range<usize>,
+) -> Result<(), Diagnostic> {
+    let here = |msg: String| Diagnostic::error(span.clone(), msg).with_label("here");
+    match word {
+        "variant" if h.variant.is_some() => {
+            return Err(here("`variant` given twice".into())
+                .with_note("a script plays one variant: keep one `variant` line"));
+        }
+        "variant" if rest.is_empty() => {
+            return Err(here("`variant` names no variant".into())
+                .with_note("write `variant NAME` (a bundled variant) or `variant PATH.rules`"));
+        }
+        "variant" => h.variant = Some(rest.to_string()),
+        "players" => {
+            h.players = names(rest, "player name").map_err(&here)?;
+            h.players_span = span;
+        }
+        "seed" => h.seed = seed(rest).map_err(&here)?,
+        "set" => {
+            h.sets.push(rest.replace(' ', ""));
+            h.set_spans.push(span);
+        }
+        "starts" => {
+            // Start square names may hold blanks (`Mount Snow`): only commas separate them.
+            if rest.split(',').any(|p| p.trim().is_empty()) {
+                return Err(here(
+                    "an empty start square name between commas, or none at all".into(),
+                ));
+            }
+            h.starts = rest.split(',').map(|p| p.trim().to_string()).collect();
+            h.starts_span = span;
+        }
+        "tiles" => h.tiles = Some((names(rest, "tile id").map_err(&here)?, span)),
+        _ => h.chips.push(chip_line(rest, span)?),
+    }
+    Ok(())
+}
+
+/// A seed: a whole number from 0 to the largest 64-bit one.
+fn seed(rest: &str) -> Result<u64, String> {
+    rest.parse().map_err(|_| {
+        let digits = rest.strip_prefix('-').unwrap_or(rest);
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            if rest.starts_with('-') {
+                format!("the seed is 0 or more, not `{rest}`")
+            } else {
+                format!("the seed is at most {}, not `{rest}`", u64::MAX)
+            }
+        } else {
+            format!("the seed must be a whole number, not `{rest}`")
+        }
+    })
+}
+
+/// `chip ID at PLACE [face up|down]`.
+fn chip_line(
+    rest: &str,
+    span: Range<usize>,
+) -> Result<(u16, String, bool, Range<usize>), Diagnostic> {
+    let parts: Vec<&str> = rest.split_whitespace().collect();
+    let id = parts.first().and_then(|p| p.parse::<u16>().ok());
+    match (id, parts.get(1), parts.get(2)) {
+        (Some(id), Some(&"at"), Some(place)) => match &parts[3..] {
+            [] | ["face", "down"] => Ok((id, place.to_string(), false, span)),
+            ["face", "up"] => Ok((id, place.to_string(), true, span)),
+            _ => Err(
+                Diagnostic::error(span, "a chip lies `face up` or `face down`")
+                    .with_label("here")
+                    .with_note("write a chip layout as `chip ID at PLACE [face up|down]`"),
+            ),
+        },
+        _ => Err(
+            Diagnostic::error(span, "write a chip layout as `chip ID at PLACE [face up]`")
+                .with_label("here"),
+        ),
+    }
+}
+
+/// One step after the header: an assertion, `rest random`, or an option's name. `Err` has the
+/// message and a note.
+fn step_line(word: &str, rest: &str, line: &str) -> Result<Step, (String, String)> {
+    match word {
+        "expect" => expect_step(rest).ok_or_else(|| {
+            (
+                "unknown assertion".into(),
+                "expect score NAME N | expect chip ID at PLACE | expect options N | expect follower ID at PLACE".into(),
+            )
+        }),
+        "rest" if rest == "random" => Ok(Step::Rest),
+        "rest" => Err((
+            format!("`rest {rest}`: the rest of the game is played with random choices"),
+            "write `rest random`".into(),
+        )),
+        _ => Ok(Step::Choose(line.to_string())),
+    }
+}
+
+/// `expect …`: an assertion, if it is one of the four.
+fn expect_step(rest: &str) -> Option<Step> {
+    let parts: Vec<&str> = rest.split_whitespace().collect();
+    match parts.as_slice() {
+        ["score", who, n] => n
+            .parse()
+            .ok()
+            .map(|n| Step::ExpectScore(who.to_string(), n)),
+        ["chip", id, "at", place] => id
+            .parse()
+            .ok()
+            .map(|id| Step::ExpectChip(id, place.to_string())),
+        ["options", n] => n.parse().ok().map(Step::ExpectOptions),
+        ["follower", id, "at", place] => {
+            Some(Step::ExpectFollower(id.to_string(), place.to_string()))
+        }
+        _ => None,
+    }
+}
+
+/// The script's variant, loaded (a path relative to the script); a problem with the name or the
+/// file is reported at the `variant` line, a problem with a `set` at that line.
+fn load_script_variant(src: &Source, h: &Header) -> Result<Variant, InputError> {
+    let Some((variant_name, span)) = h.variant.clone().zip(variant_span(src)) else {
         if src.text.trim_start().starts_with('{') {
             return Err(fail(
                 src,
@@ -228,7 +334,6 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
             "add a line `variant NAME` first",
         ));
     };
-    // A variant path is relative to the script.
     let vpath = if variant_name.contains('/') || variant_name.ends_with(".rules") {
         let dir = std::path::Path::new(&src.name)
             .parent()
@@ -237,7 +342,16 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
     } else {
         variant_name.clone()
     };
-    let variant = load_variant_with(&vpath, &h.sets, &|i, e| {
+    if let Err(e) = crate::variant::rules_source(&vpath) {
+        let text = e.0.trim_end().trim_start_matches("error: ");
+        let (msg, notes) = text.split_once('\n').unwrap_or((text, ""));
+        let mut d = Diagnostic::error(span, msg.to_string()).with_label("this variant");
+        for n in notes.lines() {
+            d = d.with_note(n.trim().to_string());
+        }
+        return Err(InputError(src.render(&[d])));
+    }
+    load_variant_with(&vpath, &h.sets, &|i, e| {
         let (msg, notes) = e.split_once('\n').unwrap_or((&e, ""));
         let mut d = Diagnostic::error(
             h.set_spans[i].clone(),
@@ -248,7 +362,19 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
             d = d.with_note(n.trim().to_string());
         }
         InputError(src.render(&[d]))
-    })?;
+    })
+}
+
+/// The span of the script's `variant` line.
+fn variant_span(src: &Source) -> Option<Range<usize>> {
+    line_spans(&src.text)
+        .into_iter()
+        .find(|(_, l)| l.split_whitespace().next() == Some("variant"))
+        .map(|(span, _)| span)
+}
+
+/// The players: as many as the variant allows, each name once.
+fn check_script_players(src: &Source, h: &Header, variant: &Variant) -> Result<(), InputError> {
     let (lo, hi) = variant.players;
     if h.players.len() < lo || h.players.len() > hi {
         return Err(fail(
@@ -271,6 +397,11 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
             "players",
         ));
     }
+    Ok(())
+}
+
+/// The variant's configuration with the script's start squares and draw stack.
+fn configure(src: &Source, h: &Header, variant: &Variant) -> Result<Config, InputError> {
     if !h.starts.is_empty() && variant.map.is_none() {
         return Err(fail(
             src,
@@ -287,30 +418,29 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
     if let Some((ids, span)) = &h.tiles {
         let mut order = Vec::new();
         for id in ids {
-            match cfg.tile_by_id(id) {
-                Some(t) => order.push(t),
-                None => {
-                    return Err(fail(
-                        src,
-                        span.clone(),
-                        format!("no tile `{id}` in this variant's tile sets"),
-                        "unknown tile",
-                    ))
-                }
-            }
+            let Some(t) = cfg.tile_by_id(id) else {
+                return Err(fail(
+                    src,
+                    span.clone(),
+                    format!("no tile `{id}` in this variant's tile sets"),
+                    "unknown tile",
+                ));
+            };
+            order.push(t);
         }
         cfg.fixed_stack = Some(order);
     }
-    let cfg = Arc::new(cfg);
-    let mut game = variant
-        .new_game(cfg, &h.players, h.seed, true)
-        .map_err(|e| fail(src, 0..0, e.to_string(), "while setting up the game"))?;
+    Ok(cfg)
+}
+
+/// Moves the chips of the script's `chip` lines to their places, as setup left them otherwise.
+fn lay_chips(src: &Source, h: &Header, game: &mut Game<Interp>) -> Result<(), InputError> {
     for (id, place, up, span) in &h.chips {
-        let Some(p) = parse_place(&game, place) else {
+        let Some(p) = parse_place(game, place) else {
             return Err(fail(
                 src,
                 span.clone(),
-                place_problem(&game, place),
+                place_problem(game, place),
                 "supply, aside, box, map:X,Y, hand:NAME or slot:X,Y:I (I below the square's slots)",
             ));
         };
@@ -327,32 +457,31 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
         game.st.move_chip(*id, p, *up);
         game.st.turn = turn;
     }
-    Ok(Setup {
-        game,
-        variant,
-        steps,
-        seed: h.seed,
-    })
+    Ok(())
 }
 
 /// Plays the script's steps, then every step that needs no decision.
 fn play_steps(
     src: &Source,
     game: &mut Game<Interp>,
+    variant: &Variant,
     steps: Vec<(Step, Range<usize>)>,
     seed: u64,
 ) -> Result<(), InputError> {
     let mut rng = Rng::new(seed).fork();
     let end = steps.last().map_or(0..0, |(_, span)| span.clone());
+    // A rule's failure is reported at the script's line, with where the rule is.
+    let game_fail = |span: Range<usize>, e: crate::game::GameError, label: &str| {
+        let mut d = Diagnostic::error(span, e.to_string()).with_label(label);
+        if let Some(at) = variant.rule_location(&e) {
+            d = d.with_note(format!("the rule is at {at}"));
+        }
+        InputError(src.render(&[d]))
+    };
     for (step, span) in steps {
-        let live = game.advance().map_err(|e| {
-            fail(
-                src,
-                span.clone(),
-                e.to_string(),
-                "while playing up to this step",
-            )
-        })?;
+        let live = game
+            .advance()
+            .map_err(|e| game_fail(span.clone(), e, "while playing up to this step"))?;
         match step {
             Step::Choose(name) => {
                 if !live {
@@ -369,11 +498,10 @@ fn play_steps(
                     .find_option(name)
                     .map_err(|why| fail(src, span.clone(), why, "refused"))?;
                 game.choose(i)
-                    .map_err(|e| fail(src, span, e.to_string(), "while taking this option"))?;
+                    .map_err(|e| game_fail(span, e, "while taking this option"))?;
             }
             Step::Rest => {
-                play_random(game, &mut rng)
-                    .map_err(|e| fail(src, span, e.to_string(), "while playing on"))?;
+                play_random(game, &mut rng).map_err(|e| game_fail(span, e, "while playing on"))?;
             }
             Step::ExpectScore(who, n) => {
                 let Some(p) = game.st.players.iter().find(|p| p.name == who) else {
@@ -447,14 +575,8 @@ fn play_steps(
     }
     // After the last line, every step that needs no decision is played (scoring, the end of the
     // game); a decision still pending leaves the game unfinished (`Game::pending_decision`).
-    game.advance().map_err(|e| {
-        fail(
-            src,
-            end,
-            e.to_string(),
-            "while playing on after the last line",
-        )
-    })?;
+    game.advance()
+        .map_err(|e| game_fail(end, e, "while playing on after the last line"))?;
     Ok(())
 }
 

@@ -31,6 +31,8 @@ pub struct SourceFile {
 pub struct Sources {
     root: PathBuf,
     files: RefCell<BTreeMap<String, SourceFile>>,
+    /// The texts, by the name carto read them under (to point into them after loading).
+    texts: RefCell<BTreeMap<String, Source>>,
 }
 
 impl Sources {
@@ -47,6 +49,7 @@ impl Sources {
         let s = Sources {
             root,
             files: RefCell::new(BTreeMap::new()),
+            texts: RefCell::new(BTreeMap::new()),
         };
         s.record(rules, bundled);
         s
@@ -67,11 +70,22 @@ impl Sources {
             shown: src.name.clone(),
         };
         self.files.borrow_mut().insert(key, file);
+        self.texts
+            .borrow_mut()
+            .insert(src.name.clone(), src.clone());
+    }
+
+    /// The files recorded, by key, and their texts, by name.
+    pub fn into_parts(self) -> (Vec<SourceFile>, Vec<Source>) {
+        (
+            self.files.into_inner().into_values().collect(),
+            self.texts.into_inner().into_values().collect(),
+        )
     }
 
     /// The files recorded, by key.
     pub fn into_files(self) -> Vec<SourceFile> {
-        self.files.into_inner().into_values().collect()
+        self.into_parts().0
     }
 }
 

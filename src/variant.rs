@@ -34,7 +34,7 @@ fn variant_names() -> Vec<&'static str> {
 }
 
 /// Whether a rules file declares a variant of its own (not only through what it imports).
-fn declares_variant(source: &Source) -> bool {
+pub fn declares_variant(source: &Source) -> bool {
     let (file, _) = crate::lang::parser::parse_file(source);
     file.items
         .iter()
@@ -92,6 +92,9 @@ pub fn load_map_recorded(
             .unwrap_or(std::path::Path::new(""));
         let path = dir.join(name);
         let p = path.display().to_string();
+        if !crate::header::looks_like_path(name) && !path.exists() {
+            return Err(unknown_map(name));
+        }
         let text = read_text(&p).map_err(|e| e.0)?;
         Source::new(p, text)
     };
@@ -102,6 +105,18 @@ pub fn load_map_recorded(
         }
         None => parse_map(&src, &BundledResolver).map_err(|d| src.render(&d)),
     }
+}
+
+/// A map name that is neither bundled nor a file: the nearest bundled name and the list.
+fn unknown_map(name: &str) -> String {
+    let names: Vec<&str> = crate::map::bundled_maps().collect();
+    let hint = crate::diag::did_you_mean(name, names.iter().copied())
+        .map(|s| format!("did you mean `{s}`? "))
+        .unwrap_or_default();
+    format!(
+        "no bundled map `{name}`: {hint}bundled maps: {}; or give the path of a map file (ending in .toml)",
+        names.join(", ")
+    )
 }
 
 /// Most tiles in one game (the endless table is sized for a line of them in any direction).
@@ -116,6 +131,8 @@ pub struct Variant {
     pub players: (usize, usize),
     /// Warnings of the checker, rendered (empty when clean).
     pub warnings: String,
+    /// The texts of the files the rules were read from, to point into them.
+    pub texts: Vec<Source>,
 }
 
 impl Variant {
@@ -135,6 +152,50 @@ impl Variant {
         let interp =
             crate::lang::interp::Interp::new(self.program.clone(), self.map.clone(), &board);
         crate::game::Game::new(cfg, interp, players, seed, record)
+    }
+
+    /// A problem of a running game, for people: a rule's failure (an overflow, the operation budget)
+    /// points at the rule or action in its file, with the caret line; anything else is said as is.
+    pub fn explain(&self, e: &crate::game::GameError) -> String {
+        self.locate(e).unwrap_or_else(|| format!("error: {e}\n"))
+    }
+
+    fn locate(&self, e: &crate::game::GameError) -> Option<String> {
+        let crate::game::GameError::Rule { rule, message } = e else {
+            return None;
+        };
+        let (src, span) = self.rule_source(rule)?;
+        let d = crate::diag::Diagnostic::error(span, format!("rule `{rule}`: {message}"))
+            .with_label("while running this");
+        Some(src.render(&[d]))
+    }
+
+    /// Where the rule or action a game error names is: `file:line:col`.
+    pub fn rule_location(&self, e: &crate::game::GameError) -> Option<String> {
+        let crate::game::GameError::Rule { rule, .. } = e else {
+            return None;
+        };
+        let (src, span) = self.rule_source(rule)?;
+        let (line, col) = src.line_col(span.start);
+        Some(format!("{}:{line}:{col}", src.name))
+    }
+
+    /// The file of the rule or action `name` and the span of its first line.
+    fn rule_source(&self, name: &str) -> Option<(&Source, std::ops::Range<usize>)> {
+        let p = &self.program;
+        let origin = p
+            .rules
+            .iter()
+            .find(|r| r.name == name)
+            .map(|r| &r.origin)
+            .or_else(|| p.actions.iter().find(|a| a.name == name).map(|a| &a.origin))?;
+        let file = p.files.get(origin.file as usize)?;
+        let src = self.texts.iter().find(|s| s.name == *file)?;
+        let start = origin.span.start.min(src.text.len());
+        let end = src.text[start..]
+            .find('\n')
+            .map_or(src.text.len(), |i| start + i);
+        Some((src, start..end))
     }
 
     /// Parameters in force, for the log.
@@ -290,6 +351,7 @@ pub fn load_variant_with(
     } else {
         program.header.name.clone()
     };
+    let (files, texts) = sources.into_parts();
     let config = Config {
         variant: name.clone(),
         rules: name_or_path.to_string(),
@@ -305,7 +367,7 @@ pub fn load_variant_with(
         chip_set,
         holdings: program.holdings.clone(),
         fixed_stack: None,
-        sources: sources.into_files(),
+        sources: files,
     };
     Ok(Variant {
         name,
@@ -314,6 +376,7 @@ pub fn load_variant_with(
         map,
         players,
         warnings,
+        texts,
     })
 }
 

@@ -1389,3 +1389,95 @@ fn replay_names_the_first_difference() {
     });
     replay_case("replay_names_the_first_difference", &dir, "g.log", 1);
 }
+
+// ------------------------------------------------------------------ item 7: the remaining weak messages
+
+// Item 7: `blue` on the endless table (no colours declared) suggests nothing: `true` is two edits
+// from it, another word rather than a typo.
+#[test]
+fn unknown_name_suggests_no_unlike_name() {
+    let rules = "import \"base\"\nvariant \"t\" {\n  title = \"T\"\n}\nrule r on placed {\n  let c = blue\n}\n";
+    case(
+        "unknown_name_suggests_no_unlike_name",
+        1,
+        &[("v.rules", rules.as_bytes())],
+        &["play", "v.rules"],
+    );
+}
+
+// Item 7: tile sets of which none has a start tile: said at the header's `tiles`, as check finds it.
+#[test]
+fn check_tile_sets_without_a_start_tile() {
+    let rules = "import \"base\"\nvariant \"t\" {\n  title = \"T\"\n  tiles = [\"t.toml\"]\n}\n";
+    let set = "[[tile]]\nid = \"B\"\ncount = 4\nedges = \"FFFF\"\n\
+               fields = [{ halves = [\"Nw\", \"Ne\", \"En\", \"Es\", \"Se\", \"Sw\", \"Ws\", \"Wn\"] }]\n\
+               monastery = true\n";
+    case(
+        "check_tile_sets_without_a_start_tile",
+        1,
+        &[("v.rules", rules.as_bytes()), ("t.toml", set.as_bytes())],
+        &["check", "v.rules"],
+    );
+}
+
+// Item 7: a map that cannot load gives its own error, without a note about unchecked attributes.
+#[test]
+fn map_misspelt_suggests_the_bundled_map() {
+    case(
+        "map_misspelt_suggests_the_bundled_map",
+        1,
+        &[("v.rules", rules_on("frnace").as_bytes())],
+        &["play", "v.rules"],
+    );
+}
+
+// Newcomer finding: `check --map nomap` blames the map given on the command line, not the header's.
+#[test]
+fn check_map_option_missing() {
+    case(
+        "check_map_option_missing",
+        1,
+        &[
+            ("v.rules", rules_on("m.toml").as_bytes()),
+            ("m.toml", SMALL_MAP.as_bytes()),
+        ],
+        &["check", "v.rules", "--map", "nomap"],
+    );
+}
+
+// Newcomer finding: `check` of a file without a `variant` header says `play` refuses it (a warning:
+// the file is fine to import).
+#[test]
+fn check_file_without_a_variant_header() {
+    let out = ok_case(
+        "check_file_without_a_variant_header",
+        &[("shared.rules", b"import \"base\"\noverride followers = 3\n")],
+        &["check", "shared.rules"],
+    );
+    assert!(out.contains("0 errors, 1 warning"), "{out}");
+}
+
+// Item 7: a script's header statement after the first move is said to belong to the header.
+#[test]
+fn script_header_statement_after_a_move() {
+    case(
+        "script_header_statement_after_a_move",
+        1,
+        &[(
+            "s.script",
+            b"variant base\ntiles U, U\nplace U at 1,0 r0\nseed 3\n",
+        )],
+        &["run", "s.script"],
+    );
+}
+
+// Item 7: a script's unknown variant is reported at its `variant` line.
+#[test]
+fn script_variant_misspelt_at_its_line() {
+    case(
+        "script_variant_misspelt_at_its_line",
+        1,
+        &[("s.script", b"# a game\nvariant bsae\n")],
+        &["run", "s.script"],
+    );
+}

@@ -26,6 +26,16 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), Failure> {
     let map = a.map.as_deref();
+    let here = carto::diag::Source::new("./", "");
+    if let Some(m) = map {
+        // A map given on the command line that cannot load is its own problem, not the header's.
+        if let Err(e) = carto::variant::load_map(m, &here) {
+            let e = e.trim_end().trim_start_matches("error: ");
+            return Err(Failure::Input(InputError(format!(
+                "error: cannot load map `{m}` (given by --map): {e}"
+            ))));
+        }
+    }
     let mut failed = false;
     let mut files = Vec::new();
     let mut diagnostics = Vec::new();
@@ -51,13 +61,15 @@ pub fn run(a: Args) -> Result<(), Failure> {
                 continue;
             }
         };
-        let here = carto::diag::Source::new("./", "");
         let loader = |name: &str, from: &carto::diag::Source| match map {
             Some(m) => carto::variant::load_map(m, &here),
             None => carto::variant::load_map(name, from),
         };
-        let result =
+        let mut result =
             carto::lang::check::check_source(&source, &carto::lang::check::BundledRules, &loader);
+        if result.errors() == 0 && !carto::variant::declares_variant(&source) {
+            result.diagnostics.push((source.clone(), not_a_variant(f)));
+        }
         let (e, w) = (result.errors(), result.diagnostics.len() - result.errors());
         if e > 0 {
             failed = true;
@@ -89,6 +101,16 @@ pub fn run(a: Args) -> Result<(), Failure> {
     } else {
         Ok(())
     }
+}
+
+/// The warning for a file without a `variant` header: `play` refuses it, though a variant may import it.
+fn not_a_variant(name: &str) -> carto::diag::Diagnostic {
+    carto::diag::Diagnostic::warning(0..0, "this file declares no variant: `carto play` refuses it")
+        .with_label("no `variant \"name\" { … }` header")
+        .with_note(format!(
+            "it can be imported by a variant (`import \"{}\"`); to play it, add a header `variant \"name\" {{ … }}`",
+            name
+        ))
 }
 
 /// One diagnostic as JSON: where (1-based line and column, in characters), how bad, what and the hint.

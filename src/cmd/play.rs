@@ -67,7 +67,9 @@ pub fn run(a: Args) -> Result<(), Failure> {
     check_players(&v, &a.players)?;
     let mut seats = seat_agents(&a.agents, a.players.len())?;
     let mut game = new_game(&v, &a.players, a.seed, true)?;
-    play_with_agents(&mut game, &mut seats, a.seed)?;
+    // A rule's failure (an overflow, the operation budget) points at the rule in its file.
+    play_with_agents(&mut game, &mut seats, a.seed)
+        .map_err(|e| Failure::Input(InputError(v.explain(&e))))?;
     if let Some(path) = &a.log {
         let text = carto::output::json_log_to_file(&game, &v.params(), path.as_ref());
         std::fs::write(path, text)
@@ -109,7 +111,7 @@ fn play_with_agents(
     game: &mut Game<Interp>,
     seats: &mut [Box<dyn Agent>],
     seed: u64,
-) -> Result<(), Failure> {
+) -> Result<(), carto::game::GameError> {
     let mut rng = carto::sim::play::agent_rng(seed);
     let person = seats.iter().any(|a| a.name() == "human");
     while game.advance()? {

@@ -9,7 +9,7 @@ pub struct Args {
     #[arg(required_unless_present = "map", conflicts_with = "map")]
     pub game: Option<String>,
     /// The turn to draw (0 is the setup); default: the end of the game.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = turn_number)]
     pub turn: Option<u32>,
     /// Draws this map alone (a bundled map name, a variant's name, or a map file).
     #[arg(long, value_name = "NAME-or-FILE")]
@@ -93,4 +93,10 @@ pub fn write_out(path: Option<&str>, text: &str) -> Result<(), Failure> {
             Ok(())
         }
     }
+}
+
+/// Parses `--turn`: a whole number from 0 (clap would take `-1` for an option and advise `-- -1`).
+fn turn_number(s: &str) -> Result<u32, String> {
+    let n = super::parse_count(s)?;
+    u32::try_from(n).map_err(|_| format!("must be at most {}", u32::MAX))
 }

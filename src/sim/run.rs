@@ -183,6 +183,7 @@ fn own_copy(v: &Variant) -> Variant {
         map,
         players: v.players,
         warnings: String::new(),
+        texts: v.texts.clone(),
     }
 }
 

@@ -128,25 +128,57 @@ impl Checker {
         };
         let span =
             span.start..span.start + from.text.get(span.clone()).unwrap_or("").trim_end().len();
-        for name in crate::header::header_strings(&self.prog, HeaderKey::Tiles) {
-            if crate::tiles::bundled_tile_set(&name).is_some()
-                || !crate::header::looks_like_path(&name)
-            {
+        // Whether some set has a start tile; `None` once a set cannot be read (nothing to say then).
+        let mut has_start = Some(false);
+        let names = crate::header::header_strings(&self.prog, HeaderKey::Tiles);
+        for name in &names {
+            if let Some(text) = crate::tiles::bundled_tile_set(name) {
+                let src = crate::diag::Source::new(name.as_str(), text);
+                if let (Ok(set), Some(h)) =
+                    (crate::tiles::parse_tile_set(name, &src), &mut has_start)
+                {
+                    *h |= set.tiles.iter().any(|t| t.start > 0);
+                }
                 continue;
             }
-            let problem = match resolver.tile_set(&name, &from) {
-                None => continue,
+            if !crate::header::looks_like_path(name) {
+                has_start = None;
+                continue;
+            }
+            let problem = match resolver.tile_set(name, &from) {
+                None => {
+                    has_start = None;
+                    continue;
+                }
                 Some(Err(e)) => e,
-                Some(Ok(src)) => match crate::tiles::parse_tile_set(&name, &src) {
-                    Ok(_) => continue,
+                Some(Ok(src)) => match crate::tiles::parse_tile_set(name, &src) {
+                    Ok(set) => {
+                        if let Some(h) = &mut has_start {
+                            *h |= set.tiles.iter().any(|t| t.start > 0);
+                        }
+                        continue;
+                    }
                     Err(d) => src.render(&d),
                 },
             };
+            has_start = None;
             let saved = std::mem::replace(&mut self.file, file);
             self.err(
                 Diagnostic::error(span.clone(), format!("cannot load tile set `{name}`"))
                     .with_label("refused by play")
                     .with_note(problem.trim_end().to_string()),
+            );
+            self.file = saved;
+        }
+        if has_start == Some(false) && !names.is_empty() {
+            let saved = std::mem::replace(&mut self.file, file);
+            self.err(
+                Diagnostic::error(span, "none of these tile sets has a start tile")
+                    .with_label("refused by play")
+                    .with_note(
+                        "mark one tile of a set `start = 1` (one of its `count` is then the start tile), \
+                         or add a set that has one, such as `base`",
+                    ),
             );
             self.file = saved;
         }

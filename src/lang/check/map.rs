@@ -41,8 +41,7 @@ impl Checker {
                                 format!("cannot load map `{s}`"),
                             )
                             .with_label("this map")
-                            .with_note(msg)
-                            .with_note("map attributes are not checked"),
+                            .with_note(msg),
                         ),
                     }
                 }

@@ -33,7 +33,9 @@ impl Checker {
         }
     }
 
-    /// Warns of parameters nothing reads (not in a file with errors: those are often the cause).
+    /// Warns of parameters nothing reads (not in a file with errors: those are often the cause), in
+    /// the file checked only: an imported file's parameter may well go unread by one importer (a
+    /// header that sets `followers = 3` leaves base's `followers` unread), and its author is not here.
     pub(super) fn warn_unused_params(&mut self) {
         for (i, used) in self.param_used.clone().into_iter().enumerate() {
             if used {
@@ -42,7 +44,7 @@ impl Checker {
             let (Some(p), Some(&f)) = (self.prog.params.get(i), self.param_file.get(i)) else {
                 continue;
             };
-            if self.diags.iter().any(|(df, d)| *df == f && d.is_error()) {
+            if f != 0 || self.diags.iter().any(|(df, d)| *df == f && d.is_error()) {
                 continue;
             }
             let span = p.origin.span.clone();
