@@ -262,8 +262,8 @@ impl Interp {
             self.begin((prog.rules.len() + ai) as u16, st.turn);
             let saved = self.enter(a.body.locals.max(2));
             self.set(0, Value::Player(st.current))?;
-            let ok = match &a.when {
-                Some(w) => self.bool(st, w)?,
+            let ok = match &self.code.clone().action_when[ai] {
+                Some(w) => self.truth(st, w)?,
                 None => true,
             };
             if ok {
@@ -298,7 +298,9 @@ impl Interp {
             out.push(Opt::Action((self.offers.len() - 1) as u32));
             return Ok(());
         };
-        let from = self.eval(st, &ch.from)?;
+        let code = self.code.clone();
+        let filter = &code.choice_filter[ai as usize][k];
+        let from = code.choice_from[ai as usize][k](self, st)?;
         match &ch.kind {
             ChoiceKind::One => {
                 // By position: the list stays in the arena while its elements are tried.
@@ -306,8 +308,8 @@ impl Interp {
                     let item = self.elem_at(from, i);
                     self.tick()?;
                     self.set(ch.slot, item)?;
-                    if let Some(f) = &ch.filter {
-                        if !self.bool(st, f)? {
+                    if let Some(f) = filter {
+                        if !self.truth(st, f)? {
                             continue;
                         }
                     }
@@ -351,8 +353,8 @@ impl Interp {
                             .collect();
                         let list = self.list_of(ids.iter().map(|&c| Value::Chip(c)));
                         self.set(ch.slot, list)?;
-                        let pass = match &ch.filter {
-                            Some(f) => self.bool(st, f)?,
+                        let pass = match filter {
+                            Some(f) => self.truth(st, f)?,
                             None => true,
                         };
                         if pass {

@@ -176,20 +176,25 @@ impl Interp {
             return self.aggregate(st, e);
         }
         match self.static_aggs.binary_search(&(e as *const Expr as usize)) {
-            Ok(i) => self.memoised(st, e, i),
+            Ok(i) => self.memoised(st, i, |me: &mut Self, st: &mut State| me.aggregate(st, e)),
             Err(_) => self.aggregate(st, e),
         }
     }
 
     /// Static aggregate `i`: its value for the current values of its outside variables. A hit
     /// allocates nothing: the key is compared in place and a list is copied into the arena.
-    fn memoised(&mut self, st: &mut State, e: &Expr, i: usize) -> R<Value> {
+    pub(super) fn memoised(
+        &mut self,
+        st: &mut State,
+        i: usize,
+        compute: impl Fn(&mut Self, &mut State) -> R<Value>,
+    ) -> R<Value> {
         let frame = &self.frame[self.base.min(self.frame.len())..];
         let free = &self.static_free[i];
         let local = |slot: u16| frame.get(slot as usize).copied().unwrap_or(Value::Unit);
         // Lists (arena handles) are not a stable key: an aggregate reading one is computed afresh.
         if free.iter().any(|&s| matches!(local(s), Value::List(_))) {
-            return self.aggregate(st, e);
+            return compute(self, st);
         }
         let hit = self.static_vals[i].iter().position(|(k, _)| {
             k.len() == free.len() && free.iter().zip(k).all(|(&s, v)| local(s) == *v)
@@ -206,10 +211,10 @@ impl Interp {
                 }
                 Ok(Value::List(l))
             }
-            Some(StaticVal::Uncached) => self.aggregate(st, e),
+            Some(StaticVal::Uncached) => compute(self, st),
             None => {
                 let key: Vec<Value> = free.iter().map(|&s| local(s)).collect();
-                let v = self.aggregate(st, e)?;
+                let v = compute(self, st)?;
                 let cached = match v {
                     Value::List(l) => {
                         let items = &self.lists[l as usize];
@@ -231,112 +236,134 @@ impl Interp {
     }
 
     pub(super) fn aggregate(&mut self, st: &mut State, e: &Expr) -> R<Value> {
-        Ok(match e {
-            Expr::Aggregate {
-                op,
-                var,
-                list,
-                filter,
-                map,
-            } => {
-                let lv = self.eval(st, list)?;
-                let n = self.len_of(lv)?;
-                let mut count = 0i64;
-                let mut sum = 0i64;
-                let mut min: Option<i64> = None;
-                let mut max: Option<i64> = None;
-                let mut any = false;
-                let mut all = true;
-                let mut seen: Vec<Value> = Vec::new();
-                let mut collected: Vec<Value> = Vec::new();
-                let mut keys: Vec<i64> = Vec::new();
-                for k in 0..n {
-                    let item = self.elem_at(lv, k);
-                    self.set(*var, item)?;
-                    if let Some(f) = filter {
-                        if !self.bool(st, f)? {
-                            // `all(x in L where c)` with no `: e` asks whether every element meets c.
-                            if *op == AggOp::All && map.is_none() {
-                                all = false;
-                                break;
-                            }
-                            continue;
-                        }
+        let Expr::Aggregate {
+            op,
+            var,
+            list,
+            filter,
+            map,
+        } = e
+        else {
+            return Ok(Value::Unit);
+        };
+        let lv = self.eval(st, list)?;
+        let filter = filter
+            .as_deref()
+            .map(|f| move |me: &mut Self, st: &mut State| me.bool(st, f));
+        let map = map
+            .as_deref()
+            .map(|m| move |me: &mut Self, st: &mut State| me.eval(st, m));
+        self.aggregate_over(st, *op, *var, lv, filter, map)
+    }
+
+    /// An aggregate over the evaluated list `lv`: binds `var` to each element, tests `filter`,
+    /// evaluates `map` (both given as functions, from the tree or compiled).
+    pub(super) fn aggregate_over<F, M>(
+        &mut self,
+        st: &mut State,
+        op: AggOp,
+        var: u16,
+        lv: Value,
+        mut filter: Option<F>,
+        mut map: Option<M>,
+    ) -> R<Value>
+    where
+        F: FnMut(&mut Self, &mut State) -> R<bool>,
+        M: FnMut(&mut Self, &mut State) -> R<Value>,
+    {
+        let op = &op;
+        let n = self.len_of(lv)?;
+        let mut count = 0i64;
+        let mut sum = 0i64;
+        let mut min: Option<i64> = None;
+        let mut max: Option<i64> = None;
+        let mut any = false;
+        let mut all = true;
+        let mut seen: Vec<Value> = Vec::new();
+        let mut collected: Vec<Value> = Vec::new();
+        let mut keys: Vec<i64> = Vec::new();
+        for k in 0..n {
+            let item = self.elem_at(lv, k);
+            self.set(var, item)?;
+            if let Some(f) = filter.as_mut() {
+                if !f(self, st)? {
+                    // `all(x in L where c)` with no `: e` asks whether every element meets c.
+                    if *op == AggOp::All && map.is_none() {
+                        all = false;
+                        break;
                     }
-                    let mapped = match map {
-                        Some(m) => self.eval(st, m)?,
-                        None => item,
-                    };
-                    count += 1;
-                    match op {
-                        AggOp::Sum | AggOp::Min | AggOp::Max => {
-                            let Value::Int(i) = mapped else {
-                                return Err(self.fail(format!(
-                                    "{} of something that is not a number",
-                                    op.name()
-                                )));
-                            };
-                            let Some(s) = sum.checked_add(i) else {
-                                return Err(self.fail(format!(
-                                    "the sum overflows (numbers run from {} to {})",
-                                    i64::MIN,
-                                    i64::MAX
-                                )));
-                            };
-                            sum = s;
-                            min = Some(min.map_or(i, |m| m.min(i)));
-                            max = Some(max.map_or(i, |m| m.max(i)));
-                        }
-                        AggOp::Any | AggOp::All => {
-                            let b = match (map, mapped) {
-                                (Some(_), Value::Bool(b)) => b,
-                                (None, _) => true,
-                                (Some(_), v) => {
-                                    return Err(self
-                                        .fail(format!("{} of {v:?}, not true/false", op.name())))
-                                }
-                            };
-                            any |= b;
-                            all &= b;
-                            // The answer is known: stop early, like `and`/`or`.
-                            if (*op == AggOp::Any && any) || (*op == AggOp::All && !all) {
-                                break;
-                            }
-                        }
-                        AggOp::Distinct => {
-                            if !seen.contains(&mapped) {
-                                seen.push(mapped);
-                            }
-                        }
-                        AggOp::Collect => collected.push(mapped),
-                        AggOp::Sort => {
-                            let Value::Int(key) = mapped else {
-                                return Err(self.fail("sort by something that is not a number"));
-                            };
-                            keys.push(key);
-                            collected.push(item);
-                        }
-                        AggOp::Count => {}
-                    }
-                }
-                match op {
-                    AggOp::Count => Value::Int(count),
-                    AggOp::Sum => Value::Int(sum),
-                    AggOp::Min => Value::Int(min.unwrap_or(0)),
-                    AggOp::Max => Value::Int(max.unwrap_or(0)),
-                    AggOp::Any => Value::Bool(any),
-                    AggOp::All => Value::Bool(all),
-                    AggOp::Distinct => Value::Int(seen.len() as i64),
-                    AggOp::Collect => self.list_of(collected),
-                    AggOp::Sort => {
-                        let mut order: Vec<usize> = (0..collected.len()).collect();
-                        order.sort_by_key(|&i| keys[i]);
-                        let sorted: Vec<Value> = order.into_iter().map(|i| collected[i]).collect();
-                        self.list_of(sorted)
-                    }
+                    continue;
                 }
             }
-            _ => Value::Unit,
+            let mapped = match map.as_mut() {
+                Some(m) => m(self, st)?,
+                None => item,
+            };
+            count += 1;
+            match op {
+                AggOp::Sum | AggOp::Min | AggOp::Max => {
+                    let Value::Int(i) = mapped else {
+                        return Err(
+                            self.fail(format!("{} of something that is not a number", op.name()))
+                        );
+                    };
+                    let Some(s) = sum.checked_add(i) else {
+                        return Err(self.fail(format!(
+                            "the sum overflows (numbers run from {} to {})",
+                            i64::MIN,
+                            i64::MAX
+                        )));
+                    };
+                    sum = s;
+                    min = Some(min.map_or(i, |m| m.min(i)));
+                    max = Some(max.map_or(i, |m| m.max(i)));
+                }
+                AggOp::Any | AggOp::All => {
+                    let b = match (map.is_some(), mapped) {
+                        (true, Value::Bool(b)) => b,
+                        (false, _) => true,
+                        (true, v) => {
+                            return Err(self.fail(format!("{} of {v:?}, not true/false", op.name())))
+                        }
+                    };
+                    any |= b;
+                    all &= b;
+                    // The answer is known: stop early, like `and`/`or`.
+                    if (*op == AggOp::Any && any) || (*op == AggOp::All && !all) {
+                        break;
+                    }
+                }
+                AggOp::Distinct => {
+                    if !seen.contains(&mapped) {
+                        seen.push(mapped);
+                    }
+                }
+                AggOp::Collect => collected.push(mapped),
+                AggOp::Sort => {
+                    let Value::Int(key) = mapped else {
+                        return Err(self.fail("sort by something that is not a number"));
+                    };
+                    keys.push(key);
+                    collected.push(item);
+                }
+                AggOp::Count => {}
+            }
+        }
+        Ok(match op {
+            AggOp::Count => Value::Int(count),
+            AggOp::Sum => Value::Int(sum),
+            AggOp::Min => Value::Int(min.unwrap_or(0)),
+            AggOp::Max => Value::Int(max.unwrap_or(0)),
+            AggOp::Any => Value::Bool(any),
+            AggOp::All => Value::Bool(all),
+            AggOp::Distinct => Value::Int(seen.len() as i64),
+            AggOp::Collect => self.list_of(collected),
+            AggOp::Sort => {
+                let mut order: Vec<usize> = (0..collected.len()).collect();
+                order.sort_by_key(|&i| keys[i]);
+                let sorted: Vec<Value> = order.into_iter().map(|i| collected[i]).collect();
+                self.list_of(sorted)
+            }
         })
     }
 }

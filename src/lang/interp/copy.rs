@@ -44,6 +44,7 @@ impl Clone for Interp {
             static_free: self.static_free.clone(),
             static_vals: self.static_vals.clone(),
             guards: self.guards.clone(),
+            code: self.code.clone(),
         }
     }
 
@@ -95,6 +96,7 @@ impl Clone for Interp {
             static_free: _,
             static_vals: _,
             guards: _,
+            code: _,
         } = src;
         // Player names live among the strings.
         self.strings.clone_from(strings);

@@ -139,7 +139,7 @@ impl Interp {
     }
 
     /// A map attribute of a square (`square.band`).
-    fn attr(&self, st: &State, v: Value, a: u16) -> R<Value> {
+    pub(super) fn attr(&self, st: &State, v: Value, a: u16) -> R<Value> {
         match v {
             Value::Square(c) => {
                 let sq = st.board.square.get(c as usize).copied().unwrap_or(NONE);
@@ -155,7 +155,7 @@ impl Interp {
     }
 
     /// `table[i]` or `list[i]`.
-    fn index(&self, v: Value, i: i64) -> R<Value> {
+    pub(super) fn index(&self, v: Value, i: i64) -> R<Value> {
         match v {
             Value::Table(t) => {
                 let row = self
@@ -183,6 +183,11 @@ impl Interp {
             _ => {}
         }
         let (x, y) = (self.eval(st, a)?, self.eval(st, b)?);
+        self.binary_values(op, x, y)
+    }
+
+    /// An operator other than `and`/`or` on two evaluated operands.
+    pub(super) fn binary_values(&self, op: BinOp, x: Value, y: Value) -> R<Value> {
         if let (BinOp::Eq | BinOp::Ne, true) =
             (op, !matches!((x, y), (Value::Int(_), Value::Int(_))))
         {

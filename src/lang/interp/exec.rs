@@ -62,6 +62,7 @@ impl Interp {
             return Err(self.fail("rules trigger each other more than 32 deep"));
         }
         let prog = self.prog.clone();
+        let code = self.code.clone();
         for &r in prog.rules_for(t) {
             let rule = &prog.rules[r as usize];
             if !self.reaches(st, r as usize, t, ctx) {
@@ -70,8 +71,8 @@ impl Interp {
             self.begin(r as u16, st.turn);
             let saved = self.enter(rule.body.locals.max(4));
             self.bind_trigger(st, t, ctx)?;
-            let ok = match &rule.when {
-                Some(w) => self.bool(st, w)?,
+            let ok = match &code.rule_when[r as usize] {
+                Some(w) => self.truth(st, w)?,
                 None => true,
             };
             if ok {

@@ -7,6 +7,7 @@
 mod actions;
 mod aggregate;
 mod asks;
+mod compile;
 mod copy;
 mod dispatch;
 mod effect;
@@ -110,6 +111,8 @@ pub struct Interp {
     static_vals: Vec<Vec<(Vec<Value>, StaticVal)>>,
     /// Per rule, the test of a trigger value its condition starts with (see `dispatch`).
     guards: Vec<Option<dispatch::Guard>>,
+    /// The program's conditions and choice lists, compiled before play (see `compile`).
+    code: Arc<compile::Compiled>,
 }
 
 /// Results inside the interpreter: the error is boxed so that the common path moves little data.
@@ -206,7 +209,9 @@ impl Interp {
         let static_aggs: Vec<usize> = found.iter().map(|(k, _)| *k).collect();
         let static_free: Vec<Vec<u16>> = found.into_iter().map(|(_, f)| f).collect();
         let static_vals = vec![Vec::new(); static_aggs.len()];
+        let code = Arc::new(compile::compile_program(&prog, &static_aggs));
         Interp {
+            code,
             guards: dispatch::guards(&prog),
             static_aggs,
             static_free,
@@ -332,6 +337,15 @@ impl Interp {
         }
         self.frame[i] = v;
         Ok(())
+    }
+
+    /// The value in a local slot of the running body.
+    #[inline]
+    fn local(&self, slot: u16) -> Value {
+        self.frame
+            .get(self.base + slot as usize)
+            .copied()
+            .unwrap_or(Value::Unit)
     }
 
     fn param(&self, p: u16) -> Value {

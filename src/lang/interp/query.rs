@@ -68,6 +68,17 @@ impl Interp {
         for (i, e) in args.iter().enumerate().take(4) {
             a[i] = self.eval(st, e)?;
         }
+        self.call_values(st, b, &a, args.len())
+    }
+
+    /// A builtin on its evaluated arguments (`n` of them).
+    pub(super) fn call_values(
+        &mut self,
+        st: &mut State,
+        b: Builtin,
+        a: &[Value; 4],
+        n: usize,
+    ) -> R<Value> {
         Ok(match b {
             Builtin::Hand
             | Builtin::At
@@ -79,7 +90,7 @@ impl Interp {
             | Builtin::SlotSquares
             | Builtin::SquaresWith
             | Builtin::Neighbours
-            | Builtin::Near => self.squares_query(st, b, &a)?,
+            | Builtin::Near => self.squares_query(st, b, a)?,
             Builtin::Players
             | Builtin::Followers
             | Builtin::Reserve
@@ -91,7 +102,7 @@ impl Interp {
             | Builtin::Contains
             | Builtin::Take
             | Builtin::Min2
-            | Builtin::Max2 => self.list_query(b, &a)?,
+            | Builtin::Max2 => self.list_query(b, a)?,
             Builtin::Has => self.has_attr(st, a[0], a[1])?,
             Builtin::CurrentPlayer
             | Builtin::TurnTile
@@ -104,7 +115,7 @@ impl Interp {
             | Builtin::Placeable => self.turn_fact(st, b, a[0]),
             // Effects used as expressions do their work and yield nothing.
             _ => {
-                self.effect(st, b, &a[..args.len().min(4)])?;
+                self.effect(st, b, &a[..n.min(4)])?;
                 Value::Unit
             }
         })
@@ -113,32 +124,43 @@ impl Interp {
     /// `len(square.chips)` and `len(chips(place))` from the counts the state keeps, without listing
     /// the chips when it keeps one; `None` (nothing evaluated) for any other expression.
     fn count_chips(&mut self, st: &mut State, arg: &Expr) -> R<Option<usize>> {
-        let listed = match arg {
+        match arg {
             Expr::Field(x, Field::SquareChips) => {
                 let v = self.eval(st, x)?;
-                self.tick()?;
-                if let Value::Square(c) = v {
-                    if let Some(n) = st.chip_count(Place::Square(c)) {
-                        return Ok(Some(n));
-                    }
-                }
-                self.field(st, v, Field::SquareChips)?
+                self.count_square_chips(st, v).map(Some)
             }
             Expr::Call(Builtin::Chips, p) if p.len() == 1 => {
                 let v = self.eval(st, &p[0])?;
-                self.tick()?;
-                if let Value::Place(ir) = v {
-                    if !matches!(ir, IrPlace::Slots(_)) {
-                        if let Some(n) = st.chip_count(self.place(ir)) {
-                            return Ok(Some(n));
-                        }
-                    }
-                }
-                self.chips_query(st, v)
+                self.count_place_chips(st, v).map(Some)
             }
-            _ => return Ok(None),
-        };
-        Ok(Some(self.len_of(listed)?))
+            _ => Ok(None),
+        }
+    }
+
+    /// `len(v.chips)` for an evaluated `v`.
+    pub(super) fn count_square_chips(&mut self, st: &mut State, v: Value) -> R<usize> {
+        self.tick()?;
+        if let Value::Square(c) = v {
+            if let Some(n) = st.chip_count(Place::Square(c)) {
+                return Ok(n);
+            }
+        }
+        let listed = self.field(st, v, Field::SquareChips)?;
+        self.len_of(listed)
+    }
+
+    /// `len(chips(v))` for an evaluated place `v`.
+    pub(super) fn count_place_chips(&mut self, st: &State, v: Value) -> R<usize> {
+        self.tick()?;
+        if let Value::Place(ir) = v {
+            if !matches!(ir, IrPlace::Slots(_)) {
+                if let Some(n) = st.chip_count(self.place(ir)) {
+                    return Ok(n);
+                }
+            }
+        }
+        let listed = self.chips_query(st, v);
+        self.len_of(listed)
     }
 
     /// The chips in a place, in the place's order (the supply from its top).
