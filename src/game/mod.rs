@@ -1,0 +1,253 @@
+//! Game flow: the turn phases of spec §3 as a state machine that stops at every decision with a list
+//! of named legal options. The rules (the interpreter) come in through [`Hooks`].
+//!
+//! This room holds the game's types (the game, its options, its errors, a trigger's context) and the
+//! small questions about a game in progress; its parts live beside it:
+//! - `hooks`: what the engine asks of the rules;
+//! - `config`: what does not change between games of a variant;
+//! - `setup`: a new game (players, followers, chips, the draw stack, start tiles, the rules' setup);
+//! - `steps`: the step machine that runs automatic steps up to the next decision;
+//! - `choose`: taking an option (placing a tile, a follower, running an action);
+//! - `scoring`: scoring features through the rules, during play and at the end;
+//! - `names`: options as people and scripts write them, and why a named move is refused.
+
+mod choose;
+mod config;
+mod hooks;
+mod names;
+mod scoring;
+mod setup;
+mod steps;
+
+pub use crate::lang::builtins::{Phase, Trigger};
+pub use config::{compile_tiles, Config};
+pub use hooks::Hooks;
+pub use names::{canonical_option, segment_name};
+
+use crate::features::NONE;
+use crate::geometry::EdgeKind;
+use crate::state::{FeatureInfo, State};
+use std::sync::Arc;
+
+/// What a trigger is about.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ctx {
+    pub player: u8,
+    /// Placed-tile index.
+    pub placed: u32,
+    /// The square concerned (the tile's, or a neighbour's for `Adjacent`).
+    pub cell: u32,
+    /// `Adjacent`: the kind of the tile's side facing the square; `Abroad`: the feature connecting.
+    pub edge: Option<EdgeKind>,
+    pub chip: u16,
+    pub follower: u16,
+    pub feature: FeatureInfo,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// A rule failed while running (or ran over its operation budget).
+    Rule { rule: String, message: String },
+    /// The setup cannot be done with this map and these settings.
+    Setup(String),
+    /// A player's input could not be had (a person's answers ended before the game did).
+    Input(String),
+}
+
+impl std::fmt::Display for GameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameError::Rule { rule, message } => write!(f, "rule `{rule}`: {message}"),
+            GameError::Setup(m) => write!(f, "setup: {m}"),
+            GameError::Input(m) => write!(f, "input: {m}"),
+        }
+    }
+}
+
+/// A legal option at a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opt {
+    Draw,
+    Place { cell: u32, rot: u8 },
+    Follower { seg: u8 },
+    Pass,
+    Action(u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    TurnStart,
+    StartActions,
+    Draw,
+    Place,
+    Follower,
+    FollowerActions,
+    Score,
+    ScoreActions,
+    TurnEnd,
+    AfterActions,
+    NextTurn,
+    Final,
+    Over,
+}
+
+/// One game in progress.
+pub struct Game<H: Hooks> {
+    pub cfg: Arc<Config>,
+    pub st: State,
+    pub hooks: H,
+    step: Step,
+    /// Options of the pending decision.
+    pub options: Vec<Opt>,
+    decided: bool,
+    forced_pending: bool,
+    /// The pending decision was asked of this player by a rule (`ask`), not the turn's.
+    asked: Option<u8>,
+    /// No forced action applied at the last check and nothing changed since (see `advance`).
+    forced_clean: bool,
+    /// The step that offered the pending actions (taking one comes back there).
+    resume: Option<Step>,
+    /// The phase whose actions the pending decision offers (for explaining refusals).
+    offer_phase: Option<Phase>,
+    completed: Vec<u32>,
+    placements: Vec<(u32, u8)>,
+    scratch: Vec<u16>,
+    roots: Vec<u32>,
+    pub seed: u64,
+}
+
+/// A copy of a game, for agents that look ahead: `clone_from` into a scratch game keeps its buffers
+/// (no game is rebuilt from the variant per look-ahead).
+impl<H: Hooks + Clone> Clone for Game<H> {
+    fn clone(&self) -> Self {
+        Game {
+            cfg: self.cfg.clone(),
+            st: self.st.clone(),
+            hooks: self.hooks.clone(),
+            step: self.step,
+            options: self.options.clone(),
+            decided: self.decided,
+            forced_pending: self.forced_pending,
+            asked: self.asked,
+            forced_clean: self.forced_clean,
+            resume: self.resume,
+            offer_phase: self.offer_phase,
+            completed: self.completed.clone(),
+            placements: self.placements.clone(),
+            scratch: self.scratch.clone(),
+            roots: self.roots.clone(),
+            seed: self.seed,
+        }
+    }
+
+    fn clone_from(&mut self, src: &Self) {
+        // Every field named, so that a new one cannot be forgotten here.
+        let Game {
+            cfg,
+            st,
+            hooks,
+            step,
+            options,
+            decided,
+            forced_pending,
+            asked,
+            forced_clean,
+            resume,
+            offer_phase,
+            completed,
+            placements,
+            scratch,
+            roots,
+            seed,
+        } = src;
+        self.cfg.clone_from(cfg);
+        self.st.clone_from(st);
+        self.hooks.clone_from(hooks);
+        self.step = *step;
+        self.options.clone_from(options);
+        self.decided = *decided;
+        self.forced_pending = *forced_pending;
+        self.asked = *asked;
+        self.forced_clean = *forced_clean;
+        self.resume = *resume;
+        self.offer_phase = *offer_phase;
+        self.completed.clone_from(completed);
+        self.placements.clone_from(placements);
+        self.scratch.clone_from(scratch);
+        self.roots.clone_from(roots);
+        self.seed = *seed;
+    }
+}
+
+impl<H: Hooks> Game<H> {
+    pub fn is_over(&self) -> bool {
+        self.step == Step::Over && self.decided
+    }
+
+    /// The seat that owns the pending decision (an agent decides for this player): the player a rule
+    /// asked (`ask`), else the turn's.
+    pub fn decider(&self) -> u8 {
+        self.asked.unwrap_or(self.st.current)
+    }
+
+    /// Whether the pending decision was asked of a player by a rule (`ask`).
+    pub fn is_asked(&self) -> bool {
+        self.asked.is_some()
+    }
+
+    /// Runs the rules for a trigger, when any rule listens to it.
+    fn fire(&mut self, t: Trigger, ctx: &Ctx) -> Result<(), GameError> {
+        if self.hooks.listens(t) {
+            // Points given by a rule about a square are recorded with it (transcripts only).
+            let about_square = self.st.record
+                && matches!(t, Trigger::Placed | Trigger::Adjacent | Trigger::Abroad);
+            if about_square {
+                self.st.scoring_at = Some(ctx.cell);
+            }
+            let fired = self.hooks.fire(&mut self.st, t, ctx);
+            if about_square {
+                self.st.scoring_at = None;
+            }
+            fired?;
+        }
+        Ok(())
+    }
+
+    /// The context of a trigger about the current player and the tile placed this turn.
+    fn ctx(&self) -> Ctx {
+        Ctx {
+            player: self.st.current,
+            placed: self.st.placed_now,
+            cell: self
+                .st
+                .board
+                .placed
+                .get(self.st.placed_now as usize)
+                .map(|p| p.cell)
+                .unwrap_or(NONE),
+            ..Ctx::default()
+        }
+    }
+
+    pub fn rule_name(&self, rule: u16) -> &str {
+        self.hooks.rule_name(rule)
+    }
+}
+
+/// Rules that do nothing: the engine alone (tests, and measuring the engine without scoring).
+pub struct NoRules;
+
+impl Hooks for NoRules {}
+
+/// Plays the game to its end, every choice uniformly at random from `rng`.
+pub fn play_random<H: Hooks>(
+    game: &mut Game<H>,
+    rng: &mut crate::rng::Rng,
+) -> Result<(), GameError> {
+    while game.advance()? {
+        let n = game.options.len() as u32;
+        let i = rng.below(n) as usize;
+        game.choose(i)?;
+    }
+    Ok(())
+}

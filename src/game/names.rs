@@ -1,0 +1,214 @@
+//! Options as people and scripts write them (`place T at 1,2 r90`, `follower city N`), finding an
+//! option by name, and saying why a named move is not legal.
+
+use super::{Game, Hooks, Opt, Phase};
+use crate::board::Refusal;
+use crate::compiled::CompiledTile;
+use crate::geometry::{rotation_degrees, FeatureKind, HALF_NAMES};
+
+impl<H: Hooks> Game<H> {
+    /// The name of an option, as scripts, transcripts and people write it.
+    pub fn option_name(&self, opt: Opt) -> String {
+        match opt {
+            Opt::Draw => "draw".into(),
+            Opt::Pass => "pass".into(),
+            Opt::Place { cell, rot } => {
+                let id = self
+                    .st
+                    .current_tile
+                    .map(|t| self.cfg.tiles[t as usize].id.as_str())
+                    .unwrap_or("?");
+                let (x, y) = self.st.board.xy(cell);
+                format!("place {id} at {x},{y} r{}", rotation_degrees(rot as usize))
+            }
+            Opt::Follower { seg } => {
+                let Some(p) = self.st.board.placed.get(self.st.placed_now as usize) else {
+                    return "follower".into();
+                };
+                let t = &self.cfg.tiles[p.ty as usize];
+                let s = seg as usize;
+                format!("follower {}", segment_name(t, s, p.rot as usize))
+            }
+            Opt::Action(h) => self.hooks.action_name(&self.st, h),
+        }
+    }
+
+    /// Finds an option by name; when none has it, says why (which rule refused the move).
+    pub fn find_option(&mut self, name: &str) -> Result<usize, String> {
+        let want = canonical_option(name);
+        if let Some(i) = self
+            .options
+            .iter()
+            .position(|&o| canonical_option(&self.option_name(o)) == want)
+        {
+            return Ok(i);
+        }
+        let mut why = String::new();
+        let now = if self.forced_pending || self.decided {
+            None
+        } else {
+            self.offer_phase
+        };
+        if let Some(w) = self.hooks.explain(&mut self.st, now, name) {
+            why = w;
+        } else if let Some(rest) = name.strip_prefix("place ") {
+            why = self.why_not_place(rest);
+        } else if name.starts_with("follower") {
+            if !self
+                .options
+                .iter()
+                .any(|o| matches!(o, Opt::Follower { .. }))
+            {
+                why = "follower placement: no follower can be placed now (none left, or this is not the follower step)".into();
+            } else {
+                why = "follower placement: that feature is already occupied or is not on this tile"
+                    .into();
+            }
+        }
+        let names: Vec<String> = self
+            .options
+            .iter()
+            .take(12)
+            .map(|&o| self.option_name(o))
+            .collect();
+        let more = if self.options.len() > 12 {
+            format!(" … ({} in all)", self.options.len())
+        } else {
+            String::new()
+        };
+        Err(format!(
+            "`{name}` is not a legal option here ({}){}{}\n  legal: {}{more}",
+            self.decision_label(now),
+            if why.is_empty() { "" } else { ": " },
+            why,
+            names.join(" | ")
+        ))
+    }
+
+    /// The pending decision, for people (turn, player and step), or `None` when the game is over
+    /// or no decision is pending.
+    pub fn pending_decision(&self) -> Option<String> {
+        if self.decided {
+            return None;
+        }
+        let now = if self.forced_pending {
+            None
+        } else {
+            self.offer_phase
+        };
+        Some(self.decision_label(now))
+    }
+
+    /// What the pending decision is, for people: turn, player and step.
+    fn decision_label(&self, now: Option<Phase>) -> String {
+        let who = self
+            .st
+            .players
+            .get(self.decider() as usize)
+            .map(|p| p.name.as_str())
+            .unwrap_or("?");
+        let what = match (self.options.first(), now) {
+            _ if self.decided => "the game is over".to_string(),
+            _ if self.asked.is_some() => {
+                let action = self.options.iter().find_map(|&o| match o {
+                    Opt::Action(_) => self.option_name(o).split(' ').next().map(String::from),
+                    _ => None,
+                });
+                format!("asked by a rule: `{}` or pass", action.unwrap_or_default())
+            }
+            _ if self.forced_pending => "a forced action".to_string(),
+            (Some(Opt::Place { .. }), _) => "placing the tile".to_string(),
+            (Some(Opt::Draw), _) => "drawing a tile or an action instead".to_string(),
+            _ if self
+                .options
+                .iter()
+                .any(|o| matches!(o, Opt::Follower { .. })) =>
+            {
+                "placing a follower".to_string()
+            }
+            (_, Some(p)) => format!("the actions of phase {}", format!("{p:?}").to_lowercase()),
+            _ => "placing a follower".to_string(),
+        };
+        format!("turn {}, {who}: {what}", self.st.turn)
+    }
+
+    fn why_not_place(&self, rest: &str) -> String {
+        // rest: "ID at X,Y rDEG"
+        let parts: Vec<&str> = rest.split_whitespace().collect();
+        let (Some(id), Some(at), Some(r)) = (parts.first(), parts.get(2), parts.get(3)) else {
+            return "write it as `place TILE at X,Y rDEG`".into();
+        };
+        let Some(ty) = self.st.current_tile else {
+            return "no tile is to be placed now".into();
+        };
+        let tile = &self.cfg.tiles[ty as usize];
+        if tile.id != *id {
+            return format!("the tile to place is {}, not {id}", tile.id);
+        }
+        let xy: Vec<i32> = at.split(',').filter_map(|v| v.parse().ok()).collect();
+        let rot = match r.strip_prefix('r').map(str::parse::<u32>) {
+            Some(Ok(d @ (0 | 90 | 180 | 270))) => Some(d as usize / 90),
+            Some(Ok(_)) => return format!("rotations are r0, r90, r180 and r270, not `{r}`"),
+            _ => None,
+        };
+        let (Some(&x), Some(&y), Some(rot)) = (xy.first(), xy.get(1), rot) else {
+            return "write it as `place TILE at X,Y rDEG`".into();
+        };
+        let Some(cell) = self.st.board.cell_at(x, y) else {
+            return Refusal::OffBoard.to_string();
+        };
+        match self.st.board.check(cell, tile, rot) {
+            Err(e) => e.to_string(),
+            Ok(()) => "that rotation is the same placement as another one listed".into(),
+        }
+    }
+
+    /// The decision's option names (for transcripts and people).
+    pub fn option_names(&self) -> Vec<String> {
+        self.options.iter().map(|&o| self.option_name(o)).collect()
+    }
+}
+
+/// An option name with the parts of every `a+b+c` word in one order, so that a set of chips (or of
+/// sides) may be written in any order: `upgrade purple1+orange1` names `upgrade orange1+purple1`.
+pub fn canonical_option(name: &str) -> String {
+    let words: Vec<String> = name
+        .split_whitespace()
+        .map(|w| {
+            let mut parts: Vec<&str> = w.split('+').collect();
+            parts.sort_unstable();
+            parts.join("+")
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// A segment named by its kind and the sides or halves it touches, e.g. `city N`, `road E+W`.
+pub fn segment_name(t: &CompiledTile, seg: usize, rot: usize) -> String {
+    let kind = t.kinds[seg];
+    let mut parts: Vec<&str> = Vec::new();
+    match kind {
+        FeatureKind::Road | FeatureKind::City => {
+            let m = t.seg_sides[seg][rot];
+            for (s, name) in ["N", "E", "S", "W"].iter().enumerate() {
+                if m & (1 << s) != 0 {
+                    parts.push(name);
+                }
+            }
+        }
+        FeatureKind::Field => {
+            let m = t.seg_halves[seg][rot];
+            for (h, name) in HALF_NAMES.iter().enumerate() {
+                if m & (1 << h) != 0 {
+                    parts.push(name);
+                }
+            }
+        }
+        FeatureKind::Monastery => return "monastery".into(),
+    }
+    if parts.is_empty() {
+        kind.name().to_string()
+    } else {
+        format!("{} {}", kind.name(), parts.join("+"))
+    }
+}

@@ -1,0 +1,278 @@
+//! The step machine: runs the automatic steps of a turn (spec §3) until a decision is pending, and
+//! offers each decision's options. Each step is a named function; `run_step` only dispatches.
+
+use super::{Game, GameError, Hooks, Opt, Phase, Step, Trigger};
+use crate::features::NONE;
+use crate::state::EvKind;
+
+impl<H: Hooks> Game<H> {
+    /// Offers the next decision a rule asked for, if any: `pass` (declining) and the asked action's
+    /// options, to the asked player.
+    fn offer_asked(&mut self) -> Result<bool, GameError> {
+        self.options.clear();
+        self.options.push(Opt::Pass);
+        match self.hooks.next_ask(&mut self.st, &mut self.options)? {
+            Some(p) => {
+                self.asked = Some(p);
+                self.decided = false;
+                self.offer_phase = None;
+                Ok(true)
+            }
+            None => {
+                self.options.clear();
+                Ok(false)
+            }
+        }
+    }
+
+    /// Runs automatic steps until a decision is pending (its options in `self.options`) or the game
+    /// is over (`Ok(false)`).
+    pub fn advance(&mut self) -> Result<bool, GameError> {
+        loop {
+            if !self.decided {
+                return Ok(true);
+            }
+            // Decisions rules asked for come first, once the step that asked is over.
+            if self.hooks.asking() && self.offer_asked()? {
+                return Ok(true);
+            }
+            if self.step == Step::Over {
+                return Ok(false);
+            }
+            // Forced actions come first, whenever they apply. They are checked again only after
+            // something may have changed: a decision other than pass/draw, or a step that fires
+            // triggers or starts a turn (steps that only offer options or draw a tile change
+            // nothing rules can see).
+            if self.st.turn > 0 && !self.forced_clean {
+                self.options.clear();
+                self.hooks.forced(&mut self.st, &mut self.options)?;
+                if !self.options.is_empty() {
+                    self.decided = false;
+                    self.forced_pending = true;
+                    return Ok(true);
+                }
+                self.forced_clean = true;
+            }
+            let quiet = match self.step {
+                Step::StartActions
+                | Step::Draw
+                | Step::Place
+                | Step::Follower
+                | Step::FollowerActions
+                | Step::ScoreActions
+                | Step::AfterActions => true,
+                // Followed by `TurnStart` (or the end), which is checked after.
+                Step::NextTurn => !self.hooks.listens(Trigger::RoundEnd),
+                Step::TurnEnd => !self.hooks.listens(Trigger::TurnEnd),
+                _ => false,
+            };
+            self.run_step()?;
+            if !quiet {
+                self.forced_clean = false;
+            }
+        }
+    }
+
+    /// Offers the actions of a phase beside `with` (draw or pass). Taking an action comes back to
+    /// `again`, so a player may take several (their limits permitting); `with` moves on.
+    fn offer_actions(&mut self, phase: Phase, with: Opt, again: Step) -> Result<bool, GameError> {
+        self.options.clear();
+        self.options.push(with);
+        self.hooks.actions(&mut self.st, phase, &mut self.options)?;
+        self.offer_phase = Some(phase);
+        if self.options.len() > 1 {
+            self.decided = false;
+            self.resume = Some(again);
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// Runs the current step; each step says which comes next.
+    fn run_step(&mut self) -> Result<(), GameError> {
+        match self.step {
+            Step::TurnStart => self.start_turn(),
+            Step::StartActions => {
+                self.step = Step::Draw;
+                if self.st.current_tile.is_none() {
+                    self.offer_actions(Phase::Start, Opt::Draw, Step::StartActions)?;
+                }
+                Ok(())
+            }
+            Step::Draw => self.draw_tile(),
+            Step::Place => self.offer_placements(),
+            Step::Follower => self.offer_followers(),
+            Step::FollowerActions => {
+                self.step = Step::Score;
+                self.offer_actions(Phase::Follower, Opt::Pass, Step::FollowerActions)?;
+                Ok(())
+            }
+            Step::Score => self.score_completed(),
+            Step::ScoreActions => {
+                self.step = Step::TurnEnd;
+                self.offer_actions(Phase::Score, Opt::Pass, Step::ScoreActions)?;
+                Ok(())
+            }
+            Step::TurnEnd => {
+                let ctx = self.ctx();
+                self.fire(Trigger::TurnEnd, &ctx)?;
+                self.step = Step::AfterActions;
+                Ok(())
+            }
+            Step::AfterActions => {
+                self.step = Step::NextTurn;
+                self.offer_actions(Phase::After, Opt::Pass, Step::AfterActions)?;
+                Ok(())
+            }
+            Step::NextTurn => self.next_turn(),
+            Step::Final => {
+                self.final_scoring()?;
+                self.step = Step::Over;
+                Ok(())
+            }
+            Step::Over => Ok(()),
+        }
+    }
+
+    /// A turn starts: nothing drawn or placed yet; the game ends when the stack is empty.
+    fn start_turn(&mut self) -> Result<(), GameError> {
+        self.st.current_tile = None;
+        self.st.placed_now = NONE;
+        self.st.follower_placed_now = false;
+        if self.st.stack.is_empty() {
+            self.step = Step::Final;
+            return Ok(());
+        }
+        let ctx = self.ctx();
+        self.fire(Trigger::TurnStart, &ctx)?;
+        self.step = Step::StartActions;
+        Ok(())
+    }
+
+    /// Lists the placements of the tile in hand (one an action gave), or draws until a tile can be
+    /// placed, discarding those that cannot; the game ends when the stack runs out.
+    fn draw_tile(&mut self) -> Result<(), GameError> {
+        let tiles = self.cfg.tiles.clone();
+        if let Some(ty) = self.st.current_tile {
+            self.placements.clear();
+            self.st
+                .board
+                .legal_placements(&tiles[ty as usize], &mut self.placements);
+        } else {
+            loop {
+                let Some(ty) = self.st.stack.pop() else {
+                    self.step = Step::Final;
+                    return Ok(());
+                };
+                self.placements.clear();
+                self.st
+                    .board
+                    .legal_placements(&tiles[ty as usize], &mut self.placements);
+                if !self.placements.is_empty() {
+                    self.st.current_tile = Some(ty);
+                    break;
+                }
+                let p = self.st.current;
+                self.st.push(Some(p), EvKind::TileDiscarded { ty });
+            }
+        }
+        self.step = Step::Place;
+        Ok(())
+    }
+
+    /// Offers the tile's placements; a tile in hand with none is discarded and the player draws.
+    fn offer_placements(&mut self) -> Result<(), GameError> {
+        let Some(ty) = self.st.current_tile else {
+            self.step = Step::Draw;
+            return Ok(());
+        };
+        self.options.clear();
+        self.options.extend(
+            self.placements
+                .iter()
+                .map(|&(cell, rot)| Opt::Place { cell, rot }),
+        );
+        if self.options.is_empty() {
+            // A taken tile with no placement is discarded like a drawn one.
+            let p = self.st.current;
+            self.st.push(Some(p), EvKind::TileDiscarded { ty });
+            self.st.current_tile = None;
+            self.step = Step::Draw;
+        } else {
+            self.decided = false;
+        }
+        Ok(())
+    }
+
+    /// Offers a follower on each unoccupied feature of the placed tile, or passing; no decision
+    /// when the player has no follower in supply or every feature is occupied.
+    fn offer_followers(&mut self) -> Result<(), GameError> {
+        self.step = Step::FollowerActions;
+        let p = self.st.current;
+        if self.st.followers_in_supply(p) == 0 {
+            return Ok(());
+        }
+        let Some(placed) = self
+            .st
+            .board
+            .placed
+            .get(self.st.placed_now as usize)
+            .copied()
+        else {
+            return Ok(());
+        };
+        let n = self.cfg.tiles[placed.ty as usize].kinds.len();
+        self.options.clear();
+        self.options.push(Opt::Pass);
+        for seg in 0..n {
+            let node = placed.first_node + seg as u32;
+            if self.st.board.features.follower_count(node) == 0 {
+                self.options.push(Opt::Follower { seg: seg as u8 });
+            }
+        }
+        if self.options.len() > 1 {
+            self.decided = false;
+        }
+        Ok(())
+    }
+
+    /// Scores the features the placement completed, in the order the board found them.
+    fn score_completed(&mut self) -> Result<(), GameError> {
+        let completed = std::mem::take(&mut self.completed);
+        for &root in &completed {
+            self.score_feature(root, true)?;
+        }
+        self.completed = completed;
+        self.completed.clear();
+        self.step = Step::ScoreActions;
+        Ok(())
+    }
+
+    /// Ends the turn (logging its choices) and passes to the next player, or to the same player
+    /// for an extra turn; a round ends when the first player's turn comes again.
+    fn next_turn(&mut self) -> Result<(), GameError> {
+        if self.st.record {
+            let p = self.st.current;
+            let choices = std::mem::take(&mut self.st.turn_choices);
+            let deciders = std::mem::take(&mut self.st.turn_deciders);
+            self.st.push(Some(p), EvKind::TurnEnd { choices, deciders });
+        }
+        self.st.turn += 1;
+        if self.st.extra_turn_pending {
+            self.st.extra_turn_pending = false;
+            self.st.in_extra_turn = true;
+        } else {
+            self.st.in_extra_turn = false;
+            let n = self.st.players.len().max(1) as u8;
+            self.st.current = (self.st.current + 1) % n;
+            if self.st.current == 0 {
+                let ctx = self.ctx();
+                self.fire(Trigger::RoundEnd, &ctx)?;
+                self.st.round += 1;
+            }
+        }
+        self.step = Step::TurnStart;
+        Ok(())
+    }
+}
