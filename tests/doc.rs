@@ -164,7 +164,7 @@ fn against_shows_what_a_house_rule_changes() {
          override sale_abroad = 6\n\
          param bonus: int = 1 \"points for a town\"\n\
          rule sell_town_gone on turn_end { score(player, bonus) }\n\
-         rule road on scored when feature.kind == road {\n  score(feature.winners, 2 * feature.tiles)\n}\n",
+         replace rule road on scored when feature.kind == road {\n  score(feature.winners, 2 * feature.tiles)\n}\n",
     )
     .unwrap();
     let (code, out, err) = carto(&dir, &["doc", "house.rules", "--against", "france"]);

@@ -6,7 +6,7 @@ use super::english::{self, title_case, Words};
 use crate::diag::Source;
 use crate::lang::ast::{self, ItemKind, LimitKind};
 use crate::lang::builtins::{HeaderKey, Ty};
-use crate::lang::check::{BundledRules, RulesResolver};
+use crate::lang::check::{house, BundledRules, RulesResolver};
 use crate::lang::ir::{Expr, Origin, Value};
 use crate::lang::phrases::{phase_phrase, trigger_phrase};
 use crate::variant::{value_json, Variant};
@@ -92,7 +92,6 @@ pub fn page(v: &Variant) -> Page {
         w.holdings = p.holdings.clone();
         w
     };
-    let groups = action_groups(&trees);
     let mut setup = Vec::new();
     for (i, tree) in trees.iter().enumerate() {
         let (Some(tree), Some(src)) = (tree, &sources[i]) else {
@@ -117,52 +116,44 @@ pub fn page(v: &Variant) -> Page {
         let item = tree.items.iter().find(|i| i.span.start == o.span.start)?;
         Some((item, src))
     };
+    let in_force = |origin: &Origin, changes: &[Origin]| in_force(origin, changes, &find);
     let rules = p
         .rules
         .iter()
         .filter_map(|r| {
-            let (item, src) = find(&r.origin)?;
+            let def = in_force(&r.origin, &r.changes)?;
             let ItemKind::Rule {
                 trigger,
                 when,
                 body,
                 ..
-            } = &item.kind
+            } = &def.kind
             else {
                 return None;
             };
             let sentence = rule_sentence(&mut words(), &trigger.name, when.as_ref(), body);
-            Some(make_item(
-                &r.name,
-                "rule",
-                &title_case(&r.name),
-                "",
-                sentence,
-                src,
-                &item.span,
-            ))
+            Some(def.item(&r.name, "rule", "", sentence))
         })
         .collect();
+    let action_defs: Vec<Option<InForce>> = p
+        .actions
+        .iter()
+        .map(|a| in_force(&a.origin, &a.changes))
+        .collect();
+    let groups = action_groups(action_defs.iter().flatten().map(|d| &d.kind));
     let actions = p
         .actions
         .iter()
-        .filter_map(|a| {
-            let (item, src) = find(&a.origin)?;
-            let ItemKind::Action(decl) = &item.kind else {
+        .zip(&action_defs)
+        .filter_map(|(a, def)| {
+            let def = def.as_ref()?;
+            let ItemKind::Action(decl) = &def.kind else {
                 return None;
             };
             let when = action_when(decl, &groups);
             let sentence = action_sentence(&mut words(), decl);
             let kind = if decl.forced { "forced" } else { "action" };
-            Some(make_item(
-                &a.name,
-                kind,
-                &title_case(&a.name),
-                &when,
-                sentence,
-                src,
-                &item.span,
-            ))
+            Some(def.item(&a.name, kind, &when, sentence))
         })
         .collect();
     Page {
@@ -189,6 +180,74 @@ pub fn page(v: &Variant) -> Page {
         rules,
         actions,
     }
+}
+
+/// A rule or action as in force: its definition with the house rules' changes applied.
+struct InForce<'a> {
+    kind: ItemKind,
+    item: &'a ast::Item,
+    src: &'a Source,
+    /// Each `change` item applied, with its source.
+    changes: Vec<(&'a ast::Item, &'a Source)>,
+}
+
+impl InForce<'_> {
+    /// The page's item: the sentence of the definition in force, beside the definition's source and
+    /// each change's, with where the changes are.
+    fn item(&self, name: &str, kind: &'static str, when: &str, sentence: String) -> Item {
+        let mut sentence = sentence;
+        let mut it = make_item(
+            name,
+            kind,
+            &title_case(name),
+            when,
+            String::new(),
+            self.src,
+            &self.item.span,
+        );
+        for (change, src) in &self.changes {
+            let (line, _) = src.line_col(change.span.start);
+            sentence.push_str(&format!(
+                " Changed by the house rule at {}:{line}.",
+                src.name
+            ));
+            let text = src.text.get(change.span.clone()).unwrap_or("").trim_end();
+            it.source
+                .push_str(&format!("\n# {}:{line}\n{text}", src.name));
+        }
+        it.sentence = sentence;
+        it
+    }
+}
+
+/// The definition at `origin` (a `replace` unwrapped) with every change at `changes` applied.
+fn in_force<'a>(
+    origin: &Origin,
+    changes: &[Origin],
+    find: &impl Fn(&Origin) -> Option<(&'a ast::Item, &'a Source)>,
+) -> Option<InForce<'a>> {
+    let (item, src) = find(origin)?;
+    let mut kind = match &item.kind {
+        ItemKind::Replace(inner) => (**inner).clone(),
+        k => k.clone(),
+    };
+    let mut parts = house::PartFiles::all(0, &kind);
+    let mut applied = Vec::new();
+    for o in changes {
+        let Some((change, csrc)) = find(o) else {
+            continue;
+        };
+        if let ItemKind::Change(ch) = &change.kind {
+            house::apply_change(&mut kind, &mut parts, ch, 0);
+            applied.push((change, csrc));
+        }
+    }
+    Some(InForce {
+        kind,
+        item,
+        src,
+        changes: applied,
+    })
 }
 
 fn make_item(
@@ -337,11 +396,11 @@ fn action_when(a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<String>>) -> S
     parts.join(", ")
 }
 
-/// Group name → the actions in it, over every file.
-fn action_groups(trees: &[Option<ast::File>]) -> BTreeMap<String, Vec<String>> {
+/// Group name → the actions in force in it.
+fn action_groups<'a>(defs: impl Iterator<Item = &'a ItemKind>) -> BTreeMap<String, Vec<String>> {
     let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for item in trees.iter().flatten().flat_map(|t| &t.items) {
-        if let ItemKind::Action(a) = &item.kind {
+    for kind in defs {
+        if let ItemKind::Action(a) = kind {
             for l in &a.limits {
                 if let LimitKind::Group(g, _) = &l.kind {
                     let names = groups.entry(g.name.clone()).or_default();

@@ -43,6 +43,75 @@ pub enum ItemKind {
         body: Block,
     },
     Action(ActionDecl),
+    /// `remove rule NAME`, `remove action NAME`: the imported definition is no longer in force.
+    Remove {
+        what: DefKind,
+        name: Ident,
+    },
+    /// `replace rule …`, `replace action …`, `replace forced …`: a whole new definition (a `Rule` or
+    /// an `Action`) in place of the imported one of the same name.
+    Replace(Box<ItemKind>),
+    /// `change rule NAME …`, `change action NAME …`: new parts for the imported definition.
+    Change(Change),
+}
+
+/// What a house rule names: a rule, or an action (forced ones included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DefKind {
+    Rule,
+    Action,
+}
+
+impl DefKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            DefKind::Rule => "rule",
+            DefKind::Action => "action",
+        }
+    }
+    pub fn article(self) -> &'static str {
+        match self {
+            DefKind::Rule => "a",
+            DefKind::Action => "an",
+        }
+    }
+}
+
+/// `change rule NAME [when C] [{ … }]` or `change action NAME [phase P] [limit …]* [when C]
+/// [choose x: …]* [{ … }]`: each part written replaces that part of the imported definition (a limit
+/// replaces the one of its kind, `limit none` drops them all; a choice replaces the one of its name).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    pub what: DefKind,
+    pub name: Ident,
+    pub phase: Option<Ident>,
+    pub limits: Vec<Limit>,
+    pub when: Option<Expr>,
+    pub choices: Vec<Choice>,
+    pub body: Option<Block>,
+}
+
+impl Change {
+    /// Whether it names no part to change.
+    pub fn is_empty(&self) -> bool {
+        self.phase.is_none()
+            && self.limits.is_empty()
+            && self.when.is_none()
+            && self.choices.is_empty()
+            && self.body.is_none()
+    }
+}
+
+impl ItemKind {
+    /// The kind and name of a rule or action definition (`replace` included).
+    pub fn definition(&self) -> Option<(DefKind, &Ident)> {
+        match self {
+            ItemKind::Rule { name, .. } => Some((DefKind::Rule, name)),
+            ItemKind::Action(a) => Some((DefKind::Action, &a.name)),
+            ItemKind::Replace(inner) => inner.definition(),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

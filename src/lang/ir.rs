@@ -227,6 +227,8 @@ pub struct Rule {
     pub when: Option<Expr>,
     pub body: Body,
     pub origin: Origin,
+    /// The house rules (`change rule …`) applied to the definition at `origin`, in order.
+    pub changes: Vec<Origin>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -273,6 +275,8 @@ pub struct Action {
     /// Slot 0 is `player` (the deciding player); parameters, then choices follow.
     pub body: Body,
     pub origin: Origin,
+    /// The house rules (`change action …`) applied to the definition at `origin`, in order.
+    pub changes: Vec<Origin>,
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]

@@ -21,9 +21,9 @@ pub const MAX_DEPTH: usize = 64;
 const BUILD_LIMIT: usize = 12 * MAX_DEPTH;
 
 /// Keywords that start an item, for error recovery and messages.
-pub const ITEM_KEYWORDS: [&str; 10] = [
+pub const ITEM_KEYWORDS: [&str; 13] = [
     "import", "variant", "param", "override", "chips", "holding", "setup", "rule", "action",
-    "forced",
+    "forced", "remove", "replace", "change",
 ];
 
 /// Parses a whole file. Returns the items that parsed, and every syntax error.
@@ -235,6 +235,13 @@ fn rule_words(rk: Rule) -> Option<&'static str> {
         kw_of => "`of`",
         kw_list => "`list`",
         kw_ask => "`ask`",
+        kw_remove => "`remove`",
+        kw_replace => "`replace`",
+        kw_change => "`change`",
+        remove | replace | change => "an item (`rule`, `action`, `param`, …)",
+        def_kind => "`rule` or `action`",
+        change_rule => "`rule`",
+        change_action => "`action`",
         _ => return None,
     })
 }
@@ -435,6 +442,9 @@ fn is_kw(rk: Rule) -> bool {
             | kw_of
             | kw_list
             | kw_ask
+            | kw_remove
+            | kw_replace
+            | kw_change
             | range_op
     )
 }
@@ -585,68 +595,142 @@ impl Builder {
             }
             Rule::holding => ItemKind::Holding(self.ident(self.next(&mut it, &span)?)),
             Rule::setup => ItemKind::Setup(self.block(self.next(&mut it, &span)?, 0)?),
-            Rule::rule => {
+            Rule::rule => self.rule_def(it, &span)?,
+            Rule::action | Rule::forced => ItemKind::Action(self.action_def(rk, it, &span)?),
+            Rule::remove => {
+                let what = self.def_kind(self.next(&mut it, &span)?);
                 let name = self.ident(self.next(&mut it, &span)?);
-                let trigger = self.ident(self.next(&mut it, &span)?);
-                let mut when = None;
-                let mut body = None;
-                for p in it {
-                    match p.as_rule() {
-                        Rule::when => when = Some(self.when(p)?),
-                        _ => body = Some(self.block(p, 0)?),
-                    }
-                }
-                let body = body.ok_or_else(|| self.internal(span.clone()))?;
-                ItemKind::Rule {
-                    name,
-                    trigger,
-                    when,
-                    body,
-                }
+                ItemKind::Remove { what, name }
             }
-            Rule::action | Rule::forced => {
-                let name = self.ident(self.next(&mut it, &span)?);
-                let mut a = ActionDecl {
-                    forced: rk == Rule::forced,
-                    name,
-                    params: None,
-                    phase: None,
-                    limits: Vec::new(),
-                    when: None,
-                    choices: Vec::new(),
-                    body: Block {
-                        stmts: Vec::new(),
-                        span: span.clone(),
-                    },
-                };
-                for p in it {
-                    match p.as_rule() {
-                        Rule::action_params => {
-                            let mut params = Vec::new();
-                            for q in kids(p) {
-                                let qspan = self.span(&q);
-                                let mut qk = kids(q);
-                                let name = self.ident(self.next(&mut qk, &qspan)?);
-                                let ty = self.type_expr(self.next(&mut qk, &qspan)?, 0)?;
-                                params.push((name, ty));
-                            }
-                            a.params = Some(params);
-                        }
-                        Rule::phase => {
-                            let pspan = self.span(&p);
-                            a.phase = Some(self.ident(self.next(&mut kids(p), &pspan)?));
-                        }
-                        Rule::limit => a.limits.push(self.limit(p)?),
-                        Rule::when => a.when = Some(self.when(p)?),
-                        Rule::choose => a.choices.push(self.choose(p)?),
-                        _ => a.body = self.block(p, 0)?,
-                    }
-                }
-                ItemKind::Action(a)
+            Rule::replace => {
+                let def = self.next(&mut it, &span)?;
+                let rk = def.as_rule();
+                let inner = kids(def);
+                ItemKind::Replace(Box::new(match rk {
+                    Rule::rule => self.rule_def(inner, &span)?,
+                    _ => ItemKind::Action(self.action_def(rk, inner, &span)?),
+                }))
             }
+            Rule::change => ItemKind::Change(self.change(self.next(&mut it, &span)?)?),
             _ => return Err(self.internal(span)),
         };
         Ok(Item { kind, span })
+    }
+
+    /// `rule NAME on TRIGGER [when C] { … }`, from the pairs after `rule`.
+    fn rule_def<'i>(
+        &self,
+        mut it: impl Iterator<Item = Pair<'i, Rule>>,
+        span: &Span,
+    ) -> Res<ItemKind> {
+        let name = self.ident(self.next(&mut it, span)?);
+        let trigger = self.ident(self.next(&mut it, span)?);
+        let mut when = None;
+        let mut body = None;
+        for p in it {
+            match p.as_rule() {
+                Rule::when => when = Some(self.when(p)?),
+                _ => body = Some(self.block(p, 0)?),
+            }
+        }
+        let body = body.ok_or_else(|| self.internal(span.clone()))?;
+        Ok(ItemKind::Rule {
+            name,
+            trigger,
+            when,
+            body,
+        })
+    }
+
+    /// `action NAME …` or `forced NAME …` (`rk`), from the pairs after the keyword.
+    fn action_def<'i>(
+        &self,
+        rk: Rule,
+        mut it: impl Iterator<Item = Pair<'i, Rule>>,
+        span: &Span,
+    ) -> Res<ActionDecl> {
+        let name = self.ident(self.next(&mut it, span)?);
+        let mut a = ActionDecl {
+            forced: rk == Rule::forced,
+            name,
+            params: None,
+            phase: None,
+            limits: Vec::new(),
+            when: None,
+            choices: Vec::new(),
+            body: Block {
+                stmts: Vec::new(),
+                span: span.clone(),
+            },
+        };
+        for p in it {
+            match p.as_rule() {
+                Rule::action_params => a.params = Some(self.action_params(p)?),
+                Rule::phase => a.phase = Some(self.phase(p)?),
+                Rule::limit => a.limits.push(self.limit(p)?),
+                Rule::when => a.when = Some(self.when(p)?),
+                Rule::choose => a.choices.push(self.choose(p)?),
+                _ => a.body = self.block(p, 0)?,
+            }
+        }
+        Ok(a)
+    }
+
+    /// `(p: type, …)` of an asked action.
+    fn action_params(&self, p: Pair<'_, Rule>) -> Res<Vec<(Ident, TypeExpr)>> {
+        let mut params = Vec::new();
+        for q in kids(p) {
+            let qspan = self.span(&q);
+            let mut qk = kids(q);
+            let name = self.ident(self.next(&mut qk, &qspan)?);
+            let ty = self.type_expr(self.next(&mut qk, &qspan)?, 0)?;
+            params.push((name, ty));
+        }
+        Ok(params)
+    }
+
+    fn phase(&self, p: Pair<'_, Rule>) -> Res<Ident> {
+        let pspan = self.span(&p);
+        Ok(self.ident(self.next(&mut kids(p), &pspan)?))
+    }
+
+    /// `rule` or `action` after `remove`.
+    fn def_kind(&self, p: Pair<'_, Rule>) -> DefKind {
+        if p.as_str().trim() == "rule" {
+            DefKind::Rule
+        } else {
+            DefKind::Action
+        }
+    }
+
+    /// The parts after `change rule NAME` or `change action NAME`.
+    fn change(&self, p: Pair<'_, Rule>) -> Res<Change> {
+        let span = self.span(&p);
+        let what = if p.as_rule() == Rule::change_rule {
+            DefKind::Rule
+        } else {
+            DefKind::Action
+        };
+        let mut it = kids(p);
+        let mut c = Change {
+            what,
+            name: self.ident(self.next(&mut it, &span)?),
+            phase: None,
+            limits: Vec::new(),
+            when: None,
+            choices: Vec::new(),
+            body: None,
+        };
+        for q in it {
+            match q.as_rule() {
+                Rule::phase => c.phase = Some(self.phase(q)?),
+                Rule::limit => c.limits.push(self.limit(q)?),
+                Rule::when => c.when = Some(self.when(q)?),
+                Rule::choose => c.choices.push(self.choose(q)?),
+                _ => c.body = Some(self.block(q, 0)?),
+            }
+        }
+        Ok(c)
     }
 
     fn expr_list_as_expr(&self, p: Pair<'_, Rule>) -> Res<Expr> {

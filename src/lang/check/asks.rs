@@ -30,45 +30,28 @@ fn quiet_type(t: &ast::TypeExpr) -> Option<Ty> {
 }
 
 impl Checker {
-    /// Indexes every action as `lower_bodies` will (a later file's action of the same name keeps the
-    /// imported one's index), with the parameters of the definition in force.
-    pub(super) fn declare_actions(&mut self, order: &[usize], asts: &[ast::File]) {
-        let mut sigs: BTreeMap<String, (usize, AskSig)> = BTreeMap::new();
-        let mut next: ActionId = 0;
-        for &f in order {
-            for item in &asts[f].items {
-                let ItemKind::Action(a) = &item.kind else {
-                    continue;
-                };
-                let params = a.params.as_ref().map(|ps| {
-                    ps.iter()
-                        .map(|(n, t)| (n.name.clone(), quiet_type(t)))
-                        .collect()
-                });
-                match sigs.get_mut(&a.name.name) {
-                    // Twice in one file: the first stays (the second is reported).
-                    Some((file, _)) if *file == f => {}
-                    Some((file, sig)) => {
-                        *file = f;
-                        sig.params = params;
-                    }
-                    None => {
-                        sigs.insert(
-                            a.name.name.clone(),
-                            (
-                                f,
-                                AskSig {
-                                    index: next,
-                                    params,
-                                },
-                            ),
-                        );
-                        next += 1;
-                    }
-                }
-            }
+    /// Indexes every action in force as `lower_bodies` will, with its parameters.
+    pub(super) fn declare_actions(&mut self) {
+        let mut sigs = BTreeMap::new();
+        let actions = self.house.actions.iter().filter_map(|e| match &e.def {
+            ItemKind::Action(a) => Some(a),
+            _ => None,
+        });
+        for (i, a) in actions.enumerate() {
+            let params = a.params.as_ref().map(|ps| {
+                ps.iter()
+                    .map(|(n, t)| (n.name.clone(), quiet_type(t)))
+                    .collect()
+            });
+            sigs.insert(
+                a.name.name.clone(),
+                AskSig {
+                    index: i as ActionId,
+                    params,
+                },
+            );
         }
-        self.asked = sigs.into_iter().map(|(k, (_, s))| (k, s)).collect();
+        self.asked = sigs;
     }
 
     /// Binds an asked action's parameters after `player` (slots 1..); checks the action's shape:
@@ -154,15 +137,7 @@ impl Checker {
             );
         }
         let Some(sig) = self.asked.get(&action.name).cloned() else {
-            let mut d = Diagnostic::error(
-                action.span.clone(),
-                format!("unknown action `{}`", action.name),
-            )
-            .with_label("no action has this name");
-            let names: Vec<&str> = self.asked.keys().map(|s| s.as_str()).collect();
-            if let Some(s) = did_you_mean(&action.name, names.iter().copied()) {
-                d = d.with_note(format!("did you mean `{s}`?"));
-            }
+            let d = self.unknown_action(action);
             self.err(d);
             for a in args {
                 self.expr(a, sc);
@@ -223,5 +198,38 @@ impl Checker {
             action: sig.index,
             args: out,
         })
+    }
+
+    /// An `ask` of an action not in force: removed by a house rule, or misspelt.
+    fn unknown_action(&self, action: &ast::Ident) -> Diagnostic {
+        let removed = self
+            .house
+            .removed
+            .get(&(ast::DefKind::Action, action.name.clone()));
+        if let Some((f, at)) = removed {
+            let src = &self.files[*f];
+            let (line, col) = src.line_col(at.start);
+            return Diagnostic::error(
+                action.span.clone(),
+                format!(
+                    "action `{}` is asked here, but a house rule removed it",
+                    action.name
+                ),
+            )
+            .with_label("removed")
+            .with_note(format!("it is removed at {}:{line}:{col}", src.name))
+            .with_note(
+                "remove or change what asks it too (`remove rule …`, `change rule … { … }`)",
+            );
+        }
+        let mut d = Diagnostic::error(
+            action.span.clone(),
+            format!("unknown action `{}`", action.name),
+        )
+        .with_label("no action has this name");
+        if let Some(s) = did_you_mean(&action.name, self.asked.keys().map(|s| s.as_str())) {
+            d = d.with_note(format!("did you mean `{s}`?"));
+        }
+        d
     }
 }

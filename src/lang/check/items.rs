@@ -1,13 +1,13 @@
 //! Setup blocks, rules and actions: each rule's trigger (which binds the first locals), each action's
-//! phase, limits and choices, and the lowering of their bodies. A later file's rule or action of the
-//! same name replaces an imported one.
+//! phase, limits and choices, and the lowering of their bodies. Which rules and actions are in force
+//! (after `remove`, `replace`, `change`) is the `house` room's.
 
+use super::house::InForce;
 use super::{Checker, MapKnowledge, Scope};
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::lang::ast::{self, BinOp, ExprKind, ItemKind, UnOp};
 use crate::lang::builtins::{self, Base, Trigger, Ty, PHASES};
 use crate::lang::ir;
-use std::collections::HashMap;
 
 fn const_bool(e: &ast::Expr) -> Option<bool> {
     match &e.kind {
@@ -19,45 +19,29 @@ fn const_bool(e: &ast::Expr) -> Option<bool> {
     }
 }
 
-/// Where each name of a rule or action was defined: (file, index in the program's list).
-type Defined = HashMap<String, (usize, usize)>;
-
 impl Checker {
-    /// Lowers the setup blocks, rules and actions of every file, and indexes the rules by trigger.
+    /// Lowers the setup blocks of every file and the rules and actions in force (see `house`), and
+    /// indexes the rules by trigger.
     pub(super) fn lower_bodies(&mut self, order: &[usize], asts: &[ast::File]) {
-        let mut rule_names = Defined::new();
-        let mut action_names = Defined::new();
-        let mut rules: Vec<ir::Rule> = Vec::new();
         for &f in order {
             self.file = f;
             for item in &asts[f].items {
-                match &item.kind {
-                    ItemKind::Setup(block) => {
-                        let mut sc = Scope::default();
-                        let stmts = self.block(block, &mut sc);
-                        self.prog.setup.push(ir::Body {
-                            stmts,
-                            locals: sc.next,
-                        });
-                    }
-                    ItemKind::Rule {
-                        name,
-                        trigger,
-                        when,
-                        body,
-                    } => {
-                        if let Some(r) = self.rule(name, trigger, when.as_ref(), body, item) {
-                            self.add_rule(name, r, &mut rules, &mut rule_names);
-                        }
-                    }
-                    ItemKind::Action(a) => {
-                        let act = self.action(a, item);
-                        self.add_action(a, act, &mut action_names);
-                    }
-                    _ => {}
+                if let ItemKind::Setup(block) = &item.kind {
+                    let mut sc = Scope::default();
+                    let stmts = self.block(block, &mut sc);
+                    self.prog.setup.push(ir::Body {
+                        stmts,
+                        locals: sc.next,
+                    });
                 }
             }
         }
+        let in_force = std::mem::take(&mut self.house.rules);
+        let rules: Vec<ir::Rule> = in_force.iter().filter_map(|e| self.rule(e)).collect();
+        self.house.rules = in_force;
+        let in_force = std::mem::take(&mut self.house.actions);
+        self.prog.actions = in_force.iter().filter_map(|e| self.action(e)).collect();
+        self.house.actions = in_force;
         self.prog.by_trigger = vec![Vec::new(); Trigger::ALL.len()];
         for (i, r) in rules.iter().enumerate() {
             if let Some(v) = self.prog.by_trigger.get_mut(r.trigger as usize) {
@@ -116,56 +100,6 @@ impl Checker {
         }
     }
 
-    /// Adds a rule, or replaces an imported one of the same name; two in one file are an error.
-    fn add_rule(
-        &mut self,
-        name: &ast::Ident,
-        r: ir::Rule,
-        rules: &mut Vec<ir::Rule>,
-        names: &mut Defined,
-    ) {
-        let f = self.file;
-        match names.get(&name.name) {
-            Some(&(rf, _)) if rf == f => self.err(
-                Diagnostic::error(
-                    name.span.clone(),
-                    format!("rule `{}` is defined twice", name.name),
-                )
-                .with_label("a rule with this name is above"),
-            ),
-            Some(&(_, i2)) if i2 < rules.len() => {
-                rules[i2] = r;
-                names.insert(name.name.clone(), (f, i2));
-            }
-            _ => {
-                names.insert(name.name.clone(), (f, rules.len()));
-                rules.push(r);
-            }
-        }
-    }
-
-    /// Adds an action, or replaces an imported one of the same name; two in one file are an error.
-    fn add_action(&mut self, a: &ast::ActionDecl, act: ir::Action, names: &mut Defined) {
-        let f = self.file;
-        match names.get(&a.name.name) {
-            Some(&(af, _)) if af == f => self.err(
-                Diagnostic::error(
-                    a.name.span.clone(),
-                    format!("action `{}` is defined twice", a.name.name),
-                )
-                .with_label("an action with this name is above"),
-            ),
-            Some(&(_, i)) if i < self.prog.actions.len() => {
-                self.prog.actions[i] = act;
-                names.insert(a.name.name.clone(), (f, i));
-            }
-            _ => {
-                names.insert(a.name.name.clone(), (f, self.prog.actions.len()));
-                self.prog.actions.push(act);
-            }
-        }
-    }
-
     fn never(&mut self, e: &ast::Expr, what: &str) {
         if const_bool(e) == Some(false) {
             self.err(
@@ -175,14 +109,66 @@ impl Checker {
         }
     }
 
-    fn rule(
-        &mut self,
-        name: &ast::Ident,
-        trigger: &ast::Ident,
-        when: Option<&ast::Expr>,
-        body: &ast::Block,
-        item: &ast::Item,
-    ) -> Option<ir::Rule> {
+    /// Runs `f` with diagnostics going to `file` (a part written by a house rule's file).
+    fn in_file<T>(&mut self, file: usize, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = std::mem::replace(&mut self.file, file);
+        let out = f(self);
+        self.file = saved;
+        out
+    }
+
+    /// Where a definition in force came from, and the `change`s applied to it.
+    fn origins(e: &InForce) -> (ir::Origin, Vec<ir::Origin>) {
+        let origin = |f: usize, span: &ast::Span| ir::Origin {
+            file: f as u16,
+            span: span.clone(),
+        };
+        (
+            origin(e.file, &e.span),
+            e.changes.iter().map(|(f, s)| origin(*f, s)).collect(),
+        )
+    }
+
+    /// Lowers a rule in force; `None` when its trigger is unknown (reported).
+    fn rule(&mut self, e: &InForce) -> Option<ir::Rule> {
+        let ItemKind::Rule {
+            name,
+            trigger,
+            when,
+            body,
+        } = &e.def
+        else {
+            return None;
+        };
+        self.file = e.file;
+        let t = self.trigger(trigger)?;
+        let mut sc = Scope::default();
+        for (n, ty) in t.binds() {
+            sc.bind(n, *ty);
+        }
+        let when = when.as_ref().map(|w| {
+            self.in_file(e.parts.when, |c| {
+                c.never(w, "rule");
+                c.expect(w, &mut sc, Ty::BOOL)
+            })
+        });
+        let stmts = self.in_file(e.parts.body, |c| c.block(body, &mut sc));
+        let (origin, changes) = Self::origins(e);
+        Some(ir::Rule {
+            name: name.name.clone(),
+            trigger: t,
+            when,
+            body: ir::Body {
+                stmts,
+                locals: sc.next,
+            },
+            origin,
+            changes,
+        })
+    }
+
+    /// A rule's trigger, reported when unknown or impossible on the map.
+    fn trigger(&mut self, trigger: &ast::Ident) -> Option<Trigger> {
         let Some(t) = Trigger::from_name(&trigger.name) else {
             let mut d = Diagnostic::error(
                 trigger.span.clone(),
@@ -208,48 +194,34 @@ impl Checker {
                 );
             }
         }
-        let mut sc = Scope::default();
-        for (n, ty) in t.binds() {
-            sc.bind(n, *ty);
-        }
-        let when = when.map(|w| {
-            self.never(w, "rule");
-            self.expect(w, &mut sc, Ty::BOOL)
-        });
-        let stmts = self.block(body, &mut sc);
-        Some(ir::Rule {
-            name: name.name.clone(),
-            trigger: t,
-            when,
-            body: ir::Body {
-                stmts,
-                locals: sc.next,
-            },
-            origin: ir::Origin {
-                file: self.file as u16,
-                span: item.span.clone(),
-            },
-        })
+        Some(t)
     }
 
-    fn action(&mut self, a: &ast::ActionDecl, item: &ast::Item) -> ir::Action {
+    /// Lowers an action in force, each part in the file that wrote it.
+    fn action(&mut self, e: &InForce) -> Option<ir::Action> {
+        let ItemKind::Action(a) = &e.def else {
+            return None;
+        };
+        self.file = e.file;
         let mut sc = Scope::default();
         sc.bind("player", Ty::of(Base::Player));
         let params = self.action_params(a, &mut sc);
         let (phase, limits) = if a.params.is_some() && !a.forced {
             (Some(builtins::Phase::Asked), Vec::new())
         } else {
-            let phase = self.action_phase(a);
-            (phase, self.action_limits(a, phase))
+            let phase = self.in_file(e.parts.phase, |c| c.action_phase(a));
+            (phase, self.action_limits(a, &e.parts.limits, phase))
         };
-        self.forced_always_applies(a);
+        self.in_file(e.parts.when, |c| c.forced_always_applies(a));
         let when = a.when.as_ref().map(|w| {
-            self.never(w, if a.forced { "forced action" } else { "action" });
-            self.expect(w, &mut sc, Ty::BOOL)
+            self.in_file(e.parts.when, |c| {
+                c.never(w, if a.forced { "forced action" } else { "action" });
+                c.expect(w, &mut sc, Ty::BOOL)
+            })
         });
-        let choices = self.action_choices(a, &mut sc);
-        let stmts = self.block(&a.body, &mut sc);
-        let text = self.files.get(self.file).map_or("", |f| f.text.as_str());
+        let choices = self.action_choices(a, &e.parts.choices, &mut sc);
+        let stmts = self.in_file(e.parts.body, |c| c.block(&a.body, &mut sc));
+        let text = self.files.get(e.parts.when).map_or("", |f| f.text.as_str());
         let mut parts = Vec::new();
         if let Some(w) = &a.when {
             ast_conjuncts(w, &mut parts);
@@ -258,7 +230,8 @@ impl Checker {
             .iter()
             .map(|p| text.get(p.span.clone()).unwrap_or("").trim().to_string())
             .collect();
-        ir::Action {
+        let (origin, changes) = Self::origins(e);
+        Some(ir::Action {
             name: a.name.name.clone(),
             phase,
             params,
@@ -270,11 +243,9 @@ impl Checker {
                 stmts,
                 locals: sc.next,
             },
-            origin: ir::Origin {
-                file: self.file as u16,
-                span: item.span.clone(),
-            },
-        }
+            origin,
+            changes,
+        })
     }
 
     /// A forced action with no choices whose `when` always holds would be taken forever.
@@ -315,9 +286,16 @@ impl Checker {
     }
 
     /// The choices of an action, each bound to the next slot after `player` and the earlier choices.
-    fn action_choices(&mut self, a: &ast::ActionDecl, sc: &mut Scope) -> Vec<ir::Choice> {
+    fn action_choices(
+        &mut self,
+        a: &ast::ActionDecl,
+        files: &[usize],
+        sc: &mut Scope,
+    ) -> Vec<ir::Choice> {
         let mut choices = Vec::new();
-        for c in &a.choices {
+        let saved = self.file;
+        for (i, c) in a.choices.iter().enumerate() {
+            self.file = files.get(i).copied().unwrap_or(saved);
             if choices.iter().any(|x: &ir::Choice| x.name == c.name.name) || c.name.name == "player"
             {
                 self.err(
@@ -360,6 +338,7 @@ impl Checker {
                 ty,
             });
         }
+        self.file = saved;
         choices
     }
 }

@@ -10,14 +10,17 @@ use crate::lang::consts::mismatch;
 use crate::lang::ir;
 
 impl Checker {
-    /// The limits of an action offered in `phase` (`None`: a forced action).
+    /// The limits of an action offered in `phase` (`None`: a forced action); `files[i]` wrote limit i.
     pub(super) fn action_limits(
         &mut self,
         a: &ast::ActionDecl,
+        files: &[usize],
         phase: Option<Phase>,
     ) -> Vec<ir::Limit> {
         let mut limits = Vec::new();
-        for l in &a.limits {
+        let saved = self.file;
+        for (i, l) in a.limits.iter().enumerate() {
+            self.file = files.get(i).copied().unwrap_or(saved);
             let limit = match &l.kind {
                 LimitKind::Per { unit, count } => self.limit_per(a, l, unit, count),
                 LimitKind::Group(g, count) => self.limit_group(a, l, g, count.as_ref()),
@@ -25,6 +28,7 @@ impl Checker {
             };
             limits.extend(limit);
         }
+        self.file = saved;
         limits
     }
 

@@ -3,13 +3,15 @@
 //!
 //! This room holds the entry point ([`check_source`]), the checker's state and the order of its passes;
 //! each pass lives in its own file: `imports` (loading), `names` (global names, chips, holdings),
-//! `params`, `header`, `map` (what the map tells), `items` (setup, rules, actions), `limits`, `stmts`,
+//! `params`, `header`, `map` (what the map tells), `house` (the rules and actions in force after
+//! `remove`, `replace` and `change`), `items` (setup, rules, actions), `limits`, `stmts`,
 //! `exprs` and `calls`. Constant folding is shared with the IR in [`super::consts`].
 
 mod asks;
 mod calls;
 mod exprs;
 mod header;
+pub mod house;
 mod imports;
 mod items;
 mod limits;
@@ -214,6 +216,8 @@ struct Checker {
     file: usize,
     /// Every action by name: its index and, when it is asked, its parameters (see `asks`).
     asked: BTreeMap<String, asks::AskSig>,
+    /// The rules and actions in force after every house rule (see `house`).
+    house: house::House,
 }
 
 impl Checker {
@@ -236,7 +240,8 @@ impl Checker {
         self.load_map(&header, maps);
         self.lower_header_values(&header);
         self.check_header_values();
-        self.declare_actions(&order, &asts);
+        self.compose_house_rules(&order, &asts);
+        self.declare_actions();
         self.lower_bodies(&order, &asts);
         self.warn_unused_params();
         self.asts = asts;

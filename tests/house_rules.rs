@@ -1,0 +1,116 @@
+//! Issue 8, C4: house rules say what they do to an imported rule or action (`remove`, `replace`,
+//! `change`); a same-named definition that does not say so is an error. One snapshot per misuse: the
+//! source and the rendered diagnostics together (as tests/check_finds.rs).
+
+use carto::diag::Source;
+use carto::lang::check::{check_source, render, BundledRules};
+
+/// Checks `src` as `test.rules`, with bundled imports and maps.
+fn check(src: &str) -> String {
+    let source = Source::new("test.rules", src);
+    let result = check_source(&source, &BundledRules, &carto::variant::load_map);
+    format!(
+        "----- SOURCE\n{src}\n----- DIAGNOSTICS\n{}",
+        render(&result)
+    )
+}
+
+macro_rules! snap {
+    ($name:ident, $src:expr) => {
+        #[test]
+        fn $name() {
+            let out = check($src);
+            assert!(out.contains("error"), "no error:\n{out}");
+            insta::assert_snapshot!(stringify!($name), out);
+        }
+    };
+}
+
+/// A house rule file that checks clean.
+fn clean(src: &str) {
+    let out = check(src);
+    assert!(!out.contains("error") && !out.contains("warning"), "{out}");
+}
+
+const HEAD: &str = "import \"france\"\nvariant \"v\" {\n  map = \"france\"\n}\n";
+
+// A definition with an imported name that does not say `replace`: an error at the new one, naming
+// where the imported one is, with the explicit forms.
+snap!(
+    silent_shadow_of_a_rule,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nrule road on scored when feature.kind == road {\n  score(feature.winners, 2 * feature.tiles)\n}\n"
+);
+snap!(
+    silent_shadow_of_an_action,
+    "import \"france\"\nvariant \"v\" {\n  map = \"france\"\n}\naction sell_abroad phase score {\n  score(player, 1)\n}\n"
+);
+
+// Removing, replacing or changing a name no imported file defines: did-you-mean, or the other kind.
+snap!(
+    remove_a_misspelt_rule,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nremove rule raod\n"
+);
+snap!(
+    remove_a_rule_that_is_an_action,
+    "import \"france\"\nvariant \"v\" {\n  map = \"france\"\n}\nremove rule sell_abroad\n"
+);
+snap!(
+    replace_a_name_not_imported,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nreplace action bonus phase score {\n  score(player, 1)\n}\n"
+);
+snap!(
+    change_a_rule_defined_here,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nrule bonus on placed {\n  score(player, 1)\n}\nchange rule bonus when turn_number() > 3\n"
+);
+snap!(
+    remove_twice,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nremove rule farm\nremove rule farm\n"
+);
+
+// `change` says what it changes, and only parts the imported definition has.
+snap!(
+    change_nothing,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nchange rule road\n"
+);
+snap!(
+    change_an_unknown_choice,
+    "import \"france\"\nvariant \"v\" {\n  map = \"france\"\n}\nchange action sell_abroad choose wines: chips from chips(hand(player)) size 1..2\n"
+);
+snap!(
+    change_the_limits_of_a_forced_action,
+    "import \"iberia\"\nvariant \"v\" {\n  map = \"iberia\"\n}\nchange action treat limit per turn 1\n"
+);
+
+// A changed part is checked in the file that wrote it: the caret is in the house rule.
+snap!(
+    changed_condition_is_checked_here,
+    "import \"france\"\nvariant \"v\" {\n  map = \"france\"\n}\nchange action sell_town when turn_tile().square.towm\n"
+);
+
+// Removing an action that a rule asks for: the `ask` is an error naming the `remove`.
+snap!(
+    remove_an_asked_action,
+    "import \"tests/scripts/lang/asked.rules\"\nvariant \"v\" {\n  map = unbounded\n}\nremove action pay_toll\n"
+);
+
+#[test]
+fn the_explicit_forms_check_clean() {
+    clean(&format!("{HEAD}remove action sell_town\n"));
+    clean(&format!(
+        "{HEAD}replace action sell_town phase score limit group sale when turn_tile().square.town {{\n  score(player, 1)\n}}\n"
+    ));
+    clean(&format!(
+        "{HEAD}change action sell_abroad limit per turn 2\n"
+    ));
+    clean(&format!(
+        "{HEAD}change action sell_abroad limit none limit per turn 2 when true\n"
+    ));
+    clean(&format!(
+        "{HEAD}change action sell_abroad phase after choose wine: chips from chips(hand(player)) size 1 {{\n  move(wine, box, up)\n  score(player, 1)\n}}\n"
+    ));
+    clean(&format!("{HEAD}change rule road when feature.tiles > 2\n"));
+    // After `remove`, the name is free again.
+    clean(&format!(
+        "{HEAD}remove rule road\nrule road on scored when feature.kind == road {{\n  score(feature.winners, 1)\n}}\n"
+    ));
+}
