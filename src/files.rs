@@ -62,6 +62,23 @@ pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, String> {
     })
 }
 
+/// For a file that does not exist: the name of the nearest file beside it (a likely typo), if any.
+pub fn nearest_file(path: &Path) -> Option<String> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name()?.to_str()?;
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().to_str().map(String::from))
+        .take(1000)
+        .collect();
+    crate::diag::did_you_mean(name, names.iter().map(|n| n.as_str())).map(String::from)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

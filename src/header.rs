@@ -76,39 +76,69 @@ pub fn header_values(
     prog: &Program,
     map_starts: Option<usize>,
 ) -> Result<HeaderValues, Vec<HeaderProblem>> {
-    let mut problems = Vec::new();
-    let mut problem = |key, message: String, note: Option<&str>| {
-        problems.push(HeaderProblem {
+    let mut problems = Problems(Vec::new());
+    let values = HeaderValues {
+        players: players_of(prog, &mut problems),
+        followers: followers_of(prog, &mut problems),
+        start_squares: start_squares_of(prog, map_starts, &mut problems),
+        border_fills_monastery: !matches!(
+            header_value(prog, HeaderKey::MonasteryBorder),
+            Some(Value::Bool(false))
+        ),
+        tiles: tiles_of(prog, &mut problems),
+    };
+    if problems.0.is_empty() {
+        Ok(values)
+    } else {
+        Err(problems.0)
+    }
+}
+
+/// The problems found in a header, in order.
+struct Problems(Vec<HeaderProblem>);
+
+impl Problems {
+    fn add(&mut self, key: HeaderKey, message: String, note: Option<&str>) {
+        self.0.push(HeaderProblem {
             key,
             message,
             note: note.map(String::from),
-        })
+        });
+    }
+}
+
+/// `players = A..B`: the fewest and most players (default 2 to 6).
+fn players_of(prog: &Program, problems: &mut Problems) -> (usize, usize) {
+    let Some(Value::Range(a, b)) = header_value(prog, HeaderKey::Players) else {
+        return (2, MAX_PLAYERS as usize);
     };
-    let players = match header_value(prog, HeaderKey::Players) {
-        Some(Value::Range(a, b)) => {
-            if a > b {
-                problem(
-                    HeaderKey::Players,
-                    format!("`players = {a}..{b}` is an empty range: the first number is the fewest players"),
-                    Some("write the fewest, then the most, such as `players = 2..5`"),
-                );
-            } else if a < 1 || b > MAX_PLAYERS {
-                problem(
-                    HeaderKey::Players,
-                    format!("`players = {a}..{b}`: a game has 1 to {MAX_PLAYERS} players"),
-                    None,
-                );
-            }
-            (
-                a.clamp(1, MAX_PLAYERS) as usize,
-                b.clamp(1, MAX_PLAYERS) as usize,
-            )
-        }
-        _ => (2, MAX_PLAYERS as usize),
-    };
-    let followers = match header_value(prog, HeaderKey::Followers) {
+    if a > b {
+        problems.add(
+            HeaderKey::Players,
+            format!(
+                "`players = {a}..{b}` is an empty range: the first number is the fewest players"
+            ),
+            Some("write the fewest, then the most, such as `players = 2..5`"),
+        );
+    } else if a < 1 || b > MAX_PLAYERS {
+        problems.add(
+            HeaderKey::Players,
+            format!("`players = {a}..{b}`: a game has 1 to {MAX_PLAYERS} players"),
+            None,
+        );
+    }
+    // Out of range is an error above; the numbers kept only let the other checks go on.
+    (
+        a.clamp(1, MAX_PLAYERS) as usize,
+        b.clamp(1, MAX_PLAYERS) as usize,
+    )
+}
+
+/// `followers = N`: each player's followers (default 7).
+fn followers_of(prog: &Program, problems: &mut Problems) -> u16 {
+    match header_value(prog, HeaderKey::Followers) {
         Some(Value::Int(n)) if !(0..=MAX_FOLLOWERS).contains(&n) => {
-            problem(
+            problems.add(
                 HeaderKey::Followers,
                 format!("`followers` is {n}: a player has 0 to {MAX_FOLLOWERS} followers"),
                 None,
@@ -117,10 +147,14 @@ pub fn header_values(
         }
         Some(Value::Int(n)) => n as u16,
         _ => 7,
-    };
-    let start_squares = match header_value(prog, HeaderKey::StartSquares) {
+    }
+}
+
+/// `start_squares = N`: at least 1, at most the map's start squares (default 1).
+fn start_squares_of(prog: &Program, map_starts: Option<usize>, problems: &mut Problems) -> usize {
+    match header_value(prog, HeaderKey::StartSquares) {
         Some(Value::Int(n)) if n < 1 => {
-            problem(
+            problems.add(
                 HeaderKey::StartSquares,
                 format!("`start_squares` is {n}: a game needs at least 1 start square"),
                 None,
@@ -130,7 +164,7 @@ pub fn header_values(
         Some(Value::Int(n)) => match map_starts {
             Some(m) if n as u64 > m as u64 => {
                 let s = if m == 1 { "" } else { "s" };
-                problem(
+                problems.add(
                     HeaderKey::StartSquares,
                     format!("`start_squares` is {n}, but the map has {m} start square{s}"),
                     None,
@@ -140,11 +174,12 @@ pub fn header_values(
             _ => n.min(MAX_FOLLOWERS) as usize,
         },
         _ => 1,
-    };
-    let border_fills_monastery = !matches!(
-        header_value(prog, HeaderKey::MonasteryBorder),
-        Some(Value::Bool(false))
-    );
+    }
+}
+
+/// `tiles = [...]`: bundled tile set names or paths (default: the base set); an empty list and an
+/// unknown bundled name are problems.
+fn tiles_of(prog: &Program, problems: &mut Problems) -> Vec<String> {
     let mut tiles = header_strings(prog, HeaderKey::Tiles);
     let given = prog
         .header
@@ -152,7 +187,7 @@ pub fn header_values(
         .iter()
         .any(|e| e.key == HeaderKey::Tiles);
     if tiles.is_empty() && given {
-        problem(
+        problems.add(
             HeaderKey::Tiles,
             "`tiles` names no tile set".into(),
             Some("name one or more, such as `tiles = [\"base\"]`, or leave `tiles` out for the base set"),
@@ -167,7 +202,7 @@ pub fn header_values(
             let hint = crate::diag::did_you_mean(t, names.iter().copied())
                 .map(|s| format!("did you mean `{s}`? "))
                 .unwrap_or_default();
-            problem(
+            problems.add(
                 HeaderKey::Tiles,
                 format!("no bundled tile set `{t}`"),
                 Some(&format!(
@@ -177,17 +212,7 @@ pub fn header_values(
             );
         }
     }
-    if problems.is_empty() {
-        Ok(HeaderValues {
-            players,
-            followers,
-            start_squares,
-            border_fills_monastery,
-            tiles,
-        })
-    } else {
-        Err(problems)
-    }
+    tiles
 }
 
 /// Whether a tile set name is a path (read from disk) rather than a bundled name.

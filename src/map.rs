@@ -242,7 +242,12 @@ fn parse_nested(
         Ok(raw) => raw,
         Err(e) => {
             let span = e.span().unwrap_or(0..0);
-            let msg = e.message().trim().to_string();
+            // serde names Rust's types; a map's author knows integers.
+            let msg = e
+                .message()
+                .trim()
+                .replace("expected i64", "expected an integer")
+                .replace("expected i32", "expected an integer");
             let mut d = Diagnostic::error(
                 span,
                 msg.lines().next().unwrap_or("invalid map").to_string(),

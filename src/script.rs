@@ -503,74 +503,8 @@ fn play_steps(
             Step::Rest => {
                 play_random(game, &mut rng).map_err(|e| game_fail(span, e, "while playing on"))?;
             }
-            Step::ExpectScore(who, n) => {
-                let Some(p) = game.st.players.iter().find(|p| p.name == who) else {
-                    return Err(fail(src, span, format!("no player `{who}`"), "player"));
-                };
-                if p.score != n {
-                    return Err(fail(
-                        src,
-                        span,
-                        format!("{who} has {} points, not {n}", p.score),
-                        "assertion failed",
-                    ));
-                }
-            }
-            Step::ExpectOptions(n) => {
-                let have = if live { game.options.len() } else { 0 };
-                if have != n {
-                    return Err(fail(
-                        src,
-                        span,
-                        format!(
-                            "there are {have} options, not {n}: {}",
-                            game.option_names().join(" | ")
-                        ),
-                        "assertion failed",
-                    ));
-                }
-            }
-            Step::ExpectChip(id, place) => {
-                let Some(want) = parse_place(game, &place) else {
-                    return Err(fail(src, span, place_problem(game, &place), "place"));
-                };
-                let Some(c) = game.st.chips.get(id as usize) else {
-                    return Err(fail(src, span, format!("no chip {id}"), "chip id"));
-                };
-                if c.place != want {
-                    let n = crate::output::Namer { game };
-                    return Err(fail(
-                        src,
-                        span,
-                        format!("chip {id} is at {}, not {place}", n.place(c.place)),
-                        "assertion failed",
-                    ));
-                }
-            }
-            Step::ExpectFollower(id, place) => {
-                let Some(f) =
-                    (0..game.st.followers.len() as u16).find(|&f| game.st.follower_id(f) == id)
-                else {
-                    return Err(fail(
-                        src,
-                        span,
-                        format!("no follower `{id}`"),
-                        "follower id (NAME.N)",
-                    ));
-                };
-                let n = crate::output::Namer { game };
-                let at = game.st.followers[f as usize].at;
-                let now = n.follower_place(f, at);
-                let ok = now == place || (place == "board" && matches!(at, FollowerAt::Board(_)));
-                if !ok {
-                    return Err(fail(
-                        src,
-                        span,
-                        format!("follower {id} is at {now}, not {place}"),
-                        "assertion failed",
-                    ));
-                }
-            }
+            expectation => expect(game, live, &expectation)
+                .map_err(|(msg, label)| fail(src, span, msg, label))?,
         }
     }
     // After the last line, every step that needs no decision is played (scoring, the end of the
@@ -580,7 +514,86 @@ fn play_steps(
     Ok(())
 }
 
-/// Parses a place as the log writes it.
+/// A failed assertion: the message and the label of the line.
+type Failed = (String, &'static str);
+
+/// Checks an assertion step (`expect …`) against the game as it stands.
+fn expect(game: &Game<Interp>, live: bool, step: &Step) -> Result<(), Failed> {
+    match step {
+        Step::ExpectScore(who, n) => expect_score(game, who, *n),
+        Step::ExpectOptions(n) => expect_options(game, live, *n),
+        Step::ExpectChip(id, place) => expect_chip(game, *id, place),
+        Step::ExpectFollower(id, place) => expect_follower(game, id, place),
+        Step::Choose(_) | Step::Rest => Ok(()),
+    }
+}
+
+/// `expect score NAME N`.
+fn expect_score(game: &Game<Interp>, who: &str, n: i64) -> Result<(), Failed> {
+    let Some(p) = game.st.players.iter().find(|p| p.name == who) else {
+        return Err((format!("no player `{who}`"), "player"));
+    };
+    if p.score != n {
+        return Err((
+            format!("{who} has {} points, not {n}", p.score),
+            "assertion failed",
+        ));
+    }
+    Ok(())
+}
+
+/// `expect options N` (none once the game is over).
+fn expect_options(game: &Game<Interp>, live: bool, n: usize) -> Result<(), Failed> {
+    let have = if live { game.options.len() } else { 0 };
+    if have != n {
+        return Err((
+            format!(
+                "there are {have} options, not {n}: {}",
+                game.option_names().join(" | ")
+            ),
+            "assertion failed",
+        ));
+    }
+    Ok(())
+}
+
+/// `expect chip ID at PLACE`.
+fn expect_chip(game: &Game<Interp>, id: u16, place: &str) -> Result<(), Failed> {
+    let Some(want) = parse_place(game, place) else {
+        return Err((place_problem(game, place), "place"));
+    };
+    let Some(c) = game.st.chips.get(id as usize) else {
+        return Err((format!("no chip {id}"), "chip id"));
+    };
+    if c.place != want {
+        let n = crate::output::Namer { game };
+        return Err((
+            format!("chip {id} is at {}, not {place}", n.place(c.place)),
+            "assertion failed",
+        ));
+    }
+    Ok(())
+}
+
+/// `expect follower ID at PLACE` (`board` for anywhere on the board).
+fn expect_follower(game: &Game<Interp>, id: &str, place: &str) -> Result<(), Failed> {
+    let Some(f) = (0..game.st.followers.len() as u16).find(|&f| game.st.follower_id(f) == id)
+    else {
+        return Err((format!("no follower `{id}`"), "follower id (NAME.N)"));
+    };
+    let n = crate::output::Namer { game };
+    let at = game.st.followers[f as usize].at;
+    let now = n.follower_place(f, at);
+    let ok = now == place || (place == "board" && matches!(at, FollowerAt::Board(_)));
+    if !ok {
+        return Err((
+            format!("follower {id} is at {now}, not {place}"),
+            "assertion failed",
+        ));
+    }
+    Ok(())
+}
+
 /// A step's option name without its `PLAYER:` prefix, which must name the player who decides. A
 /// decision a rule asks of a player (`ask`) must be written with the prefix, so a script says who
 /// decides wherever it is not simply the turn's player.
@@ -644,6 +657,7 @@ fn place_problem(game: &Game<Interp>, place: &str) -> String {
     }
 }
 
+/// Parses a place as the log writes it.
 pub fn parse_place(game: &Game<Interp>, s: &str) -> Option<Place> {
     let xy = |t: &str| -> Option<u32> {
         let (x, y) = t.split_once(',')?;

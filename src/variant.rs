@@ -95,7 +95,13 @@ pub fn load_map_recorded(
         if !crate::header::looks_like_path(name) && !path.exists() {
             return Err(unknown_map(name));
         }
-        let text = read_text(&p).map_err(|e| e.0)?;
+        let text =
+            crate::files::read_text(&path).map_err(|e| {
+                match crate::files::nearest_file(&path).filter(|_| !path.exists()) {
+                    Some(n) => format!("{e}; did you mean `{n}`?"),
+                    None => e,
+                }
+            })?;
         Source::new(p, text)
     };
     match sources {
@@ -244,103 +250,16 @@ pub fn load_variant_with(
 ) -> Result<Variant, InputError> {
     let source = rules_source(name_or_path)?;
     let sources = Sources::new(&source, is_bundled_rules(name_or_path));
-    let loader = |name: &str, from: &Source| load_map_recorded(name, from, Some(&sources));
-    let result = check_source(&source, &RecordingRules(&sources), &loader);
-    if result.errors() > 0 {
-        return Err(InputError(render(&result)));
-    }
-    let warnings = render(&result);
-    let Some(mut program) = result.program else {
-        return Err(InputError(render(&result)));
-    };
-    if !declares_variant(&source) {
-        return Err(InputError(format!(
-            "error: `{}` declares no variant: it is shared rules for variants to import\n  \
-             to play it, add a header `variant \"name\" {{ … }}`; bundled variants: {}",
-            source.name,
-            variant_names().join(", ")
-        )));
-    }
-    for (i, s) in sets.iter().enumerate() {
-        let Some((k, v)) = s.split_once('=') else {
-            return Err(set_error(i, "write it as `name=value`".into()));
-        };
-        let (k, v) = (k.trim(), v.trim());
-        program.set_param(k, v).map_err(|e| {
-            let Some(p) = program.param_index(k).map(|p| &program.params[p as usize]) else {
-                return set_error(i, e);
-            };
-            let show = |v: Value| match value_json(&program, v) {
-                serde_json::Value::String(s) => s,
-                j => j.to_string(),
-            };
-            let mut e = format!(
-                "{e}\n  `{k}` takes a value of type {} (its default: `{k}={}`)",
-                p.ty,
-                show(p.value)
-            );
-            if !p.one_of.is_empty() {
-                let allowed: Vec<String> = p.one_of.iter().map(|v| show(*v)).collect();
-                e.push_str(&format!("; one of: {}", allowed.join(", ")));
-            }
-            set_error(i, e)
-        })?;
-    }
+    let (mut program, warnings) = checked_program(&source, &sources)?;
+    apply_sets(&mut program, sets, set_error)?;
     let map = match &program.header.map {
         Some(MapRef::Named(m)) => Some(Arc::new(
             load_map_recorded(m, &source, Some(&sources)).map_err(InputError)?,
         )),
         _ => None,
     };
-    let header = crate::header::header_values(&program, map.as_ref().map(|m| m.starts.len()))
-        .map_err(|problems| {
-            let lines: Vec<String> = problems
-                .iter()
-                .map(|p| {
-                    let note = p
-                        .note
-                        .as_ref()
-                        .map(|n| format!("\n  {n}"))
-                        .unwrap_or_default();
-                    format!("error: in the variant's header: {}{note}", p.message)
-                })
-                .collect();
-            InputError(lines.join("\n"))
-        })?;
-    let mut sets_loaded = Vec::new();
-    let tile_names = header.tiles.clone();
-    for t in &tile_names {
-        let bundled = bundled_tile_set(t);
-        let src = match bundled {
-            Some(text) => Source::new(format!("maps/tiles/{t}.toml"), text),
-            None => {
-                let dir = std::path::Path::new(&source.name)
-                    .parent()
-                    .unwrap_or(std::path::Path::new(""));
-                let p = dir.join(t).display().to_string();
-                Source::new(p.clone(), read_text(&p)?)
-            }
-        };
-        sources.record(&src, bundled.is_some());
-        let set = parse_tile_set(t, &src).map_err(|d| InputError(src.render(&d)))?;
-        sets_loaded.push(set);
-    }
-    let (tiles, counts, start) = compile_tiles(&sets_loaded);
-    let total: u64 = counts.iter().map(|&c| c as u64).sum();
-    if total > MAX_TILES {
-        return Err(InputError(format!(
-            "error: the tile sets {} hold {total} tiles; a game takes at most {MAX_TILES}",
-            tile_names.join(", ")
-        )));
-    }
-    let Some(start_tile) = start else {
-        return Err(InputError(
-            "error: none of the tile sets has a start tile".into(),
-        ));
-    };
-    let players = header.players;
-    let (followers, start_squares) = (header.followers, header.start_squares);
-    let border = header.border_fills_monastery;
+    let header = header_of(&program, map.as_deref())?;
+    let (tiles, counts, start_tile) = load_tile_sets(&header.tiles, &source, &sources)?;
     let chip_set = program
         .chips
         .iter()
@@ -359,10 +278,10 @@ pub fn load_variant_with(
         counts,
         start_tile,
         map: map.clone(),
-        followers,
-        start_squares,
+        followers: header.followers,
+        start_squares: header.start_squares,
         start_names: Vec::new(),
-        border_fills_monastery: border,
+        border_fills_monastery: header.border_fills_monastery,
         colours: program.colours.clone(),
         chip_set,
         holdings: program.holdings.clone(),
@@ -374,10 +293,136 @@ pub fn load_variant_with(
         program: Arc::new(program),
         config: Arc::new(config),
         map,
-        players,
+        players: header.players,
         warnings,
         texts,
     })
+}
+
+/// The rules file checked (with everything it imports and the map it names, recorded in
+/// `sources`) and lowered, with the checker's warnings rendered; a file that declares no variant of
+/// its own is refused (it is shared rules, for variants to import).
+fn checked_program(source: &Source, sources: &Sources) -> Result<(Program, String), InputError> {
+    let loader = |name: &str, from: &Source| load_map_recorded(name, from, Some(sources));
+    let result = check_source(source, &RecordingRules(sources), &loader);
+    if result.errors() > 0 {
+        return Err(InputError(render(&result)));
+    }
+    let warnings = render(&result);
+    let Some(program) = result.program else {
+        return Err(InputError(render(&result)));
+    };
+    if !declares_variant(source) {
+        return Err(InputError(format!(
+            "error: `{}` declares no variant: it is shared rules for variants to import\n  \
+             to play it, add a header `variant \"name\" {{ … }}`; bundled variants: {}",
+            source.name,
+            variant_names().join(", ")
+        )));
+    }
+    Ok((program, warnings))
+}
+
+/// Sets the parameters `name=value` of `sets`; a problem names the parameter's type, default and
+/// allowed values.
+fn apply_sets(
+    program: &mut Program,
+    sets: &[String],
+    set_error: &dyn Fn(usize, String) -> InputError,
+) -> Result<(), InputError> {
+    for (i, s) in sets.iter().enumerate() {
+        let Some((k, v)) = s.split_once('=') else {
+            return Err(set_error(i, "write it as `name=value`".into()));
+        };
+        let (k, v) = (k.trim(), v.trim());
+        program
+            .set_param(k, v)
+            .map_err(|e| match program.param_index(k) {
+                Some(p) => set_error(i, format!("{e}{}", param_help(program, p as usize))),
+                None => set_error(i, e),
+            })?;
+    }
+    Ok(())
+}
+
+/// What a parameter takes: its type and default, and its allowed values when it lists them.
+fn param_help(program: &Program, p: usize) -> String {
+    let p = &program.params[p];
+    let show = |v: Value| match value_json(program, v) {
+        serde_json::Value::String(s) => s,
+        j => j.to_string(),
+    };
+    let k = &p.name;
+    let mut e = format!(
+        "\n  `{k}` takes a value of type {} (its default: `{k}={}`)",
+        p.ty,
+        show(p.value)
+    );
+    if !p.one_of.is_empty() {
+        let allowed: Vec<String> = p.one_of.iter().map(|v| show(*v)).collect();
+        e.push_str(&format!("; one of: {}", allowed.join(", ")));
+    }
+    e
+}
+
+/// The header's values (players, followers, start squares, tile sets) on the loaded map.
+fn header_of(
+    program: &Program,
+    map: Option<&MapBoard>,
+) -> Result<crate::header::HeaderValues, InputError> {
+    crate::header::header_values(program, map.map(|m| m.starts.len())).map_err(|problems| {
+        let lines: Vec<String> = problems
+            .iter()
+            .map(|p| {
+                let note = p
+                    .note
+                    .as_ref()
+                    .map(|n| format!("\n  {n}"))
+                    .unwrap_or_default();
+                format!("error: in the variant's header: {}{note}", p.message)
+            })
+            .collect();
+        InputError(lines.join("\n"))
+    })
+}
+
+/// The tile sets the header names (bundled, or paths relative to the rules file), recorded in
+/// `sources`, compiled: the tile types, their counts and the start tile.
+fn load_tile_sets(
+    names: &[String],
+    source: &Source,
+    sources: &Sources,
+) -> Result<(Vec<crate::compiled::CompiledTile>, Vec<u32>, u16), InputError> {
+    let mut sets = Vec::new();
+    for t in names {
+        let bundled = bundled_tile_set(t);
+        let src = match bundled {
+            Some(text) => Source::new(format!("maps/tiles/{t}.toml"), text),
+            None => {
+                let dir = std::path::Path::new(&source.name)
+                    .parent()
+                    .unwrap_or(std::path::Path::new(""));
+                let p = dir.join(t).display().to_string();
+                Source::new(p.clone(), read_text(&p)?)
+            }
+        };
+        sources.record(&src, bundled.is_some());
+        sets.push(parse_tile_set(t, &src).map_err(|d| InputError(src.render(&d)))?);
+    }
+    let (tiles, counts, start) = compile_tiles(&sets);
+    let total: u64 = counts.iter().map(|&c| c as u64).sum();
+    if total > MAX_TILES {
+        return Err(InputError(format!(
+            "error: the tile sets {} hold {total} tiles; a game takes at most {MAX_TILES}",
+            names.join(", ")
+        )));
+    }
+    let Some(start_tile) = start else {
+        return Err(InputError(
+            "error: none of the tile sets has a start tile".into(),
+        ));
+    };
+    Ok((tiles, counts, start_tile))
 }
 
 /// Resolves imports and map parts by bundled name only, never reading the disk: for loading

@@ -378,6 +378,16 @@ fn bad_maps() {
             "[[part]]\nmap = \"m.toml\"\noffset = [99999, 0]\n[[start]]",
         ),
         map_case("too_many_squares", &big),
+        case(
+            "file_misspelt",
+            &[
+                ("v.rules", &on_map().replace("m.toml", "mm.toml")),
+                ("m.toml", MAP),
+            ],
+            "play v.rules",
+            1,
+            Some("v.rules"),
+        ),
     ];
     battery("maps", cases);
 }
@@ -443,6 +453,13 @@ fn bad_tile_sets() {
         no_start(&tile("edges = \"FFFF\"\nfields = [{ halves = [\"Nw\", \"Ne\", \"En\", \"Es\", \"Se\", \"Sw\", \"Ws\", \"Wn\"] }]\nmonastery = true")),
         case("set_missing", &[("v.rules", &rules_of("\"nosuch.toml\""))], "play v.rules", 1, Some("v.rules")),
         case("set_misspelt", &[("v.rules", &rules_of("\"basee\""))], "play v.rules", 1, Some("v.rules")),
+        case(
+            "set_file_misspelt",
+            &[("v.rules", &rules_of("\"tiels.toml\"")), ("tiles.toml", &tiles(""))],
+            "play v.rules",
+            1,
+            Some("v.rules"),
+        ),
         case("no_sets", &[("v.rules", &rules_of(""))], "play v.rules", 1, Some("v.rules")),
         case("set_a_number", &[("v.rules", &rules_of("3"))], "play v.rules", 1, Some("v.rules")),
     ];

@@ -26,57 +26,100 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<(), Failure> {
     let map = a.map.as_deref();
-    let here = carto::diag::Source::new("./", "");
     if let Some(m) = map {
         // A map given on the command line that cannot load is its own problem, not the header's.
-        if let Err(e) = carto::variant::load_map(m, &here) {
+        if let Err(e) = carto::variant::load_map(m, &here()) {
             let e = e.trim_end().trim_start_matches("error: ");
             return Err(Failure::Input(InputError(format!(
                 "error: cannot load map `{m}` (given by --map): {e}"
             ))));
         }
     }
-    let mut failed = false;
-    let mut files = Vec::new();
-    let mut diagnostics = Vec::new();
+    let mut report = Report {
+        format: a.format,
+        failed: false,
+        files: Vec::new(),
+        diagnostics: Vec::new(),
+    };
     // Every file is checked, a missing one included (it is one error among the others).
     for f in &a.files {
-        let source = match carto::variant::rules_source(f) {
-            Ok(s) => s,
-            Err(e) => {
-                failed = true;
-                let message = e.0.trim_end().trim_start_matches("error: ").to_string();
-                match a.format {
-                    Format::Text => {
-                        eprintln!("{}", e.0.trim_end());
-                        emitln!("{f}: 1 error, 0 warnings");
-                    }
-                    Format::Json => diagnostics.push(json!({
-                        "file": f, "line": null, "column": null, "end_line": null,
-                        "end_column": null, "severity": "error", "message": message,
-                        "label": "", "hint": null,
-                    })),
-                }
-                files.push(json!({"file": f, "errors": 1, "warnings": 0}));
-                continue;
-            }
-        };
-        let loader = |name: &str, from: &carto::diag::Source| match map {
-            Some(m) => carto::variant::load_map(m, &here),
-            None => carto::variant::load_map(name, from),
-        };
-        let mut result =
-            carto::lang::check::check_source(&source, &carto::lang::check::BundledRules, &loader);
-        if result.errors() == 0 && !carto::variant::declares_variant(&source) {
-            result.diagnostics.push((source.clone(), not_a_variant(f)));
+        match carto::variant::rules_source(f) {
+            Ok(source) => report.checked(&source, &check_file(f, &source, map)),
+            Err(e) => report.unreadable(f, &e),
         }
-        let (e, w) = (result.errors(), result.diagnostics.len() - result.errors());
-        if e > 0 {
-            failed = true;
-        }
-        match a.format {
+    }
+    if a.format == Format::Json {
+        emit_json(&json!({"files": report.files, "diagnostics": report.diagnostics}));
+    }
+    if report.failed {
+        Err(Failure::Input(InputError(String::new())))
+    } else {
+        Ok(())
+    }
+}
+
+/// The folder `--map` is read from: the current one.
+fn here() -> carto::diag::Source {
+    carto::diag::Source::new("./", "")
+}
+
+/// Checks one rules file (against `map` when given), with a warning when `play` would refuse it
+/// for declaring no variant.
+fn check_file(
+    name: &str,
+    source: &carto::diag::Source,
+    map: Option<&str>,
+) -> carto::lang::check::CheckResult {
+    let loader = |m: &str, from: &carto::diag::Source| match map {
+        Some(given) => carto::variant::load_map(given, &here()),
+        None => carto::variant::load_map(m, from),
+    };
+    let mut result =
+        carto::lang::check::check_source(source, &carto::lang::check::BundledRules, &loader);
+    if result.errors() == 0 && !carto::variant::declares_variant(source) {
+        result
+            .diagnostics
+            .push((source.clone(), not_a_variant(name)));
+    }
+    result
+}
+
+/// What `check` has found so far, in the format asked for: text goes out file by file, JSON at the
+/// end.
+struct Report {
+    format: Format,
+    failed: bool,
+    files: Vec<serde_json::Value>,
+    diagnostics: Vec<serde_json::Value>,
+}
+
+impl Report {
+    /// A file that could not be read: one error, without a position.
+    fn unreadable(&mut self, f: &str, e: &InputError) {
+        self.failed = true;
+        let message = e.0.trim_end().trim_start_matches("error: ").to_string();
+        match self.format {
             Format::Text => {
-                let text = carto::lang::check::render(&result);
+                eprintln!("{}", e.0.trim_end());
+                emitln!("{f}: 1 error, 0 warnings");
+            }
+            Format::Json => self.diagnostics.push(json!({
+                "file": f, "line": null, "column": null, "end_line": null,
+                "end_column": null, "severity": "error", "message": message,
+                "label": "", "hint": null,
+            })),
+        }
+        self.files
+            .push(json!({"file": f, "errors": 1, "warnings": 0}));
+    }
+
+    /// A file checked: its diagnostics and its count of errors and warnings.
+    fn checked(&mut self, source: &carto::diag::Source, result: &carto::lang::check::CheckResult) {
+        let (e, w) = (result.errors(), result.diagnostics.len() - result.errors());
+        self.failed |= e > 0;
+        match self.format {
+            Format::Text => {
+                let text = carto::lang::check::render(result);
                 if !text.is_empty() {
                     eprint!("{text}");
                 }
@@ -88,18 +131,12 @@ pub fn run(a: Args) -> Result<(), Failure> {
                 );
             }
             Format::Json => {
-                diagnostics.extend(result.diagnostics.iter().map(|(src, d)| diagnostic(src, d)));
-                files.push(json!({"file": source.name, "errors": e, "warnings": w}));
+                self.diagnostics
+                    .extend(result.diagnostics.iter().map(|(src, d)| diagnostic(src, d)));
+                self.files
+                    .push(json!({"file": source.name, "errors": e, "warnings": w}));
             }
         }
-    }
-    if a.format == Format::Json {
-        emit_json(&json!({"files": files, "diagnostics": diagnostics}));
-    }
-    if failed {
-        Err(Failure::Input(InputError(String::new())))
-    } else {
-        Ok(())
     }
 }
 

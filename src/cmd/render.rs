@@ -51,7 +51,14 @@ fn load_map(name: &str) -> Result<carto::map::MapBoard, Failure> {
         match carto::variant::load_map(name, &here) {
             Ok(m) => return Ok(m),
             Err(e) if name.ends_with(".toml") => {
-                return Err(Failure::Input(InputError(e.trim_end().to_string())))
+                // A file that cannot be read is a one-line message; a broken one, rendered diagnostics.
+                let e = e.trim_end();
+                let e = if e.starts_with("error") {
+                    e.to_string()
+                } else {
+                    format!("error: {e}")
+                };
+                return Err(Failure::Input(InputError(e)));
             }
             Err(_) => {}
         }

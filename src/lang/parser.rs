@@ -391,7 +391,12 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
         .with_label("the item above ends before this")
         .with_note("the item above is not finished: is a `}`, a `)` or a value missing?");
     }
-    if text[pos..].starts_with('"') {
+    // A string is unterminated only when its line holds no closing quote; a whole string where
+    // something else was expected gets the general message below.
+    let string_closes = text[pos..line_end]
+        .get(1..)
+        .is_some_and(|r| r.contains('"'));
+    if text[pos..].starts_with('"') && !string_closes {
         return Diagnostic::error(pos..pos + 1, "unterminated string")
             .with_label("this string has no closing `\"` on its line")
             .with_note("use `\"\"\"…\"\"\"` for text over several lines");

@@ -150,7 +150,15 @@ impl Checker {
                     has_start = None;
                     continue;
                 }
-                Some(Err(e)) => e,
+                Some(Err(e)) => {
+                    let dir = std::path::Path::new(&from.name)
+                        .parent()
+                        .unwrap_or(std::path::Path::new(""));
+                    match crate::files::nearest_file(&dir.join(name)) {
+                        Some(n) => format!("{e}; did you mean `{n}`?"),
+                        None => e,
+                    }
+                }
                 Some(Ok(src)) => match crate::tiles::parse_tile_set(name, &src) {
                     Ok(set) => {
                         if let Some(h) = &mut has_start {
