@@ -114,3 +114,51 @@ fn the_explicit_forms_check_clean() {
         "{HEAD}remove rule road\nrule road on scored when feature.kind == road {{\n  score(feature.winners, 1)\n}}\n"
     ));
 }
+
+/// The README's house rule is `tests/scripts/lang/house_france.rules` word for word; it checks clean,
+/// and `carto doc --against france` (the built binary) lists what it changes.
+#[test]
+fn readme_house_rule_checks_and_documents() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let file = std::fs::read_to_string(format!("{root}/tests/scripts/lang/house_france.rules"))
+        .expect("read house_france.rules");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).expect("read README");
+    let body: Vec<&str> = file.lines().skip(1).collect();
+    let indented: Vec<String> = body.iter().map(|l| format!("   {l}")).collect();
+    assert!(
+        readme.contains(&indented.join("\n")),
+        "README's example differs from the file"
+    );
+    clean(&file);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_carto"))
+        .current_dir(root)
+        .args([
+            "doc",
+            "tests/scripts/lang/house_france.rules",
+            "--against",
+            "france",
+        ])
+        .output()
+        .expect("run carto");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("- **Road** changed: When a feature is scored, if the feature is a road and the number of tiles of the feature is at least 3, then"), "{text}");
+    assert!(
+        text.contains("Changed by the house rule at tests/scripts/lang/house_france.rules:8."),
+        "{text}"
+    );
+    assert!(text.contains("- **Sell town** removed"), "{text}");
+    assert!(text.contains("- **Sell abroad** changed"), "{text}");
+    // The page shows the new limit: two sales a turn.
+    let page = std::process::Command::new(env!("CARGO_BIN_EXE_carto"))
+        .current_dir(root)
+        .args(["doc", "tests/scripts/lang/house_france.rules"])
+        .output()
+        .expect("run carto");
+    let page = String::from_utf8_lossy(&page.stdout);
+    assert!(
+        page.contains("**Sell abroad** (phase 3, up to 2 times per turn)"),
+        "{page}"
+    );
+    assert!(!page.contains("**Sell town**"), "{page}");
+}

@@ -1,5 +1,5 @@
 //! `carto doc A --against B`: what a variant (usually a house rule importing B) changes from B:
-//! parameters changed, added or removed; rules and actions added, replaced or removed.
+//! parameters changed, added or removed; rules and actions added, replaced, changed or removed.
 
 use super::page::{value_text, Item, Page};
 
@@ -63,6 +63,10 @@ fn items(a: &[Item], b: &[Item]) -> String {
     for ia in a {
         match named(b, ia) {
             Some(ib) if same(&ib, ia) => {}
+            // The same definition with house rules' changes (the sentence says where).
+            Some(ib) if ib.file == ia.file && ib.line == ia.line => {
+                out.push_str(&format!("- **{}** changed: {}\n", ia.heading, ia.sentence))
+            }
             Some(ib) => out.push_str(&format!(
                 "- **{}** replaced (`{}:{}`, was `{}:{}`): {}\n",
                 ia.heading, ia.file, ia.line, ib.file, ib.line, ia.sentence
