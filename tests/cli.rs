@@ -1481,3 +1481,19 @@ fn script_variant_misspelt_at_its_line() {
         &["run", "s.script"],
     );
 }
+
+// Item 5: `carto render` and `carto view` read a log from another folder too (they replay it).
+#[test]
+fn render_and_view_a_log_from_another_folder() {
+    let dir = logged_house_game("render_elsewhere");
+    let here = dir.join("elsewhere");
+    let r = carto_in(&here, &["render", "../logs/g.log", "-o", "board.svg"]);
+    assert_eq!(r.0, 0, "{}", r.1);
+    assert!(std::fs::read_to_string(here.join("board.svg"))
+        .unwrap()
+        .starts_with("<svg"));
+    let r = carto_in(&here, &["view", "../logs/g.log", "-o", "game.html"]);
+    assert_eq!(r.0, 0, "{}", r.1);
+    assert!(here.join("game.html").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -401,11 +401,24 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
             .with_label("this string has no closing `\"` on its line")
             .with_note("use `\"\"\"…\"\"\"` for text over several lines");
     }
-    Diagnostic::error(
+    let d = Diagnostic::error(
         pos..pos + len,
         format!("expected {}, found {found}", join_words(&words)),
     )
-    .with_label(format!("expected {}", join_words(&words)))
+    .with_label(format!("expected {}", join_words(&words)));
+    // `rule on placed`: the name is missing, and `on` was taken for it.
+    if text[line_start..pos].split_whitespace().eq(["rule", "on"]) {
+        return d.with_note("`on` was read as the rule's name: write `rule NAME on TRIGGER`");
+    }
+    // `name = value` as a statement: the language has no assignment.
+    let assigns = text[pos..].starts_with('=') && !text[pos..].starts_with("==");
+    if assigns && words.iter().any(|w| w == "`(`") {
+        return d.with_note(
+            "rules do not assign: `let NAME = …` names a value; a parameter's value comes from \
+             its `param` default, `override NAME = …` or `--set NAME=…`",
+        );
+    }
+    d
 }
 
 struct Builder {
