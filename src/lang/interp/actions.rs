@@ -439,7 +439,8 @@ impl Interp {
             };
             self.set(ch.slot, v)?;
         }
-        let r = self.exec(st, &a.body.stmts);
+        let code = self.code.clone();
+        let r = self.run_stmts(st, &code.bodies.actions[ai]);
         self.leave(saved);
         r
     }

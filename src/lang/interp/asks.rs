@@ -5,13 +5,20 @@
 
 use super::{AskRequest, Chosen, Interp, R};
 use crate::game::Opt;
-use crate::lang::ir::{Expr, Value};
+use crate::lang::ir::Value;
 use crate::state::State;
 
 impl Interp {
-    /// Runs `ask`: one request per asked player, the arguments evaluated now.
-    pub(super) fn ask(&mut self, st: &mut State, who: &Expr, action: u32, args: &[Expr]) -> R<()> {
-        let who = self.eval(st, who)?;
+    /// Runs `ask` for the evaluated `who`: one request per asked player, the arguments (`arg`
+    /// evaluates argument `i` of `nargs`) evaluated now.
+    pub(super) fn ask(
+        &mut self,
+        st: &mut State,
+        who: Value,
+        action: u32,
+        nargs: usize,
+        mut arg: impl FnMut(&mut Self, &mut State, usize) -> R<Value>,
+    ) -> R<()> {
         let n = st.players.len().max(1) as u8;
         let players: Vec<u8> = match who {
             Value::Player(p) => vec![p],
@@ -33,8 +40,8 @@ impl Interp {
             v => return Err(self.fail(format!("`ask` needs players, found {v:?}"))),
         };
         let start = self.ask_vals.len() as u32;
-        for a in args {
-            let v = self.eval(st, a)?;
+        for i in 0..nargs {
+            let v = arg(self, st, i)?;
             if matches!(v, Value::List(_)) {
                 return Err(self.fail("an asked action's argument is one value, not a list"));
             }
@@ -46,7 +53,7 @@ impl Interp {
                 action,
                 player: p,
                 start,
-                len: args.len() as u32,
+                len: nargs as u32,
             });
         }
         Ok(())

@@ -1,5 +1,6 @@
-//! Compiled expressions: before play, every condition the game evaluates over and over (a rule's
-//! `when`, an action's `when`, each choice's list and `where`) is turned into a tree of closures.
+//! Compiled expressions: before play, every expression of the program (a rule's `when`, an action's
+//! `when`, each choice's list and `where`, and those of every body: see `compile_body`) is turned into
+//! a tree of closures.
 //! Each node knows its kind, its operator, its field and its builtin already, so evaluating it is a
 //! call per node rather than a walk that matches on the syntax tree each time; the static-aggregate
 //! memo slot of an aggregate is found once too. A compiled node does what [`Interp::eval`] does for
@@ -22,6 +23,8 @@ pub(super) struct Compiled {
     /// Per action, per choice: the list it chooses from and its `where`.
     pub choice_from: Vec<Vec<Code>>,
     pub choice_filter: Vec<Vec<Option<Code>>>,
+    /// The setup blocks and the bodies of rules and actions.
+    pub bodies: super::compile_body::Bodies,
 }
 
 /// Compiles the conditions of `prog`; `statics` are the addresses of its static aggregates, sorted
@@ -50,6 +53,7 @@ pub(super) fn compile_program(prog: &Program, statics: &[usize]) -> Compiled {
                     .collect()
             })
             .collect(),
+        bodies: super::compile_body::compile_bodies(prog, statics),
     }
 }
 

@@ -8,6 +8,7 @@ mod actions;
 mod aggregate;
 mod asks;
 mod compile;
+mod compile_body;
 mod copy;
 mod dispatch;
 mod effect;
@@ -359,10 +360,11 @@ impl Interp {
     /// Runs the setup blocks.
     pub fn run_setup(&mut self, st: &mut State) -> R<()> {
         let prog = self.prog.clone();
-        for body in &prog.setup {
+        let code = self.code.clone();
+        for (body, stmts) in prog.setup.iter().zip(&code.bodies.setup) {
             self.begin((self.names.len() - 1) as u16, st.turn);
             let saved = self.enter(body.locals.max(1));
-            let r = self.exec(st, &body.stmts);
+            let r = self.run_stmts(st, stmts);
             self.leave(saved);
             r?;
         }

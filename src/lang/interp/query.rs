@@ -353,21 +353,33 @@ impl Interp {
     fn list_query(&mut self, b: Builtin, a: &[Value; 4]) -> R<Value> {
         Ok(match b {
             Builtin::Len => Value::Int(self.len_of(a[0])? as i64),
-            Builtin::First => match self.elems(a[0])?.first() {
-                Some(v) => *v,
-                None => return Err(self.fail("`first` of an empty list")),
+            // In place: the list is not copied.
+            Builtin::First => match self.len_of(a[0])? {
+                0 => return Err(self.fail("`first` of an empty list")),
+                _ => self.elem_at(a[0], 0),
             },
             Builtin::Contains => {
-                let items = self.elems(a[0])?;
-                Value::Bool(items.iter().any(|&x| self.values_equal(x, a[1])))
+                let n = self.len_of(a[0])?;
+                let found = match a[0] {
+                    Value::List(l) => self.lists[l as usize]
+                        .iter()
+                        .any(|&x| self.values_equal(x, a[1])),
+                    v => (0..n).any(|k| self.values_equal(self.elem_at(v, k), a[1])),
+                };
+                Value::Bool(found)
             }
             Builtin::Take => {
                 let Value::Int(k) = a[1] else {
                     return Err(self.fail("`take` needs a number"));
                 };
-                let items = self.elems(a[0])?;
-                let k = usize::try_from(k).unwrap_or(0).min(items.len());
-                self.list_of(items[..k].iter().copied())
+                let n = self.len_of(a[0])?;
+                let k = usize::try_from(k).unwrap_or(0).min(n);
+                let l = self.new_list();
+                for i in 0..k {
+                    let v = self.elem_at(a[0], i);
+                    self.lists[l as usize].push(v);
+                }
+                Value::List(l)
             }
             Builtin::Min2 | Builtin::Max2 => match (a[0], a[1]) {
                 (Value::Int(x), Value::Int(y)) => Value::Int(if b == Builtin::Min2 {
