@@ -167,11 +167,17 @@ impl Variant {
     }
 
     fn locate(&self, e: &crate::game::GameError) -> Option<String> {
-        let crate::game::GameError::Rule { rule, message } = e else {
+        let crate::game::GameError::Rule {
+            rule,
+            action,
+            message,
+        } = e
+        else {
             return None;
         };
         let (src, span) = self.rule_source(rule)?;
-        let d = crate::diag::Diagnostic::error(span, format!("rule `{rule}`: {message}"))
+        let what = if *action { "action" } else { "rule" };
+        let d = crate::diag::Diagnostic::error(span, format!("{what} `{rule}`: {message}"))
             .with_label("while running this");
         Some(src.render(&[d]))
     }

@@ -52,6 +52,10 @@ pub trait Hooks {
     fn rule_name(&self, _rule: u16) -> &str {
         ""
     }
+    /// Whether score source `rule` is an action (a player's choice) rather than a rule.
+    fn is_action(&self, _rule: u16) -> bool {
+        false
+    }
     /// Whether any rule listens to a trigger (lets the engine skip work).
     fn listens(&self, _trigger: Trigger) -> bool {
         false

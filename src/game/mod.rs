@@ -46,8 +46,12 @@ pub struct Ctx {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameError {
-    /// A rule failed while running (or ran over its operation budget).
-    Rule { rule: String, message: String },
+    /// A rule or action (`action`) failed while running (or ran over its operation budget).
+    Rule {
+        rule: String,
+        action: bool,
+        message: String,
+    },
     /// The setup cannot be done with this map and these settings.
     Setup(String),
     /// A player's input could not be had (a person's answers ended before the game did).
@@ -57,7 +61,14 @@ pub enum GameError {
 impl std::fmt::Display for GameError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            GameError::Rule { rule, message } => write!(f, "rule `{rule}`: {message}"),
+            GameError::Rule {
+                rule,
+                action,
+                message,
+            } => {
+                let what = if *action { "action" } else { "rule" };
+                write!(f, "{what} `{rule}`: {message}")
+            }
             GameError::Setup(m) => write!(f, "setup: {m}"),
             GameError::Input(m) => write!(f, "input: {m}"),
         }
@@ -231,6 +242,14 @@ impl<H: Hooks> Game<H> {
 
     pub fn rule_name(&self, rule: u16) -> &str {
         self.hooks.rule_name(rule)
+    }
+    /// `rule` or `action`: what score source `rule` is, for people.
+    pub fn rule_word(&self, rule: u16) -> &'static str {
+        if self.hooks.is_action(rule) {
+            "action"
+        } else {
+            "rule"
+        }
     }
 }
 

@@ -249,10 +249,11 @@ impl<H: Hooks> Writer<'_, H> {
                 if let Some(r) = self.running.get_mut(*player as usize) {
                     *r = r.saturating_add(*points);
                 }
+                let word = self.game.rule_word(*rule);
                 let rule = self.game.rule_name(*rule);
                 match what {
                     Some(f) => format!(
-                        "  {} {:+} for {} (rule {rule})",
+                        "  {} {:+} for {} ({word} {rule})",
                         self.player(*player),
                         points,
                         self.describe(f)
@@ -263,7 +264,7 @@ impl<H: Hooks> Writer<'_, H> {
                             format!(" at {x},{y}")
                         });
                         format!(
-                            "  {} {:+}{place} (rule {rule})",
+                            "  {} {:+}{place} ({word} {rule})",
                             self.player(*player),
                             points
                         )

@@ -119,9 +119,10 @@ pub struct Interp {
 /// Results inside the interpreter: the error is boxed so that the common path moves little data.
 type R<T> = Result<T, Box<GameError>>;
 
-fn err(rule: &str, message: impl Into<String>) -> Box<GameError> {
+fn err(rule: &str, action: bool, message: impl Into<String>) -> Box<GameError> {
     Box::new(GameError::Rule {
         rule: rule.to_string(),
+        action,
         message: message.into(),
     })
 }
@@ -263,7 +264,8 @@ impl Interp {
     }
 
     fn fail(&self, message: impl Into<String>) -> Box<GameError> {
-        err(self.name(), message)
+        let action = self.current as usize >= self.prog.rules.len();
+        err(self.name(), action, message)
     }
 
     #[inline]
@@ -453,6 +455,10 @@ impl Hooks for Interp {
             .get(rule as usize)
             .map(|s| s.as_str())
             .unwrap_or("?")
+    }
+
+    fn is_action(&self, rule: u16) -> bool {
+        rule as usize >= self.prog.rules.len()
     }
 
     fn listens(&self, trigger: Trigger) -> bool {
