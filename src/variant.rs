@@ -255,6 +255,19 @@ pub fn load_variant_with(
     set_error: &dyn Fn(usize, String) -> InputError,
 ) -> Result<Variant, InputError> {
     let source = rules_source(name_or_path)?;
+    variant_from_source(&source, name_or_path, sets, set_error)
+}
+
+/// [`load_variant_with`] for rules text already read (`name_or_path` names it in the game's
+/// configuration). What the text names (imports, map, tile sets) is read as for a file: bundled names,
+/// else paths relative to `source.name`.
+pub fn variant_from_source(
+    source: &Source,
+    name_or_path: &str,
+    sets: &[String],
+    set_error: &dyn Fn(usize, String) -> InputError,
+) -> Result<Variant, InputError> {
+    let source = source.clone();
     let sources = Sources::new(&source, is_bundled_rules(name_or_path));
     let (mut program, warnings) = checked_program(&source, &sources)?;
     apply_sets(&mut program, sets, set_error)?;

@@ -5,6 +5,7 @@ pub mod ast;
 pub mod builtins;
 pub mod check;
 pub mod consts;
+pub mod gen;
 pub mod interp;
 pub mod ir;
 pub mod parser;
