@@ -76,6 +76,25 @@ fn every_bundled_map_names_and_passes_the_schema() {
     }
 }
 
+/// The fixture variants' own map (issue 8, D) names the schema and passes it too.
+#[test]
+fn the_fixture_map_names_and_passes_the_schema() {
+    let v = schema("map.schema.json");
+    let files = toml_files("tests/fixtures");
+    assert_eq!(files.len(), 1, "{files:?}");
+    for (name, text) in files {
+        assert_eq!(
+            text.lines().next(),
+            Some("#:schema ../../schema/map.schema.json"),
+            "{name}: the first line names the schema"
+        );
+        let json = as_json(&text).unwrap();
+        let errors: Vec<String> = v.iter_errors(&json).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+        assert!(map_loads(&text), "{name} does not load");
+    }
+}
+
 #[test]
 fn every_bundled_tile_set_names_and_passes_the_schema() {
     let v = schema("tile-set.schema.json");
