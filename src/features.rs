@@ -88,6 +88,19 @@ impl Features {
         x
     }
 
+    /// Sides still open of the feature whose root is `root` (read-only callers: find the root
+    /// with [`Features::root`]).
+    #[inline]
+    pub fn open_at_root(&self, root: u32) -> i32 {
+        self.open[root as usize]
+    }
+
+    /// Coats of arms of the feature whose root is `root`.
+    #[inline]
+    pub fn shields_at_root(&self, root: u32) -> u16 {
+        self.shields[root as usize]
+    }
+
     /// Merges two nodes' features; returns the new root.
     pub fn union(&mut self, a: u32, b: u32) -> u32 {
         let (mut ra, mut rb) = (self.find(a), self.find(b));

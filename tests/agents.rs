@@ -241,3 +241,53 @@ fn play_with_agents_replays_a_game_of_sim() {
     assert_eq!(code, 2);
     assert!(err.contains("sim plays without people"), "{err}");
 }
+
+/// Plays game `seed` of `name` with `make()` in every seat; the event record.
+fn play_with(
+    name: &str,
+    seed: u64,
+    seats: usize,
+    make: impl Fn() -> Box<dyn Agent>,
+) -> Vec<carto::state::Event> {
+    let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let names: Vec<String> = ["ann", "bob", "cyd", "dee"][..seats]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let mut game = v
+        .new_game(v.config.clone(), &names, seed, true)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut agents: Vec<Box<dyn Agent>> = (0..seats).map(|_| make()).collect();
+    let mut rng = Rng::new(seed).fork();
+    while game.advance().unwrap() {
+        let who = game.decider() as usize;
+        let i = agents[who].choose(&game, &mut rng).unwrap();
+        game.choose(i).unwrap();
+    }
+    game.st.events
+}
+
+/// Seeds the preview check plays (more with `CARTO_LONG_TESTS=1`, meant for release builds).
+fn preview_seeds() -> u64 {
+    if std::env::var_os("CARTO_LONG_TESTS").is_some() {
+        200
+    } else {
+        3
+    }
+}
+
+/// `greedy` reads an option's value from the board (no copy of the game) where the rules score
+/// features by their facts alone; it must choose exactly as when it plays every option in a copy:
+/// whole games, two to four players, event for event.
+#[test]
+fn greedy_reading_the_board_plays_exactly_as_greedy_playing_copies() {
+    for seed in 0..preview_seeds() {
+        let seats = 2 + (seed % 3) as usize;
+        let read = play_with("base", seed, seats, || Box::new(carto::agent::Greedy::default()));
+        let copied = play_with("base", seed, seats, || Box::new(carto::agent::Greedy::copying()));
+        assert_eq!(read.len(), copied.len(), "seed {seed}, {seats} players");
+        for (k, (a, b)) in read.iter().zip(&copied).enumerate() {
+            assert_eq!(a, b, "seed {seed}, {seats} players: event {k} differs");
+        }
+    }
+}

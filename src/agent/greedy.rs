@@ -1,11 +1,18 @@
-//! `greedy`: the option with the best immediate gain for itself. Each option is taken in a scratch
-//! copy of the game, the turn is finished quietly (no further follower or action) and the game is
-//! ended there, so the variant's own rules score what the option completed and what the features
-//! its followers stand on are worth now. The follower heuristic: a follower still in the supply is
-//! worth more the more tiles are left, so none is spent on a feature worth less than that. Ties are
-//! broken by the seeded generator.
+//! `greedy`: the option with the best immediate gain for itself. An option's value is the position
+//! it leads to once the turn is over (no further follower or action) and the game ended there: the
+//! variant's own rules score what the option completed and what the features with followers are
+//! worth now; the value is the player's lead over the best other player. The follower heuristic: a
+//! follower still in the supply is worth more the more tiles are left, so none is spent on a
+//! feature worth less than that. Ties are broken by the seeded generator.
+//!
+//! Where the rules score features by their facts alone (`points::feature_scoring`), the position is
+//! read from the board without playing the option (`value::Preview`); otherwise, and for options
+//! the preview cannot read (actions), the option is played in a scratch copy of the game. Both give
+//! the same value (a test plays whole games both ways).
 
-use super::lookahead::{finish_quietly, margin, Scratch};
+use super::lookahead::{finish_quietly, margin, quiet_option, Scratch};
+use super::points::{feature_scoring, FeaturePoints};
+use super::value::{Outcome, Preview};
 use super::Agent;
 use crate::game::{Game, GameError};
 use crate::lang::interp::Interp;
@@ -19,13 +26,35 @@ const FOLLOWER_WORTH: f64 = 3.0;
 pub struct Greedy {
     scratch: Scratch,
     best: Vec<usize>,
+    /// Whether options may be valued without a copy (decided at the first decision).
+    read_board: Option<bool>,
+    preview: Preview,
+    points: FeaturePoints,
+}
+
+/// The value of a final position for `me`: the lead over the best other player, and the followers
+/// left in the supply, each worth `FOLLOWER_WORTH` times the share `left` of tiles still to come.
+fn worth(margin: i64, left: f64, spare: u32) -> f64 {
+    margin as f64 + FOLLOWER_WORTH * left * f64::from(spare)
 }
 
 impl Greedy {
-    /// The value of option `i` for the deciding player `me`.
-    fn value(&mut self, game: &Game<Interp>, i: usize, me: u8) -> Result<f64, GameError> {
-        let tiles_total: u32 = game.cfg.counts.iter().sum();
-        let left = game.st.stack.len() as f64 / f64::from(tiles_total.max(1));
+    /// A greedy player that values every option in a copy of the game (to check the preview).
+    pub fn copying() -> Greedy {
+        Greedy {
+            read_board: Some(false),
+            ..Greedy::default()
+        }
+    }
+
+    /// The value of option `i` for the deciding player `me`, played in a copy of the game.
+    fn value_in_copy(
+        &mut self,
+        game: &Game<Interp>,
+        i: usize,
+        me: u8,
+        left: f64,
+    ) -> Result<f64, GameError> {
         let g = self.scratch.load(game);
         g.choose(i)?;
         // End the game after this turn: no tile to draw, so the final scoring runs next.
@@ -33,13 +62,43 @@ impl Greedy {
         // Followers in the supply are counted before the final scoring returns any.
         let turn = g.st.turn;
         while g.st.turn == turn && g.advance()? {
-            let q = super::lookahead::quiet_option(&g.options);
+            let q = quiet_option(&g.options);
             g.choose(q)?;
         }
-        let spare = f64::from(g.st.followers_in_supply(me));
+        let spare = u32::from(g.st.followers_in_supply(me));
         finish_quietly(g)?;
-        Ok(margin(g, me) as f64 + FOLLOWER_WORTH * left * spare)
+        Ok(worth(margin(g, me), left, spare))
     }
+
+    /// The value of option `i`, read from the board when the preview can, else played in a copy.
+    fn value(
+        &mut self,
+        game: &Game<Interp>,
+        i: usize,
+        me: u8,
+        left: f64,
+        read: bool,
+    ) -> Result<f64, GameError> {
+        if read {
+            let opt = game.options[i];
+            if let Some(o) = self.preview.outcome(game, opt, me, &mut self.points)? {
+                return Ok(worth(lead(&o, game.st.players.len(), me), left, o.spare));
+            }
+        }
+        self.value_in_copy(game, i, me, left)
+    }
+}
+
+/// The lead of `me` over the best other player in an outcome of a game of `seats` players.
+fn lead(o: &Outcome, seats: usize, me: u8) -> i64 {
+    let seats = seats.min(o.scores.len());
+    let mine = o.scores.get(me as usize).copied().unwrap_or(0);
+    let best_other = (0..seats)
+        .filter(|&p| p != me as usize)
+        .map(|p| o.scores[p])
+        .max()
+        .unwrap_or(0);
+    mine - best_other
 }
 
 impl Agent for Greedy {
@@ -53,10 +112,29 @@ impl Agent for Greedy {
             return Ok(0);
         }
         let me = game.decider();
+        let tiles_total: u32 = game.cfg.counts.iter().sum();
+        let left = game.st.stack.len() as f64 / f64::from(tiles_total.max(1));
+        let read = *self
+            .read_board
+            .get_or_insert_with(|| feature_scoring(game.hooks.program()))
+            && game.st.players.len() <= 8
+            && !game.is_asked();
+        if read {
+            self.preview.load(game, me, &mut self.points)?;
+        }
         let mut best = f64::NEG_INFINITY;
         self.best.clear();
         for i in 0..n {
-            let v = self.value(game, i, me)?;
+            let v = self.value(game, i, me, left, read)?;
+            if read && std::env::var_os("I9DBG").is_some() {
+                let c = self.value_in_copy(game, i, me, left)?;
+                if c != v {
+                    let o = self.preview.outcome(game, game.options[i], me, &mut self.points)?.unwrap();
+                    let g = self.scratch.game_mut();
+                    let cs: Vec<i64> = g.st.players.iter().map(|p| p.score).collect();
+                    eprintln!("seats {} turn {} me {me} opt {} read {v} copy {c} read {:?} {} copy {:?} {}", game.st.players.len(), game.st.turn, game.option_name(game.options[i]), &o.scores[..4], o.spare, cs, g.st.followers_in_supply(me));
+                }
+            }
             if v > best {
                 best = v;
                 self.best.clear();

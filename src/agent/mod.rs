@@ -3,14 +3,17 @@
 //! to the engine or to any rules file.
 //!
 //! Rooms: `random` (uniform over the options), `greedy` (the best immediate gain), `mcts` (UCT
-//! search with random playouts), `human` (a person at a terminal or a pipe), and `lookahead` (the
-//! scratch copies of the game the searching agents play in).
+//! search with random playouts), `human` (a person at a terminal or a pipe), `lookahead` (the
+//! scratch copies of the game the searching agents play in), `value` (what an option would gain,
+//! read from the board without a copy) and `points` (the rules' points for a feature, remembered).
 
 mod greedy;
 mod human;
 mod lookahead;
 mod mcts;
+mod points;
 mod random;
+mod value;
 
 pub use greedy::Greedy;
 pub use human::{situation, Human};
