@@ -283,8 +283,12 @@ fn preview_seeds() -> u64 {
 fn greedy_reading_the_board_plays_exactly_as_greedy_playing_copies() {
     for seed in 0..preview_seeds() {
         let seats = 2 + (seed % 3) as usize;
-        let read = play_with("base", seed, seats, || Box::new(carto::agent::Greedy::default()));
-        let copied = play_with("base", seed, seats, || Box::new(carto::agent::Greedy::copying()));
+        let read = play_with("base", seed, seats, || {
+            Box::new(carto::agent::Greedy::default())
+        });
+        let copied = play_with("base", seed, seats, || {
+            Box::new(carto::agent::Greedy::copying())
+        });
         assert_eq!(read.len(), copied.len(), "seed {seed}, {seats} players");
         for (k, (a, b)) in read.iter().zip(&copied).enumerate() {
             assert_eq!(a, b, "seed {seed}, {seats} players: event {k} differs");

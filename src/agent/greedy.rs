@@ -126,15 +126,6 @@ impl Agent for Greedy {
         self.best.clear();
         for i in 0..n {
             let v = self.value(game, i, me, left, read)?;
-            if read && std::env::var_os("I9DBG").is_some() {
-                let c = self.value_in_copy(game, i, me, left)?;
-                if c != v {
-                    let o = self.preview.outcome(game, game.options[i], me, &mut self.points)?.unwrap();
-                    let g = self.scratch.game_mut();
-                    let cs: Vec<i64> = g.st.players.iter().map(|p| p.score).collect();
-                    eprintln!("seats {} turn {} me {me} opt {} read {v} copy {c} read {:?} {} copy {:?} {}", game.st.players.len(), game.st.turn, game.option_name(game.options[i]), &o.scores[..4], o.spare, cs, g.st.followers_in_supply(me));
-                }
-            }
             if v > best {
                 best = v;
                 self.best.clear();

@@ -29,12 +29,6 @@ impl Scratch {
     }
 }
 
-impl Scratch {
-    pub fn game_mut(&mut self) -> &mut Game<Interp> {
-        self.game.as_mut().unwrap()
-    }
-}
-
 /// Hides from a look-ahead what the player cannot know: the draw order, the order of the face-down
 /// supply and the rules' randomness are drawn afresh from `rng`.
 pub fn conceal(g: &mut Game<Interp>, rng: &mut Rng) {

@@ -64,7 +64,6 @@ impl FeaturePoints {
             pts[i] = p.score - b;
             p.score = *b;
         }
-        if std::env::var_os("I9DBG").is_some() { eprintln!("probe {info:?} root {root} before {before:?} pts {:?}", &pts[..4]); }
         self.known.insert(k, pts);
         Ok(pts)
     }

@@ -120,7 +120,6 @@ impl Preview {
             if info.complete {
                 self.base_spare += self.mine_on(&[root], me);
             }
-            if std::env::var_os("I9DBG").is_some() { eprintln!("standing {root} {info:?} {:?}", &pts[..4]); }
             self.standing.push(Standing {
                 root,
                 info,
@@ -384,11 +383,11 @@ impl Preview {
                 let seg = (m - p.first_node) as usize;
                 for &c in &tiles[p.ty as usize].adjacent_cities[seg] {
                     let cr = b.features.root(p.first_node + u32::from(c));
-                    let (id, complete) = match self.groups.iter().position(|g| g.roots.contains(&cr))
-                    {
-                        Some(g) => (city_id_group(g), self.groups[g].complete),
-                        None => (city_id_root(cr), b.features.open_at_root(cr) == 0),
-                    };
+                    let (id, complete) =
+                        match self.groups.iter().position(|g| g.roots.contains(&cr)) {
+                            Some(g) => (city_id_group(g), self.groups[g].complete),
+                            None => (city_id_root(cr), b.features.open_at_root(cr) == 0),
+                        };
                     if complete && !self.cities.contains(&id) {
                         self.cities.push(id);
                     }

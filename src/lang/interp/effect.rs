@@ -57,8 +57,12 @@ impl Interp {
 
     /// Runs an effect builtin on its evaluated arguments.
     pub(super) fn effect(&mut self, st: &mut State, b: Builtin, a: &[Value]) -> R<()> {
-        // An effect may move followers or change strengths: cached feature facts are stale.
-        self.feature_cache = Default::default();
+        // An effect may move followers or change strengths: cached feature facts are stale. A
+        // score changes none of them, so the facts the engine gave a `scored` rule hold on (the
+        // agents' read-only valuation relies on it: `agent::points`).
+        if b != Builtin::Score {
+            self.feature_cache = Default::default();
+        }
         let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
         let face_up = |v: Value| matches!(v, Value::Face(Face::Up));
         match b {
