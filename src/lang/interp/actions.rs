@@ -1,6 +1,7 @@
 //! Actions: their limits per turn, round and group, the offers of a phase (every combination of
 //! choices that passes the filters), running a chosen offer, naming it, and why one is refused.
 
+use super::compile::Code;
 use super::{Chosen, Interp, Offer, MAX_ACTIONS_PER_TURN, R};
 use crate::game::{Hooks, Opt, Phase};
 use crate::lang::ast::BinOp;
@@ -76,55 +77,9 @@ impl Interp {
         else {
             return Ok(None);
         };
-        let phase_name = |p: Option<Phase>| match p {
-            None => "forced".to_string(),
-            Some(Phase::Asked) => "a decision only when a rule asks for it (`ask`)".to_string(),
-            Some(p) => format!("phase {}", format!("{p:?}").to_lowercase()),
-        };
         self.refresh_usage(st);
-        for l in &a.limits {
-            let refused = match l {
-                Limit::PerTurn(n) => {
-                    let n = self.count_of(n);
-                    (i64::from(self.used_turn[ai]) >= n).then(|| {
-                        format!(
-                            "`limit per turn {n}`: already taken {} time(s) this turn",
-                            self.used_turn[ai]
-                        )
-                    })
-                }
-                Limit::PerRound(n) => {
-                    let n = self.count_of(n);
-                    let k = st.current as usize * prog.actions.len() + ai;
-                    let used = self.used_round.get(k).copied().unwrap_or(0);
-                    (i64::from(used) >= n).then(|| {
-                        format!("`limit per round {n}`: already taken {used} time(s) this round")
-                    })
-                }
-                Limit::Group(g, n) => {
-                    let n = n.as_ref().map_or(1, |n| self.count_of(n));
-                    let used = self.groups_used.get(*g as usize).copied().unwrap_or(0);
-                    (i64::from(used) >= n).then(|| {
-                        let group = prog
-                            .groups
-                            .get(*g as usize)
-                            .map(|s| s.as_str())
-                            .unwrap_or("?");
-                        format!(
-                            "`limit group {group} {n}`: {used} action(s) of that group taken this turn"
-                        )
-                    })
-                }
-                Limit::NoFollower => st
-                    .follower_placed_now
-                    .then(|| "`limit no_follower`: a follower was placed this turn".to_string()),
-                Limit::NotExtra => st
-                    .in_extra_turn
-                    .then(|| "`limit not_extra`: this is an extra turn".to_string()),
-            };
-            if let Some(r) = refused {
-                return Ok(Some(format!("action `{word}` is refused by its {r}")));
-            }
+        if let Some(r) = a.limits.iter().find_map(|l| self.limit_refusal(st, ai, l)) {
+            return Ok(Some(format!("action `{word}` is refused by its {r}")));
         }
         let false_part = match &a.when {
             Some(w) => self.false_part(st, ai, a, w)?,
@@ -145,6 +100,50 @@ impl Interp {
             )));
         }
         Ok(Some(self.refusing_choice(st, ai, a, name)))
+    }
+
+    /// Why a limit of action `ai` refuses it now (`limit per turn 1`: already taken …), if it does.
+    fn limit_refusal(&self, st: &State, ai: usize, l: &Limit) -> Option<String> {
+        match l {
+            Limit::PerTurn(n) => {
+                let n = self.count_of(n);
+                (i64::from(self.used_turn[ai]) >= n).then(|| {
+                    format!(
+                        "`limit per turn {n}`: already taken {} time(s) this turn",
+                        self.used_turn[ai]
+                    )
+                })
+            }
+            Limit::PerRound(n) => {
+                let n = self.count_of(n);
+                let k = st.current as usize * self.prog.actions.len() + ai;
+                let used = self.used_round.get(k).copied().unwrap_or(0);
+                (i64::from(used) >= n).then(|| {
+                    format!("`limit per round {n}`: already taken {used} time(s) this round")
+                })
+            }
+            Limit::Group(g, n) => {
+                let n = n.as_ref().map_or(1, |n| self.count_of(n));
+                let used = self.groups_used.get(*g as usize).copied().unwrap_or(0);
+                (i64::from(used) >= n).then(|| {
+                    let group = self
+                        .prog
+                        .groups
+                        .get(*g as usize)
+                        .map(|s| s.as_str())
+                        .unwrap_or("?");
+                    format!(
+                        "`limit group {group} {n}`: {used} action(s) of that group taken this turn"
+                    )
+                })
+            }
+            Limit::NoFollower => st
+                .follower_placed_now
+                .then(|| "`limit no_follower`: a follower was placed this turn".to_string()),
+            Limit::NotExtra => st
+                .in_extra_turn
+                .then(|| "`limit not_extra`: this is an extra turn".to_string()),
+        }
     }
 
     /// The first `and`-joined part of an action's `when` that is false now, as written; `None` when
@@ -275,6 +274,8 @@ impl Interp {
         Ok(())
     }
 
+    /// Lists every offer of action `a` from its choice `k` on: each value of the choice that passes
+    /// its `where`, then the next choice for each; an offer when no choice is left.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn enumerate(
         &mut self,
@@ -286,105 +287,123 @@ impl Interp {
         chosen: &mut Vec<Chosen>,
         out: &mut Vec<Opt>,
     ) -> R<()> {
+        let at = Choosing {
+            ai,
+            player,
+            action: a,
+            k,
+        };
         let Some(ch) = a.choices.get(k) else {
-            let start = self.offer_vals.len() as u32;
-            self.offer_vals.extend(chosen.iter().copied());
-            self.offers.push(Offer {
-                action: ai,
-                player,
-                start,
-                len: chosen.len() as u32,
-            });
-            out.push(Opt::Action((self.offers.len() - 1) as u32));
+            self.push_offer(at, chosen, out);
             return Ok(());
         };
         let code = self.code.clone();
-        let filter = &code.choice_filter[ai as usize][k];
+        let filter = code.choice_filter[ai as usize][k].as_ref();
         let from = code.choice_from[ai as usize][k](self, st)?;
         match &ch.kind {
-            ChoiceKind::One => {
-                // By position: the list stays in the arena while its elements are tried.
-                for i in 0..self.len_of(from)? {
-                    let item = self.elem_at(from, i);
-                    self.tick()?;
-                    self.set(ch.slot, item)?;
-                    if let Some(f) = filter {
-                        if !self.truth(st, f)? {
-                            continue;
-                        }
-                    }
-                    chosen.push(Chosen::Value(item));
-                    self.enumerate(st, ai, player, a, k + 1, chosen, out)?;
+            ChoiceKind::One => self.enumerate_one(st, at, from, filter, chosen, out),
+            ChoiceKind::Chips { size } => {
+                self.enumerate_chips(st, at, from, size.as_ref(), filter, chosen, out)
+            }
+        }
+    }
+
+    /// An offer of the values chosen so far.
+    fn push_offer(&mut self, at: Choosing, chosen: &[Chosen], out: &mut Vec<Opt>) {
+        let start = self.offer_vals.len() as u32;
+        self.offer_vals.extend(chosen.iter().copied());
+        self.offers.push(Offer {
+            action: at.ai,
+            player: at.player,
+            start,
+            len: chosen.len() as u32,
+        });
+        out.push(Opt::Action((self.offers.len() - 1) as u32));
+    }
+
+    /// `choose x: LIST where …`: each element that passes, then the next choices.
+    fn enumerate_one(
+        &mut self,
+        st: &mut State,
+        at: Choosing,
+        from: Value,
+        filter: Option<&Code>,
+        chosen: &mut Vec<Chosen>,
+        out: &mut Vec<Opt>,
+    ) -> R<()> {
+        let slot = at.action.choices[at.k].slot;
+        // By position: the list stays in the arena while its elements are tried.
+        for i in 0..self.len_of(from)? {
+            let item = self.elem_at(from, i);
+            self.tick()?;
+            self.set(slot, item)?;
+            if let Some(f) = filter {
+                if !self.truth(st, f)? {
+                    continue;
+                }
+            }
+            chosen.push(Chosen::Value(item));
+            self.enumerate(st, at.ai, at.player, at.action, at.k + 1, chosen, out)?;
+            chosen.pop();
+        }
+        Ok(())
+    }
+
+    /// `choose x: chips from LIST size …`: each subset of the size that passes (chips of one colour,
+    /// value and face are interchangeable: how many of each kind), then the next choices.
+    #[allow(clippy::too_many_arguments)]
+    fn enumerate_chips(
+        &mut self,
+        st: &mut State,
+        at: Choosing,
+        from: Value,
+        size: Option<&Expr>,
+        filter: Option<&Code>,
+        chosen: &mut Vec<Chosen>,
+        out: &mut Vec<Opt>,
+    ) -> R<()> {
+        let slot = at.action.choices[at.k].slot;
+        let items = self.elems(from)?;
+        let (lo, hi) = match size {
+            Some(e) => match self.eval(st, e)? {
+                Value::Range(a, b) => (a.max(0) as usize, b.max(0) as usize),
+                Value::Int(n) => (n.max(0) as usize, n.max(0) as usize),
+                _ => (1, 4),
+            },
+            None => (1, items.len()),
+        };
+        let kinds = chip_kinds(st, &items);
+        let mut counts = vec![0usize; kinds.len()];
+        loop {
+            self.tick()?;
+            let total: usize = counts.iter().sum();
+            if total >= lo.max(1) && total <= hi {
+                let ids: Vec<u16> = kinds
+                    .iter()
+                    .zip(&counts)
+                    .flat_map(|((_, ids), &n)| ids[..n].iter().copied())
+                    .collect();
+                let list = self.list_of(ids.iter().map(|&c| Value::Chip(c)));
+                self.set(slot, list)?;
+                let pass = match filter {
+                    Some(f) => self.truth(st, f)?,
+                    None => true,
+                };
+                if pass {
+                    let start = self.offer_chips.len() as u32;
+                    self.offer_chips.extend(&ids);
+                    chosen.push(Chosen::Chips {
+                        start,
+                        len: ids.len() as u32,
+                    });
+                    self.enumerate(st, at.ai, at.player, at.action, at.k + 1, chosen, out)?;
                     chosen.pop();
                 }
             }
-            ChoiceKind::Chips { size } => {
-                let items = self.elems(from)?;
-                let (lo, hi) = match size {
-                    Some(e) => match self.eval(st, e)? {
-                        Value::Range(a, b) => (a.max(0) as usize, b.max(0) as usize),
-                        Value::Int(n) => (n.max(0) as usize, n.max(0) as usize),
-                        _ => (1, 4),
-                    },
-                    None => (1, items.len()),
-                };
-                // Chips of one colour, value and face are interchangeable: choose how many of each kind.
-                let mut kinds: Vec<((u8, u8, bool), Vec<u16>)> = Vec::new();
-                for v in items {
-                    if let Value::Chip(c) = v {
-                        let ch = st.chips[c as usize];
-                        let key = (ch.colour, ch.value, ch.face_up);
-                        match kinds.iter_mut().find(|(k, _)| *k == key) {
-                            Some((_, ids)) => ids.push(c),
-                            None => kinds.push((key, vec![c])),
-                        }
-                    }
-                }
-                kinds.sort();
-                let mut counts = vec![0usize; kinds.len()];
-                loop {
-                    self.tick()?;
-                    let total: usize = counts.iter().sum();
-                    if total >= lo.max(1) && total <= hi {
-                        let ids: Vec<u16> = kinds
-                            .iter()
-                            .zip(&counts)
-                            .flat_map(|((_, ids), &n)| ids[..n].iter().copied())
-                            .collect();
-                        let list = self.list_of(ids.iter().map(|&c| Value::Chip(c)));
-                        self.set(ch.slot, list)?;
-                        let pass = match filter {
-                            Some(f) => self.truth(st, f)?,
-                            None => true,
-                        };
-                        if pass {
-                            let start = self.offer_chips.len() as u32;
-                            self.offer_chips.extend(&ids);
-                            chosen.push(Chosen::Chips {
-                                start,
-                                len: ids.len() as u32,
-                            });
-                            self.enumerate(st, ai, player, a, k + 1, chosen, out)?;
-                            chosen.pop();
-                        }
-                    }
-                    // Next combination (odometer), bounded by `hi` chips in all.
-                    let mut i = 0;
-                    loop {
-                        if i == counts.len() {
-                            return Ok(());
-                        }
-                        if counts[i] < kinds[i].1.len() && counts.iter().sum::<usize>() < hi {
-                            counts[i] += 1;
-                            break;
-                        }
-                        counts[i] = 0;
-                        i += 1;
-                    }
-                }
+            if !next_counts(&mut counts, &kinds, hi) {
+                return Ok(());
             }
         }
-        Ok(())
     }
 
     pub(super) fn run_offer(&mut self, st: &mut State, h: u32) -> R<()> {
@@ -509,5 +528,60 @@ impl Interp {
                 v => format!("{v:?}"),
             },
         }
+    }
+}
+
+/// Where an enumeration of offers stands: which action, for whom, at which choice.
+#[derive(Clone, Copy)]
+struct Choosing<'a> {
+    ai: u32,
+    player: u8,
+    action: &'a Action,
+    k: usize,
+}
+
+/// The chips of a list grouped by (colour, value, face), the groups in order.
+fn chip_kinds(st: &State, items: &[Value]) -> Vec<ChipKind> {
+    let mut kinds: Vec<ChipKind> = Vec::new();
+    for &v in items {
+        if let Value::Chip(c) = v {
+            let ch = st.chips[c as usize];
+            let key = (ch.colour, ch.value, ch.face_up);
+            match kinds.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, ids)) => ids.push(c),
+                None => kinds.push((key, vec![c])),
+            }
+        }
+    }
+    kinds.sort();
+    kinds
+}
+
+/// Chips of one kind: (colour, value, face up) and their ids.
+type ChipKind = ((u8, u8, bool), Vec<u16>);
+
+/// The next choice of how many chips of each kind (an odometer), at most `hi` chips in all; false
+/// when every combination has been seen.
+fn next_counts(counts: &mut [usize], kinds: &[ChipKind], hi: usize) -> bool {
+    let mut i = 0;
+    loop {
+        if i == counts.len() {
+            return false;
+        }
+        if counts[i] < kinds[i].1.len() && counts.iter().sum::<usize>() < hi {
+            counts[i] += 1;
+            return true;
+        }
+        counts[i] = 0;
+        i += 1;
+    }
+}
+
+/// How a refusal names the phase an action is offered in.
+fn phase_name(p: Option<Phase>) -> String {
+    match p {
+        None => "forced".to_string(),
+        Some(Phase::Asked) => "a decision only when a rule asks for it (`ask`)".to_string(),
+        Some(p) => format!("phase {}", format!("{p:?}").to_lowercase()),
     }
 }

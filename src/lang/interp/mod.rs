@@ -136,71 +136,14 @@ impl Interp {
         let mut names: Vec<String> = prog.rules.iter().map(|r| r.name.clone()).collect();
         names.extend(prog.actions.iter().map(|a| a.name.clone()));
         names.push("setup".into());
-        let mut attr_vals = Vec::new();
         let mut prog_strings = prog.strings.clone();
-        // A square without a string attribute reads as "" (like 0 and false for ints and bools).
-        let empty = match prog_strings.iter().position(|x| x.is_empty()) {
-            Some(i) => i as u32,
-            None => {
-                prog_strings.push(String::new());
-                (prog_strings.len() - 1) as u32
-            }
-        };
-        if let Some(m) = &map {
-            for a in &prog.attrs {
-                let vals = m
-                    .squares
-                    .iter()
-                    .map(|s| match s.attrs.get(&a.name) {
-                        // A square without the attribute reads as the type's zero.
-                        None => match (a.ty.list, a.ty.base) {
-                            (false, super::builtins::Base::Int) => Value::Int(0),
-                            (false, super::builtins::Base::Bool) => Value::Bool(false),
-                            (false, super::builtins::Base::Str) => Value::Str(empty),
-                            _ => Value::Unit,
-                        },
-                        Some(AttrValue::Int(i)) => Value::Int(*i),
-                        Some(AttrValue::Bool(b)) => Value::Bool(*b),
-                        Some(AttrValue::Str(t)) => match prog.colours.iter().position(|c| c == t) {
-                            Some(c) => Value::Colour(c as u8),
-                            None => match prog_strings.iter().position(|x| x == t) {
-                                Some(i) => Value::Str(i as u32),
-                                None => {
-                                    prog_strings.push(t.clone());
-                                    Value::Str((prog_strings.len() - 1) as u32)
-                                }
-                            },
-                        },
-                    })
-                    .collect();
-                attr_vals.push(vals);
-            }
-        }
-        let slot_counts: Vec<u8> = map.as_ref().map_or(Vec::new(), |m| {
-            m.squares
-                .iter()
-                .map(|s| match s.attrs.get("slots") {
-                    Some(AttrValue::Int(n)) => (*n).clamp(0, 16) as u8,
-                    _ => 0,
-                })
-                .collect()
+        // A square without a string attribute reads as "": the empty string is always a value.
+        intern_into(&mut prog_strings, "");
+        let attr_vals = map.as_ref().map_or(Vec::new(), |m| {
+            attribute_values(&prog, m, &mut prog_strings)
         });
-        let mut all_squares = Vec::new();
-        for (c, &sq) in board.square.iter().enumerate() {
-            if sq != NONE {
-                all_squares.push((sq, c as u32));
-            }
-        }
-        all_squares.sort();
-        let slot_squares = all_squares
-            .iter()
-            .filter(|&&(sq, _)| slot_counts.get(sq as usize).is_some_and(|&n| n > 0))
-            .map(|&(_, c)| Value::Square(c))
-            .collect();
-        let all_squares = all_squares
-            .into_iter()
-            .map(|(_, c)| Value::Square(c))
-            .collect();
+        let slot_counts = map.as_ref().map_or(Vec::new(), |m| slot_counts(m));
+        let (all_squares, slot_squares) = square_lists(board, &slot_counts);
         let mut listens = [false; 11];
         for t in super::builtins::Trigger::ALL {
             listens[t as usize] = !prog.rules_for(t).is_empty();
@@ -281,13 +224,7 @@ impl Interp {
 
     /// The index of a string among [`Interp::strings`], added if new (player names: a handful).
     fn intern(&mut self, text: &str) -> u32 {
-        match self.strings.iter().position(|x| x == text) {
-            Some(i) => i as u32,
-            None => {
-                self.strings.push(text.to_string());
-                (self.strings.len() - 1) as u32
-            }
-        }
+        intern_into(&mut self.strings, text)
     }
 
     fn new_list(&mut self) -> u32 {
@@ -372,6 +309,77 @@ impl Interp {
         }
         Ok(())
     }
+}
+
+/// Per attribute of the program, per map square: the attribute's value. Strings only the map spells
+/// are added to `strings`.
+fn attribute_values(prog: &Program, m: &MapBoard, strings: &mut Vec<String>) -> Vec<Vec<Value>> {
+    // A square without a string attribute reads as "" (like 0 and false for ints and bools).
+    let empty = intern_into(strings, "");
+    let value = |strings: &mut Vec<String>, a: &super::ir::AttrDef, v: Option<&AttrValue>| match v {
+        // A square without the attribute reads as the type's zero.
+        None => match (a.ty.list, a.ty.base) {
+            (false, super::builtins::Base::Int) => Value::Int(0),
+            (false, super::builtins::Base::Bool) => Value::Bool(false),
+            (false, super::builtins::Base::Str) => Value::Str(empty),
+            _ => Value::Unit,
+        },
+        Some(AttrValue::Int(i)) => Value::Int(*i),
+        Some(AttrValue::Bool(b)) => Value::Bool(*b),
+        Some(AttrValue::Str(t)) => match prog.colours.iter().position(|c| c == t) {
+            Some(c) => Value::Colour(c as u8),
+            None => Value::Str(intern_into(strings, t)),
+        },
+    };
+    prog.attrs
+        .iter()
+        .map(|a| {
+            m.squares
+                .iter()
+                .map(|s| value(strings, a, s.attrs.get(&a.name)))
+                .collect()
+        })
+        .collect()
+}
+
+/// The index of `text` in `strings`, added at the end if new.
+fn intern_into(strings: &mut Vec<String>, text: &str) -> u32 {
+    match strings.iter().position(|x| x == text) {
+        Some(i) => i as u32,
+        None => {
+            strings.push(text.to_string());
+            (strings.len() - 1) as u32
+        }
+    }
+}
+
+/// Per map square: its chip slots (the map's `slots` attribute, read whether or not rules name it).
+fn slot_counts(m: &MapBoard) -> Vec<u8> {
+    m.squares
+        .iter()
+        .map(|s| match s.attrs.get("slots") {
+            Some(AttrValue::Int(n)) => (*n).clamp(0, 16) as u8,
+            _ => 0,
+        })
+        .collect()
+}
+
+/// Every cell that is a map square, in map order; and those of them with slots.
+fn square_lists(board: &crate::board::Board, slot_counts: &[u8]) -> (Vec<Value>, Vec<Value>) {
+    let mut cells = Vec::new();
+    for (c, &sq) in board.square.iter().enumerate() {
+        if sq != NONE {
+            cells.push((sq, c as u32));
+        }
+    }
+    cells.sort();
+    let with_slots = cells
+        .iter()
+        .filter(|&&(sq, _)| slot_counts.get(sq as usize).is_some_and(|&n| n > 0))
+        .map(|&(_, c)| Value::Square(c))
+        .collect();
+    let all = cells.into_iter().map(|(_, c)| Value::Square(c)).collect();
+    (all, with_slots)
 }
 
 impl Hooks for Interp {
