@@ -306,32 +306,25 @@ impl Board {
         self.frontier_pos[c as usize] = NONE;
     }
 
-    /// Appends every legal `(cell, rotation)` for `tile` to `out`.
+    /// Appends every legal `(cell, rotation)` for `tile` to `out`: frontier order, then rotation
+    /// order. One word test per cell finds its fitting rotations.
     pub fn legal_placements(&self, tile: &CompiledTile, out: &mut Vec<(u32, u8)>) {
-        // Branch-free: write every candidate, keep those that fit.
-        let rots = &tile.distinct_rots[..];
-        let edges = tile.rot_edges;
-        let start = out.len();
-        out.resize(start + self.frontier.len() * rots.len() + 1, (0, 0));
-        let buf = &mut out[start..];
-        let mut n = 0;
+        let distinct = u32::from(tile.distinct_mask);
+        out.reserve(self.frontier.len() * 4);
         for (&c, &rm) in self.frontier.iter().zip(&self.front_rm) {
-            let (req, mask) = (rm as u8, (rm >> 8) as u8);
-            for &r in rots {
-                buf[n] = (c, r);
-                n += usize::from((edges[r as usize & 3] ^ req) & mask == 0);
+            let mut fits = fitting_rotations(tile.edges4, rm) & distinct;
+            while fits != 0 {
+                out.push((c, fits.trailing_zeros() as u8));
+                fits &= fits - 1;
             }
         }
-        out.truncate(start + n);
     }
 
     /// Whether `tile` has any legal placement.
     pub fn has_placement(&self, tile: &CompiledTile) -> bool {
-        let edges = tile.rot_edges;
-        self.front_rm.iter().any(|&rm| {
-            let (req, mask) = (rm as u8, (rm >> 8) as u8);
-            edges.iter().any(|&e| (e ^ req) & mask == 0)
-        })
+        self.front_rm
+            .iter()
+            .any(|&rm| fitting_rotations(tile.edges4, rm) != 0)
     }
 
     /// Checks a placement, saying which rule refuses it.
@@ -501,5 +494,62 @@ impl Board {
             }
         }
         n
+    }
+}
+
+/// The rotations (bit `r` for rotation `r`) of a tile whose edges are `edges4` (rotation `r` in byte
+/// `r`, two bits a side) that fit a square needing the edges in the low byte of `rm` on the sides its
+/// high byte marks. The four rotations are tested at once, one byte each.
+#[inline]
+fn fitting_rotations(edges4: u32, rm: u16) -> u32 {
+    let (req, mask) = (u32::from(rm as u8), u32::from((rm >> 8) as u8));
+    let wrong = (edges4 ^ (req * 0x0101_0101)) & (mask * 0x0101_0101);
+    // The high bit of each byte, set where the byte is not zero (no carry crosses a byte).
+    let nonzero = (((wrong & 0x7f7f_7f7f) + 0x7f7f_7f7f) | wrong) & 0x8080_8080;
+    let fit = (!nonzero & 0x8080_8080) >> 7;
+    // Bit 0 of byte r moves to bit 24 + r (the other products fall below bit 24 or above bit 31).
+    fit.wrapping_mul(0x0102_0408) >> 24
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fitting_rotations;
+
+    #[test]
+    fn fitting_rotations_tests_each_rotation_like_one_at_a_time() {
+        // Every edge layout of four sides (three kinds: 0, 1, 2), rotated, against every
+        // requirement on every set of constrained sides.
+        let rotate = |e: u8, r: u32| e.rotate_left(2 * r);
+        for e in 0..=255u8 {
+            if (0..4).any(|s| (e >> (2 * s)) & 3 == 3) {
+                continue;
+            }
+            let edges = [rotate(e, 0), rotate(e, 1), rotate(e, 2), rotate(e, 3)];
+            let edges4 = u32::from_le_bytes(edges);
+            for sides in 0..16u8 {
+                let mask = (0..4).fold(0u8, |m, s| {
+                    if sides & (1 << s) != 0 {
+                        m | 3 << (2 * s)
+                    } else {
+                        m
+                    }
+                });
+                for req in (0..=255u8).filter(|r| r & !mask == 0) {
+                    let one_at_a_time = (0..4).fold(0, |m, r| {
+                        if (edges[r] ^ req) & mask == 0 {
+                            m | 1 << r
+                        } else {
+                            m
+                        }
+                    });
+                    let rm = u16::from(req) | u16::from(mask) << 8;
+                    assert_eq!(
+                        fitting_rotations(edges4, rm),
+                        one_at_a_time,
+                        "e {e:08b} rm {rm:016b}"
+                    );
+                }
+            }
+        }
     }
 }

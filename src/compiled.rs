@@ -34,6 +34,10 @@ pub struct CompiledTile {
     pub rot_edges: [u8; 4],
     /// Rotations that give different placements (a crossroads has one, a straight road two).
     pub distinct_rots: Vec<u8>,
+    /// `distinct_rots` as a mask: bit `r` for rotation `r`.
+    pub distinct_mask: u8,
+    /// `rot_edges` as one word (rotation `r` in byte `r`), to test four rotations at once.
+    pub edges4: u32,
     pub monastery: Option<u8>,
     pub total_shields: u8,
 }
@@ -101,6 +105,8 @@ impl CompiledTile {
         let rot_edges = [rot[0].edges, rot[1].edges, rot[2].edges, rot[3].edges];
         CompiledTile {
             rot_edges,
+            edges4: u32::from_le_bytes(rot_edges),
+            distinct_mask: distinct_rots.iter().fold(0, |m, &r| m | 1 << r),
             id: t.id.clone(),
             kinds: t.segments.iter().map(|s| s.kind).collect(),
             shields: t.segments.iter().map(|s| s.shields).collect(),
@@ -124,10 +130,6 @@ impl CompiledTile {
 
     #[inline]
     pub fn edge(&self, rot: usize, side: usize) -> EdgeKind {
-        match (self.rot[rot].edges >> (2 * side)) & 3 {
-            0 => EdgeKind::Field,
-            1 => EdgeKind::Road,
-            _ => EdgeKind::City,
-        }
+        EdgeKind::on_side(self.rot[rot].edges, side)
     }
 }

@@ -25,6 +25,15 @@ impl EdgeKind {
             _ => None,
         }
     }
+    /// The edge on `side` of packed edges (two bits a side, as in [`crate::compiled::Rotated`]).
+    #[inline]
+    pub fn on_side(edges: u8, side: usize) -> EdgeKind {
+        match (edges >> (2 * side)) & 3 {
+            0 => EdgeKind::Field,
+            1 => EdgeKind::Road,
+            _ => EdgeKind::City,
+        }
+    }
     pub fn letter(self) -> char {
         match self {
             EdgeKind::Field => 'F',

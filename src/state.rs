@@ -560,6 +560,9 @@ impl State {
 
     /// Followers standing on the feature whose root is `root`.
     pub fn feature_followers(&mut self, root: u32, out: &mut Vec<u16>) {
+        if self.board.features.follower_count(root) == 0 {
+            return;
+        }
         for i in 0..self.followers.len() {
             if let FollowerAt::Board(node) = self.followers[i].at {
                 if self.board.features.find(node) == root {
@@ -616,7 +619,8 @@ impl State {
                 info.complete = info.tiles == 9;
             }
             FeatureKind::Field => {
-                let mut members = Vec::new();
+                let mut members = std::mem::take(&mut self.members);
+                members.clear();
                 self.board
                     .features
                     .for_each_member(root, |m| members.push(m));
@@ -657,6 +661,9 @@ impl State {
 
     /// Players whose followers on the feature have the greatest total strength (ties: all of them).
     pub fn majority(&mut self, root: u32) -> u8 {
+        if self.board.features.follower_count(root) == 0 {
+            return 0;
+        }
         let mut strength = [0u32; 8];
         for i in 0..self.followers.len() {
             if let FollowerAt::Board(node) = self.followers[i].at {

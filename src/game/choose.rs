@@ -3,6 +3,7 @@
 
 use super::{Ctx, Game, GameError, Hooks, Opt, Step, Trigger};
 use crate::features::NONE;
+use crate::geometry::EdgeKind;
 use crate::state::EvKind;
 
 impl<H: Hooks> Game<H> {
@@ -91,14 +92,18 @@ impl<H: Hooks> Game<H> {
         );
     }
 
+    /// Places the tile in hand and fires the placement's triggers.
     fn do_place(&mut self, cell: u32, rot: usize) -> Result<(), GameError> {
         let Some(ty) = self.st.current_tile else {
             return Ok(());
         };
-        let tiles = self.cfg.tiles.clone();
-        let t = &tiles[ty as usize];
+        let tile = &self.cfg.tiles[ty as usize];
+        let edges = tile.rot[rot].edges;
         self.completed.clear();
-        let idx = self.st.board.place(cell, ty, t, rot, &mut self.completed);
+        let idx = self
+            .st
+            .board
+            .place(cell, ty, tile, rot, &mut self.completed);
         self.st.placed_now = idx;
         let p = self.st.current;
         self.st.push(
@@ -112,29 +117,48 @@ impl<H: Hooks> Game<H> {
         self.step = Step::Follower;
         let ctx = self.ctx();
         self.fire(Trigger::Placed, &ctx)?;
-        if self.hooks.listens(Trigger::Adjacent) {
-            for s in 0..4 {
-                let n = self.st.board.neighbour(cell, s);
-                if self.st.board.square[n as usize] != NONE {
-                    let c = Ctx {
-                        cell: n,
-                        edge: Some(t.edge(rot, s)),
-                        ..ctx
-                    };
-                    self.fire(Trigger::Adjacent, &c)?;
-                }
+        self.fire_adjacent(&ctx, edges)?;
+        self.fire_abroad(&ctx, edges)
+    }
+
+    /// `adjacent`: once for each map square next to the placed tile (`edges`: its sides, as placed).
+    fn fire_adjacent(&mut self, ctx: &Ctx, edges: u8) -> Result<(), GameError> {
+        if !self.hooks.listens(Trigger::Adjacent) {
+            return Ok(());
+        }
+        for s in 0..4 {
+            let n = self.st.board.neighbour(ctx.cell, s);
+            if self.st.board.square[n as usize] != NONE {
+                let c = Ctx {
+                    cell: n,
+                    edge: Some(EdgeKind::on_side(edges, s)),
+                    ..*ctx
+                };
+                self.fire(Trigger::Adjacent, &c)?;
             }
         }
-        if let (true, Some(map)) = (self.hooks.listens(Trigger::Abroad), self.cfg.map.clone()) {
-            let (x, y) = self.st.board.xy(cell);
-            for e in map.exits.iter().filter(|e| e.at == (x, y)) {
-                if t.edge(rot, e.side as usize) == e.feature {
-                    let c = Ctx {
-                        edge: Some(e.feature),
-                        ..ctx
-                    };
-                    self.fire(Trigger::Abroad, &c)?;
-                }
+        Ok(())
+    }
+
+    /// `abroad`: once for each exit of the map at the placed tile's square that its side continues.
+    fn fire_abroad(&mut self, ctx: &Ctx, edges: u8) -> Result<(), GameError> {
+        if !self.hooks.listens(Trigger::Abroad) {
+            return Ok(());
+        }
+        let at = self.st.board.xy(ctx.cell);
+        let exits = self.cfg.map.as_ref().map_or(0, |m| m.exits.len());
+        for i in 0..exits {
+            let continued = self.cfg.map.as_ref().and_then(|m| {
+                let e = &m.exits[i];
+                (e.at == at && EdgeKind::on_side(edges, e.side as usize) == e.feature)
+                    .then_some(e.feature)
+            });
+            if let Some(feature) = continued {
+                let c = Ctx {
+                    edge: Some(feature),
+                    ..*ctx
+                };
+                self.fire(Trigger::Abroad, &c)?;
             }
         }
         Ok(())

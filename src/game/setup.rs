@@ -5,6 +5,7 @@ use super::{Config, Game, GameError, Hooks, Step};
 use crate::board::Board;
 use crate::features::NONE;
 use crate::geometry::FeatureKind;
+use crate::map::MapBoard;
 use crate::state::{Chip, EvKind, Follower, FollowerAt, Place, Player, State};
 use std::sync::Arc;
 
@@ -99,86 +100,105 @@ impl<H: Hooks> Game<H> {
         Ok(())
     }
 
+    /// The start tile on the start square (the endless table's 0,0); on a map with several start
+    /// squares, the first gets the start tile and the others a tile from the stack, turned at random.
     fn place_start_tiles(&mut self) -> Result<(), GameError> {
-        let cfg = self.cfg.clone();
-        let start = cfg.start_tile;
+        let cfg = &*self.cfg;
+        let st = &mut self.st;
+        let completed = &mut self.completed;
         let Some(map) = &cfg.map else {
-            let cell = self.st.board.cell_at(0, 0).unwrap_or(0);
-            self.put_setup_tile(cell, start, 0);
-            self.st.start_cells.push(cell);
+            let cell = st.board.cell_at(0, 0).unwrap_or(0);
+            put_setup_tile(st, completed, cfg, cell, cfg.start_tile, 0);
+            st.start_cells.push(cell);
             return Ok(());
         };
-        let mut chosen: Vec<usize> = Vec::new();
-        for name in &cfg.start_names {
-            match map.starts.iter().position(|s| &s.name == name) {
-                Some(i) if !chosen.contains(&i) => chosen.push(i),
-                Some(_) => {
-                    return Err(GameError::Setup(format!(
-                        "start square `{name}` named twice"
-                    )))
-                }
-                None => {
-                    let names: Vec<&str> = map.starts.iter().map(|s| s.name.as_str()).collect();
-                    return Err(GameError::Setup(format!(
-                        "the map has no start square `{name}` (it has: {})",
-                        names.join(", ")
-                    )));
-                }
-            }
-        }
-        let want = cfg.start_squares.min(map.starts.len());
-        if !chosen.is_empty() && chosen.len() != want {
-            let n = chosen.len();
-            let s = if n == 1 { "" } else { "s" };
-            return Err(GameError::Setup(format!(
-                "{n} start square{s} named, but this variant uses {want}"
-            )));
-        }
-        if chosen.is_empty() {
-            let mut idx = Vec::new();
-            self.st.rng.sample_indices(map.starts.len(), want, &mut idx);
-            chosen = idx;
-        }
+        let chosen = choose_start_squares(st, cfg, map)?;
         for (k, &i) in chosen.iter().enumerate() {
             let (x, y) = map.starts[i].at;
-            let Some(cell) = self.st.board.cell_at(x, y) else {
+            let Some(cell) = st.board.cell_at(x, y) else {
                 return Err(GameError::Setup(format!(
                     "start square {} is outside the map",
                     map.starts[i].name
                 )));
             };
             let (ty, rot) = if k == 0 {
-                (start, 0)
+                (cfg.start_tile, 0)
             } else {
-                let Some(ty) = self.st.stack.pop() else {
+                let Some(ty) = st.stack.pop() else {
                     return Err(GameError::Setup(
                         "not enough tiles for the start squares".into(),
                     ));
                 };
-                (ty, self.st.rng.below(4) as usize)
+                (ty, st.rng.below(4) as usize)
             };
-            self.put_setup_tile(cell, ty, rot);
-            self.st.start_cells.push(cell);
+            put_setup_tile(st, completed, cfg, cell, ty, rot);
+            st.start_cells.push(cell);
         }
         Ok(())
     }
+}
 
-    fn put_setup_tile(&mut self, cell: u32, ty: u16, rot: usize) {
-        let tiles = self.cfg.tiles.clone();
-        let Some(t) = tiles.get(ty as usize) else {
-            return;
-        };
-        self.completed.clear();
-        self.st.board.place(cell, ty, t, rot, &mut self.completed);
-        self.st.push(
-            None,
-            EvKind::TilePlaced {
-                ty,
-                cell,
-                rot: rot as u8,
-            },
-        );
+/// The map's start squares used this game (indexes into `map.starts`): those the game names, else
+/// as many as the variant uses, drawn at random.
+fn choose_start_squares(
+    st: &mut State,
+    cfg: &Config,
+    map: &MapBoard,
+) -> Result<Vec<usize>, GameError> {
+    let mut chosen: Vec<usize> = Vec::new();
+    for name in &cfg.start_names {
+        match map.starts.iter().position(|s| &s.name == name) {
+            Some(i) if !chosen.contains(&i) => chosen.push(i),
+            Some(_) => {
+                return Err(GameError::Setup(format!(
+                    "start square `{name}` named twice"
+                )))
+            }
+            None => {
+                let names: Vec<&str> = map.starts.iter().map(|s| s.name.as_str()).collect();
+                return Err(GameError::Setup(format!(
+                    "the map has no start square `{name}` (it has: {})",
+                    names.join(", ")
+                )));
+            }
+        }
     }
+    let want = cfg.start_squares.min(map.starts.len());
+    if !chosen.is_empty() && chosen.len() != want {
+        let n = chosen.len();
+        let s = if n == 1 { "" } else { "s" };
+        return Err(GameError::Setup(format!(
+            "{n} start square{s} named, but this variant uses {want}"
+        )));
+    }
+    if chosen.is_empty() {
+        st.rng.sample_indices(map.starts.len(), want, &mut chosen);
+    }
+    Ok(chosen)
+}
+
+/// Places a tile of the setup (no legality check, no trigger) and logs it.
+fn put_setup_tile(
+    st: &mut State,
+    completed: &mut Vec<u32>,
+    cfg: &Config,
+    cell: u32,
+    ty: u16,
+    rot: usize,
+) {
+    let Some(t) = cfg.tiles.get(ty as usize) else {
+        return;
+    };
+    completed.clear();
+    st.board.place(cell, ty, t, rot, completed);
+    st.push(
+        None,
+        EvKind::TilePlaced {
+            ty,
+            cell,
+            rot: rot as u8,
+        },
+    );
 }
 
 /// Turn counters and the logs of the game before, back to nothing.
@@ -226,9 +246,8 @@ fn seat_players(st: &mut State, cfg: &Config, players: &[String]) {
 
 /// Every chip of the set face down in the supply; no chip on a square or in a hand.
 fn lay_out_chips(st: &mut State, cfg: &Config, players: usize) {
+    clear_square_counts(st);
     st.chips.clear();
-    st.on_square.clear();
-    st.on_square.resize(st.board.kind.len(), 0);
     st.in_hand.clear();
     st.in_hand.resize(players, 0);
     st.supply.clear();
@@ -240,6 +259,24 @@ fn lay_out_chips(st: &mut State, cfg: &Config, players: usize) {
             place: Place::Supply,
         });
         st.supply.push(i as u16);
+    }
+}
+
+/// No chip counted on any square: only the squares the last game's chips lie on are cleared (the
+/// table has tens of thousands of squares).
+fn clear_square_counts(st: &mut State) {
+    let squares = st.board.kind.len();
+    if st.on_square.len() != squares {
+        st.on_square.clear();
+        st.on_square.resize(squares, 0);
+        return;
+    }
+    for c in &st.chips {
+        if let Place::Square(cell) = c.place {
+            if let Some(n) = st.on_square.get_mut(cell as usize) {
+                *n = 0;
+            }
+        }
     }
 }
 

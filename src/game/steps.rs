@@ -153,7 +153,7 @@ impl<H: Hooks> Game<H> {
     /// Lists the placements of the tile in hand (one an action gave), or draws until a tile can be
     /// placed, discarding those that cannot; the game ends when the stack runs out.
     fn draw_tile(&mut self) -> Result<(), GameError> {
-        let tiles = self.cfg.tiles.clone();
+        let tiles = &self.cfg.tiles;
         if let Some(ty) = self.st.current_tile {
             self.placements.clear();
             self.st
