@@ -221,10 +221,38 @@ fn load_logged_variant(src: &Source, start: &Value, rules: &str) -> Result<Varia
         }
     }
     let sets = param_sets(start);
-    let v = crate::variant::load_variant_with(&path, &sets, &|i, e| {
+    crate::variant::load_variant_with(&path, &sets, &|i, e| {
         bad(format!("the log's parameter `{}`: {e}", sets[i]))
-    })?;
-    Ok(v)
+    })
+    .map_err(|e| with_rules_change(e, start, &path, bundled))
+}
+
+/// A rules file that no longer loads: says so when it changed since the game was played (its hash
+/// is not the log's).
+fn with_rules_change(e: InputError, start: &Value, path: &str, bundled: bool) -> InputError {
+    let file = std::path::Path::new(path);
+    let key = match (bundled, file.file_name()) {
+        (true, _) => format!("{}rules/{path}.rules", crate::sources::BUNDLED),
+        (false, Some(name)) => name.to_string_lossy().into_owned(),
+        (false, None) => return e,
+    };
+    let Some(logged) = start["sources"][&key].as_str() else {
+        return e;
+    };
+    let now = match bundled {
+        true => crate::lang::check::BUNDLED_RULES
+            .iter()
+            .find(|(n, _)| *n == path)
+            .map(|(_, t)| t.to_string()),
+        false => crate::files::read_text(file).ok(),
+    };
+    match now {
+        Some(text) if crate::sources::sha256(&text) != logged => InputError(format!(
+            "{}\n\nnote: `{path}` has changed since the game was played (its SHA-256 is not the log's)",
+            e.0.trim_end()
+        )),
+        _ => e,
+    }
 }
 
 /// Plays a logged game again from its seed and choices (without comparing the logs);

@@ -1497,3 +1497,13 @@ fn render_and_view_a_log_from_another_folder() {
     assert!(here.join("game.html").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// Item 5: the rules file broken since the game was played: its error, and that it changed since.
+#[test]
+fn replay_rules_broken_since() {
+    let dir = logged_house_game("replay_rules_broken");
+    let rules = dir.join("house/h.rules");
+    let text = std::fs::read_to_string(&rules).unwrap() + "rule r on placed {\n";
+    std::fs::write(&rules, text).unwrap();
+    replay_case("replay_rules_broken_since", &dir, "../logs/g.log", 1);
+}
