@@ -261,6 +261,7 @@ fn bad_rules() {
         r("stray_character", "rule r on placed {\n  score(player, 1) @\n}"),
         r("name_not_ascii", "param café: int = 1 \"a\""),
         r("chips_unknown_shape", "chips {\n  purple one x 6\n}"),
+        r("chip_value_too_large", "chips {\n  purple 300 x 6\n}"),
         r("chip_count_huge", "chips {\n  purple 1 x 99999999999\n}"),
         r("holding_twice", "holding isle\nholding isle"),
         r("action_phase_unknown", "action a phase sleep {\n  score(player, 1)\n}"),

@@ -115,6 +115,17 @@ impl Checker {
                 );
                 continue;
             }
+            if !(0..=255).contains(&e.value) {
+                // The engine keeps a chip's value in a byte: refuse rather than clamp.
+                self.err(
+                    Diagnostic::error(
+                        e.span.clone(),
+                        format!("a chip value must be between 0 and 255, found {}", e.value),
+                    )
+                    .with_label("bad value"),
+                );
+                continue;
+            }
             for _ in 0..e.count {
                 self.prog.chips.push(ir::ChipDef {
                     colour: idx as u8,
