@@ -361,6 +361,16 @@ fn apply_sets(
                 None => set_error(i, e),
             })?;
     }
+    // Ranges that read other parameters (`in 0..max_x`), once every value is set: the blame goes to
+    // the parameter's own `set`, or else to the last one (the defaults were checked).
+    if let Some((p, why)) = program.check_ranges() {
+        let name = &program.params[p].name;
+        let own = sets
+            .iter()
+            .rposition(|s| s.split_once('=').is_some_and(|(k, _)| k.trim() == name));
+        let at = own.unwrap_or(sets.len().saturating_sub(1));
+        return Err(set_error(at, format!("{why}{}", param_help(program, p))));
+    }
     Ok(())
 }
 
@@ -375,7 +385,7 @@ fn param_help(program: &Program, p: usize) -> String {
     let mut e = format!(
         "\n  `{k}` takes a value of type {} (its default: `{k}={}`)",
         p.ty,
-        show(p.value)
+        show(p.default)
     );
     if !p.one_of.is_empty() {
         let allowed: Vec<String> = p.one_of.iter().map(|v| show(*v)).collect();

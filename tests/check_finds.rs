@@ -112,3 +112,26 @@ snap!(
     limit_count_zero,
     "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam n: int = 1\naction a phase score limit group g (n - 1) {\n  score(player, 1)\n}\n"
 );
+
+// Range bounds are expressions of parameters: checked with the values in force; a range that depends
+// on itself, or a bound that is not made of numbers and parameters, is an error.
+snap!(
+    range_bound_default_outside,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam most: int = 2\nparam bonus: int in 1..(most * 2) = 5\nrule r on placed {\n  score(player, bonus)\n}\n"
+);
+snap!(
+    range_bound_override_outside,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam most: int = 2\nparam bonus: int in 1..(most * 2) = 3\noverride most = 1\nrule r on placed {\n  score(player, bonus)\n}\n"
+);
+snap!(
+    range_bound_cycle,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam a: int in 0..b = 1\nparam b: int in 0..(a + 1) = 1\nrule r on placed {\n  score(player, a + b)\n}\n"
+);
+snap!(
+    range_bound_not_a_parameter,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam a: int in 0..turn_number() = 1\nrule r on placed {\n  score(player, a)\n}\n"
+);
+snap!(
+    range_bound_empty_with_defaults,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam most: int = 0\nparam bonus: int in 1..most = 1\nrule r on placed {\n  score(player, bonus)\n}\n"
+);

@@ -112,14 +112,25 @@ impl Program {
                 "`{text}` is not one of the allowed values of `{name}`"
             ));
         }
+        // A range that reads other parameters is checked once all are set (`check_ranges`).
         if let Some(why) = p
             .range
             .as_ref()
-            .and_then(|r| r.refuses(value, &self.tables))
+            .filter(|r| !r.reads_params())
+            .and_then(|r| r.refuses(value, self))
         {
             return Err(format!("`{name}` {why}"));
         }
         self.params[id as usize].value = value;
         Ok(())
+    }
+
+    /// The first parameter whose value in force its range refuses (a range may read other
+    /// parameters: `in 0..max_x`), and why.
+    pub fn check_ranges(&self) -> Option<(usize, String)> {
+        self.params.iter().enumerate().find_map(|(i, p)| {
+            let why = p.range.as_ref()?.refuses(p.value, self)?;
+            Some((i, format!("`{}` {why}", p.name)))
+        })
     }
 }

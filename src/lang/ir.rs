@@ -133,21 +133,56 @@ pub struct ParamDef {
 /// What a parameter allows beyond its type, declared with `in`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamRange {
-    /// An int from the first to the second, inclusive.
-    Ints(i64, i64),
+    /// An int from the first bound to the second, inclusive. A bound is made of numbers and
+    /// parameters (`0..max_x`, `1..(n + 1)`), read with the values in force; the text as written.
+    Ints(Expr, Expr, String),
     /// A table that has (at least) these keys.
     Keys(Vec<i64>),
 }
 
 impl ParamRange {
-    /// Why `v` is refused, or `None` when it is allowed.
-    pub fn refuses(&self, v: Value, tables: &[Vec<(i64, i64)>]) -> Option<String> {
+    /// The bounds of an int range with the parameters' values in force (`None`: not an int range,
+    /// or a bound that cannot be computed, such as an overflow).
+    pub fn bounds(&self, prog: &Program) -> Option<(i64, i64)> {
+        match self {
+            ParamRange::Ints(lo, hi, _) => Some((prog.limit_count(lo)?, prog.limit_count(hi)?)),
+            ParamRange::Keys(_) => None,
+        }
+    }
+
+    /// Whether a bound reads a parameter (so the range moves when parameters are set).
+    pub fn reads_params(&self) -> bool {
+        fn reads(e: &Expr) -> bool {
+            match e {
+                Expr::Param(_) => true,
+                Expr::Neg(x) => reads(x),
+                Expr::Binary(_, a, b) => reads(a) || reads(b),
+                _ => false,
+            }
+        }
+        matches!(self, ParamRange::Ints(lo, hi, _) if reads(lo) || reads(hi))
+    }
+
+    /// Why `v` is refused, or `None` when it is allowed (bounds read with the values in force).
+    pub fn refuses(&self, v: Value, prog: &Program) -> Option<String> {
         match (self, v) {
-            (ParamRange::Ints(lo, hi), Value::Int(i)) if i < *lo || i > *hi => {
-                Some(format!("takes values from {lo} to {hi}, not {i}"))
+            (ParamRange::Ints(_, _, text), Value::Int(i)) => {
+                let Some((lo, hi)) = self.bounds(prog) else {
+                    return Some(format!("has a range `{text}` that cannot be computed"));
+                };
+                if lo > hi {
+                    return Some(format!("has an empty range: `{text}` is {lo}..{hi}"));
+                }
+                let written = if *text == format!("{lo}..{hi}") {
+                    String::new()
+                } else {
+                    format!(" (`{text}`)")
+                };
+                (i < lo || i > hi)
+                    .then(|| format!("takes values from {lo} to {hi}{written}, not {i}"))
             }
             (ParamRange::Keys(keys), Value::Table(t)) => {
-                let have = tables.get(t as usize)?;
+                let have = prog.tables.get(t as usize)?;
                 let missing: Vec<String> = keys
                     .iter()
                     .filter(|k| !have.iter().any(|(hk, _)| hk == *k))
@@ -170,7 +205,7 @@ impl ParamRange {
     /// `in …` as written.
     pub fn text(&self) -> String {
         match self {
-            ParamRange::Ints(lo, hi) => format!("{lo}..{hi}"),
+            ParamRange::Ints(_, _, text) => text.clone(),
             ParamRange::Keys(keys) => {
                 let k: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
                 format!("[{}]", k.join(", "))

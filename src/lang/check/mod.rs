@@ -18,6 +18,7 @@ mod limits;
 mod map;
 mod names;
 mod params;
+mod ranges;
 mod stmts;
 
 use super::ast;
@@ -218,6 +219,11 @@ struct Checker {
     asked: BTreeMap<String, asks::AskSig>,
     /// The rules and actions in force after every house rule (see `house`).
     house: house::House,
+    /// Int parameters' ranges, resolved once every parameter is declared (see `ranges`): the
+    /// parameter, the range as written, its file and its default's span.
+    int_ranges: Vec<(u16, ast::Expr, usize, ast::Span)>,
+    /// Parameters set by an `override`: its file, the name and the value's span.
+    overridden: BTreeMap<u16, (usize, String, ast::Span)>,
 }
 
 impl Checker {
@@ -235,7 +241,9 @@ impl Checker {
         self.declare_fixed_names();
         self.declare_chips_and_holdings(&order, &asts);
         self.declare_params(&order, &asts);
+        self.resolve_int_ranges();
         self.apply_overrides(&order, &asts);
+        self.check_param_ranges();
         let header = self.merge_headers(&order, &asts);
         self.load_map(&header, maps);
         self.lower_header_values(&header);

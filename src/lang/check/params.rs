@@ -156,7 +156,18 @@ impl Checker {
                 );
             }
         }
-        let mut range = p.range.as_ref().and_then(|r| self.param_range(r, ty));
+        let id = self.prog.params.len() as u16;
+        // An int's range may read parameters declared anywhere: resolved once all are declared.
+        let int_range = ty.base == Base::Int && p.range.is_some();
+        if let (true, Some(r)) = (int_range, &p.range) {
+            self.int_ranges
+                .push((id, r.clone(), self.file, p.default.span.clone()));
+        }
+        let mut range = p
+            .range
+            .as_ref()
+            .filter(|_| !int_range)
+            .and_then(|r| self.param_range(r, ty));
         // A table declared without `in` must keep the keys of its default: a `--set` table that
         // lacks one is refused before play, not when a game first needs it.
         if let (None, None, Value::Table(t)) = (&range, &p.range, default) {
@@ -168,7 +179,7 @@ impl Checker {
             range = keys.map(ir::ParamRange::Keys);
         }
         if let Some(r) = &range {
-            if let Some(why) = r.refuses(default, &self.prog.tables) {
+            if let Some(why) = r.refuses(default, &self.prog) {
                 self.err(
                     Diagnostic::error(
                         p.default.span.clone(),
@@ -183,7 +194,6 @@ impl Checker {
                 );
             }
         }
-        let id = self.prog.params.len() as u16;
         if !self.declare(&p.name, Global::Param(id)) {
             return;
         }
@@ -205,7 +215,12 @@ impl Checker {
         let _ = item;
     }
 
-    /// `in LO..HI` of an int parameter, or the keys (`in 1..4`, `in [1, 2]`) a table must have.
+    /// Reports an int's `in` that is not `LO..HI`.
+    pub(super) fn param_range_shape(&mut self, e: &ast::Expr) {
+        let _ = self.param_range(e, Ty::INT);
+    }
+
+    /// The keys (`in 1..4`, `in [1, 2]`) a table must have.
     fn param_range(&mut self, e: &ast::Expr, ty: Ty) -> Option<ir::ParamRange> {
         let int = |this: &mut Self, x: &ast::Expr| match const_value(&mut this.prog, x, Ty::INT) {
             Ok(Value::Int(i)) => Some(i),
@@ -216,9 +231,6 @@ impl Checker {
             }
         };
         let range = match (&e.kind, ty.base) {
-            (ExprKind::Range(a, b), Base::Int) => {
-                ir::ParamRange::Ints(int(self, a)?, int(self, b)?)
-            }
             (ExprKind::Range(a, b), Base::Table) => {
                 let (a, b) = (int(self, a)?, int(self, b)?);
                 if b.saturating_sub(a) > 1000 {
@@ -246,15 +258,6 @@ impl Checker {
                 return None;
             }
         };
-        if let ir::ParamRange::Ints(lo, hi) = range {
-            if lo > hi {
-                self.err(
-                    Diagnostic::error(e.span.clone(), format!("`{lo}..{hi}` is empty"))
-                        .with_label("the lowest value comes first"),
-                );
-                return None;
-            }
-        }
         Some(range)
     }
 
@@ -285,13 +288,12 @@ impl Checker {
                     );
                     return;
                 }
+                // A constant range refuses at once (the value is not set); one that reads other
+                // parameters is checked once every override is applied (`check_param_ranges`).
                 let p = &self.prog.params[i as usize];
-                if let Some(why) = p
-                    .range
-                    .as_ref()
-                    .and_then(|r| r.refuses(v, &self.prog.tables))
-                {
-                    let r = p.range.as_ref().map(|r| r.text()).unwrap_or_default();
+                let constant = p.range.as_ref().filter(|r| !r.reads_params());
+                if let Some(why) = constant.and_then(|r| r.refuses(v, &self.prog)) {
+                    let r = constant.map(|r| r.text()).unwrap_or_default();
                     self.err(
                         Diagnostic::error(value.span.clone(), format!("`{}` {why}", name.name))
                             .with_label("outside the parameter's range")
@@ -302,6 +304,8 @@ impl Checker {
                 let p = &mut self.prog.params[i as usize];
                 p.default = v;
                 p.value = v;
+                self.overridden
+                    .insert(i, (self.file, name.name.clone(), value.span.clone()));
             }
             Err(d) => self.err(d),
         }
