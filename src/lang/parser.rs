@@ -920,258 +920,288 @@ impl Builder {
         .with_note("split it with `let`")
     }
 
-    /// Builds any expression-level pair (expr, disj, …, primary).
+    /// Builds any expression-level pair (expr, disj, …, primary): one named step per shape.
     fn expr(&self, p: Pair<'_, Rule>, depth: usize) -> Res<Expr> {
-        // Levels with a single child (most of them) are passed through without recursing.
-        let mut p = p;
-        while matches!(
-            p.as_rule(),
-            Rule::expr
-                | Rule::disj
-                | Rule::conj
-                | Rule::negation
-                | Rule::comparison
-                | Rule::sum
-                | Rule::product
-                | Rule::unary
-                | Rule::postfix
-                | Rule::primary
-        ) {
-            let mut it = p.clone().into_inner();
-            match (it.next(), it.next()) {
-                (Some(only), None) => p = only,
-                _ => break,
-            }
-        }
+        let p = through_single_children(p);
         let span = self.span(&p);
         if depth > BUILD_LIMIT {
             return Err(self.too_deep(span));
         }
         let rk = p.as_rule();
         match rk {
-            Rule::expr => {
-                let mut k = kids(p);
-                let a = self.expr(self.next(&mut k, &span)?, depth + 1)?;
-                match k.next() {
-                    None => Ok(a),
-                    Some(b) => {
-                        let b = self.expr(b, depth + 1)?;
-                        Ok(Expr {
-                            kind: ExprKind::Range(Box::new(a), Box::new(b)),
-                            span,
-                        })
-                    }
-                }
-            }
-            Rule::disj | Rule::conj => {
-                let op = if rk == Rule::disj {
-                    BinOp::Or
-                } else {
-                    BinOp::And
-                };
-                let mut k = kids(p);
-                let mut acc = self.expr(self.next(&mut k, &span)?, depth + 1)?;
-                for (i, q) in k.enumerate() {
-                    if depth + i > BUILD_LIMIT {
-                        return Err(self.too_deep(span));
-                    }
-                    let rhs = self.expr(q, depth + 1)?;
-                    let s = acc.span.start..rhs.span.end;
-                    acc = Expr {
-                        kind: ExprKind::Binary(op, Box::new(acc), Box::new(rhs)),
-                        span: s,
-                    };
-                }
-                Ok(acc)
-            }
-            Rule::negation | Rule::unary => {
-                let mut nots = Vec::new();
-                let mut operand = None;
-                for q in p.into_inner() {
-                    match q.as_rule() {
-                        Rule::kw_not | Rule::neg_op => nots.push(self.span(&q).start),
-                        _ => operand = Some(q),
-                    }
-                }
-                let operand = operand.ok_or_else(|| self.internal(span.clone()))?;
-                if depth + nots.len() > BUILD_LIMIT {
-                    return Err(self.too_deep(span));
-                }
-                let mut acc = self.expr(operand, depth + 1)?;
-                let op = if rk == Rule::negation {
-                    UnOp::Not
-                } else {
-                    UnOp::Neg
-                };
-                for start in nots.into_iter().rev() {
-                    let s = start..acc.span.end;
-                    acc = Expr {
-                        kind: ExprKind::Unary(op, Box::new(acc)),
-                        span: s,
-                    };
-                }
-                Ok(acc)
-            }
-            Rule::comparison | Rule::sum | Rule::product => {
-                let mut k = p.into_inner();
-                let mut acc = self.expr(self.next(&mut k, &span)?, depth + 1)?;
-                let mut n = 0;
-                while let Some(op) = k.next() {
-                    n += 1;
-                    if depth + n > BUILD_LIMIT {
-                        return Err(self.too_deep(span));
-                    }
-                    let op = match op.as_str() {
-                        "==" => BinOp::Eq,
-                        "!=" => BinOp::Ne,
-                        "<" => BinOp::Lt,
-                        "<=" => BinOp::Le,
-                        ">" => BinOp::Gt,
-                        ">=" => BinOp::Ge,
-                        "+" => BinOp::Add,
-                        "-" => BinOp::Sub,
-                        "*" => BinOp::Mul,
-                        "/" => BinOp::Div,
-                        _ => BinOp::Rem,
-                    };
-                    let rhs = self.expr(self.next(&mut k, &span)?, depth + 1)?;
-                    let s = acc.span.start..rhs.span.end;
-                    acc = Expr {
-                        kind: ExprKind::Binary(op, Box::new(acc), Box::new(rhs)),
-                        span: s,
-                    };
-                }
-                Ok(acc)
-            }
-            Rule::postfix => {
-                let mut k = p.into_inner();
-                let mut acc = self.expr(self.next(&mut k, &span)?, depth + 1)?;
-                for (n, q) in k.enumerate() {
-                    if depth + n > BUILD_LIMIT {
-                        return Err(self.too_deep(span));
-                    }
-                    let qspan = self.span(&q);
-                    let rk = q.as_rule();
-                    let inner = self.next(&mut kids(q), &qspan)?;
-                    let s = acc.span.start..qspan.end;
-                    acc = if rk == Rule::field {
-                        Expr {
-                            kind: ExprKind::Field(Box::new(acc), self.ident(inner)),
-                            span: s,
-                        }
-                    } else {
-                        let i = self.expr(inner, depth + 1)?;
-                        Expr {
-                            kind: ExprKind::Index(Box::new(acc), Box::new(i)),
-                            span: s,
-                        }
-                    };
-                }
-                Ok(acc)
-            }
-            Rule::primary | Rule::paren => {
-                let inner = self.next(&mut kids(p), &span)?;
-                let mut e = self.expr(inner, depth + 1)?;
-                if rk == Rule::paren {
-                    e.span = span;
-                }
-                Ok(e)
-            }
-            Rule::int => Ok(Expr {
-                kind: ExprKind::Int(self.int(p)?),
-                span,
-            }),
-            Rule::string => Ok(Expr {
-                kind: ExprKind::Str(self.string(p)?.value),
-                span,
-            }),
-            Rule::kw_true => Ok(Expr {
-                kind: ExprKind::Bool(true),
-                span,
-            }),
-            Rule::kw_false => Ok(Expr {
-                kind: ExprKind::Bool(false),
-                span,
-            }),
-            Rule::ident => Ok(Expr {
-                kind: ExprKind::Name(p.as_str().to_string()),
-                span,
-            }),
-            Rule::call => {
-                let mut k = kids(p);
-                let name = self.ident(self.next(&mut k, &span)?);
-                let args = self.args(self.next(&mut k, &span)?, depth)?;
-                Ok(Expr {
-                    kind: ExprKind::Call(name, args),
-                    span,
-                })
-            }
-            Rule::list => {
-                let items = kids(p)
-                    .map(|e| self.expr(e, depth + 1))
-                    .collect::<Res<Vec<_>>>()?;
-                Ok(Expr {
-                    kind: ExprKind::List(items),
-                    span,
-                })
-            }
-            Rule::table => {
-                let mut entries = Vec::new();
-                for e in kids(p) {
-                    let espan = self.span(&e);
-                    let mut k = kids(e);
-                    let key = self.expr(self.next(&mut k, &espan)?, depth + 1)?;
-                    let val = self.expr(self.next(&mut k, &espan)?, depth + 1)?;
-                    entries.push((key, val));
-                }
-                Ok(Expr {
-                    kind: ExprKind::Table(entries),
-                    span,
-                })
-            }
-            Rule::aggregate | Rule::comprehension => {
-                let mut k = kids(p);
-                let op = if rk == Rule::aggregate {
-                    match self.next(&mut k, &span)?.as_str() {
-                        "count" => AggOp::Count,
-                        "sum" => AggOp::Sum,
-                        "any" => AggOp::Any,
-                        "all" => AggOp::All,
-                        "min" => AggOp::Min,
-                        "max" => AggOp::Max,
-                        "sort" => AggOp::Sort,
-                        _ => AggOp::Distinct,
-                    }
-                } else {
-                    AggOp::Collect
-                };
-                let var = self.ident(self.next(&mut k, &span)?);
-                let list = Box::new(self.expr(self.next(&mut k, &span)?, depth + 1)?);
-                let mut filter = None;
-                let mut map = None;
-                for q in k {
-                    let qspan = self.span(&q);
-                    let is_filter = q.as_rule() == Rule::filter;
-                    let e = Box::new(self.expr(self.next(&mut kids(q), &qspan)?, depth + 1)?);
-                    if is_filter {
-                        filter = Some(e);
-                    } else {
-                        map = Some(e);
-                    }
-                }
-                Ok(Expr {
-                    kind: ExprKind::Aggregate {
-                        op,
-                        var,
-                        list,
-                        filter,
-                        map,
-                    },
-                    span,
-                })
-            }
-            _ => Err(self.internal(span)),
+            Rule::expr => self.range(p, span, depth),
+            Rule::disj | Rule::conj => self.logical(p, rk, span, depth),
+            Rule::negation | Rule::unary => self.prefixed(p, rk, span, depth),
+            Rule::comparison | Rule::sum | Rule::product => self.operator_chain(p, span, depth),
+            Rule::postfix => self.postfix(p, span, depth),
+            Rule::primary | Rule::paren => self.parenthesised(p, rk, span, depth),
+            Rule::call => self.call(p, span, depth),
+            Rule::list => self.list(p, span, depth),
+            Rule::table => self.table(p, span, depth),
+            Rule::aggregate | Rule::comprehension => self.aggregate(p, rk, span, depth),
+            _ => self.literal(p, rk, span),
         }
+    }
+
+    /// `a` or `a..b`.
+    fn range(&self, p: Pair<'_, Rule>, span: Span, depth: usize) -> Res<Expr> {
+        let mut k = kids(p);
+        let a = self.expr(self.next(&mut k, &span)?, depth + 1)?;
+        let Some(b) = k.next() else {
+            return Ok(a);
+        };
+        let b = self.expr(b, depth + 1)?;
+        Ok(Expr {
+            kind: ExprKind::Range(Box::new(a), Box::new(b)),
+            span,
+        })
+    }
+
+    /// `a or b or …`, `a and b and …`, folded to the left.
+    fn logical(&self, p: Pair<'_, Rule>, rk: Rule, span: Span, depth: usize) -> Res<Expr> {
+        let op = if rk == Rule::disj {
+            BinOp::Or
+        } else {
+            BinOp::And
+        };
+        let mut k = kids(p);
+        let mut acc = self.expr(self.next(&mut k, &span)?, depth + 1)?;
+        for (i, q) in k.enumerate() {
+            if depth + i > BUILD_LIMIT {
+                return Err(self.too_deep(span));
+            }
+            let rhs = self.expr(q, depth + 1)?;
+            acc = binary(op, acc, rhs);
+        }
+        Ok(acc)
+    }
+
+    /// `not not x`, `- - x`: the operand, then each prefix from the innermost out.
+    fn prefixed(&self, p: Pair<'_, Rule>, rk: Rule, span: Span, depth: usize) -> Res<Expr> {
+        let mut prefixes = Vec::new();
+        let mut operand = None;
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::kw_not | Rule::neg_op => prefixes.push(self.span(&q).start),
+                _ => operand = Some(q),
+            }
+        }
+        let operand = operand.ok_or_else(|| self.internal(span.clone()))?;
+        if depth + prefixes.len() > BUILD_LIMIT {
+            return Err(self.too_deep(span));
+        }
+        let mut acc = self.expr(operand, depth + 1)?;
+        let op = if rk == Rule::negation {
+            UnOp::Not
+        } else {
+            UnOp::Neg
+        };
+        for start in prefixes.into_iter().rev() {
+            let s = start..acc.span.end;
+            acc = Expr {
+                kind: ExprKind::Unary(op, Box::new(acc)),
+                span: s,
+            };
+        }
+        Ok(acc)
+    }
+
+    /// `a == b`, `a + b - c`, `a * b / c`: operands and operators alternate, folded to the left.
+    fn operator_chain(&self, p: Pair<'_, Rule>, span: Span, depth: usize) -> Res<Expr> {
+        let mut k = p.into_inner();
+        let mut acc = self.expr(self.next(&mut k, &span)?, depth + 1)?;
+        let mut n = 0;
+        while let Some(op) = k.next() {
+            n += 1;
+            if depth + n > BUILD_LIMIT {
+                return Err(self.too_deep(span));
+            }
+            let op = binop(op.as_str());
+            let rhs = self.expr(self.next(&mut k, &span)?, depth + 1)?;
+            acc = binary(op, acc, rhs);
+        }
+        Ok(acc)
+    }
+
+    /// `x.field[index]…`, left to right.
+    fn postfix(&self, p: Pair<'_, Rule>, span: Span, depth: usize) -> Res<Expr> {
+        let mut k = p.into_inner();
+        let mut acc = self.expr(self.next(&mut k, &span)?, depth + 1)?;
+        for (n, q) in k.enumerate() {
+            if depth + n > BUILD_LIMIT {
+                return Err(self.too_deep(span));
+            }
+            let qspan = self.span(&q);
+            let rk = q.as_rule();
+            let inner = self.next(&mut kids(q), &qspan)?;
+            let s = acc.span.start..qspan.end;
+            let kind = if rk == Rule::field {
+                ExprKind::Field(Box::new(acc), self.ident(inner))
+            } else {
+                ExprKind::Index(Box::new(acc), Box::new(self.expr(inner, depth + 1)?))
+            };
+            acc = Expr { kind, span: s };
+        }
+        Ok(acc)
+    }
+
+    /// A primary with more than one child, or `( e )` (whose span takes in the parentheses).
+    fn parenthesised(&self, p: Pair<'_, Rule>, rk: Rule, span: Span, depth: usize) -> Res<Expr> {
+        let inner = self.next(&mut kids(p), &span)?;
+        let mut e = self.expr(inner, depth + 1)?;
+        if rk == Rule::paren {
+            e.span = span;
+        }
+        Ok(e)
+    }
+
+    /// `name(args)`.
+    fn call(&self, p: Pair<'_, Rule>, span: Span, depth: usize) -> Res<Expr> {
+        let mut k = kids(p);
+        let name = self.ident(self.next(&mut k, &span)?);
+        let args = self.args(self.next(&mut k, &span)?, depth)?;
+        Ok(Expr {
+            kind: ExprKind::Call(name, args),
+            span,
+        })
+    }
+
+    /// `[a, b, …]`.
+    fn list(&self, p: Pair<'_, Rule>, span: Span, depth: usize) -> Res<Expr> {
+        let items = kids(p)
+            .map(|e| self.expr(e, depth + 1))
+            .collect::<Res<Vec<_>>>()?;
+        Ok(Expr {
+            kind: ExprKind::List(items),
+            span,
+        })
+    }
+
+    /// `{key: value, …}`.
+    fn table(&self, p: Pair<'_, Rule>, span: Span, depth: usize) -> Res<Expr> {
+        let mut entries = Vec::new();
+        for e in kids(p) {
+            let espan = self.span(&e);
+            let mut k = kids(e);
+            let key = self.expr(self.next(&mut k, &espan)?, depth + 1)?;
+            let val = self.expr(self.next(&mut k, &espan)?, depth + 1)?;
+            entries.push((key, val));
+        }
+        Ok(Expr {
+            kind: ExprKind::Table(entries),
+            span,
+        })
+    }
+
+    /// `count(x in L where C: E)` and the other aggregates, or `[x in L where C: E]`.
+    fn aggregate(&self, p: Pair<'_, Rule>, rk: Rule, span: Span, depth: usize) -> Res<Expr> {
+        let mut k = kids(p);
+        let op = if rk == Rule::aggregate {
+            agg_op(self.next(&mut k, &span)?.as_str())
+        } else {
+            AggOp::Collect
+        };
+        let var = self.ident(self.next(&mut k, &span)?);
+        let list = Box::new(self.expr(self.next(&mut k, &span)?, depth + 1)?);
+        let mut filter = None;
+        let mut map = None;
+        for q in k {
+            let qspan = self.span(&q);
+            let is_filter = q.as_rule() == Rule::filter;
+            let e = Box::new(self.expr(self.next(&mut kids(q), &qspan)?, depth + 1)?);
+            if is_filter {
+                filter = Some(e);
+            } else {
+                map = Some(e);
+            }
+        }
+        Ok(Expr {
+            kind: ExprKind::Aggregate {
+                op,
+                var,
+                list,
+                filter,
+                map,
+            },
+            span,
+        })
+    }
+
+    /// A number, a string, `true`, `false` or a name.
+    fn literal(&self, p: Pair<'_, Rule>, rk: Rule, span: Span) -> Res<Expr> {
+        let kind = match rk {
+            Rule::int => ExprKind::Int(self.int(p)?),
+            Rule::string => ExprKind::Str(self.string(p)?.value),
+            Rule::kw_true => ExprKind::Bool(true),
+            Rule::kw_false => ExprKind::Bool(false),
+            Rule::ident => ExprKind::Name(p.as_str().to_string()),
+            _ => return Err(self.internal(span)),
+        };
+        Ok(Expr { kind, span })
+    }
+}
+
+/// Skips the expression levels that have a single child (most of them), without recursing.
+fn through_single_children(mut p: Pair<'_, Rule>) -> Pair<'_, Rule> {
+    while matches!(
+        p.as_rule(),
+        Rule::expr
+            | Rule::disj
+            | Rule::conj
+            | Rule::negation
+            | Rule::comparison
+            | Rule::sum
+            | Rule::product
+            | Rule::unary
+            | Rule::postfix
+            | Rule::primary
+    ) {
+        let mut it = p.clone().into_inner();
+        match (it.next(), it.next()) {
+            (Some(only), None) => p = only,
+            _ => break,
+        }
+    }
+    p
+}
+
+/// `a OP b`, spanning both.
+fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
+    let span = a.span.start..b.span.end;
+    Expr {
+        kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+        span,
+    }
+}
+
+/// A comparison, additive or multiplicative operator as written.
+fn binop(text: &str) -> BinOp {
+    match text {
+        "==" => BinOp::Eq,
+        "!=" => BinOp::Ne,
+        "<" => BinOp::Lt,
+        "<=" => BinOp::Le,
+        ">" => BinOp::Gt,
+        ">=" => BinOp::Ge,
+        "+" => BinOp::Add,
+        "-" => BinOp::Sub,
+        "*" => BinOp::Mul,
+        "/" => BinOp::Div,
+        _ => BinOp::Rem,
+    }
+}
+
+/// An aggregate's name as written (`agg_op` admits only these).
+fn agg_op(text: &str) -> AggOp {
+    match text {
+        "count" => AggOp::Count,
+        "sum" => AggOp::Sum,
+        "any" => AggOp::Any,
+        "all" => AggOp::All,
+        "min" => AggOp::Min,
+        "max" => AggOp::Max,
+        "sort" => AggOp::Sort,
+        _ => AggOp::Distinct,
     }
 }
 
