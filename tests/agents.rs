@@ -78,11 +78,67 @@ fn play_checked(name: &str, seed: u64, agents: &mut [Box<dyn Agent>]) {
     }
 }
 
+/// Games per variant the legality checks play: a few in `cargo test`; set `CARTO_LONG_TESTS=1` for a
+/// long run (meant for a release build: `CARTO_LONG_TESTS=1 cargo test --release --test agents`).
+fn games(short: u64, long: u64) -> u64 {
+    if std::env::var_os("CARTO_LONG_TESTS").is_some() {
+        long
+    } else {
+        short
+    }
+}
+
+/// Seed `k` of a legality check: spread over the whole range, the same on every run.
+fn spread(k: u64) -> u64 {
+    k.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1)
+}
+
+/// `random` and `greedy`, seats swapped every other game, in every bundled variant: only legal
+/// options. (Greedy reads the board in base and plays options in copies in the chip variants.)
+fn random_and_greedy_choose_only_legal_options(short: u64, long: u64, chips: bool) {
+    for (name, _) in bundled_variants() {
+        if (name == "base") == chips {
+            continue;
+        }
+        for k in 0..games(short, long) {
+            let mut agents = vec![
+                parse_agent("greedy").unwrap(),
+                parse_agent("random").unwrap(),
+            ];
+            if k % 2 == 1 {
+                agents.reverse();
+            }
+            play_checked(name, spread(k), &mut agents);
+        }
+    }
+}
+
+#[test]
+fn random_and_greedy_choose_only_legal_options_in_base() {
+    random_and_greedy_choose_only_legal_options(24, 1000, false);
+}
+
+#[test]
+fn random_and_greedy_choose_only_legal_options_in_every_chip_variant() {
+    random_and_greedy_choose_only_legal_options(2, 100, true);
+}
+
+#[test]
+fn random_chooses_only_legal_options_in_every_variant() {
+    for (name, _) in bundled_variants() {
+        for k in 0..games(6, 300) {
+            let mut agents = vec![parse_agent("random").unwrap()];
+            play_checked(name, spread(1000 + k), &mut agents);
+        }
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 4, ..ProptestConfig::default() })]
-    /// Every agent, every bundled variant, seeds chosen by proptest: only legal options.
+    #![proptest_config(ProptestConfig { cases: 2, ..ProptestConfig::default() })]
+    /// `mcts` with a small budget against `greedy`, every bundled variant, seeds chosen by
+    /// proptest: only legal options.
     #[test]
-    fn agents_choose_only_legal_options(seed in any::<u64>()) {
+    fn mcts_chooses_only_legal_options(seed in any::<u64>()) {
         for (name, _) in bundled_variants() {
             let mut agents = vec![
                 parse_agent("greedy").unwrap(),

@@ -358,7 +358,9 @@ impl Preview {
             info.shields += u32::from(b.features.shields_at_root(r));
         }
         if kind == FeatureKind::Field {
-            info.cities = self.farm_cities(game, t, &roots, &self.groups[g].segs.clone());
+            let segs = std::mem::take(&mut self.groups[g].segs);
+            info.cities = self.farm_cities(game, t, &roots, &segs);
+            self.groups[g].segs = segs;
         }
         info.winners = self.winners(&roots, None);
         self.groups[g].roots = roots;

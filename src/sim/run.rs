@@ -5,7 +5,7 @@
 
 use super::play::play_counted;
 use super::stats::{rule_names, Layout, Mapping, Outcome, Stats};
-use crate::agent::parse_agent;
+use crate::agent::{parse_agent, Agent};
 use crate::game::{Config, Game, GameError};
 use crate::lang::interp::Interp;
 use crate::lang::ir::Program;
@@ -86,6 +86,7 @@ pub fn add_range(set: &mut Vec<(u64, u64)>, r: (u64, u64)) {
 /// Per setting: the game, its layout mapping and its numbers of rule names and actions.
 struct Table {
     game: Game<Interp>,
+    agents: Vec<Box<dyn Agent>>,
     map: Mapping,
     rules: usize,
     actions: usize,
@@ -119,8 +120,21 @@ impl<'a> Worker<'a> {
                     seed: game_seed(spec.seed, spec.first),
                     error: e.to_string(),
                 })?;
+            // One set of agents per setting, kept from game to game (an agent's choices depend
+            // only on the game it sees and the generator, so this changes no result).
+            let agents = spec
+                .agents
+                .iter()
+                .map(|a| parse_agent(a))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| SimError {
+                    game: spec.first,
+                    seed: game_seed(spec.seed, spec.first),
+                    error: e,
+                })?;
             tables.push(Table {
                 game,
+                agents,
                 map: map.clone(),
                 rules: rule_names(&v.program).len(),
                 actions: v.program.actions.len(),
@@ -143,15 +157,9 @@ impl<'a> Worker<'a> {
         let seed = game_seed(self.spec.seed, i);
         for (k, t) in self.tables.iter_mut().enumerate() {
             t.game.reset(&self.spec.players, seed, false)?;
-            let mut agents = self
-                .spec
-                .agents
-                .iter()
-                .map(|a| parse_agent(a).expect("agent specs are checked before the run"))
-                .collect::<Vec<_>>();
             play_counted(
                 &mut t.game,
-                &mut agents,
+                &mut t.agents,
                 seed,
                 t.rules,
                 t.actions,
