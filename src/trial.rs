@@ -64,7 +64,7 @@ pub fn play_generated(data: &[u8]) -> Trial {
             return trial;
         }
     };
-    let mut agent: Box<dyn Agent> = if seed % 8 == 0 {
+    let mut agent: Box<dyn Agent> = if seed % 16 == 0 {
         Box::new(Greedy::default())
     } else {
         Box::new(Random)

@@ -22,7 +22,7 @@ fn files() -> u64 {
     std::env::var("CARTO_GENERATED")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(150)
+        .unwrap_or(100)
 }
 
 /// Runs one trial; a panic is reported with the generated file.
@@ -60,7 +60,7 @@ fn sweep() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(32))]
     #[test]
     fn proptest_smoke(data in proptest::collection::vec(any::<u8>(), 0..2048)) {
         trial(&data);

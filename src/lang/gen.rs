@@ -2,7 +2,8 @@
 //! proptest smoke that check and then *play* them (`crate::trial`).
 //!
 //! It writes the real language from the checker's own tables: every query, effect, field, trigger,
-//! phase and limit comes from `builtins.rs`, so a builtin added there is generated at once. Each
+//! phase and limit comes from `builtins.rs`, so a builtin added there is generated at once (and house rules on
+//! the imported base rules: `remove rule`, `replace rule`, `change rule`). Each
 //! expression is built for the type its place expects (an argument's parameter type, a condition's
 //! `bool`, an aggregate's `int`), with the names in scope (a trigger's bindings, `let`s, loop and
 //! choice variables, parameters, holdings, colours and the map's attributes). Most files pass the
@@ -98,6 +99,9 @@ const ASKED_PARAM_TYPES: [Base; 5] = [
     Base::Chip,
 ];
 
+/// The rules every generated file imports (from `base`), for house rules to remove, replace or change.
+const IMPORTED_RULES: [&str; 5] = ["road", "city", "city_incomplete", "monastery", "farm"];
+
 const STRINGS: [&str; 5] = ["", "a", "purple", "light blue", "Lyon"];
 
 /// Expressions nest at most this deep; blocks at most `MAX_BLOCK_DEPTH`.
@@ -152,6 +156,7 @@ impl<'a, 'e> Gen<'a, 'e> {
             self.out.push('\n');
         }
         self.asked_actions_declared();
+        self.house_rules();
         for _ in 0..self.e.below(5) {
             self.rule();
         }
@@ -253,6 +258,43 @@ impl<'a, 'e> Gen<'a, 'e> {
             self.when_and_choices();
             self.block(0);
             self.out.push('\n');
+        }
+    }
+
+    /// House rules on the imported base rules (C4): each of them removed, replaced or changed at most
+    /// once, in a random order.
+    fn house_rules(&mut self) {
+        let mut names = IMPORTED_RULES.to_vec();
+        for _ in 0..self.e.below(3) {
+            let name = names.remove(self.e.below(names.len()));
+            self.scope = Trigger::Scored
+                .binds()
+                .iter()
+                .map(|(n, t)| (n.to_string(), *t))
+                .collect();
+            match self.e.below(4) {
+                0 => self.out.push_str(&format!("remove rule {name}\n")),
+                1 => {
+                    self.out.push_str(&format!("replace rule {name} on scored"));
+                    if self.e.chance(60) {
+                        self.out.push_str(" when ");
+                        self.condition();
+                    }
+                    self.out.push(' ');
+                    self.block(0);
+                    self.out.push('\n');
+                }
+                2 => {
+                    self.out.push_str(&format!("change rule {name} when "));
+                    self.condition();
+                    self.out.push('\n');
+                }
+                _ => {
+                    self.out.push_str(&format!("change rule {name} "));
+                    self.block(0);
+                    self.out.push('\n');
+                }
+            }
         }
     }
 
@@ -516,7 +558,7 @@ impl<'a, 'e> Gen<'a, 'e> {
     fn field_of(&mut self, ty: Ty, depth: u32) {
         let fields: Vec<(Base, &str)> = FIELDS
             .iter()
-            .filter(|(.., t, _)| ty.accepts(*t))
+            .filter(|(o, .., t, _)| ty.accepts(*t) && self.reachable(*o))
             .map(|(o, n, ..)| (*o, *n))
             .collect();
         let attrs: Vec<&str> = self
@@ -538,6 +580,12 @@ impl<'a, 'e> Gen<'a, 'e> {
         self.out.push('(');
         self.expr(Ty::of(owner), depth - 1);
         self.out.push_str(&format!(").{name}"));
+    }
+
+    /// Whether a field of this owner is worth generating: a feature only when one is in scope (no
+    /// query gives one that always exists, so most would stop the game with an error).
+    fn reachable(&self, owner: Base) -> bool {
+        owner != Base::Feature || self.scope.iter().any(|(_, t)| *t == Ty::of(Base::Feature))
     }
 
     /// A query builtin whose result has the type.

@@ -1,0 +1,54 @@
+//! Issue 8, A4 and A6, the examples not pinned elsewhere, through the built binary: a division by
+//! zero in a rule is an error naming the rule (like an overflow, `tests/cli.rs` `score_overflows`);
+//! rules that grant extra turns on every turn do not run away: the chain ends with the tiles.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn scratch(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("carto-rule-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn play(rules: &Path) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
+        .args(["play", rules.to_str().unwrap(), "--seed", "1", "--quiet"])
+        .output()
+        .expect("run carto");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn division_by_zero_names_the_rule() {
+    let rules = scratch(
+        "div.rules",
+        "import \"base\"\nvariant \"div\" {\n  map = unbounded\n}\nparam zero: int = 0\nrule split on placed {\n  score(player, 10 / zero)\n}\n",
+    );
+    let (code, _, err) = play(&rules);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("error: rule `split`: division by zero"),
+        "{err}"
+    );
+    assert!(err.contains("div.rules:6:1"), "{err}");
+}
+
+#[test]
+fn extra_turns_every_turn_end_with_the_tiles() {
+    let rules = scratch(
+        "extra.rules",
+        "import \"base\"\nvariant \"extra\" {\n  map = unbounded\n}\nrule again on turn_start {\n  extra_turn()\n}\nrule more on turn_end {\n  extra_turn()\n  extra_turn()\n}\n",
+    );
+    let (code, out, err) = play(&rules);
+    assert_eq!(code, 0, "{err}");
+    // ann's first turn grants her the next one, and so on until the tiles run out: bob never plays
+    // (he has no follower on the board and scores nothing).
+    assert!(out.contains("bob: 0"), "{out}");
+}
