@@ -26,7 +26,7 @@ const SIM_EXAMPLES: &str = "\
 Examples:
   carto sim base --games 2000 --agents greedy,random
   carto sim base --vs farm_city=4                   the same seeds with one change, every difference
-  carto sim usa --games 500 --format json > a.json && carto sim merge a.json b.json";
+  carto sim base --games 500 --format json > a.json && carto sim merge a.json b.json";
 
 const RENDER_EXAMPLES: &str = "\
 Examples:

@@ -657,7 +657,7 @@ impl<'a, 'e> Gen<'a, 'e> {
     /// A map attribute's name and type (a made-up one when the map has none).
     fn attribute(&mut self) -> (&'static str, Ty) {
         if self.attrs.is_empty() {
-            ("wine", Ty::STR)
+            ("made_up", Ty::STR)
         } else {
             self.attrs[self.e.below(self.attrs.len())]
         }
