@@ -28,17 +28,20 @@ pub struct Trial {
     pub turn: u32,
     /// The game's error, if play stopped on one (a refused file is not an error here).
     pub error: Option<String>,
+    /// Whether the rules (the file's or its import's) read a square attribute of the map.
+    pub attributes_read: bool,
 }
 
 /// Generates a rules file from `data`, checks it, and plays it a few turns when it passes.
 pub fn play_generated(data: &[u8]) -> Trial {
-    let text = gen::rules_file(data);
+    let text = gen::rules_file(gen::Catalog::bundled(), data);
     let mut trial = Trial {
         text,
         checked: false,
         decisions: 0,
         turn: 0,
         error: None,
+        attributes_read: false,
     };
     let source = Source::new("generated.rules", trial.text.as_str());
     let no_sets = |_: usize, e: String| InputError(e);
@@ -47,6 +50,7 @@ pub fn play_generated(data: &[u8]) -> Trial {
         return trial;
     };
     trial.checked = true;
+    trial.attributes_read = !variant.program.attrs.is_empty();
     let seed = data
         .iter()
         .fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(*b as u64));

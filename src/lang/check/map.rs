@@ -56,34 +56,9 @@ impl Checker {
         }
     }
 
-    /// The type of each square attribute: the one type all its values share, else `any`.
+    /// What the checker knows of a loaded map.
     fn map_knowledge(&self, board: &MapBoard) -> MapKnowledge {
-        let mut kinds: BTreeMap<String, Vec<&AttrValue>> = BTreeMap::new();
-        for sq in &board.squares {
-            for (k, v) in &sq.attrs {
-                kinds.entry(k.clone()).or_default().push(v);
-            }
-        }
-        let attrs = kinds
-            .into_iter()
-            .map(|(k, vs)| {
-                let ty = if vs.iter().all(|v| matches!(v, AttrValue::Int(_))) {
-                    Ty::INT
-                } else if vs.iter().all(|v| matches!(v, AttrValue::Bool(_))) {
-                    Ty::BOOL
-                } else if vs
-                    .iter()
-                    .all(|v| matches!(v, AttrValue::Str(s) if self.prog.colours.contains(s)))
-                {
-                    Ty::of(Base::Colour)
-                } else if vs.iter().all(|v| matches!(v, AttrValue::Str(_))) {
-                    Ty::STR
-                } else {
-                    Ty::ANY
-                };
-                (k, ty)
-            })
-            .collect();
+        let attrs = attribute_types(board, &self.prog.colours);
         MapKnowledge::Known {
             name: board.name.clone(),
             attrs,
@@ -171,4 +146,35 @@ impl Checker {
         }
         self.err(d);
     }
+}
+
+/// The type of each square attribute: the one type all its values share (`colour` when every value
+/// names one of `colours`), else `any`.
+pub fn attribute_types(board: &MapBoard, colours: &[String]) -> BTreeMap<String, Ty> {
+    let mut kinds: BTreeMap<String, Vec<&AttrValue>> = BTreeMap::new();
+    for sq in &board.squares {
+        for (k, v) in &sq.attrs {
+            kinds.entry(k.clone()).or_default().push(v);
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|(k, vs)| {
+            let ty = if vs.iter().all(|v| matches!(v, AttrValue::Int(_))) {
+                Ty::INT
+            } else if vs.iter().all(|v| matches!(v, AttrValue::Bool(_))) {
+                Ty::BOOL
+            } else if vs
+                .iter()
+                .all(|v| matches!(v, AttrValue::Str(s) if colours.contains(s)))
+            {
+                Ty::of(Base::Colour)
+            } else if vs.iter().all(|v| matches!(v, AttrValue::Str(_))) {
+                Ty::STR
+            } else {
+                Ty::ANY
+            };
+            (k, ty)
+        })
+        .collect()
 }

@@ -16,6 +16,7 @@ mod imports;
 mod items;
 mod limits;
 mod map;
+pub use map::attribute_types;
 mod names;
 mod params;
 mod ranges;

@@ -6,9 +6,15 @@
 //! the imported base rules: `remove rule`, `replace rule`, `change rule`). Each
 //! expression is built for the type its place expects (an argument's parameter type, a condition's
 //! `bool`, an aggregate's `int`), with the names in scope (a trigger's bindings, `let`s, loop and
-//! choice variables, parameters, holdings, colours and the map's attributes). Most files pass the
-//! checker; the rest exercise its errors. When the bytes run out every choice takes its first
-//! alternative, which is always a leaf, so generation ends (and is bounded by depth and counts).
+//! choice variables, parameters, holdings, colours and the map's attributes). The maps, imports,
+//! attributes and colours it may name come from a [`Catalog`] read from the loaded data, never from
+//! here. Most files pass the checker; the rest exercise its errors. When the bytes run out every
+//! choice takes its first alternative, which is always a leaf, so generation ends (and is bounded by
+//! depth and counts).
+
+mod catalog;
+
+pub use catalog::{Catalog, ImportChoice, MapChoice};
 
 use crate::lang::builtins::{Base, Builtin, PTy, RTy, Trigger, Ty, FIELDS, PHASES};
 
@@ -56,14 +62,6 @@ impl<'a> Entropy<'a> {
     }
 }
 
-/// Maps a generated file may name: (header value, start squares, the map's square attributes).
-type Attrs = &'static [(&'static str, Ty)];
-const MAPS: [(&str, u32, Attrs); 3] = [
-    ("", 0, &[]),
-    ("test", 1, &[("wine", Ty::STR)]),
-    ("ukraine", 2, &[("chumak", Ty::BOOL), ("slots", Ty::INT)]),
-];
-
 /// The element types lists are generated of.
 const LIST_ELEMS: [Base; 9] = [
     Base::Int,
@@ -99,44 +97,55 @@ const ASKED_PARAM_TYPES: [Base; 5] = [
     Base::Chip,
 ];
 
-/// The rules every generated file imports (from `base`), for house rules to remove, replace or change.
-const IMPORTED_RULES: [&str; 5] = ["road", "city", "city_incomplete", "monastery", "farm"];
+/// String literals of every file; the chosen map's place names and the colours are added to them.
+const STRINGS: [&str; 3] = ["", "a", "light blue"];
 
-const STRINGS: [&str; 5] = ["", "a", "purple", "light blue", "Lyon"];
+/// The chips a file declares when its import declares none.
+const OWN_CHIPS: &str = "chips { red 1 x 3, red 3 x 1, green 2 x 2 }\n";
+const OWN_COLOURS: [&str; 2] = ["red", "green"];
 
 /// Expressions nest at most this deep; blocks at most `MAX_BLOCK_DEPTH`.
 const MAX_DEPTH: u32 = 4;
 const MAX_BLOCK_DEPTH: u32 = 3;
 
-/// A rules file generated from `data`: a variant importing a bundled one, with parameters, a
-/// holding, maybe chips, a setup, rules on every trigger, actions in every phase with limits and
-/// choices, asked actions and `ask`s, and forced actions.
-pub fn rules_file(data: &[u8]) -> String {
+/// A rules file generated from `data`: a variant importing a rules file of the catalog, maybe on
+/// one of its maps, with parameters, a holding, maybe chips, a setup, rules on every trigger, actions
+/// in every phase with limits and choices, asked actions and `ask`s, and forced actions.
+pub fn rules_file(catalog: &Catalog, data: &[u8]) -> String {
     let mut e = Entropy::new(data);
-    Gen::new(&mut e).file()
+    Gen::new(catalog, &mut e).file()
 }
 
 struct Gen<'a, 'e> {
+    catalog: &'e Catalog,
     e: &'e mut Entropy<'a>,
     out: String,
     /// Names in scope with their types, innermost last.
     scope: Vec<(String, Ty)>,
     /// Global names (parameters, holdings, colours) with their types.
     globals: Vec<(String, Ty)>,
-    attrs: &'static [(&'static str, Ty)],
+    /// The map's square attributes (none on the endless table).
+    attrs: Vec<(String, Ty)>,
+    /// The imported rules, with their triggers.
+    imported: Vec<(String, Trigger)>,
+    /// String literals to pick from.
+    strings: Vec<String>,
     /// Asked actions: name and parameter types.
     asked: Vec<(String, Vec<Ty>)>,
     fresh: u32,
 }
 
 impl<'a, 'e> Gen<'a, 'e> {
-    fn new(e: &'e mut Entropy<'a>) -> Gen<'a, 'e> {
+    fn new(catalog: &'e Catalog, e: &'e mut Entropy<'a>) -> Gen<'a, 'e> {
         Gen {
+            catalog,
             e,
             out: String::new(),
             scope: Vec::new(),
             globals: Vec::new(),
-            attrs: &[],
+            attrs: Vec::new(),
+            imported: Vec::new(),
+            strings: STRINGS.iter().map(|s| s.to_string()).collect(),
             asked: Vec::new(),
             fresh: 0,
         }
@@ -170,31 +179,45 @@ impl<'a, 'e> Gen<'a, 'e> {
         self.out
     }
 
+    /// The import, the variant with maybe a map, and the chips (the import's or the file's own).
     fn header(&mut self) {
-        let (map, starts, attrs) = self.e.pick(&MAPS);
-        self.attrs = attrs;
-        let own_chips = self.e.chance(30);
-        self.out.push_str(if own_chips {
-            "import \"base\"\n"
-        } else {
-            "import \"map-chips\"\n"
-        });
+        let catalog = self.catalog;
+        let import = catalog.imports.get(self.e.below(catalog.imports.len()));
+        let maps: Vec<&MapChoice> = catalog
+            .maps
+            .iter()
+            .filter(|m| import.is_none_or(|i| m.suits(i)))
+            .collect();
+        let map = self.e.below(maps.len() + 1).checked_sub(1);
+        let map = map.and_then(|i| maps.get(i).copied());
+        if let Some(i) = import {
+            self.out.push_str(&format!("import \"{}\"\n", i.name));
+            self.imported = i.rules.clone();
+        }
         self.out
             .push_str("variant \"generated\" {\n  title = \"Generated\"\n");
-        if !map.is_empty() {
-            self.out
-                .push_str(&format!("  map = \"{map}\"\n  start_squares = {starts}\n"));
+        if let Some(m) = map {
+            let starts = 1 + self.e.below(m.board.starts.len().min(3));
+            self.out.push_str(&format!(
+                "  map = \"{}\"\n  start_squares = {starts}\n",
+                m.name
+            ));
+            self.strings.extend(m.places.iter().take(4).cloned());
         }
         self.out.push_str("}\n");
-        let colours: &[&str] = if own_chips {
-            self.out
-                .push_str("chips { red 1 x 3, red 3 x 1, green 2 x 2 }\n");
-            &["red", "green"]
-        } else {
-            &["purple", "blue", "orange"]
+        let colours: Vec<String> = match import {
+            Some(i) if !i.colours.is_empty() => i.colours.clone(),
+            _ => {
+                self.out.push_str(OWN_CHIPS);
+                OWN_COLOURS.iter().map(|c| c.to_string()).collect()
+            }
         };
+        if let Some(m) = map {
+            self.attrs = m.attrs(&colours);
+        }
         for c in colours {
-            self.globals.push((c.to_string(), Ty::of(Base::Colour)));
+            self.strings.push(c.clone());
+            self.globals.push((c, Ty::of(Base::Colour)));
         }
     }
 
@@ -261,29 +284,20 @@ impl<'a, 'e> Gen<'a, 'e> {
         }
     }
 
-    /// House rules on the imported base rules (C4): each of them removed, replaced or changed at most
+    /// House rules on the imported rules (C4): each of them removed, replaced or changed at most
     /// once, in a random order.
     fn house_rules(&mut self) {
-        let mut names = IMPORTED_RULES.to_vec();
-        for _ in 0..self.e.below(3) {
-            let name = names.remove(self.e.below(names.len()));
-            self.scope = Trigger::Scored
+        let mut names = self.imported.clone();
+        for _ in 0..self.e.below(3).min(names.len()) {
+            let (name, trigger) = names.remove(self.e.below(names.len()));
+            self.scope = trigger
                 .binds()
                 .iter()
                 .map(|(n, t)| (n.to_string(), *t))
                 .collect();
             match self.e.below(4) {
                 0 => self.out.push_str(&format!("remove rule {name}\n")),
-                1 => {
-                    self.out.push_str(&format!("replace rule {name} on scored"));
-                    if self.e.chance(60) {
-                        self.out.push_str(" when ");
-                        self.condition();
-                    }
-                    self.out.push(' ');
-                    self.block(0);
-                    self.out.push('\n');
-                }
+                1 => self.rule_definition(&format!("replace rule {name}"), trigger),
                 2 => {
                     self.out.push_str(&format!("change rule {name} when "));
                     self.condition();
@@ -301,13 +315,17 @@ impl<'a, 'e> Gen<'a, 'e> {
     fn rule(&mut self) {
         let trigger = self.e.pick(&Trigger::ALL);
         let name = self.name("r");
+        self.rule_definition(&format!("rule {name}"), trigger);
+    }
+
+    /// `HEAD on TRIGGER [when C] { … }`, with the trigger's bindings in scope.
+    fn rule_definition(&mut self, head: &str, trigger: Trigger) {
         self.scope = trigger
             .binds()
             .iter()
             .map(|(n, t)| (n.to_string(), *t))
             .collect();
-        self.out
-            .push_str(&format!("rule {name} on {}", trigger.name()));
+        self.out.push_str(&format!("{head} on {}", trigger.name()));
         if self.e.chance(60) {
             self.out.push_str(" when ");
             self.condition();
@@ -556,16 +574,16 @@ impl<'a, 'e> Gen<'a, 'e> {
 
     /// A field (or a map attribute of a square) of the type.
     fn field_of(&mut self, ty: Ty, depth: u32) {
-        let fields: Vec<(Base, &str)> = FIELDS
+        let fields: Vec<(Base, String)> = FIELDS
             .iter()
             .filter(|(o, .., t, _)| ty.accepts(*t) && self.reachable(*o))
-            .map(|(o, n, ..)| (*o, *n))
+            .map(|(o, n, ..)| (*o, n.to_string()))
             .collect();
-        let attrs: Vec<&str> = self
+        let attrs: Vec<String> = self
             .attrs
             .iter()
             .filter(|(_, t)| ty == *t)
-            .map(|(n, _)| *n)
+            .map(|(n, _)| n.clone())
             .collect();
         let total = fields.len() + attrs.len();
         if total == 0 {
@@ -573,9 +591,9 @@ impl<'a, 'e> Gen<'a, 'e> {
         }
         let i = self.e.below(total);
         let (owner, name) = if i < fields.len() {
-            fields[i]
+            fields[i].clone()
         } else {
-            (Base::Square, attrs[i - fields.len()])
+            (Base::Square, attrs[i - fields.len()].clone())
         };
         self.out.push('(');
         self.expr(Ty::of(owner), depth - 1);
@@ -655,11 +673,11 @@ impl<'a, 'e> Gen<'a, 'e> {
     }
 
     /// A map attribute's name and type (a made-up one when the map has none).
-    fn attribute(&mut self) -> (&'static str, Ty) {
+    fn attribute(&mut self) -> (String, Ty) {
         if self.attrs.is_empty() {
-            ("made_up", Ty::STR)
+            ("made_up".into(), Ty::STR)
         } else {
-            self.attrs[self.e.below(self.attrs.len())]
+            self.attrs[self.e.below(self.attrs.len())].clone()
         }
     }
 
@@ -847,7 +865,7 @@ impl<'a, 'e> Gen<'a, 'e> {
                 return self.out.push_str(v);
             }
             Base::Str => {
-                let v = self.e.pick(&STRINGS);
+                let v = self.e.pick_name(&self.strings);
                 return self.out.push_str(&format!("\"{v}\""));
             }
             Base::Player | Base::Players | Base::Any => "current_player()",
