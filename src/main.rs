@@ -26,7 +26,9 @@ const SIM_EXAMPLES: &str = "\
 Examples:
   carto sim base --games 2000 --agents greedy,random
   carto sim base --vs farm_city=4                   the same seeds with one change, every difference
-  carto sim base --games 500 --format json > a.json && carto sim merge a.json b.json";
+  carto sim base --games 500 --format json > a.json
+  carto sim base --games 500 --first-game 500 --format json > b.json
+  carto sim merge a.json b.json                     one result for games 0 to 999, as one run";
 
 const RENDER_EXAMPLES: &str = "\
 Examples:
@@ -41,7 +43,7 @@ Examples:
 #[command(
     name = "carto",
     version,
-    about = "Plays, checks and simulates Carcassonne: Maps games with the Map-Chips variants",
+    about = "Plays, checks, documents and simulates Carcassonne: Maps games with the Map-Chips variants",
     after_help = EXIT_CODES
 )]
 pub struct Cli {
@@ -51,7 +53,7 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Plays one game with random legal choices and prints its transcript.
+    /// Plays one game, each seat by an agent (random, greedy, mcts or a person) and prints its transcript.
     Play(cmd::play::Args),
     /// Runs a scripted game and prints its transcript.
     Run(cmd::run::Args),
@@ -76,7 +78,7 @@ enum Command {
     View(cmd::view::Args),
     /// Plays random games on one core and reports games per second.
     Bench(cmd::bench::Args),
-    /// Writes the shell completion script for bash, zsh, fish or PowerShell.
+    /// Writes the shell completion script for bash, zsh, fish, PowerShell or Elvish.
     Completions(cmd::completions::Args),
 }
 

@@ -863,6 +863,35 @@ fn help_of_run_shows_the_script_format() {
     );
 }
 
+/// The script in `carto run --help` is a script that runs: its left column, lifted out of the help
+/// (each line up to its first run of two spaces; continuation lines dropped), plays to the end with
+/// exit 0, bob's +1 on 18,5 included (its `expect score bob 1`).
+#[test]
+fn script_in_run_help_runs() {
+    let (code, err, out) = carto("run-help-script", &[], &["run", "--help"]);
+    assert_eq!(code, 0, "{err}");
+    let block = out
+        .split("Script format")
+        .nth(1)
+        .and_then(|s| s.split("\n\n").next())
+        .expect("the help has a script format block");
+    let script: Vec<&str> = block
+        .lines()
+        .skip(1)
+        .filter(|l| l.starts_with("  ") && !l[2..].starts_with(' '))
+        .map(|l| l[2..].split("  ").next().unwrap_or("").trim_end())
+        .collect();
+    assert!(script[0].starts_with("variant "), "{script:?}");
+    let text = script.join("\n") + "\n";
+    let (code, err, out) = carto(
+        "run-help-script-played",
+        &[("help.script", text.as_bytes())],
+        &["run", "help.script"],
+    );
+    assert_eq!(code, 0, "the help's script fails:\n{text}\n{err}");
+    assert!(out.contains("bob +1 at 18,5 (rule collect)"), "{out}");
+}
+
 // Item 1: every argument and option of every command has a description, and every command has one to
 // three examples.
 #[test]

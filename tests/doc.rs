@@ -273,3 +273,29 @@ fn readme_and_docs_link_to_files_that_exist() {
         );
     }
 }
+
+/// The scripts shown in README.md ("Scripted games") and docs/format-script.md ("An example") are
+/// files under tests/scripts/, word for word, so `cargo test` plays them (tests/scripts.rs): an
+/// example that stopped running would fail there. The README's file starts with comment lines of its
+/// own (the arithmetic), which the README leaves out.
+#[test]
+fn script_examples_are_scripts_the_tests_play() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+    let example = read("tests/scripts/france/format_script_example.script");
+    assert!(
+        read("docs/format-script.md").contains(&format!("```\n{example}```\n")),
+        "docs/format-script.md's example differs from tests/scripts/france/format_script_example.script"
+    );
+    let readme_example = read("tests/scripts/france/readme_example.script");
+    let body: String = readme_example
+        .lines()
+        .skip_while(|l| l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(body.starts_with("variant france"), "{body}");
+    assert!(
+        read("README.md").contains(&body),
+        "README's script example differs from tests/scripts/france/readme_example.script"
+    );
+}

@@ -8,7 +8,7 @@ const EXAMPLES: &str = "\
 Examples:
   carto check my.rules                    every error and warning, with file:line:col
   carto check a.rules b.rules --map m.toml
-  carto check my.rules --format json      one JSON object per diagnostic, for an editor or CI";
+  carto check my.rules --format json      one JSON object (files, diagnostics), for an editor or CI";
 
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]

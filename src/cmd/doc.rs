@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub out: Option<String>,
     /// Shows what this variant changes from VARIANT (say a house rule against the variant it imports):
-    /// parameters changed, added, removed; rules and actions added, replaced, removed.
+    /// parameters changed, added, removed; rules and actions added, replaced, changed, removed.
     #[arg(long, value_name = "VARIANT")]
     pub against: Option<String>,
     /// `markdown` (default) or `json` (the page's fields; see README).

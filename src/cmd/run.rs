@@ -5,18 +5,20 @@ use carto::render::text::{transcript_with, TranscriptOptions};
 use carto::variant::InputError;
 
 const FORMAT: &str = "\
-Script format (one statement a line; `#` starts a comment; README.md has the details):
-  variant base                a bundled variant or a rules file (path relative to the script)
+Script format (one statement a line; `#` starts a comment; docs/format-script.md has the details):
+  variant france              a bundled variant or a rules file (path relative to the script)
   players ann, bob            default: ann, bob
   seed 7                      default: 1
-  set sale_town = 12          a parameter (repeatable)
-  starts Nancy, Le Mans       the start squares, in order (the first gets the start tile)
-  tiles U, V, E, D            the exact draw stack (tile ids), first drawn first
-  chip 3 at map:4,5           move a chip there after setup (add `face up` to turn it up)
-  place U at 1,0 r90          then every decision by its option name, as `carto play` shows them
+  set sale_abroad = 6         a parameter (repeatable)
+  starts Nancy, Limoges       the start squares, in order (the first gets the start tile)
+  tiles B, U, U               the exact draw stack (tile ids), first drawn first; setup draws from it
+                              too (here B, for Limoges); the game ends when it runs out
+  chip 7 at hand:ann face up  move a chip there after setup (default: face down)
+  place U at 18,4 r0          then every decision by its option name, as `carto play` shows them
   follower road E+W
+  place U at 18,5 r0          bob collects the chip on 18,5: +1
   pass
-  expect score ann 4          score NAME N | chip ID at PLACE | options N | follower ID at PLACE
+  expect score bob 1          score NAME N | chip ID at PLACE | options N | follower ID at PLACE
   rest random                 play the rest of the game with random choices
 
 Examples:

@@ -72,7 +72,8 @@ pub struct Args {
 
 #[derive(clap::Subcommand)]
 pub enum MergeCommand {
-    /// Combines the JSON results of slices of one run (`--format json`) into the results of the whole.
+    /// Combines the JSON results of slices of one run (`--format json`) into the results of the
+    /// whole run.
     Merge {
         /// The JSON results of the slices (`carto sim --first-game K --format json`).
         #[arg(required = true)]
