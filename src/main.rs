@@ -26,9 +26,10 @@ const SIM_EXAMPLES: &str = "\
 Examples:
   carto sim base --games 2000 --agents greedy,random
   carto sim base --vs farm_city=4                   the same seeds with one change, every difference
-  carto sim base --games 500 --format json > a.json
   carto sim base --games 500 --first-game 500 --format json > b.json
-  carto sim merge a.json b.json                     one result for games 0 to 999, as one run";
+                                                    games 500 to 999 (a slice); with a.json holding
+                                                    games 0 to 499, `carto sim merge a.json b.json`
+                                                    gives the results of one run of 1000 games";
 
 const RENDER_EXAMPLES: &str = "\
 Examples:
