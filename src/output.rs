@@ -108,21 +108,36 @@ pub fn json_log_with_rules<H: Hooks>(
     rules: &str,
 ) -> String {
     let n = Namer { game };
-    let st = &game.st;
-    let mut out = String::new();
-    let mut seq = 0u64;
-    // Discarded tiles and notes are not event kinds of the contract: they ride along as extra fields
-    // (`discarded`, `notes`) of the next line.
-    let mut discarded: Vec<Value> = Vec::new();
-    let mut notes: Vec<Value> = Vec::new();
-    let mut line = |turn: u32,
-                    player: Option<String>,
-                    event: &str,
-                    fields: Map<String, Value>,
-                    discarded: &mut Vec<Value>,
-                    notes: &mut Vec<Value>| {
+    let mut log = LogLines::default();
+    log.line(0, None, "game_start", game_start(game, &n, params, rules));
+    for e in &game.st.events {
+        log.event(game, &n, e);
+    }
+    // An unfinished game (a script that stops at a pending decision) has no `game_end`.
+    if game.is_over() {
+        // The game ends in the turn of its final scoring.
+        let last = game.st.events.last().map_or(0, |e| e.turn);
+        log.line(last, None, "game_end", game_end(game, &n));
+    }
+    log.out
+}
+
+/// The log's lines as they are written, with what waits to ride along on the next line: discarded
+/// tiles and notes are not event kinds of the contract, so they go out as the extra fields
+/// `discarded` and `notes` of the line after them.
+#[derive(Default)]
+struct LogLines {
+    out: String,
+    seq: u64,
+    discarded: Vec<Value>,
+    notes: Vec<Value>,
+}
+
+impl LogLines {
+    /// One line: `seq`, `turn`, `player`, `event`, the event's fields and what rides along.
+    fn line(&mut self, turn: u32, player: Option<String>, event: &str, fields: Map<String, Value>) {
         let mut m = Map::new();
-        m.insert("seq".into(), json!(seq));
+        m.insert("seq".into(), json!(self.seq));
         m.insert("turn".into(), json!(turn));
         m.insert(
             "player".into(),
@@ -130,118 +145,31 @@ pub fn json_log_with_rules<H: Hooks>(
         );
         m.insert("event".into(), json!(event));
         m.extend(fields);
-        if !discarded.is_empty() {
-            m.insert("discarded".into(), Value::Array(std::mem::take(discarded)));
+        if !self.discarded.is_empty() {
+            m.insert(
+                "discarded".into(),
+                Value::Array(std::mem::take(&mut self.discarded)),
+            );
         }
-        if !notes.is_empty() {
-            m.insert("notes".into(), Value::Array(std::mem::take(notes)));
+        if !self.notes.is_empty() {
+            m.insert(
+                "notes".into(),
+                Value::Array(std::mem::take(&mut self.notes)),
+            );
         }
-        out.push_str(&Value::Object(m).to_string());
-        out.push('\n');
-        seq += 1;
-    };
-    let mut f = Map::new();
-    f.insert("variant".into(), json!(game.cfg.variant));
-    f.insert("rules".into(), json!(rules));
-    if !game.cfg.sources.is_empty() {
-        let files: Map<String, Value> = game
-            .cfg
-            .sources
-            .iter()
-            .map(|f| (f.key.clone(), json!(f.hash)))
-            .collect();
-        f.insert("sources".into(), Value::Object(files));
+        self.out.push_str(&Value::Object(m).to_string());
+        self.out.push('\n');
+        self.seq += 1;
     }
-    if let Some(order) = &game.cfg.fixed_stack {
-        let ids: Vec<&str> = order.iter().map(|&t| n.tile(t)).collect();
-        f.insert("tiles".into(), json!(ids));
-    }
-    if !game.cfg.start_names.is_empty() {
-        f.insert("starts".into(), json!(game.cfg.start_names));
-    }
-    f.insert(
-        "map".into(),
-        json!(game
-            .cfg
-            .map
-            .as_ref()
-            .map(|m| m.name.clone())
-            .unwrap_or_else(|| "unbounded".into())),
-    );
-    f.insert("seed".into(), json!(game.seed));
-    f.insert(
-        "players".into(),
-        json!(st
-            .players
-            .iter()
-            .map(|p| p.name.clone())
-            .collect::<Vec<_>>()),
-    );
-    let mut pm = Map::new();
-    for (k, v) in params {
-        pm.insert(k.clone(), v.clone());
-    }
-    f.insert("params".into(), Value::Object(pm));
-    line(0, None, "game_start", f, &mut discarded, &mut notes);
-    for e in &st.events {
-        let who = e.player.map(|p| n.player(p));
+
+    /// The line of one event; a discarded tile or a note waits for the next line, a choice has none.
+    fn event<H: Hooks>(&mut self, game: &Game<H>, n: &Namer<'_, H>, e: &crate::state::Event) {
         let mut f = Map::new();
+        let mut who = e.player.map(|p| n.player(p));
         let kind = match &e.kind {
-            EvKind::TilePlaced { ty, cell, rot } => {
-                let (x, y) = st.board.xy(*cell);
-                f.insert("tile".into(), json!(n.tile(*ty)));
-                f.insert("at".into(), json!([x, y]));
-                f.insert("rotation".into(), json!(*rot as u32 * 90));
-                "tile_placed"
-            }
-            EvKind::TileDiscarded { ty } => {
-                discarded.push(json!(n.tile(*ty)));
-                continue;
-            }
-            EvKind::FollowerPlaced {
-                f: fo, cell, kind, ..
-            } => {
-                let (x, y) = st.board.xy(*cell);
-                f.insert("follower".into(), json!(st.follower_id(*fo)));
-                f.insert("at".into(), json!([x, y]));
-                f.insert("feature".into(), json!(kind.name()));
-                "follower_placed"
-            }
-            EvKind::FollowerReturned { f: fo } => {
-                f.insert("follower".into(), json!(st.follower_id(*fo)));
-                f.insert(
-                    "to".into(),
-                    json!(n.follower_place(*fo, FollowerAt::Supply)),
-                );
-                "follower_returned"
-            }
-            EvKind::FollowerMoved { f: fo, from, to } => {
-                f.insert("follower".into(), json!(st.follower_id(*fo)));
-                f.insert("from".into(), json!(n.follower_place(*fo, *from)));
-                f.insert("to".into(), json!(n.follower_place(*fo, *to)));
-                "follower_moved"
-            }
-            EvKind::FollowerStrength { f: fo, strength } => {
-                f.insert("follower".into(), json!(st.follower_id(*fo)));
-                f.insert("strength".into(), json!(strength));
-                "follower_strength"
-            }
-            EvKind::ChipMoved {
-                chip,
-                from,
-                to,
-                face_up,
-            } => {
-                let c = st.chips[*chip as usize];
-                f.insert(
-                    "chip".into(),
-                    json!({"id": chip, "colour": n.colour(c.colour), "value": c.value}),
-                );
-                f.insert("from".into(), json!(n.place(*from)));
-                f.insert("to".into(), json!(n.place(*to)));
-                f.insert("face".into(), json!(if *face_up { "up" } else { "down" }));
-                "chip_moved"
-            }
+            EvKind::TileDiscarded { ty } => return self.discarded.push(json!(n.tile(*ty))),
+            EvKind::Note(text) => return self.notes.push(json!(text)),
+            EvKind::Choice { .. } => return,
             EvKind::Score {
                 player,
                 points,
@@ -249,17 +177,10 @@ pub fn json_log_with_rules<H: Hooks>(
                 ..
             } => {
                 // `player` of the line is the receiver (the contract's table says so).
+                who = Some(n.player(*player));
                 f.insert("points".into(), json!(points));
                 f.insert("rule".into(), json!(game.rule_name(*rule)));
-                line(
-                    e.turn,
-                    Some(n.player(*player)),
-                    "score",
-                    f,
-                    &mut discarded,
-                    &mut notes,
-                );
-                continue;
+                "score"
             }
             EvKind::TurnEnd { choices, deciders } => {
                 f.insert("choices".into(), json!(choices));
@@ -269,34 +190,138 @@ pub fn json_log_with_rules<H: Hooks>(
                 }
                 "turn_end"
             }
-            EvKind::Note(text) => {
-                notes.push(json!(text));
-                continue;
-            }
-            EvKind::Choice { .. } => continue,
+            other => piece_fields(n, other, &mut f),
         };
-        line(e.turn, who, kind, f, &mut discarded, &mut notes);
+        self.line(e.turn, who, kind, f);
     }
-    // An unfinished game (a script that stops at a pending decision) has no `game_end`.
-    if !game.is_over() {
-        return out;
+}
+
+/// The `game_start` line's fields: the variant, its rules and sources, what was fixed (tile order,
+/// start squares), the map, the seed, the players and the parameters in force.
+fn game_start<H: Hooks>(
+    game: &Game<H>,
+    n: &Namer<'_, H>,
+    params: &[(String, Value)],
+    rules: &str,
+) -> Map<String, Value> {
+    let cfg = &game.cfg;
+    let mut f = Map::new();
+    f.insert("variant".into(), json!(cfg.variant));
+    f.insert("rules".into(), json!(rules));
+    if !cfg.sources.is_empty() {
+        let files: Map<String, Value> = cfg
+            .sources
+            .iter()
+            .map(|f| (f.key.clone(), json!(f.hash)))
+            .collect();
+        f.insert("sources".into(), Value::Object(files));
     }
-    let mut scores = Map::new();
-    for p in &st.players {
-        scores.insert(p.name.clone(), json!(p.score));
+    if let Some(order) = &cfg.fixed_stack {
+        let ids: Vec<&str> = order.iter().map(|&t| n.tile(t)).collect();
+        f.insert("tiles".into(), json!(ids));
     }
+    if !cfg.start_names.is_empty() {
+        f.insert("starts".into(), json!(cfg.start_names));
+    }
+    let map = cfg.map.as_ref().map_or("unbounded", |m| m.name.as_str());
+    f.insert("map".into(), json!(map));
+    f.insert("seed".into(), json!(game.seed));
+    let players: Vec<&str> = game.st.players.iter().map(|p| p.name.as_str()).collect();
+    f.insert("players".into(), json!(players));
+    let params: Map<String, Value> = params.iter().cloned().collect();
+    f.insert("params".into(), Value::Object(params));
+    f
+}
+
+/// The fields of an event that puts or moves a piece (a tile, a follower, a chip) or changes a
+/// follower's strength; returns the event's name.
+fn piece_fields<H: Hooks>(
+    n: &Namer<'_, H>,
+    kind: &EvKind,
+    f: &mut Map<String, Value>,
+) -> &'static str {
+    let st = &n.game.st;
+    let follower = |f: &mut Map<String, Value>, fo: u16| {
+        f.insert("follower".into(), json!(st.follower_id(fo)));
+    };
+    match kind {
+        EvKind::TilePlaced { ty, cell, rot } => {
+            let (x, y) = st.board.xy(*cell);
+            f.insert("tile".into(), json!(n.tile(*ty)));
+            f.insert("at".into(), json!([x, y]));
+            f.insert("rotation".into(), json!(*rot as u32 * 90));
+            "tile_placed"
+        }
+        EvKind::FollowerPlaced {
+            f: fo, cell, kind, ..
+        } => {
+            let (x, y) = st.board.xy(*cell);
+            follower(f, *fo);
+            f.insert("at".into(), json!([x, y]));
+            f.insert("feature".into(), json!(kind.name()));
+            "follower_placed"
+        }
+        EvKind::FollowerReturned { f: fo } => {
+            follower(f, *fo);
+            f.insert(
+                "to".into(),
+                json!(n.follower_place(*fo, FollowerAt::Supply)),
+            );
+            "follower_returned"
+        }
+        EvKind::FollowerMoved { f: fo, from, to } => {
+            follower(f, *fo);
+            f.insert("from".into(), json!(n.follower_place(*fo, *from)));
+            f.insert("to".into(), json!(n.follower_place(*fo, *to)));
+            "follower_moved"
+        }
+        EvKind::FollowerStrength { f: fo, strength } => {
+            follower(f, *fo);
+            f.insert("strength".into(), json!(strength));
+            "follower_strength"
+        }
+        EvKind::ChipMoved {
+            chip,
+            from,
+            to,
+            face_up,
+        } => {
+            let c = st.chips[*chip as usize];
+            f.insert(
+                "chip".into(),
+                json!({"id": chip, "colour": n.colour(c.colour), "value": c.value}),
+            );
+            f.insert("from".into(), json!(n.place(*from)));
+            f.insert("to".into(), json!(n.place(*to)));
+            f.insert("face".into(), json!(if *face_up { "up" } else { "down" }));
+            "chip_moved"
+        }
+        // Handled by `LogLines::event`.
+        EvKind::TileDiscarded { .. }
+        | EvKind::Note(_)
+        | EvKind::Choice { .. }
+        | EvKind::Score { .. }
+        | EvKind::TurnEnd { .. } => "",
+    }
+}
+
+/// The `game_end` line's fields: the scores, and the decisions asked during final scoring (they
+/// come after the last turn's end).
+fn game_end<H: Hooks>(game: &Game<H>, n: &Namer<'_, H>) -> Map<String, Value> {
+    let st = &game.st;
+    let scores: Map<String, Value> = st
+        .players
+        .iter()
+        .map(|p| (p.name.clone(), json!(p.score)))
+        .collect();
     let mut f = Map::new();
     f.insert("scores".into(), Value::Object(scores));
-    // Decisions asked during final scoring come after the last turn's end.
     if !st.turn_choices.is_empty() {
         f.insert("choices".into(), json!(st.turn_choices));
         let names: Vec<String> = st.turn_deciders.iter().map(|&p| n.player(p)).collect();
         f.insert("deciders".into(), json!(names));
     }
-    // The game ends in the turn of its final scoring.
-    let last = st.events.last().map_or(0, |e| e.turn);
-    line(last, None, "game_end", f, &mut discarded, &mut notes);
-    out
+    f
 }
 
 pub use crate::render::ascii::ascii_board;

@@ -226,6 +226,30 @@ const TILE_KEYS: [&str; 9] = [
     "monastery",
 ];
 
+/// The values of a `[[tile]]`'s keys, where they were written.
+#[derive(Default)]
+struct TileEntries {
+    id: Option<Spanned<Node>>,
+    name: Option<Spanned<Node>>,
+    count: Option<Spanned<Node>>,
+    start: Option<Spanned<Node>>,
+    edges: Option<Spanned<Node>>,
+    cities: Option<Spanned<Node>>,
+    roads: Option<Spanned<Node>>,
+    fields: Option<Spanned<Node>>,
+    monastery: Option<Spanned<Node>>,
+}
+
+/// A tile's own values, read: each `None` when missing or wrong; `ok` false when they disagree.
+struct TileHead {
+    id: Option<String>,
+    name: Option<String>,
+    count: Option<u32>,
+    start: Option<u32>,
+    monastery: Option<bool>,
+    ok: bool,
+}
+
 /// What the set-wide checks need of every tile, even of one with mistakes.
 struct TileKey {
     id: String,
@@ -402,129 +426,20 @@ impl Checker<'_> {
             self.error(tile_span, "a tile must be a table", "expected `[[tile]]`");
             return None;
         };
-        let mut fields: Vec<Option<Spanned<Node>>> = TILE_KEYS.iter().map(|_| None).collect();
-        for (key, value) in entries {
-            match TILE_KEYS.iter().position(|k| k == key.get_ref()) {
-                Some(i) => fields[i] = Some(value),
-                None => self.unknown_key(&key, &TILE_KEYS, "in a tile"),
-            }
-        }
-        let mut take = |k: &str| {
-            TILE_KEYS
-                .iter()
-                .position(|x| *x == k)
-                .and_then(|i| fields[i].take())
-        };
-        let (id_v, name_v, count_v, start_v, edges_v) = (
-            take("id"),
-            take("name"),
-            take("count"),
-            take("start"),
-            take("edges"),
-        );
-        let (cities_v, roads_v, fields_v, monastery_v) = (
-            take("cities"),
-            take("roads"),
-            take("fields"),
-            take("monastery"),
-        );
-        let mut ok = true;
-
-        // Missing keys point at the `[[tile]]` header when there is one, not at the whole table.
-        let header_span = match self.source.text.get(tile_span.clone()) {
-            Some(t) if t.starts_with("[[") => {
-                let len = t.find(']').map_or(t.len(), |i| (i + 2).min(t.len()));
-                tile_span.start..tile_span.start + len
-            }
-            _ => tile_span.clone(),
-        };
-        let missing = |cx: &mut Self, key: &str, v: &Option<Spanned<Node>>| {
-            if v.is_none() {
-                cx.error(
-                    header_span.clone(),
-                    format!("this tile has no `{key}`"),
-                    format!("`{key}` is required"),
-                );
-            }
-        };
-        missing(self, "id", &id_v);
-        missing(self, "count", &count_v);
-        missing(self, "edges", &edges_v);
-
-        let id = id_v.as_ref().and_then(|v| {
-            let s = self.string("id", v)?;
-            if s.trim().is_empty() {
-                self.error(v.span(), "`id` must not be empty", "expected a short id");
-                return None;
-            }
-            Some(s)
-        });
-        let id_span = id_v.as_ref().map_or(tile_span.clone(), |v| v.span());
-        let name = match &name_v {
-            Some(v) => self.string("name", v),
-            None => id.clone(),
-        };
-        let count = count_v
-            .as_ref()
-            .and_then(|v| self.number("count", v, 1, MAX_COUNT));
-        let start = match &start_v {
-            Some(v) => self.number("start", v, 0, MAX_COUNT),
-            None => Some(0),
-        };
-        if let (Some(count), Some(start), Some(v)) = (count, start, &start_v) {
-            if start > count {
-                self.error(
-                    v.span(),
-                    format!("`start` is {start} but the tile's `count` is only {count}"),
-                    "start tiles are counted in `count`",
-                );
-                ok = false;
-            }
-        }
-        let monastery = match &monastery_v {
-            Some(v) => self.boolean("monastery", v),
-            None => Some(false),
-        };
-        let edges = edges_v.as_ref().and_then(|v| self.edges(v));
-        if let Some(id) = &id {
-            self.keys.push(TileKey {
-                id: id.clone(),
-                id_span: id_span.clone(),
-                start: start.unwrap_or(0),
-                start_span: start_v.as_ref().map_or(id_span.clone(), |v| v.span()),
-            });
-        }
+        let mut v = self.tile_entries(entries);
+        self.required_keys(&v, &tile_span);
+        let head = self.tile_head(&v);
+        let edges = v.edges.as_ref().and_then(|e| self.edges(e));
+        self.remember_key(&head, &v, &tile_span);
         let mut marks = Marks {
-            ok,
+            ok: head.ok,
             all_read: true,
             side_owner: [None; 4],
             half_owner: [false; 8],
             city_count: 0,
         };
-        let mut segments = Vec::new();
-        for (key, kind, value) in [
-            ("cities", FeatureKind::City, cities_v),
-            ("roads", FeatureKind::Road, roads_v),
-        ] {
-            let Some(value) = value else { continue };
-            for seg in self.tables(key, value) {
-                segments.extend(self.city_or_road(key, kind, seg, edges, &mut marks));
-            }
-        }
-        // Roads come after cities in `segments` because they were pushed in that order.
-        if let Some(value) = fields_v {
-            for seg in self.tables("fields", value) {
-                segments.push(self.field_segment(seg, edges, &mut marks));
-            }
-        }
-        // Sides and halves that no segment claims are only reported when every `sides` and
-        // `halves` entry could be read: otherwise the real mistake is the unreadable entry.
-        if let (Some(edges), Some(ev), true) = (edges, &edges_v, marks.all_read) {
-            self.unclaimed(edges, &ev.span(), &mut marks);
-        }
-        let ok = marks.ok;
-
-        if monastery == Some(true) {
+        let mut segments = self.segments(&mut v, edges, &mut marks);
+        if head.monastery == Some(true) {
             segments.push(Segment {
                 kind: FeatureKind::Monastery,
                 sides: 0,
@@ -533,13 +448,19 @@ impl Checker<'_> {
                 adjacent_cities: Vec::new(),
             });
         }
-
-        let (Some(id), Some(name), Some(count), Some(start), Some(edges), Some(_)) =
-            (id, name, count, start, edges, monastery)
+        let TileHead {
+            id: Some(id),
+            name: Some(name),
+            count: Some(count),
+            start: Some(start),
+            monastery: Some(_),
+            ..
+        } = head
         else {
             return None;
         };
-        if !ok {
+        let edges = edges?;
+        if !marks.ok {
             return None;
         }
         Some(TileType {
@@ -550,6 +471,140 @@ impl Checker<'_> {
             edges,
             segments,
         })
+    }
+
+    /// Sorts a tile's entries by key; an unknown key is reported.
+    fn tile_entries(&mut self, entries: TableEntries) -> TileEntries {
+        let mut v = TileEntries::default();
+        for (key, value) in entries {
+            let slot = match key.get_ref().as_str() {
+                "id" => &mut v.id,
+                "name" => &mut v.name,
+                "count" => &mut v.count,
+                "start" => &mut v.start,
+                "edges" => &mut v.edges,
+                "cities" => &mut v.cities,
+                "roads" => &mut v.roads,
+                "fields" => &mut v.fields,
+                "monastery" => &mut v.monastery,
+                _ => {
+                    self.unknown_key(&key, &TILE_KEYS, "in a tile");
+                    continue;
+                }
+            };
+            *slot = Some(value);
+        }
+        v
+    }
+
+    /// `id`, `count` and `edges` are required; a missing one is reported at the `[[tile]]` header
+    /// when there is one, not at the whole table.
+    fn required_keys(&mut self, v: &TileEntries, tile_span: &Range<usize>) {
+        let header_span = match self.source.text.get(tile_span.clone()) {
+            Some(t) if t.starts_with("[[") => {
+                let len = t.find(']').map_or(t.len(), |i| (i + 2).min(t.len()));
+                tile_span.start..tile_span.start + len
+            }
+            _ => tile_span.clone(),
+        };
+        for (key, value) in [("id", &v.id), ("count", &v.count), ("edges", &v.edges)] {
+            if value.is_none() {
+                self.error(
+                    header_span.clone(),
+                    format!("this tile has no `{key}`"),
+                    format!("`{key}` is required"),
+                );
+            }
+        }
+    }
+
+    /// A tile's id, name, count, start tiles and monastery, each checked.
+    fn tile_head(&mut self, v: &TileEntries) -> TileHead {
+        let id = v.id.as_ref().and_then(|v| {
+            let s = self.string("id", v)?;
+            if s.trim().is_empty() {
+                self.error(v.span(), "`id` must not be empty", "expected a short id");
+                return None;
+            }
+            Some(s)
+        });
+        let name = match &v.name {
+            Some(v) => self.string("name", v),
+            None => id.clone(),
+        };
+        let count = v
+            .count
+            .as_ref()
+            .and_then(|v| self.number("count", v, 1, MAX_COUNT));
+        let start = match &v.start {
+            Some(v) => self.number("start", v, 0, MAX_COUNT),
+            None => Some(0),
+        };
+        let mut ok = true;
+        if let (Some(count), Some(start), Some(v)) = (count, start, &v.start) {
+            if start > count {
+                self.error(
+                    v.span(),
+                    format!("`start` is {start} but the tile's `count` is only {count}"),
+                    "start tiles are counted in `count`",
+                );
+                ok = false;
+            }
+        }
+        let monastery = match &v.monastery {
+            Some(v) => self.boolean("monastery", v),
+            None => Some(false),
+        };
+        TileHead {
+            id,
+            name,
+            count,
+            start,
+            monastery,
+            ok,
+        }
+    }
+
+    /// Keeps what the set-wide checks need of a tile with an id (its start tiles, where written).
+    fn remember_key(&mut self, head: &TileHead, v: &TileEntries, tile_span: &Range<usize>) {
+        let Some(id) = &head.id else { return };
+        let id_span = v.id.as_ref().map_or(tile_span.clone(), |v| v.span());
+        self.keys.push(TileKey {
+            id: id.clone(),
+            id_span: id_span.clone(),
+            start: head.start.unwrap_or(0),
+            start_span: v.start.as_ref().map_or(id_span, |v| v.span()),
+        });
+    }
+
+    /// The tile's segments: cities, then roads, then fields; then the sides and halves no segment
+    /// claims, reported only when every `sides` and `halves` entry could be read (otherwise the real
+    /// mistake is the unreadable entry).
+    fn segments(
+        &mut self,
+        v: &mut TileEntries,
+        edges: Option<[EdgeKind; 4]>,
+        marks: &mut Marks,
+    ) -> Vec<Segment> {
+        let mut segments = Vec::new();
+        for (key, kind, value) in [
+            ("cities", FeatureKind::City, v.cities.take()),
+            ("roads", FeatureKind::Road, v.roads.take()),
+        ] {
+            let Some(value) = value else { continue };
+            for seg in self.tables(key, value) {
+                segments.extend(self.city_or_road(key, kind, seg, edges, marks));
+            }
+        }
+        if let Some(value) = v.fields.take() {
+            for seg in self.tables("fields", value) {
+                segments.push(self.field_segment(seg, edges, marks));
+            }
+        }
+        if let (Some(edges), Some(ev), true) = (edges, &v.edges, marks.all_read) {
+            self.unclaimed(edges, &ev.span(), marks);
+        }
+        segments
     }
 
     /// One city or road segment: its `sides` (and a city's `shield`).

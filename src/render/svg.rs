@@ -5,7 +5,7 @@
 use super::tile_svg;
 use super::timeline::{FollowerView, Snapshot};
 use crate::game::{Game, Hooks};
-use crate::map::{AttrValue, MapBoard, SquareKind};
+use crate::map::{AttrValue, MapBoard, Square, SquareKind};
 use crate::state::{FollowerAt, Place};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -216,119 +216,162 @@ fn map_squares(out: &mut String, map: &MapBoard, f: &Frame, legend: &mut Legend)
         for x in 0..map.width {
             let Some(sq) = map.square(x, y) else { continue };
             let (px, py) = f.px(x, y);
-            let fill = match sq.kind {
-                SquareKind::Sea | SquareKind::Wave => SEA,
-                SquareKind::OffMap => continue,
-                SquareKind::LargeCity => LARGE_CITY,
-                SquareKind::Land | SquareKind::Island => LAND,
-            };
-            let _ = write!(
-                out,
-                r##"<rect x="{px}" y="{py}" width="{S}" height="{S}" fill="{fill}" stroke="#00000018"/>"##
-            );
-            if sq.kind == SquareKind::Wave {
-                let _ = write!(
-                    out,
-                    r##"<path d="M{:.1} {:.1}q7 -6 14 0t14 0t14 0" fill="none" stroke="#ffffffaa" stroke-width="2"/>"##,
-                    px + 7.0,
-                    py + S / 2.0
-                );
+            if !ground(out, sq, px, py) {
+                continue;
             }
-            if sq.kind == SquareKind::Island {
-                let _ = write!(
-                    out,
-                    r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="none" stroke="#2a7a8a" stroke-width="2" stroke-dasharray="5 3"/>"##,
-                    px + 2.0,
-                    py + 2.0,
-                    S - 4.0,
-                    S - 4.0
-                );
-            }
-            // A band over the sea would make it look like land: only land squares are tinted.
             let group = tints.get(&(x, y)).cloned().unwrap_or_default();
-            let own_tints = match sq.kind {
-                SquareKind::Sea | SquareKind::Wave => Vec::new(),
-                _ => group.clone(),
-            };
-            for (k, c) in &own_tints {
-                let _ = write!(
-                    out,
-                    r#"<rect x="{px}" y="{py}" width="{S}" height="{S}" fill="{}" fill-opacity="0.22"/>"#,
-                    css_colour(c)
-                );
-                legend.tints.insert((k.clone(), c.clone()));
-            }
-            let mut spot = 0;
-            let mut badges = Vec::new();
-            for (k, v) in &sq.attrs {
-                if group.iter().any(|(tk, _)| tk == k) || k == "slots" {
-                    continue;
-                }
-                match v {
-                    AttrValue::Str(c) if is_colour(c) => {
-                        let _ = write!(
-                            out,
-                            r##"<circle cx="{:.1}" cy="{:.1}" r="6" fill="{}" stroke="#333" stroke-width="1"/>"##,
-                            px + 9.0 + 13.0 * f64::from(spot),
-                            py + 9.0,
-                            css_colour(c)
-                        );
-                        spot += 1;
-                        legend.spots.insert((k.clone(), c.clone()));
-                    }
-                    v => {
-                        if let Some(b) = badge_text(k, v) {
-                            legend.badges.insert((k.clone(), b.clone()));
-                            badges.push(b);
-                        }
-                    }
-                }
-            }
-            if !badges.is_empty() {
-                text(
-                    out,
-                    px + 3.0,
-                    py + 26.0,
-                    10.0,
-                    "start",
-                    r##"fill="#333" font-weight="bold""##,
-                    &badges.join(" "),
-                );
-            }
+            tint(out, sq, &group, px, py, legend);
+            attribute_marks(out, sq, &group, px, py, legend);
             if let Some(AttrValue::Int(n)) = sq.attrs.get("slots") {
                 slots(out, px, py, (*n).clamp(0, 8) as usize);
             }
             if sq.town {
                 town(out, px, py);
             }
-            if sq.kind != SquareKind::LargeCity {
-                if let Some(name) = &sq.name {
-                    if sq.town || sq.start.is_some() {
-                        text(
-                            out,
-                            px + S / 2.0,
-                            py + S - 5.0,
-                            10.0,
-                            "middle",
-                            r##"fill="#222" stroke="#fbfaf6" stroke-width="2.5" paint-order="stroke""##,
-                            name,
-                        );
-                    }
-                }
-            }
+            place_name(out, sq, px, py);
             if sq.start.is_some() {
-                let _ = write!(
-                    out,
-                    r##"<path d="M{:.1} {:.1}l9 0l-3 4l3 4l-9 0z" fill="#2a9d3a" stroke="#1b5e25"/>"##,
-                    px + S - 14.0,
-                    py + 4.0
-                );
+                start_flag(out, px, py);
             }
         }
     }
     large_city_names(out, map, f);
     exits(out, map, f);
     ferries(out, map, f);
+}
+
+/// A square's ground by its kind, with waves on a wave square and a dashed rim on an island; false
+/// (nothing drawn) for an off-map square.
+fn ground(out: &mut String, sq: &Square, px: f64, py: f64) -> bool {
+    let fill = match sq.kind {
+        SquareKind::Sea | SquareKind::Wave => SEA,
+        SquareKind::OffMap => return false,
+        SquareKind::LargeCity => LARGE_CITY,
+        SquareKind::Land | SquareKind::Island => LAND,
+    };
+    let _ = write!(
+        out,
+        r##"<rect x="{px}" y="{py}" width="{S}" height="{S}" fill="{fill}" stroke="#00000018"/>"##
+    );
+    if sq.kind == SquareKind::Wave {
+        let _ = write!(
+            out,
+            r##"<path d="M{:.1} {:.1}q7 -6 14 0t14 0t14 0" fill="none" stroke="#ffffffaa" stroke-width="2"/>"##,
+            px + 7.0,
+            py + S / 2.0
+        );
+    }
+    if sq.kind == SquareKind::Island {
+        let _ = write!(
+            out,
+            r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="none" stroke="#2a7a8a" stroke-width="2" stroke-dasharray="5 3"/>"##,
+            px + 2.0,
+            py + 2.0,
+            S - 4.0,
+            S - 4.0
+        );
+    }
+    true
+}
+
+/// The tints of the colour attributes a square shares with its group (`group`); a band over the sea
+/// would make it look like land, so only land squares are tinted.
+fn tint(
+    out: &mut String,
+    sq: &Square,
+    group: &[(String, String)],
+    px: f64,
+    py: f64,
+    legend: &mut Legend,
+) {
+    if matches!(sq.kind, SquareKind::Sea | SquareKind::Wave) {
+        return;
+    }
+    for (k, c) in group {
+        let _ = write!(
+            out,
+            r#"<rect x="{px}" y="{py}" width="{S}" height="{S}" fill="{}" fill-opacity="0.22"/>"#,
+            css_colour(c)
+        );
+        legend.tints.insert((k.clone(), c.clone()));
+    }
+}
+
+/// A square's own attributes (not its group's tints, not its slots): a spot of colour for a colour,
+/// a badge of text for the others.
+fn attribute_marks(
+    out: &mut String,
+    sq: &Square,
+    group: &[(String, String)],
+    px: f64,
+    py: f64,
+    legend: &mut Legend,
+) {
+    let mut spot = 0;
+    let mut badges = Vec::new();
+    for (k, v) in &sq.attrs {
+        if group.iter().any(|(tk, _)| tk == k) || k == "slots" {
+            continue;
+        }
+        match v {
+            AttrValue::Str(c) if is_colour(c) => {
+                let _ = write!(
+                    out,
+                    r##"<circle cx="{:.1}" cy="{:.1}" r="6" fill="{}" stroke="#333" stroke-width="1"/>"##,
+                    px + 9.0 + 13.0 * f64::from(spot),
+                    py + 9.0,
+                    css_colour(c)
+                );
+                spot += 1;
+                legend.spots.insert((k.clone(), c.clone()));
+            }
+            v => {
+                if let Some(b) = badge_text(k, v) {
+                    legend.badges.insert((k.clone(), b.clone()));
+                    badges.push(b);
+                }
+            }
+        }
+    }
+    if !badges.is_empty() {
+        text(
+            out,
+            px + 3.0,
+            py + 26.0,
+            10.0,
+            "start",
+            r##"fill="#333" font-weight="bold""##,
+            &badges.join(" "),
+        );
+    }
+}
+
+/// The name of a town or start square along the bottom of its square (large cities are named once
+/// for the whole city, by `large_city_names`).
+fn place_name(out: &mut String, sq: &Square, px: f64, py: f64) {
+    if sq.kind == SquareKind::LargeCity || !(sq.town || sq.start.is_some()) {
+        return;
+    }
+    if let Some(name) = &sq.name {
+        text(
+            out,
+            px + S / 2.0,
+            py + S - 5.0,
+            10.0,
+            "middle",
+            r##"fill="#222" stroke="#fbfaf6" stroke-width="2.5" paint-order="stroke""##,
+            name,
+        );
+    }
+}
+
+/// The green flag of a start square, top right.
+fn start_flag(out: &mut String, px: f64, py: f64) {
+    let _ = write!(
+        out,
+        r##"<path d="M{:.1} {:.1}l9 0l-3 4l3 4l-9 0z" fill="#2a9d3a" stroke="#1b5e25"/>"##,
+        px + S - 14.0,
+        py + 4.0
+    );
 }
 
 /// Chip slots: small empty boxes along the bottom of a square.
@@ -846,119 +889,133 @@ fn follower_anchor<H: Hooks>(
 /// Per player: colour, name, score, followers left, chips in hand; then the holding areas and the
 /// chips elsewhere. Returns its height.
 fn players_panel<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, top: f64) -> f64 {
-    let row = 40.0;
     let mut y = top;
-    let chip_of = |i: usize| {
-        let (colour, value) = game.cfg.chip_set.get(i).copied().unwrap_or((0, 0));
-        let name = game
-            .cfg
-            .colours
-            .get(colour as usize)
-            .map_or("", |s| s.as_str());
-        (name, value)
-    };
+    for p in 0..game.st.players.len() {
+        player_row(out, game, snap, p, y);
+        y += PANEL_ROW;
+    }
+    for h in 0..game.cfg.holdings.len() {
+        holding_row(out, game, snap, h, y);
+        y += PANEL_ROW;
+    }
+    if !snap.chips.is_empty() {
+        chip_counts(out, snap, y);
+        y += 26.0;
+    }
+    panel_line(
+        out,
+        LEFT,
+        y + 18.0,
+        &format!("{} tiles on the board", snap.tiles.len()),
+    );
+    y + 26.0 - top
+}
+
+/// Height of a player's or a holding's row in the panel.
+const PANEL_ROW: f64 = 40.0;
+
+/// A line of grey text in the panel.
+fn panel_line(out: &mut String, x: f64, y: f64, s: &str) {
+    text(out, x, y, 14.0, "start", r##"fill="#444""##, s);
+}
+
+/// Chip `i` of the chip set: its colour's name and its value.
+fn chip_of<H: Hooks>(game: &Game<H>, i: usize) -> (&str, u8) {
+    let (colour, value) = game.cfg.chip_set.get(i).copied().unwrap_or((0, 0));
+    let name = game
+        .cfg
+        .colours
+        .get(colour as usize)
+        .map_or("", |s| s.as_str());
+    (name, value)
+}
+
+/// The chips of the snapshot lying in `place`, drawn in a row from `x`; returns where the row ends.
+fn chips_in_row<H: Hooks>(
+    out: &mut String,
+    game: &Game<H>,
+    snap: &Snapshot,
+    place: Place,
+    mut x: f64,
+    y: f64,
+) -> f64 {
+    for (i, c) in snap.chips.iter().enumerate() {
+        if c.place == place {
+            let (name, value) = chip_of(game, i);
+            chip(out, x, y, 11.0, name, value, c.face_up);
+            x += 25.0;
+        }
+    }
+    x
+}
+
+/// A player's row: their meeple, name and score (a star for a winner at the end), followers left
+/// and the chips in their hand.
+fn player_row<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, p: usize, y: f64) {
+    let mid = y + PANEL_ROW / 2.0;
+    let colour = PLAYER_COLOURS[p % PLAYER_COLOURS.len()];
+    meeple(out, LEFT + 12.0, mid, 26.0, colour, 1);
     let best = snap.scores.iter().copied().max().unwrap_or(0);
-    for (p, player) in game.st.players.iter().enumerate() {
-        let colour = PLAYER_COLOURS[p % PLAYER_COLOURS.len()];
-        meeple(out, LEFT + 12.0, y + row / 2.0, 26.0, colour, 1);
-        let score = snap.scores.get(p).copied().unwrap_or(0);
-        let crown = if snap.last && game.is_over() && score == best {
-            " ★"
-        } else {
-            ""
-        };
-        text(
-            out,
-            LEFT + 32.0,
-            y + row / 2.0 + 7.0,
-            20.0,
-            "start",
-            r#"font-weight="bold""#,
-            &format!("{} {score}{crown}", player.name),
-        );
-        let left = snap
-            .followers
-            .iter()
-            .filter(|f| f.owner as usize == p && f.at == FollowerAt::Supply)
-            .count();
-        text(
-            out,
-            LEFT + 200.0,
-            y + row / 2.0 + 5.0,
-            14.0,
-            "start",
-            r##"fill="#444""##,
-            &format!("{left} followers left"),
-        );
-        let mut x = LEFT + 340.0;
-        for (i, c) in snap.chips.iter().enumerate() {
-            if c.place == Place::Hand(p as u8) {
-                let (name, value) = chip_of(i);
-                chip(out, x, y + row / 2.0, 11.0, name, value, c.face_up);
-                x += 25.0;
-            }
+    let score = snap.scores.get(p).copied().unwrap_or(0);
+    let crown = if snap.last && game.is_over() && score == best {
+        " ★"
+    } else {
+        ""
+    };
+    text(
+        out,
+        LEFT + 32.0,
+        mid + 7.0,
+        20.0,
+        "start",
+        r#"font-weight="bold""#,
+        &format!("{} {score}{crown}", game.st.players[p].name),
+    );
+    let left = snap
+        .followers
+        .iter()
+        .filter(|f| f.owner as usize == p && f.at == FollowerAt::Supply)
+        .count();
+    panel_line(
+        out,
+        LEFT + 200.0,
+        mid + 5.0,
+        &format!("{left} followers left"),
+    );
+    chips_in_row(out, game, snap, Place::Hand(p as u8), LEFT + 340.0, mid);
+}
+
+/// A holding's row: its name, the chips and the followers in it.
+fn holding_row<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, h: usize, y: f64) {
+    let mid = y + PANEL_ROW / 2.0;
+    panel_line(out, LEFT, mid + 5.0, &game.cfg.holdings[h]);
+    let mut x = chips_in_row(out, game, snap, Place::Holding(h as u8), LEFT + 200.0, mid);
+    for fo in &snap.followers {
+        if fo.at == FollowerAt::Holding(h as u8) {
+            let colour = PLAYER_COLOURS[fo.owner as usize % PLAYER_COLOURS.len()];
+            meeple(out, x, mid, 24.0, colour, fo.strength);
+            x += 26.0;
         }
-        y += row;
     }
-    for (h, name) in game.cfg.holdings.iter().enumerate() {
-        let here = Place::Holding(h as u8);
-        text(
-            out,
-            LEFT,
-            y + row / 2.0 + 5.0,
-            14.0,
-            "start",
-            r##"fill="#444""##,
-            name,
-        );
-        let mut x = LEFT + 200.0;
-        for (i, c) in snap.chips.iter().enumerate() {
-            if c.place == here {
-                let (cname, value) = chip_of(i);
-                chip(out, x, y + row / 2.0, 11.0, cname, value, c.face_up);
-                x += 25.0;
-            }
-        }
-        for fo in &snap.followers {
-            if fo.at == FollowerAt::Holding(h as u8) {
-                let colour = PLAYER_COLOURS[fo.owner as usize % PLAYER_COLOURS.len()];
-                meeple(out, x, y + row / 2.0, 24.0, colour, fo.strength);
-                x += 26.0;
-            }
-        }
-        y += row;
-    }
+}
+
+/// Where the chips are: on the map, in the supply, aside, in the box.
+fn chip_counts(out: &mut String, snap: &Snapshot, y: f64) {
     let count = |want: Place| snap.chips.iter().filter(|c| c.place == want).count();
     let on_board = snap
         .chips
         .iter()
         .filter(|c| matches!(c.place, Place::Square(_) | Place::Slot(..)))
         .count();
-    if !snap.chips.is_empty() {
-        text(
-            out,
-            LEFT,
-            y + 18.0,
-            14.0,
-            "start",
-            r##"fill="#444""##,
-            &format!(
-                "chips: {on_board} on the map · {} in the supply · {} aside · {} in the box",
-                count(Place::Supply),
-                count(Place::Aside),
-                count(Place::Box)
-            ),
-        );
-        y += 26.0;
-    }
-    text(
+    panel_line(
         out,
         LEFT,
         y + 18.0,
-        14.0,
-        "start",
-        r##"fill="#444""##,
-        &format!("{} tiles on the board", snap.tiles.len()),
+        &format!(
+            "chips: {on_board} on the map · {} in the supply · {} aside · {} in the box",
+            count(Place::Supply),
+            count(Place::Aside),
+            count(Place::Box)
+        ),
     );
-    y + 26.0 - top
 }

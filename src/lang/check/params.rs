@@ -15,7 +15,7 @@ impl Checker {
             self.file = f;
             for item in &asts[f].items {
                 if let ItemKind::Param(p) = &item.kind {
-                    self.declare_param(p, item);
+                    self.declare_param(p);
                 }
             }
         }
@@ -88,45 +88,13 @@ impl Checker {
         }
     }
 
-    fn declare_param(&mut self, p: &ast::ParamDecl, item: &ast::Item) {
-        let Some(ty) = self.resolve_type(&p.ty) else {
+    /// Declares one parameter: its type, that its name is new, its default, `one of` list and
+    /// range, each checked.
+    fn declare_param(&mut self, p: &ast::ParamDecl) {
+        let Some(ty) = self.param_type(p) else {
             return;
         };
-        const PARAM_BASES: [Base; 7] = [
-            Base::Int,
-            Base::Bool,
-            Base::Str,
-            Base::Colour,
-            Base::Kind,
-            Base::Face,
-            Base::Table,
-        ];
-        if ty.list || !PARAM_BASES.contains(&ty.base) {
-            self.err(
-                Diagnostic::error(p.ty.span(), format!("a parameter cannot be of type {ty}"))
-                    .with_label("not a parameter type")
-                    .with_note("parameters are int, bool, string, colour, kind, face or table"),
-            );
-            return;
-        }
-        if let Some(Global::Param(i)) = self.globals.get(&p.name.name).copied() {
-            let imported = self.param_file.get(i as usize).copied() != Some(self.file);
-            let mut d = Diagnostic::error(
-                p.name.span.clone(),
-                format!("parameter `{}` is already defined", p.name.name),
-            )
-            .with_label(if imported {
-                "defined in an imported file"
-            } else {
-                "defined above"
-            });
-            if imported {
-                d = d.with_note(format!(
-                    "to change its default, write `override {} = …`",
-                    p.name.name
-                ));
-            }
-            self.err(d);
+        if self.param_defined_before(p) {
             return;
         }
         let default = match const_value(&mut self.prog, &p.default, ty) {
@@ -136,63 +104,11 @@ impl Checker {
                 Value::Unit
             }
         };
-        let mut one_of = Vec::new();
-        if let Some(list) = &p.one_of {
-            if let ExprKind::List(items) = &list.kind {
-                for it in items {
-                    match const_value(&mut self.prog, it, ty) {
-                        Ok(v) => one_of.push(v),
-                        Err(d) => self.err(d),
-                    }
-                }
-            }
-            if default != Value::Unit && !one_of.is_empty() && !one_of.contains(&default) {
-                self.err(
-                    Diagnostic::error(
-                        p.default.span.clone(),
-                        "the default is not one of the allowed values",
-                    )
-                    .with_label("not in the `one of` list"),
-                );
-            }
-        }
+        let one_of = self.param_one_of(p, ty, default);
         let id = self.prog.params.len() as u16;
-        // An int's range may read parameters declared anywhere: resolved once all are declared.
-        let int_range = ty.base == Base::Int && p.range.is_some();
-        if let (true, Some(r)) = (int_range, &p.range) {
-            self.int_ranges
-                .push((id, r.clone(), self.file, p.default.span.clone()));
-        }
-        let mut range = p
-            .range
-            .as_ref()
-            .filter(|_| !int_range)
-            .and_then(|r| self.param_range(r, ty));
-        // A table declared without `in` must keep the keys of its default: a `--set` table that
-        // lacks one is refused before play, not when a game first needs it.
-        if let (None, None, Value::Table(t)) = (&range, &p.range, default) {
-            let keys = self
-                .prog
-                .tables
-                .get(t as usize)
-                .map(|rows| rows.iter().map(|(k, _)| *k).collect());
-            range = keys.map(ir::ParamRange::Keys);
-        }
+        let range = self.declared_range(p, ty, id, default);
         if let Some(r) = &range {
-            if let Some(why) = r.refuses(default, &self.prog) {
-                self.err(
-                    Diagnostic::error(
-                        p.default.span.clone(),
-                        format!("the default of `{}` is not allowed: it {why}", p.name.name),
-                    )
-                    .with_label("the default")
-                    .with_note(format!(
-                        "`{}` is declared `in {}`",
-                        p.name.name,
-                        r.text()
-                    )),
-                );
-            }
+            self.default_in_range(p, r, default);
         }
         if !self.declare(&p.name, Global::Param(id)) {
             return;
@@ -212,7 +128,131 @@ impl Checker {
         });
         self.param_file.push(self.file);
         self.param_used.push(false);
-        let _ = item;
+    }
+
+    /// The parameter's type, when it is one a parameter can have.
+    fn param_type(&mut self, p: &ast::ParamDecl) -> Option<Ty> {
+        const PARAM_BASES: [Base; 7] = [
+            Base::Int,
+            Base::Bool,
+            Base::Str,
+            Base::Colour,
+            Base::Kind,
+            Base::Face,
+            Base::Table,
+        ];
+        let ty = self.resolve_type(&p.ty)?;
+        if ty.list || !PARAM_BASES.contains(&ty.base) {
+            self.err(
+                Diagnostic::error(p.ty.span(), format!("a parameter cannot be of type {ty}"))
+                    .with_label("not a parameter type")
+                    .with_note("parameters are int, bool, string, colour, kind, face or table"),
+            );
+            return None;
+        }
+        Some(ty)
+    }
+
+    /// Whether a parameter of this name is already declared (reported; an imported one gets the
+    /// hint to `override` its default).
+    fn param_defined_before(&mut self, p: &ast::ParamDecl) -> bool {
+        let Some(Global::Param(i)) = self.globals.get(&p.name.name).copied() else {
+            return false;
+        };
+        let imported = self.param_file.get(i as usize).copied() != Some(self.file);
+        let mut d = Diagnostic::error(
+            p.name.span.clone(),
+            format!("parameter `{}` is already defined", p.name.name),
+        )
+        .with_label(if imported {
+            "defined in an imported file"
+        } else {
+            "defined above"
+        });
+        if imported {
+            d = d.with_note(format!(
+                "to change its default, write `override {} = …`",
+                p.name.name
+            ));
+        }
+        self.err(d);
+        true
+    }
+
+    /// The `one of` list's values; the default must be one of them.
+    fn param_one_of(&mut self, p: &ast::ParamDecl, ty: Ty, default: Value) -> Vec<Value> {
+        let mut one_of = Vec::new();
+        let Some(list) = &p.one_of else {
+            return one_of;
+        };
+        if let ExprKind::List(items) = &list.kind {
+            for it in items {
+                match const_value(&mut self.prog, it, ty) {
+                    Ok(v) => one_of.push(v),
+                    Err(d) => self.err(d),
+                }
+            }
+        }
+        if default != Value::Unit && !one_of.is_empty() && !one_of.contains(&default) {
+            self.err(
+                Diagnostic::error(
+                    p.default.span.clone(),
+                    "the default is not one of the allowed values",
+                )
+                .with_label("not in the `one of` list"),
+            );
+        }
+        one_of
+    }
+
+    /// The values the parameter may take: its `in` (an int's range may read parameters declared
+    /// anywhere, so it is resolved once all are declared and `None` here), or for a table declared
+    /// without `in` the keys of its default (a `--set` table that lacks one is refused before play,
+    /// not when a game first needs it).
+    fn declared_range(
+        &mut self,
+        p: &ast::ParamDecl,
+        ty: Ty,
+        id: u16,
+        default: Value,
+    ) -> Option<ir::ParamRange> {
+        let int_range = ty.base == Base::Int && p.range.is_some();
+        if let (true, Some(r)) = (int_range, &p.range) {
+            self.int_ranges
+                .push((id, r.clone(), self.file, p.default.span.clone()));
+        }
+        let range = p
+            .range
+            .as_ref()
+            .filter(|_| !int_range)
+            .and_then(|r| self.param_range(r, ty));
+        if let (None, None, Value::Table(t)) = (&range, &p.range, default) {
+            let keys = self
+                .prog
+                .tables
+                .get(t as usize)
+                .map(|rows| rows.iter().map(|(k, _)| *k).collect());
+            return keys.map(ir::ParamRange::Keys);
+        }
+        range
+    }
+
+    /// The default must be allowed by the parameter's own range.
+    fn default_in_range(&mut self, p: &ast::ParamDecl, r: &ir::ParamRange, default: Value) {
+        if let Some(why) = r.refuses(default, &self.prog) {
+            self.err(
+                Diagnostic::error(
+                    p.default.span.clone(),
+                    format!("the default of `{}` is not allowed: it {why}", p.name.name),
+                )
+                .with_label("the default")
+                .with_note(format!(
+                    "`{}` is declared `in {}`",
+                    p.name.name,
+                    r.text()
+                )),
+            );
+        }
     }
 
     /// Reports an int's `in` that is not `LO..HI`.
