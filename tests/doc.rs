@@ -299,3 +299,17 @@ fn script_examples_are_scripts_the_tests_play() {
         "README's script example differs from tests/scripts/france/readme_example.script"
     );
 }
+
+/// A parameter's doc written over several lines reads as one line in the table: the line break and
+/// the next line's indentation become one space (upgrade.rules' `upgrade_older`).
+#[test]
+fn multi_line_parameter_doc_is_one_line_in_the_table() {
+    let dir = scratch("multi-line-doc");
+    let (code, out, err) = carto(&dir, &["doc", "germany"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("at most one upgraded follower at a time, and may upgrade only the follower"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -147,8 +147,17 @@ fn readme_house_rule_checks_and_documents() {
         text.contains("Changed by the house rule at tests/scripts/lang/house_france.rules:8."),
         "{text}"
     );
-    assert!(text.contains("- **Sell town** removed"), "{text}");
-    assert!(text.contains("- **Sell abroad** changed"), "{text}");
+    assert!(
+        text.contains(
+            "- **Sell town** (phase 3, once per turn, shared with *sell abroad*) removed"
+        ),
+        "{text}"
+    );
+    // The changed limit shows in the heading, with the limits it replaced.
+    assert!(
+        text.contains("- **Sell abroad** (phase 3, up to 2 times per turn) changed (was phase 3, once per turn, shared with *sell town*): When"),
+        "{text}"
+    );
     // The page shows the new limit: two sales a turn.
     let page = std::process::Command::new(env!("CARGO_BIN_EXE_carto"))
         .current_dir(root)

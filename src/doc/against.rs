@@ -51,6 +51,16 @@ pub fn against(a: &Page, b: &Page) -> String {
     out
 }
 
+/// The item's name in bold, with its phase and limits for an action ("**Sell abroad** (phase 3, once
+/// per turn)"), as on the page.
+fn headed(it: &Item) -> String {
+    if it.when.is_empty() {
+        format!("**{}**", it.heading)
+    } else {
+        format!("**{}** ({})", it.heading, it.when)
+    }
+}
+
 fn items(a: &[Item], b: &[Item]) -> String {
     let mut out = String::new();
     // The same text from the same file (a sentence may differ only by a parameter's value).
@@ -61,27 +71,37 @@ fn items(a: &[Item], b: &[Item]) -> String {
             .cloned()
     };
     for ia in a {
+        let head = headed(ia);
         match named(b, ia) {
             Some(ib) if same(&ib, ia) => {}
-            // The same definition with house rules' changes (the sentence says where).
+            // The same definition with house rules' changes (the sentence says where); a changed
+            // phase or limit shows in the heading, with what it was.
             Some(ib) if ib.file == ia.file && ib.line == ia.line => {
-                out.push_str(&format!("- **{}** changed: {}\n", ia.heading, ia.sentence))
+                let was = if ib.when != ia.when && !ib.when.is_empty() {
+                    format!(" (was {})", ib.when)
+                } else {
+                    String::new()
+                };
+                out.push_str(&format!("- {head} changed{was}: {}\n", ia.sentence))
             }
             Some(ib) => out.push_str(&format!(
-                "- **{}** replaced (`{}:{}`, was `{}:{}`): {}\n",
-                ia.heading, ia.file, ia.line, ib.file, ib.line, ia.sentence
+                "- {head} replaced (`{}:{}`, was `{}:{}`): {}\n",
+                ia.file, ia.line, ib.file, ib.line, ia.sentence
             )),
             None => out.push_str(&format!(
-                "- **{}** added (`{}:{}`): {}\n",
-                ia.heading, ia.file, ia.line, ia.sentence
+                "- {head} added (`{}:{}`): {}\n",
+                ia.file, ia.line, ia.sentence
             )),
         }
     }
     for ib in b {
         if named(a, ib).is_none() {
             out.push_str(&format!(
-                "- **{}** removed (`{}:{}`): {}\n",
-                ib.heading, ib.file, ib.line, ib.sentence
+                "- {} removed (`{}:{}`): {}\n",
+                headed(ib),
+                ib.file,
+                ib.line,
+                ib.sentence
             ));
         }
     }

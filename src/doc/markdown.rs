@@ -118,9 +118,15 @@ fn lower_first(s: &str) -> String {
     }
 }
 
-/// Text for a table cell: no line breaks, `|` escaped.
+/// Text for a table cell: no line breaks (a line break and the indentation around it become one
+/// space), `|` escaped.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    let one_line = if s.contains('\n') {
+        s.lines().map(str::trim).collect::<Vec<_>>().join(" ")
+    } else {
+        s.to_string()
+    };
+    one_line.replace('|', "\\|")
 }
 
 /// The source of an item for a table cell: where it is, then its lines in `<code>`.
