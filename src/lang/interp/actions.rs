@@ -246,10 +246,14 @@ impl Interp {
         phase: Option<Phase>,
         out: &mut Vec<Opt>,
     ) -> R<()> {
-        self.refresh_usage(st);
         self.offers.clear();
         self.offer_vals.clear();
         self.offer_chips.clear();
+        // A phase no action is offered in (most of them) has nothing to list.
+        if !self.prog.actions.iter().any(|a| a.phase == phase) {
+            return Ok(());
+        }
+        self.refresh_usage(st);
         let prog = self.prog.clone();
         for (ai, a) in prog.actions.iter().enumerate() {
             if a.phase != phase {
@@ -266,8 +270,10 @@ impl Interp {
                 None => true,
             };
             if ok {
-                let mut chosen: Vec<Chosen> = Vec::new();
+                let mut chosen = std::mem::take(&mut self.chosen);
+                chosen.clear();
                 self.enumerate(st, ai as u32, st.current, a, 0, &mut chosen, out)?;
+                self.chosen = chosen;
             }
             self.leave(saved);
         }
@@ -302,8 +308,9 @@ impl Interp {
         let from = code.choice_from[ai as usize][k](self, st)?;
         match &ch.kind {
             ChoiceKind::One => self.enumerate_one(st, at, from, filter, chosen, out),
-            ChoiceKind::Chips { size } => {
-                self.enumerate_chips(st, at, from, size.as_ref(), filter, chosen, out)
+            ChoiceKind::Chips { .. } => {
+                let size = code.choice_size[ai as usize][k].as_ref();
+                self.enumerate_chips(st, at, from, size, filter, chosen, out)
             }
         }
     }
@@ -347,63 +354,6 @@ impl Interp {
             chosen.pop();
         }
         Ok(())
-    }
-
-    /// `choose x: chips from LIST size …`: each subset of the size that passes (chips of one colour,
-    /// value and face are interchangeable: how many of each kind), then the next choices.
-    #[allow(clippy::too_many_arguments)]
-    fn enumerate_chips(
-        &mut self,
-        st: &mut State,
-        at: Choosing,
-        from: Value,
-        size: Option<&Expr>,
-        filter: Option<&Code>,
-        chosen: &mut Vec<Chosen>,
-        out: &mut Vec<Opt>,
-    ) -> R<()> {
-        let slot = at.action.choices[at.k].slot;
-        let items = self.elems(from)?;
-        let (lo, hi) = match size {
-            Some(e) => match self.eval(st, e)? {
-                Value::Range(a, b) => (a.max(0) as usize, b.max(0) as usize),
-                Value::Int(n) => (n.max(0) as usize, n.max(0) as usize),
-                _ => (1, 4),
-            },
-            None => (1, items.len()),
-        };
-        let kinds = chip_kinds(st, &items);
-        let mut counts = vec![0usize; kinds.len()];
-        loop {
-            self.tick()?;
-            let total: usize = counts.iter().sum();
-            if total >= lo.max(1) && total <= hi {
-                let ids: Vec<u16> = kinds
-                    .iter()
-                    .zip(&counts)
-                    .flat_map(|((_, ids), &n)| ids[..n].iter().copied())
-                    .collect();
-                let list = self.list_of(ids.iter().map(|&c| Value::Chip(c)));
-                self.set(slot, list)?;
-                let pass = match filter {
-                    Some(f) => self.truth(st, f)?,
-                    None => true,
-                };
-                if pass {
-                    let start = self.offer_chips.len() as u32;
-                    self.offer_chips.extend(&ids);
-                    chosen.push(Chosen::Chips {
-                        start,
-                        len: ids.len() as u32,
-                    });
-                    self.enumerate(st, at.ai, at.player, at.action, at.k + 1, chosen, out)?;
-                    chosen.pop();
-                }
-            }
-            if !next_counts(&mut counts, &kinds, hi) {
-                return Ok(());
-            }
-        }
     }
 
     pub(super) fn run_offer(&mut self, st: &mut State, h: u32) -> R<()> {
@@ -533,48 +483,11 @@ impl Interp {
 
 /// Where an enumeration of offers stands: which action, for whom, at which choice.
 #[derive(Clone, Copy)]
-struct Choosing<'a> {
-    ai: u32,
-    player: u8,
-    action: &'a Action,
-    k: usize,
-}
-
-/// The chips of a list grouped by (colour, value, face), the groups in order.
-fn chip_kinds(st: &State, items: &[Value]) -> Vec<ChipKind> {
-    let mut kinds: Vec<ChipKind> = Vec::new();
-    for &v in items {
-        if let Value::Chip(c) = v {
-            let ch = st.chips[c as usize];
-            let key = (ch.colour, ch.value, ch.face_up);
-            match kinds.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, ids)) => ids.push(c),
-                None => kinds.push((key, vec![c])),
-            }
-        }
-    }
-    kinds.sort();
-    kinds
-}
-
-/// Chips of one kind: (colour, value, face up) and their ids.
-type ChipKind = ((u8, u8, bool), Vec<u16>);
-
-/// The next choice of how many chips of each kind (an odometer), at most `hi` chips in all; false
-/// when every combination has been seen.
-fn next_counts(counts: &mut [usize], kinds: &[ChipKind], hi: usize) -> bool {
-    let mut i = 0;
-    loop {
-        if i == counts.len() {
-            return false;
-        }
-        if counts[i] < kinds[i].1.len() && counts.iter().sum::<usize>() < hi {
-            counts[i] += 1;
-            return true;
-        }
-        counts[i] = 0;
-        i += 1;
-    }
+pub(super) struct Choosing<'a> {
+    pub ai: u32,
+    pub player: u8,
+    pub action: &'a Action,
+    pub k: usize,
 }
 
 /// How a refusal names the phase an action is offered in.

@@ -279,8 +279,15 @@ impl Interp {
         let mut max: Option<i64> = None;
         let mut any = false;
         let mut all = true;
-        let mut seen: Vec<Value> = Vec::new();
-        let mut collected: Vec<Value> = Vec::new();
+        // Work lists from a pool kept between runs: a hot aggregate allocates nothing.
+        let mut seen = match op {
+            AggOp::Distinct => self.scratch.pop().unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let mut collected = match op {
+            AggOp::Collect | AggOp::Sort => self.scratch.pop().unwrap_or_default(),
+            _ => Vec::new(),
+        };
         let mut keys: Vec<i64> = Vec::new();
         for k in 0..n {
             let item = self.elem_at(lv, k);
@@ -349,7 +356,7 @@ impl Interp {
                 AggOp::Count => {}
             }
         }
-        Ok(match op {
+        let v = match op {
             AggOp::Count => Value::Int(count),
             AggOp::Sum => Value::Int(sum),
             AggOp::Min => Value::Int(min.unwrap_or(0)),
@@ -357,13 +364,19 @@ impl Interp {
             AggOp::Any => Value::Bool(any),
             AggOp::All => Value::Bool(all),
             AggOp::Distinct => Value::Int(seen.len() as i64),
-            AggOp::Collect => self.list_of(collected),
+            AggOp::Collect => self.list_of(collected.iter().copied()),
             AggOp::Sort => {
                 let mut order: Vec<usize> = (0..collected.len()).collect();
                 order.sort_by_key(|&i| keys[i]);
-                let sorted: Vec<Value> = order.into_iter().map(|i| collected[i]).collect();
-                self.list_of(sorted)
+                self.list_of(order.into_iter().map(|i| collected[i]))
             }
-        })
+        };
+        for mut w in [seen, collected] {
+            if w.capacity() > 0 {
+                w.clear();
+                self.scratch.push(w);
+            }
+        }
+        Ok(v)
     }
 }

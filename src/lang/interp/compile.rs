@@ -9,7 +9,7 @@
 use super::{Interp, R};
 use crate::lang::ast::BinOp;
 use crate::lang::builtins::{Builtin, Field};
-use crate::lang::ir::{Expr, Program, Value};
+use crate::lang::ir::{ChoiceKind, Expr, Program, Value};
 use crate::state::State;
 
 /// A compiled expression: evaluates to the value [`Interp::eval`] would give.
@@ -23,6 +23,8 @@ pub(super) struct Compiled {
     /// Per action, per choice: the list it chooses from and its `where`.
     pub choice_from: Vec<Vec<Code>>,
     pub choice_filter: Vec<Vec<Option<Code>>>,
+    /// Per action, per choice: the `size` of a chip-subset choice.
+    pub choice_size: Vec<Vec<Option<Code>>>,
     /// The setup blocks and the bodies of rules and actions.
     pub bodies: super::compile_body::Bodies,
 }
@@ -50,6 +52,19 @@ pub(super) fn compile_program(prog: &Program, statics: &[usize]) -> Compiled {
                 a.choices
                     .iter()
                     .map(|ch| ch.filter.as_ref().map(c))
+                    .collect()
+            })
+            .collect(),
+        choice_size: prog
+            .actions
+            .iter()
+            .map(|a| {
+                a.choices
+                    .iter()
+                    .map(|ch| match &ch.kind {
+                        ChoiceKind::Chips { size } => size.as_ref().map(c),
+                        ChoiceKind::One => None,
+                    })
                     .collect()
             })
             .collect(),

@@ -45,6 +45,9 @@ impl Clone for Interp {
             static_vals: self.static_vals.clone(),
             guards: self.guards.clone(),
             code: self.code.clone(),
+            subsets: self.subsets.clone(),
+            chosen: self.chosen.clone(),
+            scratch: Vec::new(),
         }
     }
 
@@ -97,6 +100,10 @@ impl Clone for Interp {
             static_vals: _,
             guards: _,
             code: _,
+            // Work lists only: nothing in them outlives an enumeration.
+            subsets: _,
+            chosen: _,
+            scratch: _,
         } = src;
         // Player names live among the strings.
         self.strings.clone_from(strings);

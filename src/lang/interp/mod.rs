@@ -16,6 +16,7 @@ mod eval;
 mod exec;
 mod fields;
 mod query;
+mod subsets;
 
 use super::ir::{Program, Value};
 use crate::features::NONE;
@@ -114,6 +115,12 @@ pub struct Interp {
     guards: Vec<Option<dispatch::Guard>>,
     /// The program's conditions and choice lists, compiled before play (see `compile`).
     code: Arc<compile::Compiled>,
+    /// Work lists of chip-subset choices, kept between runs (see `subsets`).
+    subsets: Vec<subsets::Subsets>,
+    /// The choices made so far while listing offers, kept between runs.
+    chosen: Vec<Chosen>,
+    /// Work lists of aggregates (`distinct`, `collect`, `sort`), kept between runs.
+    scratch: Vec<Vec<Value>>,
 }
 
 /// Results inside the interpreter: the error is boxed so that the common path moves little data.
@@ -192,6 +199,9 @@ impl Interp {
             seen_round: (u32::MAX, 0),
             listens,
             depth: 0,
+            subsets: Vec::new(),
+            chosen: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 

@@ -221,13 +221,15 @@ impl Interp {
     fn squares_query(&mut self, st: &State, b: Builtin, a: &[Value; 4]) -> R<Value> {
         Ok(match b {
             Builtin::Squares => {
-                let v = self.all_squares.clone();
-                self.ops += v.len() as u64 / 8;
-                self.list_of(v)
+                self.ops += self.all_squares.len() as u64 / 8;
+                let l = self.new_list();
+                self.lists[l as usize].extend_from_slice(&self.all_squares);
+                Value::List(l)
             }
             Builtin::SlotSquares => {
-                let v = self.slot_squares.clone();
-                self.list_of(v)
+                let l = self.new_list();
+                self.lists[l as usize].extend_from_slice(&self.slot_squares);
+                Value::List(l)
             }
             Builtin::SquaresWith => {
                 let Value::Str(name) = a[0] else {
@@ -245,9 +247,10 @@ impl Interp {
                         self.attr_index.len() - 1
                     }
                 };
-                let v = self.attr_index[i].2.clone();
-                self.ops += v.len() as u64 / 8;
-                self.list_of(v)
+                self.ops += self.attr_index[i].2.len() as u64 / 8;
+                let l = self.new_list();
+                self.lists[l as usize].extend_from_slice(&self.attr_index[i].2);
+                Value::List(l)
             }
             Builtin::Neighbours => {
                 let mut v = Vec::new();
