@@ -6,6 +6,7 @@ pub mod agent;
 pub mod board;
 pub mod compiled;
 pub mod diag;
+pub mod facts;
 pub mod features;
 pub mod files;
 pub mod game;

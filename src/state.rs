@@ -210,9 +210,8 @@ pub struct State {
     pub scoring_at: Option<u32>,
     /// Counters for statistics (points by rule, chips, followers), cleared by each new game.
     pub tally: crate::tally::Tally,
-    stamp: Vec<u32>,
-    stamp_gen: u32,
-    members: Vec<u32>,
+    /// Scratch space for walking a feature's members.
+    walk: crate::facts::Walk,
 }
 
 /// A copy of a game's state, for agents that look ahead; `clone_from` keeps every buffer, and the
@@ -256,9 +255,7 @@ impl Clone for State {
             scoring,
             scoring_at,
             tally,
-            stamp: _,
-            stamp_gen: _,
-            members: _,
+            walk: _,
         } = src;
         self.board.copy_from(board);
         self.tiles.clone_from(tiles);
@@ -289,7 +286,7 @@ impl Clone for State {
         self.scoring = *scoring;
         self.scoring_at = *scoring_at;
         self.tally.copy_from(tally);
-        // `stamp`, `stamp_gen` and `members` are scratch space: each state keeps its own.
+        // `walk` is scratch space: each state keeps its own.
     }
 }
 
@@ -325,9 +322,7 @@ impl State {
             scoring: None,
             scoring_at: None,
             tally: Default::default(),
-            stamp: Vec::new(),
-            stamp_gen: 0,
-            members: Vec::new(),
+            walk: Default::default(),
         }
     }
 
@@ -574,87 +569,10 @@ impl State {
 
     // ---- features ----
 
-    fn next_stamp(&mut self) -> u32 {
-        let n = self.board.placed.len().max(self.board.features.len());
-        if self.stamp.len() < n {
-            self.stamp.resize(n, 0);
-        }
-        self.stamp_gen = self.stamp_gen.wrapping_add(1);
-        if self.stamp_gen == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.stamp_gen = 1;
-        }
-        self.stamp_gen
-    }
-
     /// Everything the rules may read about a feature, computed once when it is scored.
     pub fn feature_info(&mut self, node: u32) -> FeatureInfo {
         let root = self.board.features.find(node);
-        let kind = self.board.features.kind[root as usize];
-        let mut info = FeatureInfo {
-            root,
-            kind: Some(kind),
-            ..FeatureInfo::default()
-        };
-        match kind {
-            FeatureKind::Road | FeatureKind::City => {
-                info.complete = self.board.features.open(root) == 0;
-                info.shields = self.board.features.shields(root) as u32;
-                let g = self.next_stamp();
-                let mut tiles = 0;
-                let f = &self.board.features;
-                let stamp = &mut self.stamp;
-                f.for_each_member(root, |m| {
-                    let t = f.tile[m as usize] as usize;
-                    if stamp[t] != g {
-                        stamp[t] = g;
-                        tiles += 1;
-                    }
-                });
-                info.tiles = tiles;
-            }
-            FeatureKind::Monastery => {
-                let cell = self.board.placed[self.board.features.tile[root as usize] as usize].cell;
-                info.tiles = self.board.monastery_count(cell);
-                info.complete = info.tiles == 9;
-            }
-            FeatureKind::Field => {
-                let mut members = std::mem::take(&mut self.members);
-                members.clear();
-                self.board
-                    .features
-                    .for_each_member(root, |m| members.push(m));
-                // Tiles once each (a tile may hold two segments of one field), then cities once each.
-                let g = self.next_stamp();
-                let mut tiles_seen = 0;
-                for &m in &members {
-                    let t = self.board.features.tile[m as usize] as usize;
-                    if self.stamp[t] != g {
-                        self.stamp[t] = g;
-                        tiles_seen += 1;
-                    }
-                }
-                let g = self.next_stamp();
-                let mut cities = 0;
-                for &m in &members {
-                    let t = self.board.features.tile[m as usize];
-                    let p = self.board.placed[t as usize];
-                    let seg = (m - p.first_node) as usize;
-                    let tt = &self.tiles[p.ty as usize];
-                    for &c in &tt.adjacent_cities[seg] {
-                        let cn = p.first_node + c as u32;
-                        let cr = self.board.features.find(cn);
-                        if self.stamp[cr as usize] != g && self.board.features.open(cr) == 0 {
-                            self.stamp[cr as usize] = g;
-                            cities += 1;
-                        }
-                    }
-                }
-                self.members = members;
-                info.tiles = tiles_seen;
-                info.cities = cities;
-            }
-        }
+        let mut info = self.walk.facts(&self.board, &self.tiles, root);
         info.winners = self.majority(root);
         info
     }
@@ -673,16 +591,6 @@ impl State {
                 }
             }
         }
-        let best = strength.iter().copied().max().unwrap_or(0);
-        if best == 0 {
-            return 0;
-        }
-        let mut mask = 0u8;
-        for (p, &s) in strength.iter().enumerate() {
-            if s == best {
-                mask |= 1 << p;
-            }
-        }
-        mask
+        crate::facts::majority(&strength)
     }
 }

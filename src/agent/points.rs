@@ -10,17 +10,62 @@ use crate::lang::builtins::{Builtin, Field};
 use crate::lang::interp::Interp;
 use crate::lang::ir::{Expr, Program, Stmt};
 use crate::state::FeatureInfo;
-use std::collections::BTreeMap;
 
 /// Points per player (up to 8 seats).
 pub type Points = [i64; 8];
 
-/// The facts of a feature the rules may read, as a key.
-type Key = (u8, bool, u32, u32, u32, u8);
+/// The facts of a feature the rules may read, packed in one word (every bit of every fact kept:
+/// 8 + 1 + 8 + 3 × 32 bits), with the top bit set so that no key is 0, an empty slot.
+fn key(i: &FeatureInfo) -> u128 {
+    let kind = u128::from(i.kind.map_or(u8::MAX, |k| k as u8));
+    let small = kind | u128::from(i.complete) << 8 | u128::from(i.winners) << 9;
+    let counts = u128::from(i.tiles) | u128::from(i.shields) << 32 | u128::from(i.cities) << 64;
+    1 << 127 | small << 96 | counts
+}
 
-fn key(i: &FeatureInfo) -> Key {
-    let kind = i.kind.map_or(u8::MAX, |k| k as u8);
-    (kind, i.complete, i.tiles, i.shields, i.cities, i.winners)
+/// Points remembered per key: a table open-addressed by a hash of the key, at most half full.
+/// (Asked once per option a greedy player weighs: a search tree costs ten times as much.)
+#[derive(Default)]
+struct Memo {
+    slots: Vec<(u128, Points)>,
+    len: usize,
+}
+
+impl Memo {
+    fn slot(&self, k: u128) -> usize {
+        let mask = self.slots.len() - 1;
+        let h = ((k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        let mut i = (h >> 32) as usize & mask;
+        while self.slots[i].0 != k && self.slots[i].0 != 0 {
+            i = (i + 1) & mask;
+        }
+        i
+    }
+
+    fn get(&self, k: u128) -> Option<&Points> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let (key, p) = &self.slots[self.slot(k)];
+        (*key == k).then_some(p)
+    }
+
+    fn insert(&mut self, k: u128, p: Points) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let n = (2 * self.slots.len()).max(64);
+            let old = std::mem::replace(&mut self.slots, vec![(0, [0; 8]); n]);
+            for (k, p) in old.into_iter().filter(|e| e.0 != 0) {
+                let i = self.slot(k);
+                self.slots[i] = (k, p);
+            }
+        }
+        let i = self.slot(k);
+        if self.slots[i].0 == 0 {
+            self.len += 1;
+        }
+        self.slots[i] = (k, p);
+    }
 }
 
 /// The rules' points for features, asked once per distinct set of facts.
@@ -28,7 +73,7 @@ fn key(i: &FeatureInfo) -> Key {
 pub struct FeaturePoints {
     /// A copy of the game the rules score in (made once, at the first question).
     scratch: Option<Game<Interp>>,
-    known: BTreeMap<Key, Points>,
+    known: Memo,
 }
 
 impl FeaturePoints {
@@ -41,7 +86,7 @@ impl FeaturePoints {
             return Ok([0; 8]);
         }
         let k = key(info);
-        if let Some(p) = self.known.get(&k) {
+        if let Some(p) = self.known.get(k) {
             return Ok(*p);
         }
         let g = self.scratch.get_or_insert_with(|| {
@@ -128,5 +173,74 @@ fn pure(e: &Expr) -> bool {
         Expr::List(items) => items.iter().all(pure),
         Expr::Call(Builtin::Min2 | Builtin::Max2, args) => args.iter().all(pure),
         Expr::Call(..) | Expr::Attr(..) | Expr::Aggregate { .. } => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::FeatureKind;
+
+    #[test]
+    fn the_memo_gives_back_what_it_was_given_for_every_set_of_facts() {
+        let mut m = Memo::default();
+        let info = |t: u32, c: u32| FeatureInfo {
+            kind: Some(FeatureKind::Field),
+            tiles: t,
+            cities: c,
+            winners: 3,
+            ..FeatureInfo::default()
+        };
+        // 1,000 keys: the table grows from 64 slots past 2,000, rehashing on the way.
+        for t in 0..100 {
+            for c in 0..10 {
+                m.insert(
+                    key(&info(t, c)),
+                    [i64::from(t), i64::from(c), 0, 0, 0, 0, 0, 0],
+                );
+            }
+        }
+        assert_eq!(m.len, 1000);
+        assert!(m.slots.len() >= 2000);
+        for t in 0..100 {
+            for c in 0..10 {
+                let p = m.get(key(&info(t, c))).copied();
+                assert_eq!(p, Some([i64::from(t), i64::from(c), 0, 0, 0, 0, 0, 0]));
+            }
+        }
+        // Facts that differ in one bit anywhere are different keys.
+        assert_eq!(m.get(key(&info(100, 0))), None);
+        assert_eq!(
+            m.get(key(&FeatureInfo {
+                complete: true,
+                ..info(1, 1)
+            })),
+            None
+        );
+        assert_eq!(
+            m.get(key(&FeatureInfo {
+                winners: 2,
+                ..info(1, 1)
+            })),
+            None
+        );
+        assert_eq!(
+            m.get(key(&FeatureInfo {
+                shields: 1,
+                ..info(1, 1)
+            })),
+            None
+        );
+        assert_eq!(
+            m.get(key(&FeatureInfo {
+                kind: Some(FeatureKind::City),
+                ..info(1, 1)
+            })),
+            None
+        );
+        // Inserting a known key again replaces its points and adds no entry.
+        m.insert(key(&info(1, 1)), [9; 8]);
+        assert_eq!(m.len, 1000);
+        assert_eq!(m.get(key(&info(1, 1))), Some(&[9; 8]));
     }
 }

@@ -12,6 +12,7 @@
 use super::points::{FeaturePoints, Points};
 use crate::board::{Board, CellKind};
 use crate::compiled::{CompiledTile, NO_SEG};
+use crate::facts::{majority, Walk};
 use crate::features::NONE;
 use crate::game::{Game, GameError, Opt};
 use crate::geometry::{facing_half, opposite, FeatureKind};
@@ -30,6 +31,8 @@ struct Held {
 #[derive(Clone, Copy)]
 struct Standing {
     root: u32,
+    /// Strength of each player's followers on it.
+    strength: [u32; 8],
     info: FeatureInfo,
     points: Points,
 }
@@ -41,14 +44,30 @@ pub struct Outcome {
     pub spare: u32,
 }
 
+/// The most segments a tile may have for the preview (a bit each); a tile with more is valued in
+/// a copy of the game.
+const MAX_SEGS: usize = 32;
+
 /// Segments of the placed tile joined into one feature, with the features they join.
 #[derive(Default, Clone)]
 struct Group {
-    segs: Vec<u8>,
+    /// A bit per segment.
+    segs: u32,
     roots: Vec<u32>,
     kind: Option<FeatureKind>,
     /// Roads and cities: whether the feature is complete once the tile is down.
     complete: bool,
+}
+
+/// The segments in the mask `m`.
+fn segs_of(mut m: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let s = m.trailing_zeros() as usize;
+            m &= m - 1;
+            s
+        })
+    })
 }
 
 /// Buffers kept from decision to decision.
@@ -60,18 +79,15 @@ pub struct Preview {
     base: Points,
     /// The decider's followers in the supply at the end of the turn, as things stand.
     base_spare: u32,
-    tile_stamp: Vec<u32>,
-    stamp: u32,
+    walk: Walk,
     groups: Vec<Group>,
     /// Group of each segment of the placed tile.
-    seg_group: Vec<usize>,
-    /// Open sides each segment of the placed tile adds (its sides, less those facing water).
-    seg_open: Vec<i32>,
-    /// Joins across a side (roads and cities) per segment: each closes two open sides.
-    seg_side_joins: Vec<i32>,
+    seg_group: [u8; MAX_SEGS],
     joins: Vec<(u8, u32)>,
-    cities: Vec<u64>,
-    gained: Vec<(u32, usize)>,
+    /// Farms of the board next to a city the placed tile completes: (farm root, the city's group).
+    city_farms: Vec<(u32, usize)>,
+    /// Groups of the placed tile: cities a farm gains.
+    new_cities: Vec<usize>,
 }
 
 /// A city as identified after a placement: an untouched root, or a group of the placed tile.
@@ -109,22 +125,32 @@ impl Preview {
         }
         self.base_spare = u32::from(st.followers_in_supply(me));
         self.standing.clear();
-        for k in 0..self.held.len() {
-            let root = self.held[k].root;
-            if self.standing.iter().any(|s| s.root == root) {
-                continue;
-            }
-            let info = self.info_of_root(game, root);
+        for h in &self.held {
+            let k = match self.standing.iter().position(|s| s.root == h.root) {
+                Some(k) => k,
+                None => {
+                    self.standing.push(Standing {
+                        root: h.root,
+                        strength: [0; 8],
+                        info: FeatureInfo::default(),
+                        points: [0; 8],
+                    });
+                    self.standing.len() - 1
+                }
+            };
+            self.standing[k].strength[(h.owner & 7) as usize] += h.strength;
+        }
+        for k in 0..self.standing.len() {
+            let root = self.standing[k].root;
+            let mut info = self.walk.facts(&st.board, &game.cfg.tiles, root);
+            info.winners = majority(&self.standing[k].strength);
             let pts = points.of(game, &info)?;
             add(&mut self.base, &pts);
             if info.complete {
                 self.base_spare += self.mine_on(&[root], me);
             }
-            self.standing.push(Standing {
-                root,
-                info,
-                points: pts,
-            });
+            self.standing[k].info = info;
+            self.standing[k].points = pts;
         }
         Ok(())
     }
@@ -144,7 +170,7 @@ impl Preview {
                 spare: self.base_spare,
             })),
             Opt::Follower { seg } => self.follower(game, seg, me, points).map(Some),
-            Opt::Place { cell, rot } => self.place(game, cell, rot as usize, me, points).map(Some),
+            Opt::Place { cell, rot } => self.place(game, cell, rot as usize, me, points),
             Opt::Draw | Opt::Action(_) => Ok(None),
         }
     }
@@ -193,16 +219,20 @@ impl Preview {
         rot: usize,
         me: u8,
         points: &mut FeaturePoints,
-    ) -> Result<Outcome, GameError> {
+    ) -> Result<Option<Outcome>, GameError> {
         let mut out = Outcome {
             scores: self.base,
             spare: self.base_spare,
         };
         let Some(ty) = game.st.current_tile else {
-            return Ok(out);
+            return Ok(Some(out));
         };
         let t = &game.cfg.tiles[ty as usize];
+        if t.kinds.len() > MAX_SEGS {
+            return Ok(None);
+        }
         self.group_segments(&game.st.board, t, cell, rot);
+        self.farms_of_completed_cities(game);
         // Features with followers the tile joins.
         for g in 0..self.groups.len() {
             let followed = self.groups[g]
@@ -227,36 +257,34 @@ impl Preview {
         }
         self.monasteries_around(game, cell, me, points, &mut out)?;
         self.farms_next_to_completed_cities(game, points, &mut out)?;
-        Ok(out)
+        Ok(Some(out))
     }
 
-    /// Sorts the tile's segments into features: each with the features of the board it joins,
-    /// and, for roads and cities, whether it is complete once the tile is down.
+    /// Sorts the tile's segments (at most `MAX_SEGS`) into features: each with the features of
+    /// the board it joins, and, for roads and cities, whether it is complete once the tile is down.
     fn group_segments(&mut self, b: &Board, t: &CompiledTile, cell: u32, rot: usize) {
         let n = t.kinds.len();
         let r = &t.rot[rot];
-        self.joins.clear();
-        self.seg_open.clear();
-        self.seg_side_joins.clear();
-        for i in 0..n {
-            let open = match t.kinds[i] {
-                FeatureKind::Road | FeatureKind::City => t.seg_sides[i][rot].count_ones() as i32,
-                _ => 0,
-            };
-            self.seg_open.push(open);
-            self.seg_side_joins.push(0);
+        // Sides each road or city segment leaves open: its own, less those facing water, less two
+        // for each side joined to a feature of the board (its side and the neighbour's close).
+        let mut open = [0i32; MAX_SEGS];
+        for (i, o) in open.iter_mut().enumerate().take(n) {
+            if matches!(t.kinds[i], FeatureKind::Road | FeatureKind::City) {
+                *o = t.seg_sides[i][rot].count_ones() as i32;
+            }
         }
+        self.joins.clear();
         for s in 0..4 {
             let nb = b.neighbour(cell, s);
             let seg = r.side_seg[s];
             let nt = b.tile[nb as usize];
             if nt != NONE {
-                let other = b.placed[nt as usize];
+                let other = &b.placed[nt as usize];
                 let oseg = other.side_seg[opposite(s)];
                 if seg != NO_SEG && oseg != NO_SEG {
                     let root = b.features.root(other.first_node + u32::from(oseg));
                     self.joins.push((seg, root));
-                    self.seg_side_joins[seg as usize] += 1;
+                    open[seg as usize] -= 2;
                 }
                 for h in [2 * s, 2 * s + 1] {
                     let fseg = r.half_seg[h];
@@ -267,144 +295,163 @@ impl Preview {
                     }
                 }
             } else if b.kind[nb as usize] != CellKind::Land && seg != NO_SEG {
-                self.seg_open[seg as usize] -= 1;
+                open[seg as usize] -= 1;
             }
         }
-        // Segments joining one feature of the board are one feature.
-        self.seg_group.clear();
-        self.seg_group.extend(0..n);
+        // Segments joining one feature of the board are one feature: `label` names each
+        // segment's feature by one of its segments.
+        let mut label = [0u8; MAX_SEGS];
+        for (i, l) in label.iter_mut().enumerate().take(n) {
+            *l = i as u8;
+        }
         for a in 0..self.joins.len() {
             for c in a + 1..self.joins.len() {
                 let ((sa, ra), (sc, rc)) = (self.joins[a], self.joins[c]);
-                if ra == rc {
-                    let (ga, gc) = (self.seg_group[sa as usize], self.seg_group[sc as usize]);
-                    if ga != gc {
-                        for g in self.seg_group.iter_mut() {
-                            if *g == gc {
-                                *g = ga;
-                            }
+                let (la, lc) = (label[sa as usize], label[sc as usize]);
+                if ra == rc && la != lc {
+                    for l in label.iter_mut().take(n) {
+                        if *l == lc {
+                            *l = la;
                         }
                     }
                 }
             }
         }
-        for g in &mut self.groups {
-            g.segs.clear();
-            g.roots.clear();
-        }
+        // One group per label, in the order of the segments naming them.
+        let mut group_of_label = [u8::MAX; MAX_SEGS];
         let mut count = 0;
+        let mut group_open = [0i32; MAX_SEGS];
         for i in 0..n {
-            let rep = self.seg_group[i];
-            if rep != i {
-                continue;
-            }
-            if self.groups.len() <= count {
-                self.groups.push(Group::default());
-            }
-            let g = &mut self.groups[count];
-            g.kind = Some(t.kinds[i]);
-            let mut open = 0;
-            for j in 0..n {
-                if self.seg_group[j] == rep {
-                    g.segs.push(j as u8);
-                    open += self.seg_open[j] - 2 * self.seg_side_joins[j];
-                    self.seg_group[j] = usize::MAX - count;
+            let l = label[i] as usize;
+            if group_of_label[l] == u8::MAX {
+                group_of_label[l] = count as u8;
+                if self.groups.len() <= count {
+                    self.groups.push(Group::default());
                 }
+                let g = &mut self.groups[count];
+                g.segs = 0;
+                g.roots.clear();
+                g.kind = Some(t.kinds[i]);
+                count += 1;
             }
-            for &(s, root) in &self.joins {
-                if self.seg_group[s as usize] == usize::MAX - count && !g.roots.contains(&root) {
-                    g.roots.push(root);
-                    open += b.features.open_at_root(root);
-                }
-            }
-            g.complete = matches!(t.kinds[i], FeatureKind::Road | FeatureKind::City) && open == 0;
-            count += 1;
+            let g = group_of_label[l];
+            self.seg_group[i] = g;
+            self.groups[g as usize].segs |= 1 << i;
+            group_open[g as usize] += open[i];
         }
         self.groups.truncate(count);
-        for g in self.seg_group.iter_mut() {
-            *g = usize::MAX - *g;
+        for &(s, root) in &self.joins {
+            let g = self.seg_group[s as usize] as usize;
+            if !self.groups[g].roots.contains(&root) {
+                self.groups[g].roots.push(root);
+                group_open[g] += b.features.open_at_root(root);
+            }
+        }
+        for (g, &o) in self.groups.iter_mut().zip(&group_open) {
+            g.complete = matches!(g.kind, Some(FeatureKind::Road | FeatureKind::City)) && o == 0;
         }
     }
 
     /// The facts of group `g` of the placed tile `t` once the tile is down.
     fn group_info(&mut self, game: &Game<Interp>, t: &CompiledTile, g: usize) -> FeatureInfo {
-        let b = &game.st.board;
-        let kind = self.groups[g].kind.unwrap_or(FeatureKind::Road);
-        let roots = std::mem::take(&mut self.groups[g].roots);
-        let mut info = FeatureInfo {
-            root: roots.first().copied().unwrap_or(0),
-            kind: Some(kind),
-            complete: self.groups[g].complete,
-            ..FeatureInfo::default()
-        };
-        let new_tile = b.placed.len() as u32;
-        let stamp = self.next_stamp(b.placed.len() + 1);
-        self.tile_stamp[new_tile as usize] = stamp;
-        let mut tiles = 1;
-        for &r in &roots {
-            b.features.for_each_member(r, |m| {
-                let tu = b.features.tile[m as usize] as usize;
-                if self.tile_stamp[tu] != stamp {
-                    self.tile_stamp[tu] = stamp;
-                    tiles += 1;
-                }
-            });
+        if let [root] = self.groups[g].roots[..] {
+            if let Some(s) = self.standing.iter().find(|s| s.root == root) {
+                let old = s.info;
+                return self.grown(game, t, g, old);
+            }
         }
-        info.tiles = tiles;
-        for &s in &self.groups[g].segs {
-            info.shields += u32::from(t.shields[s as usize]);
-        }
-        for &r in &roots {
-            info.shields += u32::from(b.features.shields_at_root(r));
-        }
-        if kind == FeatureKind::Field {
-            let segs = std::mem::take(&mut self.groups[g].segs);
-            info.cities = self.farm_cities(game, t, &roots, &segs);
-            self.groups[g].segs = segs;
-        }
-        info.winners = self.winners(&roots, None);
-        self.groups[g].roots = roots;
-        info
+        self.joined(game, t, g)
     }
 
-    /// Completed cities next to a farm made of the board's farms `roots` and the placed tile's
-    /// segments `segs`, once the tile is down.
-    fn farm_cities(
+    /// The facts of a feature with followers, `old`, once group `g` of the placed tile `t` joins
+    /// it alone: read from what the feature was, without a walk (the same as [`Self::joined`]).
+    fn grown(
         &mut self,
         game: &Game<Interp>,
         t: &CompiledTile,
-        roots: &[u32],
-        segs: &[u8],
-    ) -> u32 {
-        let b = &game.st.board;
-        let tiles = &game.cfg.tiles;
-        self.cities.clear();
-        for &r in roots {
-            b.features.for_each_member(r, |m| {
-                let p = b.placed[b.features.tile[m as usize] as usize];
-                let seg = (m - p.first_node) as usize;
-                for &c in &tiles[p.ty as usize].adjacent_cities[seg] {
-                    let cr = b.features.root(p.first_node + u32::from(c));
-                    let (id, complete) =
-                        match self.groups.iter().position(|g| g.roots.contains(&cr)) {
-                            Some(g) => (city_id_group(g), self.groups[g].complete),
-                            None => (city_id_root(cr), b.features.open_at_root(cr) == 0),
-                        };
-                    if complete && !self.cities.contains(&id) {
-                        self.cities.push(id);
+        g: usize,
+        old: FeatureInfo,
+    ) -> FeatureInfo {
+        let group = &self.groups[g];
+        let mut info = FeatureInfo {
+            complete: group.complete,
+            tiles: old.tiles + 1,
+            shields: u32::from(game.st.board.features.shields_at_root(old.root))
+                + group_shields(t, group),
+            ..old
+        };
+        if group.kind == Some(FeatureKind::Field) {
+            // The cities it was next to stay complete and apart (a complete city is joined by no
+            // tile); the cities the tile completes next to it, by the board's farm or the tile's, add.
+            self.new_cities.clear();
+            for &(farm, h) in &self.city_farms {
+                if farm == old.root && !self.new_cities.contains(&h) {
+                    self.new_cities.push(h);
+                }
+            }
+            for s in segs_of(group.segs) {
+                for &c in &t.adjacent_cities[s] {
+                    let h = self.seg_group[c as usize] as usize;
+                    if self.groups[h].complete && !self.new_cities.contains(&h) {
+                        self.new_cities.push(h);
                     }
                 }
-            });
+            }
+            info.cities += self.new_cities.len() as u32;
         }
-        for &s in segs {
-            for &c in &t.adjacent_cities[s as usize] {
-                let g = self.seg_group[c as usize];
-                if self.groups[g].complete && !self.cities.contains(&city_id_group(g)) {
-                    self.cities.push(city_id_group(g));
+        info
+    }
+
+    /// The facts of group `g` of the placed tile `t` and the features of the board it joins, taken
+    /// as one, walked.
+    fn joined(&mut self, game: &Game<Interp>, t: &CompiledTile, g: usize) -> FeatureInfo {
+        let b = &game.st.board;
+        let Preview {
+            walk,
+            groups,
+            seg_group,
+            ..
+        } = self;
+        let group = &groups[g];
+        let kind = group.kind.unwrap_or(FeatureKind::Road);
+        let new_tile = b.placed.len() as u32;
+        walk.start(b.placed.len() + 1);
+        walk.tile(new_tile);
+        // A city of the board is named by its root, or by the group of the tile joining it.
+        let city_after = |root: u32| match groups.iter().position(|h| h.roots.contains(&root)) {
+            Some(h) => groups[h].complete.then_some(city_id_group(h)),
+            None => (b.features.open_at_root(root) == 0).then_some(city_id_root(root)),
+        };
+        for &r in &group.roots {
+            if kind == FeatureKind::Field {
+                walk.add_farm(b, &game.cfg.tiles, r, city_after);
+            } else {
+                walk.add_tiles(b, r);
+            }
+        }
+        if kind == FeatureKind::Field {
+            for s in segs_of(group.segs) {
+                for &c in &t.adjacent_cities[s] {
+                    let h = seg_group[c as usize] as usize;
+                    if groups[h].complete {
+                        walk.city(city_id_group(h));
+                    }
                 }
             }
         }
-        self.cities.len() as u32
+        let mut shields = group_shields(t, group);
+        for &r in &group.roots {
+            shields += u32::from(b.features.shields_at_root(r));
+        }
+        FeatureInfo {
+            root: group.roots.first().copied().unwrap_or(0),
+            kind: Some(kind),
+            complete: group.complete,
+            tiles: walk.tiles(),
+            shields,
+            cities: walk.cities(),
+            winners: self.winners(&self.groups[g].roots, None),
+        }
     }
 
     /// Monasteries with followers around the placed tile gain a filled square.
@@ -445,16 +492,12 @@ impl Preview {
         Ok(())
     }
 
-    /// Farms with followers the tile does not join, next to a city it completes: one more city.
-    fn farms_next_to_completed_cities(
-        &mut self,
-        game: &Game<Interp>,
-        points: &mut FeaturePoints,
-        out: &mut Outcome,
-    ) -> Result<(), GameError> {
+    /// The farms of the board next to each city the placed tile completes, as pairs (farm root,
+    /// the city's group), each once: walked from the cities' members, which are fewer than a farm's.
+    fn farms_of_completed_cities(&mut self, game: &Game<Interp>) {
         let b = &game.st.board;
         let tiles = &game.cfg.tiles;
-        self.gained.clear();
+        self.city_farms.clear();
         for (g, group) in self.groups.iter().enumerate() {
             if group.kind != Some(FeatureKind::City) || !group.complete {
                 continue;
@@ -463,30 +506,37 @@ impl Preview {
                 b.features.for_each_member(r, |m| {
                     let p = b.placed[b.features.tile[m as usize] as usize];
                     let seg = (m - p.first_node) as u8;
-                    let tt = &tiles[p.ty as usize];
-                    for (f, adj) in tt.adjacent_cities.iter().enumerate() {
-                        if !adj.contains(&seg) {
-                            continue;
-                        }
-                        let fr = b.features.root(p.first_node + f as u32);
-                        let joined = self.groups.iter().any(|x| x.roots.contains(&fr));
-                        let followed = self.standing.iter().any(|s| s.root == fr);
-                        if followed && !joined && !self.gained.contains(&(fr, g)) {
-                            self.gained.push((fr, g));
+                    for (f, adj) in tiles[p.ty as usize].adjacent_cities.iter().enumerate() {
+                        if adj.contains(&seg) {
+                            let farm = b.features.root(p.first_node + f as u32);
+                            if !self.city_farms.contains(&(farm, g)) {
+                                self.city_farms.push((farm, g));
+                            }
                         }
                     }
                 });
             }
         }
-        for k in 0..self.gained.len() {
-            let fr = self.gained[k].0;
-            if self.gained[..k].iter().any(|&(r, _)| r == fr) {
+    }
+
+    /// Farms with followers the tile does not join, next to a city it completes: one more city.
+    fn farms_next_to_completed_cities(
+        &mut self,
+        game: &Game<Interp>,
+        points: &mut FeaturePoints,
+        out: &mut Outcome,
+    ) -> Result<(), GameError> {
+        for k in 0..self.city_farms.len() {
+            let farm = self.city_farms[k].0;
+            if self.city_farms[..k].iter().any(|&(r, _)| r == farm)
+                || self.groups.iter().any(|x| x.roots.contains(&farm))
+            {
                 continue;
             }
-            let more = self.gained.iter().filter(|&&(r, _)| r == fr).count() as u32;
-            let Some(s) = self.standing.iter().find(|s| s.root == fr).copied() else {
+            let Some(s) = self.standing.iter().find(|s| s.root == farm).copied() else {
                 continue;
             };
+            let more = self.city_farms.iter().filter(|&&(r, _)| r == farm).count() as u32;
             let mut info = s.info;
             info.cities += more;
             sub(&mut out.scores, &s.points);
@@ -495,72 +545,12 @@ impl Preview {
         Ok(())
     }
 
-    /// The facts of a feature of the board as it stands (what `State::feature_info` says, read
-    /// without changing anything).
+    /// The facts of a feature of the board as it stands (what `State::feature_info` says: the
+    /// same walk, read without changing anything).
     fn info_of_root(&mut self, game: &Game<Interp>, root: u32) -> FeatureInfo {
-        let b = &game.st.board;
-        let f = &b.features;
-        let kind = f.kind[root as usize];
-        let mut info = FeatureInfo {
-            root,
-            kind: Some(kind),
-            ..FeatureInfo::default()
-        };
-        match kind {
-            FeatureKind::Road | FeatureKind::City => {
-                info.complete = f.open_at_root(root) == 0;
-                info.shields = u32::from(f.shields_at_root(root));
-                info.tiles = self.distinct_tiles(b, root);
-            }
-            FeatureKind::Monastery => {
-                let cell = b.placed[f.tile[root as usize] as usize].cell;
-                info.tiles = b.monastery_count(cell);
-                info.complete = info.tiles == 9;
-            }
-            FeatureKind::Field => {
-                info.tiles = self.distinct_tiles(b, root);
-                let tiles = &game.cfg.tiles;
-                self.cities.clear();
-                f.for_each_member(root, |m| {
-                    let p = b.placed[f.tile[m as usize] as usize];
-                    let seg = (m - p.first_node) as usize;
-                    for &c in &tiles[p.ty as usize].adjacent_cities[seg] {
-                        let cr = f.root(p.first_node + u32::from(c));
-                        if f.open_at_root(cr) == 0 && !self.cities.contains(&city_id_root(cr)) {
-                            self.cities.push(city_id_root(cr));
-                        }
-                    }
-                });
-                info.cities = self.cities.len() as u32;
-            }
-        }
+        let mut info = self.walk.facts(&game.st.board, &game.cfg.tiles, root);
         info.winners = self.winners(&[root], None);
         info
-    }
-
-    fn distinct_tiles(&mut self, b: &Board, root: u32) -> u32 {
-        let stamp = self.next_stamp(b.placed.len());
-        let mut tiles = 0;
-        b.features.for_each_member(root, |m| {
-            let tu = b.features.tile[m as usize] as usize;
-            if self.tile_stamp[tu] != stamp {
-                self.tile_stamp[tu] = stamp;
-                tiles += 1;
-            }
-        });
-        tiles
-    }
-
-    fn next_stamp(&mut self, len: usize) -> u32 {
-        if self.tile_stamp.len() < len {
-            self.tile_stamp.resize(len, 0);
-        }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.tile_stamp.iter_mut().for_each(|s| *s = u32::MAX);
-            self.stamp = 1;
-        }
-        self.stamp
     }
 
     /// Players with the greatest strength on the features `roots` taken as one (plus `extra`, a
@@ -575,17 +565,7 @@ impl Preview {
         if let Some((p, s)) = extra {
             strength[(p & 7) as usize] += s;
         }
-        let best = strength.iter().copied().max().unwrap_or(0);
-        if best == 0 {
-            return 0;
-        }
-        let mut mask = 0u8;
-        for (p, &s) in strength.iter().enumerate() {
-            if s == best {
-                mask |= 1 << p;
-            }
-        }
-        mask
+        majority(&strength)
     }
 
     /// How many of `me`'s followers stand on the features `roots`.
@@ -595,6 +575,11 @@ impl Preview {
             .filter(|h| h.owner == me && roots.contains(&h.root))
             .count() as u32
     }
+}
+
+/// Coats of arms on the segments of group `g` of the placed tile `t`.
+fn group_shields(t: &CompiledTile, g: &Group) -> u32 {
+    segs_of(g.segs).map(|s| u32::from(t.shields[s])).sum()
 }
 
 fn add(a: &mut Points, b: &Points) {
