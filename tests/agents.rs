@@ -242,6 +242,18 @@ fn a_person_plays_a_game_through_a_pipe_and_a_bad_answer_is_asked_again() {
     let (code, _, err) = carto(&["play", "base", "--agents", "human", "--quiet"], "1\n");
     assert_eq!(code, 1);
     assert!(err.contains("the input ended before the game did"), "{err}");
+    // Input that never names a legal option (a pipe from `yes 9`) stops after 100 refusals at one
+    // decision, exit 1, instead of asking forever.
+    let (code, out, err) = carto(
+        &["play", "base", "--agents", "human", "--quiet"],
+        &"9\n".repeat(1000),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out.matches("not taken: there is no option 9").count(), 100);
+    assert!(
+        err.contains("100 answers in a row named no legal option (the last: there is no option 9: the options are 1 to 4); stopped"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

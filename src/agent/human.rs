@@ -1,7 +1,7 @@
 //! `human`: a person at the table. At each of their decisions it shows the board with coordinates,
 //! the tile and followers in hand, the chips in their area and the scores, and the numbered legal
 //! options; it reads a number or an option name written as scripts write them, and on bad input
-//! says why and asks again. It reads lines from any reader, so a terminal and a pipe work alike.
+//! says why and asks again (up to `MAX_REFUSED` times in a row). It reads lines from any reader, so a terminal and a pipe work alike.
 
 use super::lookahead::Scratch;
 use super::Agent;
@@ -11,6 +11,9 @@ use crate::render::ascii::ascii_board;
 use crate::rng::Rng;
 use crate::state::Place;
 use std::io::{BufRead, Write};
+
+/// How many answers in a row may be refused at one decision before the game stops (exit 1).
+pub const MAX_REFUSED: usize = 100;
 
 pub struct Human {
     input: Box<dyn BufRead + Send>,
@@ -119,6 +122,7 @@ impl Agent for Human {
     fn choose(&mut self, game: &Game<Interp>, _rng: &mut Rng) -> Result<usize, GameError> {
         let shown = situation(game);
         let _ = write!(self.output, "{shown}");
+        let mut refused = 0;
         loop {
             let _ = write!(self.output, "your choice (number or name)> ");
             let _ = self.output.flush();
@@ -137,6 +141,15 @@ impl Agent for Human {
                     return Ok(i);
                 }
                 Err(why) => {
+                    // Input that never names an option (`yes 2 |` where one option is left) must
+                    // not run away: a person gives up long before this many refusals.
+                    refused += 1;
+                    if refused == MAX_REFUSED {
+                        let _ = writeln!(self.output, "not taken: {why}");
+                        return Err(GameError::Input(format!(
+                            "{MAX_REFUSED} answers in a row named no legal option (the last: {why}); stopped"
+                        )));
+                    }
                     let _ = writeln!(self.output, "not taken: {why}; try again");
                 }
             }
