@@ -1,7 +1,7 @@
 //! Actions: their limits per turn, round and group, the offers of a phase (every combination of
 //! choices that passes the filters), running a chosen offer, naming it, and why one is refused.
 
-use super::compile::Code;
+use super::compile_cond::Cond;
 use super::{Chosen, Interp, Offer, MAX_ACTIONS_PER_TURN, R};
 use crate::game::{Hooks, Opt, Phase};
 use crate::lang::ast::BinOp;
@@ -266,7 +266,7 @@ impl Interp {
             let saved = self.enter(a.body.locals.max(2));
             self.set(0, Value::Player(st.current))?;
             let ok = match &self.code.clone().action_when[ai] {
-                Some(w) => self.truth(st, w)?,
+                Some(w) => w(self, st)?,
                 None => true,
             };
             if ok {
@@ -334,7 +334,7 @@ impl Interp {
         st: &mut State,
         at: Choosing,
         from: Value,
-        filter: Option<&Code>,
+        filter: Option<&Cond>,
         chosen: &mut Vec<Chosen>,
         out: &mut Vec<Opt>,
     ) -> R<()> {
@@ -345,7 +345,7 @@ impl Interp {
             self.tick()?;
             self.set(slot, item)?;
             if let Some(f) = filter {
-                if !self.truth(st, f)? {
+                if !f(self, st)? {
                     continue;
                 }
             }

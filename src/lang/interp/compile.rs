@@ -6,6 +6,7 @@
 //! memo slot of an aggregate is found once too. A compiled node does what [`Interp::eval`] does for
 //! the same node (the same values, errors and operations counted), through the same helpers.
 
+use super::compile_cond::{compile_cond, Cond};
 use super::{Interp, R};
 use crate::lang::ast::BinOp;
 use crate::lang::builtins::{Builtin, Field};
@@ -18,11 +19,11 @@ pub(super) type Code = Box<dyn Fn(&mut Interp, &mut State) -> R<Value> + Send + 
 /// The compiled conditions of a program, indexed like the program's rules and actions.
 #[derive(Default)]
 pub(super) struct Compiled {
-    pub rule_when: Vec<Option<Code>>,
-    pub action_when: Vec<Option<Code>>,
+    pub rule_when: Vec<Option<Cond>>,
+    pub action_when: Vec<Option<Cond>>,
     /// Per action, per choice: the list it chooses from and its `where`.
     pub choice_from: Vec<Vec<Code>>,
-    pub choice_filter: Vec<Vec<Option<Code>>>,
+    pub choice_filter: Vec<Vec<Option<Cond>>>,
     /// Per action, per choice: the `size` of a chip-subset choice.
     pub choice_size: Vec<Vec<Option<Code>>>,
     /// The setup blocks and the bodies of rules and actions.
@@ -33,12 +34,17 @@ pub(super) struct Compiled {
 /// (see `aggregate::static_aggregates`).
 pub(super) fn compile_program(prog: &Program, statics: &[usize]) -> Compiled {
     let c = |e: &Expr| compile(e, statics);
+    let cond = |e: &Expr| compile_cond(e, statics);
     Compiled {
-        rule_when: prog.rules.iter().map(|r| r.when.as_ref().map(c)).collect(),
+        rule_when: prog
+            .rules
+            .iter()
+            .map(|r| r.when.as_ref().map(cond))
+            .collect(),
         action_when: prog
             .actions
             .iter()
-            .map(|a| a.when.as_ref().map(c))
+            .map(|a| a.when.as_ref().map(cond))
             .collect(),
         choice_from: prog
             .actions
@@ -51,7 +57,7 @@ pub(super) fn compile_program(prog: &Program, statics: &[usize]) -> Compiled {
             .map(|a| {
                 a.choices
                     .iter()
-                    .map(|ch| ch.filter.as_ref().map(c))
+                    .map(|ch| ch.filter.as_ref().map(cond))
                     .collect()
             })
             .collect(),
@@ -107,12 +113,9 @@ pub(super) fn compile(e: &Expr, statics: &[usize]) -> Code {
             Ok(me.local(s))
         }),
         Expr::Field(x, f) => field(x, *f, statics),
-        Expr::Not(x) => {
-            let x = c(x);
-            Box::new(move |me, st| {
-                me.tick()?;
-                Ok(Value::Bool(!me.truth(st, &x)?))
-            })
+        Expr::Not(_) | Expr::Binary(BinOp::And | BinOp::Or, _, _) => {
+            let x = compile_cond(e, statics);
+            Box::new(move |me, st| Ok(Value::Bool(x(me, st)?)))
         }
         Expr::Binary(op, a, b) => binary(*op, c(a), c(b)),
         Expr::Call(b, args) => call(*b, args, statics),
@@ -196,22 +199,13 @@ fn field(x: &Expr, f: Field, statics: &[usize]) -> Code {
     })
 }
 
+/// An operator other than `and`/`or` (those are conditions: see `compile_cond`).
 fn binary(op: BinOp, a: Code, b: Code) -> Code {
-    match op {
-        BinOp::And => Box::new(move |me, st| {
-            me.tick()?;
-            Ok(Value::Bool(me.truth(st, &a)? && me.truth(st, &b)?))
-        }),
-        BinOp::Or => Box::new(move |me, st| {
-            me.tick()?;
-            Ok(Value::Bool(me.truth(st, &a)? || me.truth(st, &b)?))
-        }),
-        _ => Box::new(move |me, st| {
-            me.tick()?;
-            let (x, y) = (a(me, st)?, b(me, st)?);
-            me.binary_values(op, x, y)
-        }),
-    }
+    Box::new(move |me, st| {
+        me.tick()?;
+        let (x, y) = (a(me, st)?, b(me, st)?);
+        me.binary_values(op, x, y)
+    })
 }
 
 /// A builtin call; `len(s.chips)` and `len(chips(place))` read the counts the state keeps.
@@ -263,14 +257,14 @@ fn aggregate(e: &Expr, statics: &[usize]) -> Code {
     };
     let (op, var) = (*op, *var);
     let list = compile(list, statics);
-    let filter = filter.as_deref().map(|f| compile(f, statics));
+    let filter = filter.as_deref().map(|f| compile_cond(f, statics));
     let map = map.as_deref().map(|m| compile(m, statics));
     let memo = statics.binary_search(&(e as *const Expr as usize)).ok();
     let run = move |me: &mut Interp, st: &mut State| -> R<Value> {
         let lv = list(me, st)?;
         let f = filter
             .as_ref()
-            .map(|f| move |me: &mut Interp, st: &mut State| me.truth(st, f));
+            .map(|f| move |me: &mut Interp, st: &mut State| f(me, st));
         let m = map
             .as_ref()
             .map(|m| move |me: &mut Interp, st: &mut State| m(me, st));

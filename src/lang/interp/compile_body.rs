@@ -3,6 +3,7 @@
 //! [`Interp::exec`] does for the same statement (values, errors, operations counted).
 
 use super::compile::{compile, Code};
+use super::compile_cond::{compile_cond, Cond};
 use super::{Interp, R};
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::{Program, Slot, Stmt, Value};
@@ -10,7 +11,7 @@ use crate::state::State;
 
 pub(super) enum CStmt {
     Let(Slot, Code),
-    If(Vec<(Code, Vec<CStmt>)>, Option<Vec<CStmt>>),
+    If(Vec<(Cond, Vec<CStmt>)>, Option<Vec<CStmt>>),
     For(Slot, Code, Vec<CStmt>),
     /// An effect on at most 4 arguments (as `exec` evaluates them).
     Effect(Builtin, Vec<Code>),
@@ -47,7 +48,7 @@ fn compile_stmts(stmts: &[Stmt], statics: &[usize]) -> Vec<CStmt> {
             Stmt::If(branches, otherwise) => CStmt::If(
                 branches
                     .iter()
-                    .map(|(c, b)| (e(c), compile_stmts(b, statics)))
+                    .map(|(c, b)| (compile_cond(c, statics), compile_stmts(b, statics)))
                     .collect(),
                 otherwise.as_deref().map(|b| compile_stmts(b, statics)),
             ),
@@ -75,7 +76,7 @@ impl Interp {
                 CStmt::If(branches, otherwise) => {
                     let mut done = false;
                     for (c, body) in branches {
-                        if self.truth(st, c)? {
+                        if c(self, st)? {
                             self.run_stmts(st, body)?;
                             done = true;
                             break;

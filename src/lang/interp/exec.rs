@@ -28,7 +28,7 @@ impl Interp {
             let saved = self.enter(rule.body.locals.max(4));
             self.bind_trigger(st, t, ctx)?;
             let ok = match &code.rule_when[r as usize] {
-                Some(w) => self.truth(st, w)?,
+                Some(w) => w(self, st)?,
                 None => true,
             };
             if ok {

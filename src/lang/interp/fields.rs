@@ -63,7 +63,7 @@ impl Interp {
                     .is_some_and(|s| s.kind == SquareKind::Island),
             ),
             F::SquareChips => self.square_chips(st, c),
-            F::SquareFreeSlots => Value::Int(self.free_slots(st, c).len() as i64),
+            F::SquareFreeSlots => Value::Int(self.free_slot_mask(st, c).count_ones() as i64),
             _ => return Err(self.fail("not a field of a square")),
         })
     }

@@ -9,6 +9,7 @@ mod aggregate;
 mod asks;
 mod compile;
 mod compile_body;
+mod compile_cond;
 mod copy;
 mod dispatch;
 mod effect;

@@ -10,19 +10,33 @@ use crate::state::{FollowerAt, Place, State};
 
 impl Interp {
     pub(super) fn free_slots(&self, st: &State, cell: u32) -> Vec<u8> {
+        let free = self.free_slot_mask(st, cell);
+        (0..16).filter(|&i| free & (1 << i) != 0).collect()
+    }
+
+    /// The free slots of a square as bits (slot `i` is bit `i`): none on a covered square; a slot
+    /// is free when no chip lies in it. One pass over the chips, nothing allocated.
+    pub(super) fn free_slot_mask(&self, st: &State, cell: u32) -> u16 {
         let n = st
             .board
             .square
             .get(cell as usize)
             .and_then(|&sq| self.slot_counts.get(sq as usize))
             .copied()
-            .unwrap_or(0);
-        if st.board.tile.get(cell as usize).is_some_and(|&t| t != NONE) {
-            return Vec::new();
+            .unwrap_or(0)
+            .min(16);
+        if n == 0 || st.board.tile.get(cell as usize).is_some_and(|&t| t != NONE) {
+            return 0;
         }
-        (0..n.min(16))
-            .filter(|&i| !st.chips.iter().any(|c| c.place == Place::Slot(cell, i)))
-            .collect()
+        let mut free = (1u32 << n) - 1;
+        for c in &st.chips {
+            if let Place::Slot(cc, i) = c.place {
+                if cc == cell && i < 16 {
+                    free &= !(1u32 << i);
+                }
+            }
+        }
+        free as u16
     }
 
     pub(super) fn place(&self, p: IrPlace) -> Place {

@@ -6,6 +6,7 @@
 
 use super::actions::Choosing;
 use super::compile::Code;
+use super::compile_cond::Cond;
 use super::{Chosen, Interp, R};
 use crate::game::Opt;
 use crate::lang::ir::Value;
@@ -89,7 +90,7 @@ impl Interp {
         at: Choosing,
         from: Value,
         size: Option<&Code>,
-        filter: Option<&Code>,
+        filter: Option<&Cond>,
         chosen: &mut Vec<Chosen>,
         out: &mut Vec<Opt>,
     ) -> R<()> {
@@ -113,7 +114,7 @@ impl Interp {
                 let list = self.list_of(s.ids.iter().map(|&c| Value::Chip(c)));
                 self.set(slot, list)?;
                 let pass = match filter {
-                    Some(f) => self.truth(st, f)?,
+                    Some(f) => f(self, st)?,
                     None => true,
                 };
                 if pass {

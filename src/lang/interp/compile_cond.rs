@@ -1,0 +1,179 @@
+//! Compiled conditions: every place the rules test something (a rule's or action's `when`, a choice's
+//! `where`, an aggregate's `where`, an `if`, and `not`/`and`/`or` anywhere) is compiled to a closure
+//! that returns the truth value itself rather than a [`Value`]. The common shapes are read in place:
+//! `not`/`and`/`or` of conditions, a comparison (operands that are constants, parameters, locals or
+//! a local's field are read without a call of their own), and a local, its field or its map
+//! attribute. Anything else is a compiled expression (see `compile`) whose value is tested.
+//!
+//! The operation budget is counted coarsely here: a condition counts one operation each time it is
+//! tested, whatever its shape, and the expressions inside it that are not read in place count as
+//! they do everywhere. A condition is a finite tree, and every loop (aggregates, choices, `for`)
+//! counts its rounds, so the budget still bounds every rules file. The values and errors are those
+//! of [`Interp::truth`] on the compiled expression.
+
+use super::compile::{compile, Code};
+use super::{Interp, R};
+use crate::lang::ast::BinOp;
+use crate::lang::builtins::Field;
+use crate::lang::ir::{Expr, Value};
+use crate::state::State;
+
+/// A compiled condition: its truth value.
+pub(super) type Cond = Box<dyn Fn(&mut Interp, &mut State) -> R<bool> + Send + Sync>;
+
+/// Compiles a condition that is tested on its own: it counts one operation per test.
+pub(super) fn compile_cond(e: &Expr, statics: &[usize]) -> Cond {
+    cond(e, statics, true)
+}
+
+/// An operand of a comparison, read in place when it is a simple one.
+enum Operand {
+    Const(Value),
+    Param(u16),
+    Local(u16),
+    LocalField(u16, Field),
+    Code(Code),
+}
+
+fn operand(e: &Expr, statics: &[usize]) -> Operand {
+    match e {
+        &Expr::Const(v) => Operand::Const(v),
+        &Expr::Param(p) => Operand::Param(p),
+        &Expr::Local(s) => Operand::Local(s),
+        Expr::Field(x, f) => match x.as_ref() {
+            &Expr::Local(s) => Operand::LocalField(s, *f),
+            _ => Operand::Code(compile(e, statics)),
+        },
+        _ => Operand::Code(compile(e, statics)),
+    }
+}
+
+/// `root`: the condition is tested on its own (not inside `not`/`and`/`or` of another), so it
+/// counts the operation.
+fn cond(e: &Expr, statics: &[usize], root: bool) -> Cond {
+    match e {
+        &Expr::Const(Value::Bool(b)) => Box::new(move |me, _| {
+            if root {
+                me.tick()?;
+            }
+            Ok(b)
+        }),
+        Expr::Not(x) => {
+            let x = cond(x, statics, false);
+            Box::new(move |me, st| {
+                if root {
+                    me.tick()?;
+                }
+                Ok(!x(me, st)?)
+            })
+        }
+        Expr::Binary(BinOp::And, a, b) => {
+            let (a, b) = (cond(a, statics, false), cond(b, statics, false));
+            Box::new(move |me, st| {
+                if root {
+                    me.tick()?;
+                }
+                Ok(a(me, st)? && b(me, st)?)
+            })
+        }
+        Expr::Binary(BinOp::Or, a, b) => {
+            let (a, b) = (cond(a, statics, false), cond(b, statics, false));
+            Box::new(move |me, st| {
+                if root {
+                    me.tick()?;
+                }
+                Ok(a(me, st)? || b(me, st)?)
+            })
+        }
+        Expr::Binary(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) => compare(*op, operand(a, statics), operand(b, statics), root),
+        &Expr::Local(s) => Box::new(move |me, _| {
+            if root {
+                me.tick()?;
+            }
+            let v = me.local(s);
+            me.as_bool(v)
+        }),
+        Expr::Field(x, f) if matches!(x.as_ref(), Expr::Local(_)) => {
+            let (&Expr::Local(s), f) = (x.as_ref(), *f) else {
+                unreachable!("matched above")
+            };
+            Box::new(move |me, st| {
+                if root {
+                    me.tick()?;
+                }
+                let v = me.local(s);
+                let v = me.field(st, v, f)?;
+                me.as_bool(v)
+            })
+        }
+        Expr::Attr(x, a) if matches!(x.as_ref(), Expr::Local(_)) => {
+            let (&Expr::Local(s), a) = (x.as_ref(), *a) else {
+                unreachable!("matched above")
+            };
+            Box::new(move |me, st| {
+                if root {
+                    me.tick()?;
+                }
+                let v = me.local(s);
+                let v = me.attr(st, v, a)?;
+                me.as_bool(v)
+            })
+        }
+        _ => {
+            // The compiled expression counts its own operations.
+            let c = compile(e, statics);
+            Box::new(move |me, st| me.truth(st, &c))
+        }
+    }
+}
+
+/// `a OP b` for a comparison operator: numbers compared in place, anything else as `binary_values`.
+fn compare(op: BinOp, a: Operand, b: Operand, root: bool) -> Cond {
+    Box::new(move |me, st| {
+        if root {
+            me.tick()?;
+        }
+        let x = me.operand(st, &a)?;
+        let y = me.operand(st, &b)?;
+        if let (Value::Int(x), Value::Int(y)) = (x, y) {
+            return Ok(match op {
+                BinOp::Eq => x == y,
+                BinOp::Ne => x != y,
+                BinOp::Lt => x < y,
+                BinOp::Le => x <= y,
+                BinOp::Gt => x > y,
+                _ => x >= y,
+            });
+        }
+        let v = me.binary_values(op, x, y)?;
+        me.as_bool(v)
+    })
+}
+
+impl Interp {
+    fn operand(&mut self, st: &mut State, o: &Operand) -> R<Value> {
+        match *o {
+            Operand::Const(v) => Ok(v),
+            Operand::Param(p) => Ok(self.param(p)),
+            Operand::Local(s) => Ok(self.local(s)),
+            Operand::LocalField(s, f) => {
+                let v = self.local(s);
+                self.field(st, v, f)
+            }
+            Operand::Code(ref c) => c(self, st),
+        }
+    }
+
+    /// A value that must be true or false (the error [`Interp::truth`] gives otherwise).
+    #[inline]
+    pub(super) fn as_bool(&self, v: Value) -> R<bool> {
+        match v {
+            Value::Bool(b) => Ok(b),
+            v => Err(self.fail(format!("expected true or false, found {v:?}"))),
+        }
+    }
+}
