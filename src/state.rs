@@ -180,6 +180,10 @@ pub struct State {
     pub in_hand: Vec<u16>,
     /// Chips in the supply, top = last.
     pub supply: Vec<u16>,
+    /// Counts every change of the chips (a chip moved or turned, the supply shuffled or laid out):
+    /// a reader that saw the same count saw the same chips. Change chips only through the methods
+    /// that count (`move_chip`, `shuffle_supply`) or call `chips_changed`.
+    pub chip_changes: u32,
     /// The draw stack, top = last.
     pub stack: Vec<u16>,
     pub tile_stacks: Vec<TileStack>,
@@ -235,6 +239,7 @@ impl Clone for State {
             on_square,
             in_hand,
             supply,
+            chip_changes,
             stack,
             tile_stacks,
             turn,
@@ -266,6 +271,7 @@ impl Clone for State {
         self.on_square.clone_from(on_square);
         self.in_hand.clone_from(in_hand);
         self.supply.clone_from(supply);
+        self.chip_changes = *chip_changes;
         self.stack.clone_from(stack);
         self.tile_stacks.clone_from(tile_stacks);
         self.turn = *turn;
@@ -302,6 +308,7 @@ impl State {
             on_square: Vec::new(),
             in_hand: Vec::new(),
             supply: Vec::new(),
+            chip_changes: 0,
             stack: Vec::new(),
             tile_stacks: Vec::new(),
             turn: 0,
@@ -430,6 +437,7 @@ impl State {
             }
         }
         let face_up = face_up && to != Place::Supply;
+        self.chips_changed();
         self.chips[chip as usize].place = to;
         self.chips[chip as usize].face_up = face_up;
         let who = self.acting();
@@ -475,6 +483,12 @@ impl State {
         let mut s = std::mem::take(&mut self.supply);
         self.rng.shuffle(&mut s);
         self.supply = s;
+        self.chips_changed();
+    }
+
+    /// Counts a change of the chips made without `move_chip` (see [`State::chip_changes`]).
+    pub fn chips_changed(&mut self) {
+        self.chip_changes = self.chip_changes.wrapping_add(1);
     }
 
     // ---- followers ----

@@ -247,6 +247,7 @@ fn seat_players(st: &mut State, cfg: &Config, players: &[String]) {
 /// Every chip of the set face down in the supply; no chip on a square or in a hand.
 fn lay_out_chips(st: &mut State, cfg: &Config, players: usize) {
     clear_square_counts(st);
+    st.chips_changed();
     st.chips.clear();
     st.in_hand.clear();
     st.in_hand.resize(players, 0);

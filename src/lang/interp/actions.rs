@@ -239,21 +239,28 @@ impl Interp {
         )
     }
 
-    /// Lists the offers of every action of `phase` (`None`: forced actions).
+    /// No offers pending.
+    pub(super) fn clear_offers(&mut self) {
+        self.offers.clear();
+        self.offer_vals.clear();
+        self.offer_chips.clear();
+    }
+
+    /// Lists the offers of every action of `phase` (`None`: forced actions); true when the `when` of
+    /// at least one of them (allowed by its limits) was true.
     pub(super) fn collect(
         &mut self,
         st: &mut State,
         phase: Option<Phase>,
         out: &mut Vec<Opt>,
-    ) -> R<()> {
-        self.offers.clear();
-        self.offer_vals.clear();
-        self.offer_chips.clear();
+    ) -> R<bool> {
+        self.clear_offers();
         // A phase no action is offered in (most of them) has nothing to list.
         if !self.prog.actions.iter().any(|a| a.phase == phase) {
-            return Ok(());
+            return Ok(false);
         }
         self.refresh_usage(st);
+        let mut any_when = false;
         let prog = self.prog.clone();
         for (ai, a) in prog.actions.iter().enumerate() {
             if a.phase != phase {
@@ -270,6 +277,7 @@ impl Interp {
                 None => true,
             };
             if ok {
+                any_when = true;
                 let mut chosen = std::mem::take(&mut self.chosen);
                 chosen.clear();
                 self.enumerate(st, ai as u32, st.current, a, 0, &mut chosen, out)?;
@@ -277,7 +285,7 @@ impl Interp {
             }
             self.leave(saved);
         }
-        Ok(())
+        Ok(any_when)
     }
 
     /// Lists every offer of action `a` from its choice `k` on: each value of the choice that passes

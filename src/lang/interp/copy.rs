@@ -48,6 +48,8 @@ impl Clone for Interp {
             subsets: self.subsets.clone(),
             chosen: self.chosen.clone(),
             scratch: Vec::new(),
+            forced_reads: self.forced_reads,
+            forced_quiet: self.forced_quiet,
         }
     }
 
@@ -104,6 +106,8 @@ impl Clone for Interp {
             subsets: _,
             chosen: _,
             scratch: _,
+            forced_reads: _,
+            forced_quiet,
         } = src;
         // Player names live among the strings.
         self.strings.clone_from(strings);
@@ -128,5 +132,6 @@ impl Clone for Interp {
         self.seen_turn = *seen_turn;
         self.seen_round = *seen_round;
         self.depth = *depth;
+        self.forced_quiet = *forced_quiet;
     }
 }

@@ -17,6 +17,7 @@ mod eval;
 mod exec;
 mod fields;
 mod query;
+mod reads;
 mod subsets;
 
 use super::ir::{Program, Value};
@@ -122,6 +123,10 @@ pub struct Interp {
     chosen: Vec<Chosen>,
     /// Work lists of aggregates (`distinct`, `collect`, `sort`), kept between runs.
     scratch: Vec<Vec<Value>>,
+    /// What the forced check reads when every forced `when` is false, and otherwise (see `reads`).
+    forced_reads: (reads::Reads, reads::Reads),
+    /// The last forced check, when it found nothing and what it read is known.
+    forced_quiet: Option<reads::Quiet>,
 }
 
 /// Results inside the interpreter: the error is boxed so that the common path moves little data.
@@ -165,6 +170,8 @@ impl Interp {
         let code = Arc::new(compile::compile_program(&prog, &static_aggs));
         Interp {
             code,
+            forced_reads: reads::forced_reads(&prog),
+            forced_quiet: None,
             guards: dispatch::guards(&prog),
             static_aggs,
             static_free,
@@ -398,6 +405,7 @@ impl Hooks for Interp {
         self.seen_turn = u32::MAX;
         self.seen_round = (u32::MAX, 0);
         self.feature_cache = Default::default();
+        self.forced_quiet = None;
         self.clear_asks();
         self.run_setup(st).map_err(|e| *e)
     }
@@ -428,23 +436,35 @@ impl Hooks for Interp {
         phase: Phase,
         out: &mut Vec<Opt>,
     ) -> Result<(), GameError> {
-        if self.prog.actions.is_empty() {
-            return Ok(());
-        }
         self.feature_cache = Default::default();
-        self.collect(st, Some(phase), out).map_err(|e| *e)
+        self.collect(st, Some(phase), out)
+            .map(|_| ())
+            .map_err(|e| *e)
     }
 
     fn forced(&mut self, st: &mut State, out: &mut Vec<Opt>) -> Result<(), GameError> {
         if !self.prog.actions.iter().any(|a| a.phase.is_none()) {
             return Ok(());
         }
+        // Found nothing last time, and nothing it read has changed: it would find nothing again.
+        if self.forced_still_quiet(st) {
+            self.clear_offers();
+            return Ok(());
+        }
+        self.forced_quiet = None;
         self.feature_cache = Default::default();
-        self.collect(st, None, out).map_err(|e| *e)
+        let before = out.len();
+        let any_when = self.collect(st, None, out).map_err(|e| *e)?;
+        if out.len() == before {
+            self.note_forced_quiet(st, !any_when);
+        }
+        Ok(())
     }
 
     fn run(&mut self, st: &mut State, handle: u32) -> Result<(), GameError> {
         self.feature_cache = Default::default();
+        // An action taken changes the limits used (and may change anything it reads).
+        self.forced_quiet = None;
         self.run_offer(st, handle).map_err(|e| *e)
     }
 

@@ -1,0 +1,267 @@
+//! What the forced check reads, by kind of fact, worked out before play, so that a check that found
+//! nothing is not run again while nothing it reads has changed.
+//!
+//! A forced action's condition and choices are walked once: map facts, parameters, constants and
+//! the players read nothing that changes during a game; chips (where they lie, which way up) change
+//! only when the state's chip counter moves; the board's tiles only when one more tile is placed;
+//! anything else (scores, followers, features, turn facts) counts as unknown, and a check that reads
+//! something unknown always runs. The current player is always part of what a check reads (it is
+//! the action's `player`), and an action with limits reads the turn's facts too.
+
+use super::Interp;
+use crate::lang::builtins::{Builtin, Field};
+use crate::lang::ir::{Action, ChoiceKind, Expr, Program};
+use crate::state::State;
+
+/// Kinds of changing facts an expression reads (a bit set).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Reads(u8);
+
+impl Reads {
+    pub const CHIPS: Reads = Reads(1);
+    pub const TILES: Reads = Reads(2);
+    /// The turn's facts that limits count with (turn, round, follower placed, extra turn).
+    pub const TURN: Reads = Reads(4);
+    pub const UNKNOWN: Reads = Reads(8);
+
+    fn with(self, o: Reads) -> Reads {
+        Reads(self.0 | o.0)
+    }
+
+    fn has(self, o: Reads) -> bool {
+        self.0 & o.0 != 0
+    }
+}
+
+/// What the builtin reads beyond its arguments.
+fn builtin_reads(b: Builtin) -> Reads {
+    use Builtin as B;
+    match b {
+        B::Hand | B::At | B::Slots | B::Under | B::HoldingPlace => Reads::default(),
+        B::Squares | B::SlotSquares | B::SquaresWith | B::Neighbours | B::Near => Reads::default(),
+        B::Players | B::Colours | B::Has | B::CurrentPlayer => Reads::default(),
+        B::Len | B::First | B::Contains | B::Take | B::Min2 | B::Max2 => Reads::default(),
+        B::Chips => Reads::CHIPS,
+        _ => Reads::UNKNOWN,
+    }
+}
+
+/// What reading the field of a value reads.
+fn field_reads(f: Field) -> Reads {
+    use Field as F;
+    match f {
+        // A chip's colour and value never change; the map's squares neither, and the start squares
+        // of a game are chosen before its first turn.
+        F::ChipColour | F::ChipValue => Reads::default(),
+        F::SquareX | F::SquareY | F::SquareTown | F::SquareStart => Reads::default(),
+        F::SquareLand | F::SquareIsland | F::SquareLargeCity => Reads::default(),
+        F::ChipFaceUp | F::SquareChips => Reads::CHIPS,
+        F::SquareCovered => Reads::TILES,
+        F::SquareFreeSlots => Reads::CHIPS.with(Reads::TILES),
+        _ => Reads::UNKNOWN,
+    }
+}
+
+/// What evaluating `e` reads.
+pub(super) fn expr_reads(e: &Expr) -> Reads {
+    let all = |xs: &[&Expr]| {
+        xs.iter()
+            .fold(Reads::default(), |r, x| r.with(expr_reads(x)))
+    };
+    match e {
+        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => Reads::default(),
+        Expr::List(items) => items
+            .iter()
+            .fold(Reads::default(), |r, x| r.with(expr_reads(x))),
+        Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => all(&[a, b]),
+        Expr::Field(x, f) => expr_reads(x).with(field_reads(*f)),
+        // Map attributes never change.
+        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => expr_reads(x),
+        Expr::Call(b, args) => args
+            .iter()
+            .fold(builtin_reads(*b), |r, x| r.with(expr_reads(x))),
+        Expr::Aggregate {
+            list, filter, map, ..
+        } => {
+            let mut r = expr_reads(list);
+            for x in filter.iter().chain(map.iter()) {
+                r = r.with(expr_reads(x));
+            }
+            r
+        }
+    }
+}
+
+/// What an action's `when` reads, and what its `when`, limits and choices read together.
+fn action_reads(a: &Action) -> (Reads, Reads) {
+    let mut when = a.when.as_ref().map_or(Reads::default(), expr_reads);
+    if !a.limits.is_empty() {
+        when = when.with(Reads::TURN);
+    }
+    let mut all = when;
+    for ch in &a.choices {
+        all = all.with(expr_reads(&ch.from));
+        if let Some(f) = &ch.filter {
+            all = all.with(expr_reads(f));
+        }
+        if let ChoiceKind::Chips { size: Some(s) } = &ch.kind {
+            all = all.with(expr_reads(s));
+        }
+    }
+    (when, all)
+}
+
+/// What the forced check reads: when every forced `when` was false (`.0`), and otherwise (`.1`).
+pub(super) fn forced_reads(prog: &Program) -> (Reads, Reads) {
+    prog.actions
+        .iter()
+        .filter(|a| a.phase.is_none())
+        .map(action_reads)
+        .fold((Reads::default(), Reads::default()), |(w, a), (w2, a2)| {
+            (w.with(w2), a.with(a2))
+        })
+}
+
+/// The changing facts of a game a check may read, as they stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Facts {
+    current: u8,
+    chips: u32,
+    tiles: usize,
+    turn: (u32, u32, bool, bool),
+}
+
+impl Facts {
+    pub fn now(st: &State) -> Facts {
+        Facts {
+            current: st.current,
+            chips: st.chip_changes,
+            tiles: st.board.placed.len(),
+            turn: (st.turn, st.round, st.follower_placed_now, st.in_extra_turn),
+        }
+    }
+
+    /// Whether every fact of the kinds `reads` is as in `then`.
+    fn same(&self, then: &Facts, reads: Reads) -> bool {
+        self.current == then.current
+            && (!reads.has(Reads::CHIPS) || self.chips == then.chips)
+            && (!reads.has(Reads::TILES) || self.tiles == then.tiles)
+            && (!reads.has(Reads::TURN) || self.turn == then.turn)
+    }
+}
+
+/// A forced check that found nothing: the facts it saw and the kinds of facts it read.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Quiet {
+    pub facts: Facts,
+    pub reads: Reads,
+}
+
+impl Interp {
+    /// Whether the last forced check found nothing and nothing it read has changed since.
+    pub(super) fn forced_still_quiet(&self, st: &State) -> bool {
+        self.forced_quiet
+            .is_some_and(|q| Facts::now(st).same(&q.facts, q.reads))
+    }
+
+    /// Remembers a forced check that found nothing (`when_only`: every forced `when` was false), if
+    /// what it read is known.
+    pub(super) fn note_forced_quiet(&mut self, st: &State, when_only: bool) {
+        let reads = if when_only {
+            self.forced_reads.0
+        } else {
+            self.forced_reads.1
+        };
+        self.forced_quiet = (!reads.has(Reads::UNKNOWN)).then(|| Quiet {
+            facts: Facts::now(st),
+            reads,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::ir::Value;
+
+    /// A variant of the endless table whose rules end with `forced`.
+    fn probe(forced: &str) -> crate::variant::Variant {
+        let text = format!(
+            "variant \"probe\" {{\n  title = \"Probe\"\n  doc = \"forced actions\"\n}}\n\
+             chips {{ red 1 x 2 }}\n{forced}\n"
+        );
+        let source = crate::diag::Source::new("probe.rules", text);
+        let no_sets = |_: usize, e: String| crate::variant::InputError(e);
+        match crate::variant::variant_from_source(&source, "probe.rules", &[], &no_sets) {
+            Ok(v) => v,
+            Err(e) => panic!("probe rules: {}", e.0),
+        }
+    }
+
+    /// A chip in hand must be laid on a free square: the `when` reads chips, the squares offered
+    /// read tiles too.
+    const LAY: &str = "forced lay when len(chips(hand(player))) > 0\n\
+        choose chip: chips(hand(player))\n\
+        choose at_square: [s in squares() where s.land]\n\
+        where not at_square.covered and len(at_square.chips) == 0 {\n\
+          move(chip, at(at_square), up)\n}";
+
+    #[test]
+    fn a_when_on_chips_and_choices_on_squares() {
+        let v = probe(LAY);
+        let both = Reads::CHIPS.with(Reads::TILES);
+        assert_eq!(forced_reads(&v.program), (Reads::CHIPS, both));
+    }
+
+    #[test]
+    fn scores_are_unknown() {
+        let v = probe("forced pay when player.score > 3 { score(player, -1) }");
+        let (when, all) = forced_reads(&v.program);
+        assert!(when.has(Reads::UNKNOWN) && all == when);
+    }
+
+    #[test]
+    fn no_forced_action_reads_nothing() {
+        let v = probe("rule r on placed { score(player, 1) }");
+        assert_eq!(
+            forced_reads(&v.program),
+            (Reads::default(), Reads::default())
+        );
+    }
+
+    #[test]
+    fn turn_facts_are_unknown_and_map_facts_constant() {
+        let turn = Expr::Binary(
+            crate::lang::ast::BinOp::Gt,
+            Box::new(Expr::Call(Builtin::TurnNumber, vec![])),
+            Box::new(Expr::Const(Value::Int(3))),
+        );
+        assert!(expr_reads(&turn).has(Reads::UNKNOWN));
+        let land = Expr::Field(Box::new(Expr::Local(1)), Field::SquareLand);
+        assert_eq!(expr_reads(&land), Reads::default());
+    }
+
+    #[test]
+    fn a_check_is_quiet_only_while_what_it_read_stays() {
+        let v = probe(LAY);
+        let mut g = v
+            .new_game(v.config.clone(), &["ann".into(), "bob".into()], 1, false)
+            .expect("a game starts");
+        g.hooks.note_forced_quiet(&g.st, true);
+        assert!(g.hooks.forced_still_quiet(&g.st));
+        // Tiles are not read while the `when` alone decided.
+        let first = g.st.board.placed[0];
+        g.st.board.placed.push(first);
+        assert!(g.hooks.forced_still_quiet(&g.st));
+        g.st.chips_changed();
+        assert!(!g.hooks.forced_still_quiet(&g.st));
+        // Once the choices were listed, a tile placed counts.
+        g.hooks.note_forced_quiet(&g.st, false);
+        g.st.board.placed.push(first);
+        assert!(!g.hooks.forced_still_quiet(&g.st));
+        // The current player always counts.
+        g.hooks.note_forced_quiet(&g.st, true);
+        g.st.current ^= 1;
+        assert!(!g.hooks.forced_still_quiet(&g.st));
+    }
+}
