@@ -82,46 +82,108 @@ pub struct Item {
 /// Gathers the page of a variant.
 pub fn page(v: &Variant) -> Page {
     let p = &v.program;
-    let sources: Vec<Option<Source>> = (0..p.files.len()).map(|i| source_of(v, i)).collect();
-    let trees: Vec<Option<ast::File>> = sources
-        .iter()
-        .map(|s| s.as_ref().map(|s| crate::lang::parser::parse_file(s).0))
-        .collect();
+    let trees = Trees::read(v);
     let words = || {
         let mut w = Words::new(param_words(v), attr_words(v));
         w.holdings = p.holdings.clone();
         w
     };
+    Page {
+        name: v.name.clone(),
+        title: header_str(v, HeaderKey::Title).unwrap_or_else(|| v.name.clone()),
+        doc: header_str(v, HeaderKey::Doc)
+            .map(|d| dedent(&d))
+            .unwrap_or_default(),
+        map: map_info(v),
+        players: [v.players.0, v.players.1],
+        followers: v.config.followers as u32,
+        tiles: v.config.counts.iter().sum(),
+        tile_sets: crate::header::header_strings(p, HeaderKey::Tiles),
+        chip_colours: p.colours.clone(),
+        chips: p.chips.len(),
+        params: params(v),
+        setup: setup_items(&trees, &words),
+        rules: rule_items(v, &trees, &words),
+        actions: action_items(v, &trees, &words),
+    }
+}
+
+/// The source and syntax tree of each file the program was built from (by `Origin::file`).
+struct Trees {
+    sources: Vec<Option<Source>>,
+    trees: Vec<Option<ast::File>>,
+}
+
+impl Trees {
+    fn read(v: &Variant) -> Trees {
+        let sources: Vec<Option<Source>> = (0..v.program.files.len())
+            .map(|i| source_of(v, i))
+            .collect();
+        let trees = sources
+            .iter()
+            .map(|s| s.as_ref().map(|s| crate::lang::parser::parse_file(s).0))
+            .collect();
+        Trees { sources, trees }
+    }
+
+    /// Every file's items, with the file's source.
+    fn items(&self) -> impl Iterator<Item = (&ast::Item, &Source)> {
+        self.trees
+            .iter()
+            .zip(&self.sources)
+            .filter_map(|(t, s)| Some((t.as_ref()?, s.as_ref()?)))
+            .flat_map(|(t, s)| t.items.iter().map(move |i| (i, s)))
+    }
+
+    /// The item that starts at `o`, with its source.
+    fn find(&self, o: &Origin) -> Option<(&ast::Item, &Source)> {
+        let tree = self.trees.get(o.file as usize)?.as_ref()?;
+        let src = self.sources.get(o.file as usize)?.as_ref()?;
+        let item = tree.items.iter().find(|i| i.span.start == o.span.start)?;
+        Some((item, src))
+    }
+
+    /// The definition at `origin` with its changes applied ([`in_force`]).
+    fn in_force(&self, origin: &Origin, changes: &[Origin]) -> Option<InForce<'_>> {
+        in_force(origin, changes, &|o: &Origin| self.find(o))
+    }
+}
+
+/// The variant's map: its name, size and start squares.
+fn map_info(v: &Variant) -> Option<MapInfo> {
+    v.map.as_ref().map(|m| MapInfo {
+        name: m.name.clone(),
+        width: m.width,
+        height: m.height,
+        start_squares: m.starts.iter().map(|s| s.name.clone()).collect(),
+        starts_used: v.config.start_squares.min(m.starts.len()),
+    })
+}
+
+/// Every setup block, one row per statement, so each sentence sits beside its own lines.
+fn setup_items(trees: &Trees, words: &dyn Fn() -> Words) -> Vec<Item> {
     let mut setup = Vec::new();
-    for (i, tree) in trees.iter().enumerate() {
-        let (Some(tree), Some(src)) = (tree, &sources[i]) else {
-            continue;
-        };
-        for item in &tree.items {
-            if let ItemKind::Setup(block) = &item.kind {
-                // One row per statement, so each sentence sits beside its own lines.
-                let mut w = words();
-                for stmt in &block.stmts {
-                    let sentence = english::tidy(&(capitalise(&w.stmt(stmt)) + "."));
-                    setup.push(make_item(
-                        "setup", "setup", "Setup", "", sentence, src, &stmt.span,
-                    ));
-                }
+    for (item, src) in trees.items() {
+        if let ItemKind::Setup(block) = &item.kind {
+            let mut w = words();
+            for stmt in &block.stmts {
+                let sentence = english::tidy(&(capitalise(&w.stmt(stmt)) + "."));
+                setup.push(make_item(
+                    "setup", "setup", "Setup", "", sentence, src, &stmt.span,
+                ));
             }
         }
     }
-    let find = |o: &Origin| -> Option<(&ast::Item, &Source)> {
-        let tree = trees.get(o.file as usize)?.as_ref()?;
-        let src = sources.get(o.file as usize)?.as_ref()?;
-        let item = tree.items.iter().find(|i| i.span.start == o.span.start)?;
-        Some((item, src))
-    };
-    let in_force = |origin: &Origin, changes: &[Origin]| in_force(origin, changes, &find);
-    let rules = p
+    setup
+}
+
+/// Every rule in force, as its definition with its changes reads.
+fn rule_items(v: &Variant, trees: &Trees, words: &dyn Fn() -> Words) -> Vec<Item> {
+    v.program
         .rules
         .iter()
         .filter_map(|r| {
-            let def = in_force(&r.origin, &r.changes)?;
+            let def = trees.in_force(&r.origin, &r.changes)?;
             let ItemKind::Rule {
                 trigger,
                 when,
@@ -134,17 +196,20 @@ pub fn page(v: &Variant) -> Page {
             let sentence = rule_sentence(&mut words(), &trigger.name, when.as_ref(), body);
             Some(def.item(&r.name, "rule", "", sentence))
         })
-        .collect();
-    let action_defs: Vec<Option<InForce>> = p
-        .actions
+        .collect()
+}
+
+/// Every action in force, with when it may be taken (its phase and limits, shared groups included).
+fn action_items(v: &Variant, trees: &Trees, words: &dyn Fn() -> Words) -> Vec<Item> {
+    let actions = &v.program.actions;
+    let defs: Vec<Option<InForce>> = actions
         .iter()
-        .map(|a| in_force(&a.origin, &a.changes))
+        .map(|a| trees.in_force(&a.origin, &a.changes))
         .collect();
-    let groups = action_groups(action_defs.iter().flatten().map(|d| &d.kind));
-    let actions = p
-        .actions
+    let groups = action_groups(defs.iter().flatten().map(|d| &d.kind));
+    actions
         .iter()
-        .zip(&action_defs)
+        .zip(&defs)
         .filter_map(|(a, def)| {
             let def = def.as_ref()?;
             let ItemKind::Action(decl) = &def.kind else {
@@ -155,31 +220,7 @@ pub fn page(v: &Variant) -> Page {
             let kind = if decl.forced { "forced" } else { "action" };
             Some(def.item(&a.name, kind, &when, sentence))
         })
-        .collect();
-    Page {
-        name: v.name.clone(),
-        title: header_str(v, HeaderKey::Title).unwrap_or_else(|| v.name.clone()),
-        doc: header_str(v, HeaderKey::Doc)
-            .map(|d| dedent(&d))
-            .unwrap_or_default(),
-        map: v.map.as_ref().map(|m| MapInfo {
-            name: m.name.clone(),
-            width: m.width,
-            height: m.height,
-            start_squares: m.starts.iter().map(|s| s.name.clone()).collect(),
-            starts_used: v.config.start_squares.min(m.starts.len()),
-        }),
-        players: [v.players.0, v.players.1],
-        followers: v.config.followers as u32,
-        tiles: v.config.counts.iter().sum(),
-        tile_sets: crate::header::header_strings(p, HeaderKey::Tiles),
-        chip_colours: p.colours.clone(),
-        chips: p.chips.len(),
-        params: params(v),
-        setup,
-        rules,
-        actions,
-    }
+        .collect()
 }
 
 /// A rule or action as in force: its definition with the house rules' changes applied.

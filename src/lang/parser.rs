@@ -327,6 +327,36 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
     if let Some(d) = non_ascii_name(text, pos) {
         return d;
     }
+    let positives = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => positives,
+        pest::error::ErrorVariant::CustomError { message } => {
+            return Diagnostic::error(pos..pos, format!("the parser gave up: {message}"));
+        }
+    };
+    let words = expected_words(e, positives, base, pos);
+    if let Some(d) = unfinished_item(text, base, pos, &words) {
+        return d;
+    }
+    if let Some(d) = unterminated_string(text, pos) {
+        return d;
+    }
+    let (found, len) = found_text(text, pos);
+    let d = Diagnostic::error(
+        pos..pos + len,
+        format!("expected {}, found {found}", join_words(&words)),
+    )
+    .with_label(format!("expected {}", join_words(&words)));
+    with_likely_mistake(d, text, pos, &words)
+}
+
+/// What the parser expected at `pos`, in words: the brackets and separators it tried there (an
+/// opener left out when a closer is also possible), then the grammar rules it tried, named.
+fn expected_words(
+    e: &pest::error::Error<Rule>,
+    positives: &[Rule],
+    base: usize,
+    pos: usize,
+) -> Vec<String> {
     let mut tokens: Vec<String> = Vec::new();
     if let Some(att) = e.parse_attempts() {
         for t in att.expected_tokens() {
@@ -352,18 +382,11 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
         }
         words.push(format!("`{t}`"));
     }
-    match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            for r in positives {
-                if let Some(w) = rule_words(*r) {
-                    if !words.iter().any(|x| x == w) {
-                        words.push(w.to_string());
-                    }
-                }
+    for r in positives {
+        if let Some(w) = rule_words(*r) {
+            if !words.iter().any(|x| x == w) {
+                words.push(w.to_string());
             }
-        }
-        pest::error::ErrorVariant::CustomError { message } => {
-            return Diagnostic::error(pos..pos, format!("the parser gave up: {message}"));
         }
     }
     if words.is_empty() {
@@ -373,39 +396,61 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
     if words.len() > 2 {
         words.retain(|w| w != "an operator" && w != "`.`" && w != "`[`" && w != "`(`");
     }
-    let (found, len) = found_text(text, pos);
+    words
+}
+
+/// The start and end of the line holding `pos`.
+fn line_around(text: &str, pos: usize) -> (usize, usize) {
     let line_start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+    (line_start, line_end)
+}
+
+/// An error on a later line that starts a new item: the item above (starting at `base`) is not
+/// finished, and the new item's keyword is pointed at.
+fn unfinished_item(text: &str, base: usize, pos: usize, words: &[String]) -> Option<Diagnostic> {
+    let (line_start, line_end) = line_around(text, pos);
     let item_line = text[..base].matches('\n').count();
     let err_line = text[..pos].matches('\n').count();
-    let line_end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
-    if err_line > item_line && starts_item(&text[line_start..line_end]) {
-        if words.iter().any(|w| w == "a statement") && !words.iter().any(|w| w == "`}`") {
-            words.insert(0, "`}`".to_string());
-        }
-        let kw = skip_trivia(text, line_start);
-        let (_, kw_len) = found_text(text, kw);
-        return Diagnostic::error(
+    if err_line <= item_line || !starts_item(&text[line_start..line_end]) {
+        return None;
+    }
+    let mut words = words.to_vec();
+    if words.iter().any(|w| w == "a statement") && !words.iter().any(|w| w == "`}`") {
+        words.insert(0, "`}`".to_string());
+    }
+    let kw = skip_trivia(text, line_start);
+    let (_, kw_len) = found_text(text, kw);
+    Some(
+        Diagnostic::error(
             kw..kw + kw_len,
             format!("expected {}, found a new item", join_words(&words)),
         )
         .with_label("the item above ends before this")
-        .with_note("the item above is not finished: is a `}`, a `)` or a value missing?");
-    }
-    // A string is unterminated only when its line holds no closing quote; a whole string where
-    // something else was expected gets the general message below.
+        .with_note("the item above is not finished: is a `}`, a `)` or a value missing?"),
+    )
+}
+
+/// A string is unterminated only when its line holds no closing quote; a whole string where
+/// something else was expected gets the general message.
+fn unterminated_string(text: &str, pos: usize) -> Option<Diagnostic> {
+    let (_, line_end) = line_around(text, pos);
     let string_closes = text[pos..line_end]
         .get(1..)
         .is_some_and(|r| r.contains('"'));
-    if text[pos..].starts_with('"') && !string_closes {
-        return Diagnostic::error(pos..pos + 1, "unterminated string")
-            .with_label("this string has no closing `\"` on its line")
-            .with_note("use `\"\"\"…\"\"\"` for text over several lines");
+    if !text[pos..].starts_with('"') || string_closes {
+        return None;
     }
-    let d = Diagnostic::error(
-        pos..pos + len,
-        format!("expected {}, found {found}", join_words(&words)),
+    Some(
+        Diagnostic::error(pos..pos + 1, "unterminated string")
+            .with_label("this string has no closing `\"` on its line")
+            .with_note("use `\"\"\"…\"\"\"` for text over several lines"),
     )
-    .with_label(format!("expected {}", join_words(&words)));
+}
+
+/// A note for a mistake the words alone do not explain: a rule without a name, an assignment.
+fn with_likely_mistake(d: Diagnostic, text: &str, pos: usize, words: &[String]) -> Diagnostic {
+    let (line_start, _) = line_around(text, pos);
     // `rule on placed`: the name is missing, and `on` was taken for it.
     if text[line_start..pos].split_whitespace().eq(["rule", "on"]) {
         return d.with_note("`on` was read as the rule's name: write `rule NAME on TRIGGER`");
@@ -540,77 +585,14 @@ impl Builder {
         let mut it = kids(inner);
         let kind = match rk {
             Rule::import => ItemKind::Import(self.string(self.next(&mut it, &span)?)?),
-            Rule::variant => {
-                let name = self.string(self.next(&mut it, &span)?)?;
-                let mut entries = Vec::new();
-                for e in it {
-                    let espan = self.span(&e);
-                    let mut k = kids(e);
-                    let key = self.ident(self.next(&mut k, &espan)?);
-                    let value = self.expr(self.next(&mut k, &espan)?, 0)?;
-                    entries.push(HeaderEntry {
-                        key,
-                        value,
-                        span: espan,
-                    });
-                }
-                ItemKind::Variant { name, entries }
-            }
-            Rule::param => {
-                let name = self.ident(self.next(&mut it, &span)?);
-                let ty = self.type_expr(self.next(&mut it, &span)?, 0)?;
-                let mut next = self.next(&mut it, &span)?;
-                let mut range = None;
-                if next.as_rule() == Rule::param_range {
-                    let rspan = self.span(&next);
-                    let mut rk = kids(next);
-                    range = Some(self.expr(self.next(&mut rk, &rspan)?, 0)?);
-                    next = self.next(&mut it, &span)?;
-                }
-                let default = self.expr(next, 0)?;
-                let mut doc = None;
-                let mut one_of = None;
-                for p in it {
-                    match p.as_rule() {
-                        Rule::string => doc = Some(self.string(p)?),
-                        _ => {
-                            let pspan = self.span(&p);
-                            one_of =
-                                Some(self.expr_list_as_expr(self.next(&mut kids(p), &pspan)?)?);
-                        }
-                    }
-                }
-                ItemKind::Param(ParamDecl {
-                    name,
-                    ty,
-                    default,
-                    doc,
-                    one_of,
-                    range,
-                })
-            }
+            Rule::variant => self.variant_item(it, &span)?,
+            Rule::param => ItemKind::Param(self.param_item(it, &span)?),
             Rule::override_item => {
                 let name = self.ident(self.next(&mut it, &span)?);
                 let value = self.expr(self.next(&mut it, &span)?, 0)?;
                 ItemKind::Override { name, value }
             }
-            Rule::chips => {
-                let mut entries = Vec::new();
-                for e in it {
-                    let espan = self.span(&e);
-                    let mut k = kids(e);
-                    let colour = self.ident(self.next(&mut k, &espan)?);
-                    let value = self.int(self.next(&mut k, &espan)?)?;
-                    let count = self.int(self.next(&mut k, &espan)?)?;
-                    entries.push(ChipEntry {
-                        colour,
-                        value,
-                        count,
-                        span: espan,
-                    });
-                }
-                ItemKind::Chips(entries)
-            }
+            Rule::chips => ItemKind::Chips(self.chip_entries(it)?),
             Rule::holding => ItemKind::Holding(self.ident(self.next(&mut it, &span)?)),
             Rule::setup => ItemKind::Setup(self.block(self.next(&mut it, &span)?, 0)?),
             Rule::rule => self.rule_def(it, &span)?,
@@ -620,19 +602,105 @@ impl Builder {
                 let name = self.ident(self.next(&mut it, &span)?);
                 ItemKind::Remove { what, name }
             }
-            Rule::replace => {
-                let def = self.next(&mut it, &span)?;
-                let rk = def.as_rule();
-                let inner = kids(def);
-                ItemKind::Replace(Box::new(match rk {
-                    Rule::rule => self.rule_def(inner, &span)?,
-                    _ => ItemKind::Action(self.action_def(rk, inner, &span)?),
-                }))
-            }
+            Rule::replace => self.replace_item(it, &span)?,
             Rule::change => ItemKind::Change(self.change(self.next(&mut it, &span)?)?),
             _ => return Err(self.internal(span)),
         };
         Ok(Item { kind, span })
+    }
+
+    /// `variant "NAME" { KEY = VALUE … }`, from the pairs after `variant`.
+    fn variant_item<'i>(
+        &self,
+        mut it: impl Iterator<Item = Pair<'i, Rule>>,
+        span: &Span,
+    ) -> Res<ItemKind> {
+        let name = self.string(self.next(&mut it, span)?)?;
+        let mut entries = Vec::new();
+        for e in it {
+            let espan = self.span(&e);
+            let mut k = kids(e);
+            let key = self.ident(self.next(&mut k, &espan)?);
+            let value = self.expr(self.next(&mut k, &espan)?, 0)?;
+            entries.push(HeaderEntry {
+                key,
+                value,
+                span: espan,
+            });
+        }
+        Ok(ItemKind::Variant { name, entries })
+    }
+
+    /// `param NAME: TYPE [in RANGE] = DEFAULT ["doc"] [one of [ … ]]`, from the pairs after `param`.
+    fn param_item<'i>(
+        &self,
+        mut it: impl Iterator<Item = Pair<'i, Rule>>,
+        span: &Span,
+    ) -> Res<ParamDecl> {
+        let name = self.ident(self.next(&mut it, span)?);
+        let ty = self.type_expr(self.next(&mut it, span)?, 0)?;
+        let mut next = self.next(&mut it, span)?;
+        let mut range = None;
+        if next.as_rule() == Rule::param_range {
+            let rspan = self.span(&next);
+            let mut rk = kids(next);
+            range = Some(self.expr(self.next(&mut rk, &rspan)?, 0)?);
+            next = self.next(&mut it, span)?;
+        }
+        let default = self.expr(next, 0)?;
+        let mut doc = None;
+        let mut one_of = None;
+        for p in it {
+            match p.as_rule() {
+                Rule::string => doc = Some(self.string(p)?),
+                _ => {
+                    let pspan = self.span(&p);
+                    one_of = Some(self.expr_list_as_expr(self.next(&mut kids(p), &pspan)?)?);
+                }
+            }
+        }
+        Ok(ParamDecl {
+            name,
+            ty,
+            default,
+            doc,
+            one_of,
+            range,
+        })
+    }
+
+    /// `chips { COLOUR VALUE x COUNT, … }`, from the pairs after `chips`.
+    fn chip_entries<'i>(&self, it: impl Iterator<Item = Pair<'i, Rule>>) -> Res<Vec<ChipEntry>> {
+        let mut entries = Vec::new();
+        for e in it {
+            let espan = self.span(&e);
+            let mut k = kids(e);
+            let colour = self.ident(self.next(&mut k, &espan)?);
+            let value = self.int(self.next(&mut k, &espan)?)?;
+            let count = self.int(self.next(&mut k, &espan)?)?;
+            entries.push(ChipEntry {
+                colour,
+                value,
+                count,
+                span: espan,
+            });
+        }
+        Ok(entries)
+    }
+
+    /// `replace rule …` or `replace action|forced …`: the whole new definition.
+    fn replace_item<'i>(
+        &self,
+        mut it: impl Iterator<Item = Pair<'i, Rule>>,
+        span: &Span,
+    ) -> Res<ItemKind> {
+        let def = self.next(&mut it, span)?;
+        let rk = def.as_rule();
+        let inner = kids(def);
+        Ok(ItemKind::Replace(Box::new(match rk {
+            Rule::rule => self.rule_def(inner, span)?,
+            _ => ItemKind::Action(self.action_def(rk, inner, span)?),
+        })))
     }
 
     /// `rule NAME on TRIGGER [when C] { … }`, from the pairs after `rule`.
