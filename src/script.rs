@@ -142,6 +142,7 @@ fn read_lines(src: &Source) -> Result<(Header, Steps), InputError> {
     };
     let mut steps: Vec<(Step, Range<usize>)> = Vec::new();
     let mut errors: Vec<Diagnostic> = Vec::new();
+    let mut first_move: Option<(&str, Range<usize>)> = None;
     for (span, line) in line_spans(&src.text) {
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
@@ -151,16 +152,11 @@ fn read_lines(src: &Source) -> Result<(Header, Steps), InputError> {
                     errors.push(d);
                 }
             } else {
-                errors.push(
-                    Diagnostic::error(span, format!("`{word}` after the first move"))
-                        .with_label("a header statement")
-                        .with_note(format!(
-                            "`{word}` belongs to the script's header: move it above the first move"
-                        )),
-                );
+                misplaced_header(&mut errors, word, span, first_move.clone());
             }
             continue;
         }
+        first_move.get_or_insert((line, span.clone()));
         match step_line(word, rest, line) {
             Ok(step) => steps.push((step, span)),
             Err((msg, note)) => errors.push(
@@ -175,6 +171,39 @@ fn read_lines(src: &Source) -> Result<(Header, Steps), InputError> {
     } else {
         Err(InputError(src.render(&errors)))
     }
+}
+
+/// A header statement after the first move. When the first move looks like a misspelt header
+/// statement (`player ann, bob`), that line is the one to fix, and it is said first (once).
+fn misplaced_header(
+    errors: &mut Vec<Diagnostic>,
+    word: &str,
+    span: Range<usize>,
+    first_move: Option<(&str, Range<usize>)>,
+) {
+    let (first, first_span) = first_move.unwrap_or(("", 0..0));
+    let first_word = first.split_whitespace().next().unwrap_or("");
+    let is_move = ["place", "follower", "pass", "expect", "rest"].contains(&first_word);
+    let meant = crate::diag::did_you_mean(first_word, HEADER_WORDS).filter(|_| !is_move);
+    if let Some(meant) = meant {
+        if !errors.iter().any(|d| d.span == first_span) {
+            errors.push(
+                Diagnostic::error(
+                    first_span,
+                    format!("`{first_word}` is not a header statement"),
+                )
+                .with_label("read as the first move, which ends the header")
+                .with_note(format!("did you mean `{meant}`?")),
+            );
+        }
+    }
+    errors.push(
+        Diagnostic::error(span, format!("`{word}` after the first move"))
+            .with_label("a header statement")
+            .with_note(format!(
+                "`{word}` belongs to the script's header: move it above the first move (`{first}`)"
+            )),
+    );
 }
 
 /// The names of a `players` or `tiles` line (separated by commas or blanks); an empty name between
