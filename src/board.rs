@@ -5,7 +5,7 @@
 //! The hot path (listing legal placements) reads only flat arrays: for every empty candidate cell the
 //! edges its placed neighbours require, packed two bits per side, so one rotation is one mask test.
 
-use crate::compiled::{CompiledTile, NO_SEG};
+use crate::compiled::{CompiledTile, Rotated, NO_SEG};
 use crate::features::{Features, NONE};
 use crate::geometry::{facing_half, opposite, FeatureKind, SIDE_NAMES};
 use crate::map::{MapBoard, SquareKind};
@@ -363,6 +363,31 @@ impl Board {
         rot: usize,
         completed: &mut Vec<u32>,
     ) -> u32 {
+        let idx = self.record_tile(cell, ty, tile, rot);
+        let first_node = self.placed[idx as usize].first_node;
+        let r = &tile.rot[rot];
+        for s in 0..4 {
+            let n = self.neighbour(cell, s);
+            let nt = self.tile[n as usize];
+            if nt != NONE {
+                self.join_across(first_node, r, s, nt);
+            } else {
+                self.face_empty(first_node, r, s, n);
+            }
+        }
+        let ferry = self.ferry_to[cell as usize];
+        if ferry != NONE {
+            self.make_candidate(ferry);
+        }
+        self.completed_roads_and_cities(first_node, tile, completed);
+        self.surrounded_monasteries(cell, completed);
+        idx
+    }
+
+    /// Adds the tile's segments as feature nodes and the tile to `placed`, takes its cell off the
+    /// frontier, and returns its index in `placed`.
+    #[inline]
+    fn record_tile(&mut self, cell: u32, ty: u16, tile: &CompiledTile, rot: usize) -> u32 {
         let idx = self.placed.len() as u32;
         let first_node = self.features.len() as u32;
         let r = &tile.rot[rot];
@@ -382,79 +407,97 @@ impl Board {
             half_seg: r.half_seg,
             monastery: tile.monastery.unwrap_or(NO_SEG),
         });
-        let cu = cell as usize;
-        self.tile[cu] = idx;
+        self.tile[cell as usize] = idx;
         self.remove_candidate(cell);
+        idx
+    }
 
-        for s in 0..4 {
-            let n = self.neighbour(cell, s);
-            let nu = n as usize;
-            let seg = r.side_seg[s];
-            let nt = self.tile[nu];
-            if nt != NONE {
-                let other = self.placed[nt as usize];
-                // Roads and cities join across the side (edges match, so both have a segment).
-                let oseg = other.side_seg[opposite(s)];
-                if seg != NO_SEG && oseg != NO_SEG {
-                    let root = self
-                        .features
-                        .union(first_node + seg as u32, other.first_node + oseg as u32);
-                    self.features.close_sides(root, 2);
-                }
-                // Fields join half to half.
-                for h in [2 * s, 2 * s + 1] {
-                    let fseg = r.half_seg[h];
-                    let of = other.half_seg[facing_half(h)];
-                    if fseg != NO_SEG && of != NO_SEG {
-                        self.features
-                            .union(first_node + fseg as u32, other.first_node + of as u32);
-                    }
-                }
-            } else {
-                match self.kind[nu] {
-                    CellKind::Land => {
-                        let e = (r.edges >> (2 * s)) & 3;
-                        let o = opposite(s);
-                        self.req[nu] = (self.req[nu] & !(3 << (2 * o))) | (e << (2 * o));
-                        self.mask[nu] |= 3 << (2 * o);
-                        self.make_candidate(n);
-                        let pos = self.frontier_pos[nu];
-                        if pos != NONE {
-                            self.front_rm[pos as usize] =
-                                self.req[nu] as u16 | (self.mask[nu] as u16) << 8;
-                        }
-                    }
-                    CellKind::Water => {
-                        if seg != NO_SEG {
-                            self.features.close_sides(first_node + seg as u32, 1);
-                        }
-                    }
-                    CellKind::LargeCity => {
-                        if seg != NO_SEG {
-                            self.features.close_sides(first_node + seg as u32, 1);
-                        }
-                        let id = self.large[nu] as usize;
-                        if !self.large_found.get(id).copied().unwrap_or(true) {
-                            self.large_found[id] = true;
-                            let cells = std::mem::take(&mut self.large_cells[id]);
-                            for &lc in &cells {
-                                for ls in 0..4 {
-                                    let ln = self.neighbour(lc, ls);
-                                    self.make_candidate(ln);
-                                }
-                            }
-                            self.large_cells[id] = cells;
-                        }
-                    }
-                }
+    /// Joins the new tile (nodes from `first_node`, rotated as `r`) to the placed tile `other`
+    /// across its side `s`: roads and cities side to side (edges match, so both have a segment),
+    /// fields half to half.
+    #[inline]
+    fn join_across(&mut self, first_node: u32, r: &Rotated, s: usize, other: u32) {
+        let other = self.placed[other as usize];
+        let seg = r.side_seg[s];
+        let oseg = other.side_seg[opposite(s)];
+        if seg != NO_SEG && oseg != NO_SEG {
+            let root = self
+                .features
+                .union(first_node + seg as u32, other.first_node + oseg as u32);
+            self.features.close_sides(root, 2);
+        }
+        for h in [2 * s, 2 * s + 1] {
+            let fseg = r.half_seg[h];
+            let of = other.half_seg[facing_half(h)];
+            if fseg != NO_SEG && of != NO_SEG {
+                self.features
+                    .union(first_node + fseg as u32, other.first_node + of as u32);
             }
         }
-        let ferry = self.ferry_to[cu];
-        if ferry != NONE {
-            self.make_candidate(ferry);
-        }
+    }
 
-        // Completed roads and cities: roots of this tile's segments with no open side left.
+    /// What the new tile does to the empty cell `n` across its side `s`: land learns the edge it
+    /// must match and joins the frontier; sea and off-map close the side; a large city closes it
+    /// and is discovered.
+    #[inline]
+    fn face_empty(&mut self, first_node: u32, r: &Rotated, s: usize, n: u32) {
+        let seg = r.side_seg[s];
+        match self.kind[n as usize] {
+            CellKind::Land => self.require_edge(n, s, (r.edges >> (2 * s)) & 3),
+            CellKind::Water => {
+                if seg != NO_SEG {
+                    self.features.close_sides(first_node + seg as u32, 1);
+                }
+            }
+            CellKind::LargeCity => {
+                if seg != NO_SEG {
+                    self.features.close_sides(first_node + seg as u32, 1);
+                }
+                self.discover_large_city(self.large[n as usize] as usize);
+            }
+        }
+    }
+
+    /// Makes the land cell `n` require `edge` on the side facing the new tile (whose side `s` it
+    /// is across), and puts `n` on the frontier with its new requirement.
+    #[inline]
+    fn require_edge(&mut self, n: u32, s: usize, edge: u8) {
+        let nu = n as usize;
+        let o = opposite(s);
+        self.req[nu] = (self.req[nu] & !(3 << (2 * o))) | (edge << (2 * o));
+        self.mask[nu] |= 3 << (2 * o);
+        self.make_candidate(n);
+        let pos = self.frontier_pos[nu];
+        if pos != NONE {
+            self.front_rm[pos as usize] = self.req[nu] as u16 | (self.mask[nu] as u16) << 8;
+        }
+    }
+
+    /// The first time a tile touches large city `id`, every land cell next to it becomes a
+    /// candidate.
+    fn discover_large_city(&mut self, id: usize) {
+        if self.large_found.get(id).copied().unwrap_or(true) {
+            return;
+        }
+        self.large_found[id] = true;
+        let cells = std::mem::take(&mut self.large_cells[id]);
+        for &lc in &cells {
+            for ls in 0..4 {
+                let ln = self.neighbour(lc, ls);
+                self.make_candidate(ln);
+            }
+        }
+        self.large_cells[id] = cells;
+    }
+
+    /// Appends the roots of the new tile's roads and cities that have no open side left.
+    #[inline]
+    fn completed_roads_and_cities(
+        &mut self,
+        first_node: u32,
+        tile: &CompiledTile,
+        completed: &mut Vec<u32>,
+    ) {
         for (i, &k) in tile.kinds.iter().enumerate() {
             if matches!(k, FeatureKind::Road | FeatureKind::City) {
                 let root = self.features.find(first_node + i as u32);
@@ -463,7 +506,11 @@ impl Board {
                 }
             }
         }
-        // Monasteries in the 3x3 block that are now surrounded.
+    }
+
+    /// Appends the monasteries in the 3x3 block around `cell` that are now surrounded.
+    #[inline]
+    fn surrounded_monasteries(&self, cell: u32, completed: &mut Vec<u32>) {
         for dy in -1..=1 {
             for dx in -1..=1 {
                 let c = (cell as i32 + dy * self.gw + dx) as u32;
@@ -477,7 +524,6 @@ impl Board {
                 }
             }
         }
-        idx
     }
 
     /// Filled squares in the 3x3 block around `cell` (the cell itself included).

@@ -182,6 +182,7 @@ impl<H: Hooks> Writer<'_, H> {
         self.line(&text);
     }
 
+    /// The line of one event, if it has one; a turn's end prints the scores when they changed.
     fn event(&mut self, e: &Event) {
         let st = &self.game.st;
         let n = &self.n;
@@ -191,19 +192,7 @@ impl<H: Hooks> Writer<'_, H> {
                 taken,
                 listed,
                 asked,
-            } => {
-                let s = if *options == 1 { "" } else { "s" };
-                // A decision a rule asked of a player names that player.
-                let who = match (asked, e.player) {
-                    (true, Some(p)) => format!("{} is asked: ", n.player(p)),
-                    _ => String::new(),
-                };
-                let mut t = format!("  {who}[{options} option{s}] {taken}");
-                if listed.len() > 1 {
-                    t.push_str(&format!("   ({})", listed.join(" | ")));
-                }
-                t
-            }
+            } => self.choice_line(e.player, *options, taken, listed, *asked),
             EvKind::TilePlaced { ty, cell, rot } if e.turn == 0 => {
                 let (x, y) = st.board.xy(*cell);
                 format!("  tile {} at {x},{y} r{}", n.tile(*ty), *rot as u32 * 90)
@@ -227,50 +216,14 @@ impl<H: Hooks> Writer<'_, H> {
                 from,
                 to,
                 face_up,
-            } => {
-                let c = st.chips[*chip as usize];
-                format!(
-                    "  chip {} ({} {}) {} -> {} face {}",
-                    chip,
-                    n.colour(c.colour),
-                    c.value,
-                    n.place(*from),
-                    n.place(*to),
-                    if *face_up { "up" } else { "down" }
-                )
-            }
+            } => self.chip_line(*chip, *from, *to, *face_up),
             EvKind::Score {
                 player,
                 points,
                 rule,
                 what,
                 at,
-            } => {
-                if let Some(r) = self.running.get_mut(*player as usize) {
-                    *r = r.saturating_add(*points);
-                }
-                let word = self.game.rule_word(*rule);
-                let rule = self.game.rule_name(*rule);
-                match what {
-                    Some(f) => format!(
-                        "  {} {:+} for {} ({word} {rule})",
-                        self.player(*player),
-                        points,
-                        self.describe(f)
-                    ),
-                    None => {
-                        let place = at.map_or(String::new(), |c| {
-                            let (x, y) = st.board.xy(c);
-                            format!(" at {x},{y}")
-                        });
-                        format!(
-                            "  {} {:+}{place} ({word} {rule})",
-                            self.player(*player),
-                            points
-                        )
-                    }
-                }
-            }
+            } => self.score_line(*player, *points, *rule, what.as_ref(), *at),
             EvKind::TurnEnd { .. } => {
                 self.scores_if_changed();
                 return;
@@ -278,6 +231,73 @@ impl<H: Hooks> Writer<'_, H> {
             EvKind::Note(text) => format!("  note: {text}"),
         };
         self.line(&text);
+    }
+
+    /// "  [3 options] follower city N   (pass | follower city N | …)"; a decision a rule asked of a
+    /// player names that player.
+    fn choice_line(
+        &self,
+        player: Option<u8>,
+        options: u32,
+        taken: &str,
+        listed: &[String],
+        asked: bool,
+    ) -> String {
+        let s = if options == 1 { "" } else { "s" };
+        let who = match (asked, player) {
+            (true, Some(p)) => format!("{} is asked: ", self.n.player(p)),
+            _ => String::new(),
+        };
+        let mut t = format!("  {who}[{options} option{s}] {taken}");
+        if listed.len() > 1 {
+            t.push_str(&format!("   ({})", listed.join(" | ")));
+        }
+        t
+    }
+
+    /// "  chip 12 (blue 1) supply -> aside face down"
+    fn chip_line(&self, chip: u16, from: Place, to: Place, face_up: bool) -> String {
+        let c = self.game.st.chips[chip as usize];
+        format!(
+            "  chip {} ({} {}) {} -> {} face {}",
+            chip,
+            self.n.colour(c.colour),
+            c.value,
+            self.n.place(from),
+            self.n.place(to),
+            if face_up { "up" } else { "down" }
+        )
+    }
+
+    /// Adds the points to the running scores and says who scored them, for what, by which rule:
+    /// "  ann +3 for the completed road of 3 tiles at 0,-1 (rule road)".
+    fn score_line(
+        &mut self,
+        player: u8,
+        points: i64,
+        rule: u16,
+        what: Option<&ScoredFeature>,
+        at: Option<u32>,
+    ) -> String {
+        if let Some(r) = self.running.get_mut(player as usize) {
+            *r = r.saturating_add(points);
+        }
+        let word = self.game.rule_word(rule);
+        let rule = self.game.rule_name(rule);
+        let who = self.player(player);
+        match what {
+            Some(f) => format!(
+                "  {who} {points:+} for {} ({word} {rule})",
+                self.describe(f)
+            ),
+            None => {
+                let place = at.map_or(String::new(), |c| {
+                    let (x, y) = self.game.st.board.xy(c);
+                    format!(" at {x},{y}")
+                });
+                format!("  {who} {points:+}{place} ({word} {rule})")
+            }
+        }
     }
 
     /// "the completed city of 3 tiles with 1 coat of arms at 0,-1"
