@@ -20,7 +20,7 @@ pub(super) enum StaticVal {
 /// of aggregates inside it, and the values of the outside variables it names (collected in `free`),
 /// read only through properties that never change (a square's kind and attributes, a chip's colour
 /// and value). Such an aggregate is computed once per value of its outside variables.
-fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<u16>) -> bool {
+pub(super) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<u16>) -> bool {
     use Field as F;
     match e {
         Expr::Const(_) | Expr::Param(_) => true,

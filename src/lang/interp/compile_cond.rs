@@ -14,7 +14,7 @@
 use super::compile::{compile, Code};
 use super::{Interp, R};
 use crate::lang::ast::BinOp;
-use crate::lang::builtins::Field;
+use crate::lang::builtins::{Builtin, Field};
 use crate::lang::ir::{Expr, Value};
 use crate::state::State;
 
@@ -32,6 +32,8 @@ enum Operand {
     Param(u16),
     Local(u16),
     LocalField(u16, Field),
+    /// `len(x.chips)` for a local `x`: the count the state keeps, no list built.
+    LocalChips(u16),
     Code(Code),
 }
 
@@ -42,6 +44,13 @@ fn operand(e: &Expr, statics: &[usize]) -> Operand {
         &Expr::Local(s) => Operand::Local(s),
         Expr::Field(x, f) => match x.as_ref() {
             &Expr::Local(s) => Operand::LocalField(s, *f),
+            _ => Operand::Code(compile(e, statics)),
+        },
+        Expr::Call(Builtin::Len, args) => match args.as_slice() {
+            [Expr::Field(x, Field::SquareChips)] => match x.as_ref() {
+                &Expr::Local(s) => Operand::LocalChips(s),
+                _ => Operand::Code(compile(e, statics)),
+            },
             _ => Operand::Code(compile(e, statics)),
         },
         _ => Operand::Code(compile(e, statics)),
@@ -58,6 +67,12 @@ fn cond(e: &Expr, statics: &[usize], root: bool) -> Cond {
             }
             Ok(b)
         }),
+        Expr::Not(x) if local_flag(x).is_some() => {
+            let Some((s, f)) = local_flag(x) else {
+                unreachable!("matched above")
+            };
+            flag(s, f, true, root)
+        }
         Expr::Not(x) => {
             let x = cond(x, statics, false);
             Box::new(move |me, st| {
@@ -97,6 +112,12 @@ fn cond(e: &Expr, statics: &[usize], root: bool) -> Cond {
             let v = me.local(s);
             me.as_bool(v)
         }),
+        Expr::Field(_, _) if local_flag(e).is_some() => {
+            let Some((s, f)) = local_flag(e) else {
+                unreachable!("matched above")
+            };
+            flag(s, f, false, root)
+        }
         Expr::Field(x, f) if matches!(x.as_ref(), Expr::Local(_)) => {
             let (&Expr::Local(s), f) = (x.as_ref(), *f) else {
                 unreachable!("matched above")
@@ -131,6 +152,42 @@ fn cond(e: &Expr, statics: &[usize], root: bool) -> Cond {
     }
 }
 
+/// A local's square flag (`s.covered`, `s.land`, …): the local's slot and the field.
+fn local_flag(e: &Expr) -> Option<(u16, Field)> {
+    use Field as F;
+    match e {
+        Expr::Field(
+            x,
+            f @ (F::SquareCovered
+            | F::SquareLand
+            | F::SquareLargeCity
+            | F::SquareIsland
+            | F::SquareTown
+            | F::SquareStart),
+        ) => match x.as_ref() {
+            &Expr::Local(s) => Some((s, *f)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `x.f` or `not x.f` for a local `x` and a square flag `f`: read in place when `x` holds a square
+/// (anything else goes through `field`, which gives the error).
+fn flag(s: u16, f: Field, negate: bool, root: bool) -> Cond {
+    Box::new(move |me, st| {
+        if root {
+            me.tick()?;
+        }
+        let v = me.local(s);
+        if let Value::Square(c) = v {
+            return Ok(me.square_flag(st, c, f) != negate);
+        }
+        let v = me.field(st, v, f)?;
+        Ok(me.as_bool(v)? != negate)
+    })
+}
+
 /// `a OP b` for a comparison operator: numbers compared in place, anything else as `binary_values`.
 fn compare(op: BinOp, a: Operand, b: Operand, root: bool) -> Cond {
     Box::new(move |me, st| {
@@ -163,6 +220,10 @@ impl Interp {
             Operand::LocalField(s, f) => {
                 let v = self.local(s);
                 self.field(st, v, f)
+            }
+            Operand::LocalChips(s) => {
+                let v = self.local(s);
+                Ok(Value::Int(self.count_square_chips(st, v)? as i64))
             }
             Operand::Code(ref c) => c(self, st),
         }

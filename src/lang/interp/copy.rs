@@ -44,6 +44,8 @@ impl Clone for Interp {
             static_free: self.static_free.clone(),
             static_vals: self.static_vals.clone(),
             guards: self.guards.clone(),
+            static_parts: self.static_parts.clone(),
+            static_memo: self.static_memo.clone(),
             code: self.code.clone(),
             subsets: self.subsets.clone(),
             chosen: self.chosen.clone(),
@@ -101,6 +103,8 @@ impl Clone for Interp {
             static_free: _,
             static_vals: _,
             guards: _,
+            static_parts: _,
+            static_memo: _,
             code: _,
             // Work lists only: nothing in them outlives an enumeration.
             subsets: _,

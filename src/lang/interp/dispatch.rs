@@ -1,27 +1,39 @@
-//! Trigger dispatch: which rules a trigger reaches. A rule whose condition starts with a test of a
-//! trigger value's feature kind (`when feature.kind == city and …`, `when kind != road …`) is only
-//! run for that kind: the test is found once, before play, and checked against the trigger's values
-//! without evaluating the condition. Skipping it is what evaluating the condition's first part would
-//! decide (`and` stops at the first false part).
+//! Trigger dispatch: which rules a trigger reaches, decided without running the rule where a test
+//! of the trigger's values settles it (skipping a rule is what evaluating its condition's first part
+//! would decide: `and` stops at the first false part). Three kinds of tests are found once, before
+//! play:
+//! - a test of a trigger value's feature kind (`when feature.kind == city and …`, `when kind != road
+//!   …`), checked against the trigger's values;
+//! - a count of the chips on the trigger's square (`when count(c in chips(at(square)) where …) > 0`,
+//!   `any(c in square.chips …)`, `len(chips(at(square))) > 0`), false while no chip lies there: the
+//!   state's count per square says so without evaluating anything;
+//! - parts that read only map facts of the trigger's square (`when square.island and …`: see
+//!   `aggregate::is_static`), evaluated once per square and rule, then remembered for the
+//!   interpreter's life (the map and the parameters do not change between its games).
 
-use super::Interp;
+use super::compile_cond::{compile_cond, Cond};
+use super::{Interp, R};
 use crate::game::{Ctx, Trigger};
-use crate::lang::ast::BinOp;
-use crate::lang::builtins::Field;
+use crate::lang::ast::{AggOp, BinOp};
+use crate::lang::builtins::{Builtin, Field};
 use crate::lang::ir::{Expr, Program, Value};
-use crate::state::State;
+use crate::state::{Place, State};
 
-/// The first part of a rule's condition, when it compares a trigger value (or its feature's kind)
-/// with a constant.
+/// A test at the start of a rule's condition that the trigger's values settle.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Guard {
-    /// The trigger binding read (its slot).
-    slot: u16,
-    /// Whether the test reads `.kind` of the bound feature rather than the bound value itself.
-    kind_of: bool,
-    want: Value,
-    /// `==` (true) or `!=` (false).
-    equal: bool,
+pub(super) enum Guard {
+    /// A trigger value (or its feature's kind) compared with a constant.
+    Kind {
+        /// The trigger binding read (its slot).
+        slot: u16,
+        /// Whether the test reads `.kind` of the bound feature rather than the bound value itself.
+        kind_of: bool,
+        want: Value,
+        /// `==` (true) or `!=` (false).
+        equal: bool,
+    },
+    /// False while no chip lies on the square bound in `slot`.
+    Chips { slot: u16 },
 }
 
 /// The leftmost part of an `and` chain.
@@ -35,6 +47,9 @@ fn first_part(e: &Expr) -> &Expr {
 /// A guard from a test `READ == CONST` or `CONST == READ` (or `!=`), READ a trigger slot or its
 /// feature's kind, CONST a feature kind.
 fn guard_of(e: &Expr, bound: u16) -> Option<Guard> {
+    if let Some(slot) = chips_test(e).filter(|&s| s < bound) {
+        return Some(Guard::Chips { slot });
+    }
     let Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) = e else {
         return None;
     };
@@ -50,12 +65,62 @@ fn guard_of(e: &Expr, bound: u16) -> Option<Guard> {
         },
         _ => return None,
     };
-    (slot < bound).then_some(Guard {
+    (slot < bound).then_some(Guard::Kind {
         slot,
         kind_of,
         want,
         equal: *op == BinOp::Eq,
     })
+}
+
+/// The slot of `s` when `e` is a test that is false while no chip lies on square `s`: `any` over
+/// its chips, or a count, sum, min or max over them (0 for no chips) that must be above 0.
+fn chips_test(e: &Expr) -> Option<u16> {
+    let zero = |x: &Expr| matches!(x, Expr::Const(Value::Int(0)));
+    let one = |x: &Expr| matches!(x, Expr::Const(Value::Int(1)));
+    match e {
+        Expr::Aggregate {
+            op: AggOp::Any,
+            list,
+            ..
+        } => chips_of(list),
+        Expr::Binary(BinOp::Gt | BinOp::Ne, a, b) if zero(b) => counted(a),
+        Expr::Binary(BinOp::Ge, a, b) if one(b) => counted(a),
+        Expr::Binary(BinOp::Lt | BinOp::Ne, a, b) if zero(a) => counted(b),
+        Expr::Binary(BinOp::Le, a, b) if one(a) => counted(b),
+        _ => None,
+    }
+}
+
+/// A number that is 0 when no chip lies on a square: the square's slot.
+fn counted(e: &Expr) -> Option<u16> {
+    match e {
+        Expr::Aggregate {
+            op: AggOp::Count | AggOp::Sum | AggOp::Min | AggOp::Max,
+            list,
+            ..
+        } => chips_of(list),
+        Expr::Call(Builtin::Len, args) if args.len() == 1 => chips_of(&args[0]),
+        _ => None,
+    }
+}
+
+/// `chips(at(s))` or `s.chips` for a local `s`.
+fn chips_of(e: &Expr) -> Option<u16> {
+    match e {
+        Expr::Call(Builtin::Chips, args) => match args.as_slice() {
+            [Expr::Call(Builtin::At, at)] => match at.as_slice() {
+                [Expr::Local(s)] => Some(*s),
+                _ => None,
+            },
+            _ => None,
+        },
+        Expr::Field(x, Field::SquareChips) => match x.as_ref() {
+            Expr::Local(s) => Some(*s),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Per rule, its guard if its condition starts with one.
@@ -67,6 +132,61 @@ pub(super) fn guards(prog: &Program) -> Vec<Option<Guard>> {
             guard_of(first_part(w), r.trigger.binds().len() as u16)
         })
         .collect()
+}
+
+/// The first parts of a rule's condition that read only map facts of the square in one trigger
+/// slot (and parameters and constants), compiled.
+pub(super) struct StaticPart {
+    slot: u16,
+    conds: Vec<Cond>,
+}
+
+/// The `and`-joined parts of a condition, left to right.
+fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    match e {
+        Expr::Binary(BinOp::And, a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// Per rule, its static first parts if its condition starts with some; `statics` as for `compile`.
+pub(super) fn static_parts(prog: &Program, statics: &[usize]) -> Vec<Option<StaticPart>> {
+    prog.rules
+        .iter()
+        .map(|r| {
+            let w = r.when.as_ref()?;
+            let bound = r.trigger.binds().len() as u16;
+            let mut parts = Vec::new();
+            conjuncts(w, &mut parts);
+            let mut slot = None;
+            let mut conds = Vec::new();
+            for p in parts {
+                let mut free = Vec::new();
+                if !super::aggregate::is_static(p, &mut Vec::new(), &mut free) {
+                    break;
+                }
+                match (free.as_slice(), slot) {
+                    ([s], None) if *s < bound => slot = Some(*s),
+                    ([s], Some(t)) if *s == t => {}
+                    _ => break,
+                }
+                conds.push(compile_cond(p, statics));
+            }
+            Some(StaticPart { slot: slot?, conds })
+        })
+        .collect()
+}
+
+/// What the memo says of a rule's static parts for one trigger.
+pub(super) enum Known {
+    /// No static parts, or a value that is not a square.
+    Nothing,
+    Is(bool),
+    /// Not worked out yet for this square: evaluate with [`Interp::learn_static`].
+    Unknown(u32),
 }
 
 impl Interp {
@@ -93,11 +213,23 @@ impl Interp {
 
     /// Whether rule `r` can run for this trigger: false when its guard's test is false.
     pub(super) fn reaches(&mut self, st: &mut State, r: usize, t: Trigger, ctx: &Ctx) -> bool {
-        let Some(g) = self.guards.get(r).copied().flatten() else {
-            return true;
+        let (slot, kind_of, want, equal) = match self.guards.get(r).copied().flatten() {
+            None => return true,
+            Some(Guard::Chips { slot }) => {
+                return match Self::trigger_value(st, t, ctx, slot) {
+                    Value::Square(c) => st.chip_count(Place::Square(c)) != Some(0),
+                    _ => true,
+                }
+            }
+            Some(Guard::Kind {
+                slot,
+                kind_of,
+                want,
+                equal,
+            }) => (slot, kind_of, want, equal),
         };
-        let v = Self::trigger_value(st, t, ctx, g.slot);
-        let got = match (g.kind_of, v) {
+        let v = Self::trigger_value(st, t, ctx, slot);
+        let got = match (kind_of, v) {
             (false, v) => v,
             (true, Value::Feature(root)) => match self.feature(st, root).kind {
                 Some(k) => Value::Kind(k),
@@ -106,6 +238,171 @@ impl Interp {
             // Not a feature: the condition's own evaluation reports it.
             (true, _) => return true,
         };
-        (got == g.want) == g.equal
+        (got == want) == equal
+    }
+
+    /// What the memo knows of rule `r`'s static parts for this trigger's square.
+    pub(super) fn static_known(&self, st: &State, r: usize, t: Trigger, ctx: &Ctx) -> Known {
+        let Some(Some(part)) = self.static_parts.get(r) else {
+            return Known::Nothing;
+        };
+        let Value::Square(c) = Self::trigger_value(st, t, ctx, part.slot) else {
+            return Known::Nothing;
+        };
+        match self
+            .static_memo
+            .get(r)
+            .and_then(|m| m.get(c as usize))
+            .copied()
+        {
+            Some(1) => Known::Is(false),
+            Some(2) => Known::Is(true),
+            _ => Known::Unknown(c),
+        }
+    }
+
+    /// Evaluates rule `r`'s static parts (its trigger values bound) and remembers the answer for
+    /// square `cell`.
+    pub(super) fn learn_static(&mut self, st: &mut State, r: usize, cell: u32) -> R<bool> {
+        let parts = self.static_parts.clone();
+        let Some(Some(part)) = parts.get(r) else {
+            return Ok(true);
+        };
+        let mut all = true;
+        for c in &part.conds {
+            if !c(self, st)? {
+                all = false;
+                break;
+            }
+        }
+        if self.static_memo.len() <= r {
+            self.static_memo.resize(r + 1, Vec::new());
+        }
+        let memo = &mut self.static_memo[r];
+        if memo.len() <= cell as usize {
+            memo.resize(st.board.square.len().max(cell as usize + 1), 0);
+        }
+        memo[cell as usize] = if all { 2 } else { 1 };
+        Ok(all)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A variant on the Iberia map (islands with coats of arms, chips scattered) whose rules end
+    /// with `rules`.
+    fn probe(rules: &str) -> crate::variant::Variant {
+        let text = format!(
+            "import \"scatter\"\n\
+             variant \"probe\" {{\n  title = \"Probe\"\n  doc = \"dispatch\"\n  map = \"iberia\"\n  \
+             tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  start_squares = 3\n}}\n\
+             {rules}\n"
+        );
+        let source = crate::diag::Source::new("probe.rules", text);
+        let no_sets = |_: usize, e: String| crate::variant::InputError(e);
+        match crate::variant::variant_from_source(&source, "probe.rules", &[], &no_sets) {
+            Ok(v) => v,
+            Err(e) => panic!("probe rules: {}", e.0),
+        }
+    }
+
+    /// Final scores of games played at random with `rules`, one game after another in one
+    /// interpreter (as `bench` does), and the interpreter at the end.
+    fn scores(rules: &str, seeds: u64) -> (Vec<Vec<i64>>, Interp) {
+        let v = probe(rules);
+        let players = ["ann".to_string(), "bob".to_string(), "cyd".to_string()];
+        let mut g = v
+            .new_game(v.config.clone(), &players, 0, false)
+            .expect("a game starts");
+        let mut out = Vec::new();
+        for seed in 0..seeds {
+            g.reset(&players, seed, false).expect("a game resets");
+            let mut rng = crate::rng::Rng::new(seed);
+            crate::game::play_random(&mut g, &mut rng).expect("the game runs");
+            out.push(g.st.players.iter().map(|p| p.score).collect());
+        }
+        (out, g.hooks)
+    }
+
+    fn guard(rules: &str) -> Option<Guard> {
+        let v = probe(rules);
+        let r = v.program.rules.iter().position(|r| r.name == "r");
+        guards(&v.program)[r.expect("rule r")]
+    }
+
+    #[test]
+    fn chip_counts_on_the_trigger_square_are_guards() {
+        for when in [
+            "count(c in chips(at(square)) where c.face_up) > 0",
+            "len(square.chips) >= 1",
+            "0 < sum(c in square.chips: c.value) and player.score > 3",
+            "any(c in chips(at(square)): c.value == 2)",
+        ] {
+            let g = guard(&format!(
+                "rule r on placed when {when} {{ score(player, 1) }}"
+            ));
+            assert!(matches!(g, Some(Guard::Chips { slot: 2 })), "{when}: {g:?}");
+        }
+        // A count that may be true with no chip, or chips elsewhere, is not one.
+        for when in [
+            "count(c in chips(at(square))) >= 0",
+            "count(c in chips(hand(player))) > 0",
+            "not (len(square.chips) > 0)",
+        ] {
+            let g = guard(&format!(
+                "rule r on placed when {when} {{ score(player, 1) }}"
+            ));
+            assert!(g.is_none(), "{when}: {g:?}");
+        }
+    }
+
+    /// Skipping rules by the chips on the square or by remembered map facts gives the games that
+    /// evaluating every condition gives (the same rules, each condition led by a part that is
+    /// neither a guard nor static).
+    #[test]
+    fn skipping_rules_changes_no_game() {
+        let rules = |lead: &str| {
+            format!(
+                "rule r on placed when {lead}count(c in chips(at(square)) where not c.face_up) > 0 {{\n\
+                   for c in chips(at(square)) {{ score(player, c.value) move(c, box, up) }}\n}}\n\
+                 rule s on placed when {lead}square.island and square.shields > 0 \
+                   and not square.covered {{ score(player, 5) }}\n\
+                 rule t on placed when {lead}square.island and square.shields > 0 {{ score(player, 7) }}\n\
+                 rule u on placed when {lead}square.x > 10 and player.score > 20 {{ score(player, 1) }}"
+            )
+        };
+        let (fast, interp) = scores(&rules(""), 6);
+        let (slow, plain) = scores(&rules("tiles_left() >= 0 and "), 6);
+        assert_eq!(fast, slow);
+        let at = |name: &str| {
+            let r = interp.prog.rules.iter().position(|r| r.name == name);
+            r.expect("a rule of the probe")
+        };
+        // The guards and static parts were found where they lead, and only there.
+        assert!(matches!(
+            interp.guards[at("r")],
+            Some(Guard::Chips { slot: 2 })
+        ));
+        assert!(["r", "s", "t", "u"]
+            .iter()
+            .all(|n| plain.guards[at(n)].is_none()));
+        assert!(plain.static_parts.iter().all(|p| p.is_none()));
+        // `t` is static as a whole, `u` up to its score; `s` up to `covered`.
+        let parts: Vec<usize> = ["r", "s", "t", "u"]
+            .iter()
+            .map(|n| {
+                interp.static_parts[at(n)]
+                    .as_ref()
+                    .map_or(0, |p| p.conds.len())
+            })
+            .collect();
+        assert_eq!(parts, vec![0, 2, 2, 1]);
+        // Squares were remembered both ways (x > 10 or not), most of them as not islands.
+        let u = &interp.static_memo[at("u")];
+        assert!(u.contains(&2) && u.contains(&1));
+        assert!(interp.static_memo[at("t")].contains(&1));
+        assert!(interp.static_memo[at("s")].contains(&1));
     }
 }

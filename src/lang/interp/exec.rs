@@ -1,5 +1,7 @@
-//! Triggers: binding a trigger's values and running the rules that listen to it.
+//! Triggers: binding a trigger's values and running the rules that listen to it (those that
+//! `dispatch` does not rule out).
 
+use super::dispatch::Known;
 use super::{Interp, R};
 use crate::game::{Ctx, Trigger};
 use crate::state::State;
@@ -24,13 +26,22 @@ impl Interp {
             if !self.reaches(st, r as usize, t, ctx) {
                 continue;
             }
+            let known = self.static_known(st, r as usize, t, ctx);
+            if let Known::Is(false) = known {
+                continue;
+            }
             self.begin(r as u16, st.turn);
             let saved = self.enter(rule.body.locals.max(4));
             self.bind_trigger(st, t, ctx)?;
-            let ok = match &code.rule_when[r as usize] {
-                Some(w) => w(self, st)?,
-                None => true,
+            let ok = match known {
+                Known::Unknown(cell) => self.learn_static(st, r as usize, cell)?,
+                _ => true,
             };
+            let ok = ok
+                && match &code.rule_when[r as usize] {
+                    Some(w) => w(self, st)?,
+                    None => true,
+                };
             if ok {
                 self.run_stmts(st, &code.bodies.rules[r as usize])?;
             }

@@ -49,23 +49,38 @@ impl Interp {
 
     fn square_field(&mut self, st: &State, c: u32, f: Field) -> R<Value> {
         use Field as F;
-        let cu = c as usize;
         Ok(match f {
-            F::SquareCovered => Value::Bool(st.board.tile.get(cu).is_some_and(|&t| t != NONE)),
-            F::SquareLand => Value::Bool(st.board.kind.get(cu) == Some(&CellKind::Land)),
-            F::SquareLargeCity => Value::Bool(st.board.kind.get(cu) == Some(&CellKind::LargeCity)),
+            F::SquareCovered
+            | F::SquareLand
+            | F::SquareLargeCity
+            | F::SquareTown
+            | F::SquareStart
+            | F::SquareIsland => Value::Bool(self.square_flag(st, c, f)),
             F::SquareX => Value::Int(st.board.xy(c).0 as i64),
             F::SquareY => Value::Int(st.board.xy(c).1 as i64),
-            F::SquareTown => Value::Bool(self.map_square(st, c).is_some_and(|s| s.town)),
-            F::SquareStart => Value::Bool(st.start_cells.contains(&c)),
-            F::SquareIsland => Value::Bool(
-                self.map_square(st, c)
-                    .is_some_and(|s| s.kind == SquareKind::Island),
-            ),
             F::SquareChips => self.square_chips(st, c),
             F::SquareFreeSlots => Value::Int(self.free_slot_mask(st, c).count_ones() as i64),
             _ => return Err(self.fail("not a field of a square")),
         })
+    }
+
+    /// A square's true/false field (`covered`, `land`, `large_city`, `town`, `start`, `island`);
+    /// false for any other field.
+    #[inline]
+    pub(super) fn square_flag(&self, st: &State, c: u32, f: Field) -> bool {
+        use Field as F;
+        let cu = c as usize;
+        match f {
+            F::SquareCovered => st.board.tile.get(cu).is_some_and(|&t| t != NONE),
+            F::SquareLand => st.board.kind.get(cu) == Some(&CellKind::Land),
+            F::SquareLargeCity => st.board.kind.get(cu) == Some(&CellKind::LargeCity),
+            F::SquareTown => self.map_square(st, c).is_some_and(|s| s.town),
+            F::SquareStart => st.start_cells.contains(&c),
+            F::SquareIsland => self
+                .map_square(st, c)
+                .is_some_and(|s| s.kind == SquareKind::Island),
+            _ => false,
+        }
     }
 
     /// `square.chips`: the chips on a square, in chip order, straight into the arena.

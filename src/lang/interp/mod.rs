@@ -115,6 +115,11 @@ pub struct Interp {
     static_vals: Vec<Vec<(Vec<Value>, StaticVal)>>,
     /// Per rule, the test of a trigger value its condition starts with (see `dispatch`).
     guards: Vec<Option<dispatch::Guard>>,
+    /// Per rule, the first parts of its condition that read only map facts of the trigger's square,
+    /// compiled; and per rule, per cell, what they gave (0: not known yet, 1: false, 2: true), kept
+    /// for the interpreter's life like the static aggregates (see `dispatch`).
+    static_parts: Arc<Vec<Option<dispatch::StaticPart>>>,
+    static_memo: Vec<Vec<u8>>,
     /// The program's conditions and choice lists, compiled before play (see `compile`).
     code: Arc<compile::Compiled>,
     /// Work lists of chip-subset choices, kept between runs (see `subsets`).
@@ -173,6 +178,8 @@ impl Interp {
             forced_reads: reads::forced_reads(&prog),
             forced_quiet: None,
             guards: dispatch::guards(&prog),
+            static_parts: Arc::new(dispatch::static_parts(&prog, &static_aggs)),
+            static_memo: Vec::new(),
             static_aggs,
             static_free,
             static_vals,
