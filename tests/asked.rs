@@ -2,25 +2,13 @@
 //! game's log names who decided each choice (`deciders`, also on `game_end` for decisions asked in
 //! final scoring) and replays identically; random games with asked decisions replay identically.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn carto(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .args(args)
-        .output()
-        .expect("run carto");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{carto, scratch_dir};
+use std::path::PathBuf;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("carto-asked-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    scratch_dir("asked").join(name)
 }
 
 #[test]

@@ -4,6 +4,9 @@
 //! guard only), and name `file:line:col` when the problem is in a file. The messages are pinned, one
 //! snapshot per group (`tests/snapshots/battery__*.snap`), and were read one by one.
 
+mod common;
+
+use common::{fresh_dir, write_file};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -39,17 +42,9 @@ const LIMIT: Duration = Duration::from_secs(60);
 
 /// Runs one case in a fresh folder; (exit code, stderr, stdout).
 fn run(group: &str, c: &Case) -> (i32, String, String) {
-    let dir = std::env::temp_dir().join(format!(
-        "carto-battery-{}-{group}-{}",
-        std::process::id(),
-        c.name
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("battery", &format!("{group}-{}", c.name));
     for (name, bytes) in &c.files {
-        let p = dir.join(name);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, bytes).unwrap();
+        write_file(&dir, name, bytes);
     }
     let out = output_within(&dir, &c.args, LIMIT)
         .unwrap_or_else(|| panic!("{group}/{}: carto ran over {LIMIT:?}", c.name));
@@ -301,16 +296,21 @@ fn bad_rules() {
     battery("rules", cases);
 }
 
-/// A case for the map `m.toml` holding `map`, played by a rules file on it.
-fn map_case(name: &str, map: &str) -> Case {
-    let rules = on_map();
+/// A case for the rules file `v.rules` holding `rules` with the file `file` beside it holding
+/// `text`, run with `carto play v.rules`; the message must point into `at`.
+fn beside_case(name: &str, rules: &str, (file, text): (&str, &str), at: &str) -> Case {
     case(
         name,
-        &[("v.rules", &rules), ("m.toml", map)],
+        &[("v.rules", rules), (file, text)],
         "play v.rules",
         1,
-        Some("m.toml"),
+        Some(at),
     )
+}
+
+/// A case for the map `m.toml` holding `map`, played by a rules file on it.
+fn map_case(name: &str, map: &str) -> Case {
+    beside_case(name, &on_map(), ("m.toml", map), "m.toml")
 }
 
 #[test]
@@ -379,15 +379,11 @@ fn bad_maps() {
             "[[part]]\nmap = \"m.toml\"\noffset = [99999, 0]\n[[start]]",
         ),
         map_case("too_many_squares", &big),
-        case(
+        beside_case(
             "file_misspelt",
-            &[
-                ("v.rules", &on_map().replace("m.toml", "mm.toml")),
-                ("m.toml", MAP),
-            ],
-            "play v.rules",
-            1,
-            Some("v.rules"),
+            &on_map().replace("m.toml", "mm.toml"),
+            ("m.toml", MAP),
+            "v.rules",
         ),
     ];
     battery("maps", cases);
@@ -395,14 +391,7 @@ fn bad_maps() {
 
 /// A case for the tile set `t.toml` holding `set`, played by a rules file that names it.
 fn tiles_case(name: &str, set: &str) -> Case {
-    let rules = with_tiles();
-    case(
-        name,
-        &[("v.rules", &rules), ("t.toml", set)],
-        "play v.rules",
-        1,
-        Some("t.toml"),
-    )
+    beside_case(name, &with_tiles(), ("t.toml", set), "t.toml")
 }
 
 #[test]
@@ -415,21 +404,15 @@ fn bad_tile_sets() {
     };
     let tile = |body: &str| format!("[[tile]]\nid = \"A\"\ncount = 2\n{body}\n");
     // No start tile in any set: said at the header's `tiles`, where the sets are named.
-    let no_start = |set: &str| {
-        let rules = with_tiles();
-        case(
-            "no_start_tile",
-            &[("v.rules", &rules), ("t.toml", set)],
-            "play v.rules",
-            1,
-            Some("v.rules"),
-        )
-    };
+    let no_start =
+        |set: &str| beside_case("no_start_tile", &with_tiles(), ("t.toml", set), "v.rules");
     let rules_of = |list: &str| {
         header(&format!(
             "  title = \"T\"\n  tiles = [{list}]\n  players = 2..6"
         ))
     };
+    // A rules file naming the sets `list`, with nothing beside it.
+    let sets = |name: &str, list: &str| rules_case(name, "play", &rules_of(list));
     let cases = vec![
         tiles_case("not_toml", "this is not toml\n"),
         tiles_case("no_tiles", "# nothing\n"),
@@ -452,17 +435,16 @@ fn bad_tile_sets() {
         t("monastery_a_number", &tile("edges = \"FFFF\"\nmonastery = 3")),
         t("city_on_a_field_edge", &tile("edges = \"FFFF\"\ncities = [{ sides = \"N\" }]")),
         no_start(&tile("edges = \"FFFF\"\nfields = [{ halves = [\"Nw\", \"Ne\", \"En\", \"Es\", \"Se\", \"Sw\", \"Ws\", \"Wn\"] }]\nmonastery = true")),
-        case("set_missing", &[("v.rules", &rules_of("\"nosuch.toml\""))], "play v.rules", 1, Some("v.rules")),
-        case("set_misspelt", &[("v.rules", &rules_of("\"basee\""))], "play v.rules", 1, Some("v.rules")),
-        case(
+        sets("set_missing", "\"nosuch.toml\""),
+        sets("set_misspelt", "\"basee\""),
+        beside_case(
             "set_file_misspelt",
-            &[("v.rules", &rules_of("\"tiels.toml\"")), ("tiles.toml", &tiles(""))],
-            "play v.rules",
-            1,
-            Some("v.rules"),
+            &rules_of("\"tiels.toml\""),
+            ("tiles.toml", &tiles("")),
+            "v.rules",
         ),
-        case("no_sets", &[("v.rules", &rules_of(""))], "play v.rules", 1, Some("v.rules")),
-        case("set_a_number", &[("v.rules", &rules_of("3"))], "play v.rules", 1, Some("v.rules")),
+        sets("no_sets", ""),
+        sets("set_a_number", "3"),
     ];
     battery("tile_sets", cases);
 }
@@ -561,9 +543,7 @@ fn bad_scripts() {
 
 /// A game log of the base game, written by the built binary.
 fn base_log() -> String {
-    let dir = std::env::temp_dir().join(format!("carto-battery-{}-log", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("battery", "log");
     let args: Vec<String> = "play base --seed 4 --log g.log --quiet"
         .split(' ')
         .map(String::from)

@@ -2,39 +2,26 @@
 //! 2 (bad usage), never a panic (101). Each case runs the built binary in a fresh directory under the
 //! system's temp dir, with the files it needs, and pins (exit code, stderr, stdout) as a snapshot.
 
+mod common;
+
+use common::write_file;
 use std::path::PathBuf;
 use std::process::Command;
 
 /// A fresh, empty directory for one case.
 fn scratch(case: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("carto-cli-{}-{case}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::fresh_dir("cli", case)
 }
 
 /// Runs `carto ARGS` in a fresh directory holding `files`; returns the exit code, stderr and stdout.
 fn carto(case: &str, files: &[(&str, &[u8])], args: &[&str]) -> (i32, String, String) {
     let dir = scratch(case);
     for (name, bytes) in files {
-        let p = dir.join(name);
-        if let Some(parent) = p.parent() {
-            std::fs::create_dir_all(parent).unwrap();
-        }
-        std::fs::write(p, bytes).unwrap();
+        write_file(&dir, name, bytes);
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .args(args)
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let out = carto_in(&dir, args);
     let _ = std::fs::remove_dir_all(&dir);
-    let code = out.status.code().unwrap_or(-1);
-    (
-        code,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    out
 }
 
 fn report(args: &[&str], (code, err, out): &(i32, String, String)) -> String {
@@ -689,14 +676,9 @@ fn unfinished_script_logs_no_game_end() {
     let script =
         b"variant base\nplayers ann, bob\nseed 1\ntiles E, U\nplace E at 0,-1 r180\npass\n";
     let dir = scratch("unfinished_script");
-    std::fs::write(dir.join("s.script"), script).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .args(["run", "s.script", "--log", "s.jsonl"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    write_file(&dir, "s.script", script);
+    let (code, stdout, _) = common::carto_in(&dir, &["run", "s.script", "--log", "s.jsonl"]);
+    assert_eq!(code, 0);
     assert!(
         stdout.contains("game not finished: a decision is pending (turn 2, bob: placing the tile)"),
         "{stdout}"
@@ -1227,16 +1209,8 @@ fn set_without_name() {
 
 /// Runs `carto ARGS` with `cwd` as the current folder; (exit code, stderr, stdout).
 fn carto_in(cwd: &std::path::Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let (code, out, err) = common::carto_in(cwd, args);
+    (code, err, out)
 }
 
 /// A folder with `house/h.rules` on `house/m.toml` and a game of it logged to `logs/g.log` (played

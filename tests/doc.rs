@@ -4,27 +4,13 @@
 
 use carto::lang::builtins::{Builtin, Trigger, FIELDS, PHASES};
 use carto::lang::phrases::{builtin_phrase, field_phrase, phase_phrase, trigger_phrase};
+use common::carto_in as carto;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
 
 fn scratch(case: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("carto-doc-{}-{case}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn carto(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::fresh_dir("doc", case)
 }
 
 #[test]

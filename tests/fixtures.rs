@@ -12,19 +12,9 @@
 //! a script whose every score is worked out by hand in its comments (the script's `expect` lines
 //! assert them; the final scores are pinned here too).
 
-use std::process::Command;
+mod common;
 
-fn carto(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .args(args)
-        .output()
-        .expect("run carto");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{carto, scratch_dir, write_file};
 
 const LIGHTHOUSE: &str = "tests/fixtures/lighthouse.rules";
 const HOUSE: &str = "tests/fixtures/house_rules.rules";
@@ -121,10 +111,7 @@ fn house_rules_differ_from_base() {
             }
         })
         .collect();
-    let dir = std::env::temp_dir().join(format!("carto-fixtures-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("base.script");
-    std::fs::write(&path, base).unwrap();
+    let path = write_file(&scratch_dir("fixtures"), "base.script", base);
     let out = run(path.to_str().unwrap());
     // Base: city 4 * 2 = 8 each; ann's open road 3 tiles = 3; ann's farm next to 1 completed city = 3.
     assert!(out.contains("final scores: ann 14, bob 8"), "{out}");

@@ -2,29 +2,9 @@
 //! `change`); a same-named definition that does not say so is an error. One snapshot per misuse: the
 //! source and the rendered diagnostics together (as tests/check_finds.rs).
 
-use carto::diag::Source;
-use carto::lang::check::{check_source, render, BundledRules};
+mod common;
 
-/// Checks `src` as `test.rules`, with bundled imports and maps.
-fn check(src: &str) -> String {
-    let source = Source::new("test.rules", src);
-    let result = check_source(&source, &BundledRules, &carto::variant::load_map);
-    format!(
-        "----- SOURCE\n{src}\n----- DIAGNOSTICS\n{}",
-        render(&result)
-    )
-}
-
-macro_rules! snap {
-    ($name:ident, $src:expr) => {
-        #[test]
-        fn $name() {
-            let out = check($src);
-            assert!(out.contains("error"), "no error:\n{out}");
-            insta::assert_snapshot!(stringify!($name), out);
-        }
-    };
-}
+use common::{check, error_snap as snap};
 
 /// A house rule file that checks clean.
 fn clean(src: &str) {

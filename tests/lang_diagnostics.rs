@@ -1,5 +1,7 @@
 //! One snapshot per kind of diagnostic: the source and the rendered diagnostics together.
 
+mod common;
+
 use carto::diag::Source;
 use carto::lang::check::{check_source, render, RulesResolver};
 use carto::map::{AttrValue, MapBoard, Square, SquareKind};
@@ -56,10 +58,7 @@ fn check(src: &str) -> String {
             Err(format!("there is no map named `{name}`"))
         }
     });
-    format!(
-        "----- SOURCE\n{src}\n----- DIAGNOSTICS\n{}",
-        render(&result)
-    )
+    common::source_and_diagnostics(src, &render(&result))
 }
 
 macro_rules! snap {

@@ -2,31 +2,26 @@
 //! fields, every chip accounted for from setup on (each in exactly one place after every event), and
 //! score lines adding up to the totals of `game_end`.
 
+mod common;
+
+use common::carto;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::process::Command;
 
 fn play_log(variant: &str, seed: u64) -> String {
-    let dir = std::env::temp_dir().join(format!("carto-log-{}-{seed}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir(&format!("log-{seed}"));
     let path = dir.join(format!("{}.jsonl", variant.replace('/', "_")));
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .args([
-            "play",
-            variant,
-            "--seed",
-            &seed.to_string(),
-            "--quiet",
-            "--log",
-        ])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let seed = seed.to_string();
+    let (code, _, err) = carto(&[
+        "play",
+        variant,
+        "--seed",
+        &seed,
+        "--quiet",
+        "--log",
+        path.to_str().unwrap(),
+    ]);
+    assert!(code == 0, "{err}");
     std::fs::read_to_string(&path).unwrap()
 }
 
@@ -155,11 +150,7 @@ fn a_random_map_game_log_obeys_the_contract() {
 
 #[test]
 fn every_bundled_variant_logs_by_the_contract() {
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .arg("list")
-        .output()
-        .unwrap();
-    let list = String::from_utf8_lossy(&out.stdout).to_string();
+    let (_, list, _) = carto(&["list"]);
     for name in list.lines().filter_map(|l| l.split_whitespace().next()) {
         check_log(&play_log(name, 1));
     }

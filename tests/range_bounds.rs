@@ -2,22 +2,11 @@
 //! through the built binary: `--set` is checked once every value is set, in any order, and
 //! `carto doc` shows the range as written.
 
-use std::process::Command;
+mod common;
+
+use common::carto;
 
 const RULES: &str = "tests/scripts/lang/range_bounds.rules";
-
-fn carto(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .output()
-        .expect("run carto");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn set_in_any_order() {

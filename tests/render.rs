@@ -1,27 +1,13 @@
 //! Pictures of games, through the built binary: `carto render` (SVG of a game at a turn, or of a map)
 //! and `carto view` (the HTML replay page). The browser check of the page is `tests/browser/check.sh`.
 
+mod common;
+
+use common::carto;
 use std::path::PathBuf;
-use std::process::Command;
 
 fn scratch(case: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("carto-render-{}-{case}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Runs `carto ARGS` from the repository root; returns exit code, stdout and stderr.
-fn carto(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::fresh_dir("render", case)
 }
 
 fn tiles_drawn(svg: &str) -> usize {

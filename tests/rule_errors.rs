@@ -2,27 +2,17 @@
 //! zero in a rule is an error naming the rule (like an overflow, `tests/cli.rs` `score_overflows`);
 //! rules that grant extra turns on every turn do not run away: the chain ends with the tiles.
 
+mod common;
+
+use common::{carto, scratch_dir, write_file};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn scratch(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("carto-rule-errors-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+    write_file(&scratch_dir("rule-errors"), name, text)
 }
 
 fn play(rules: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .args(["play", rules.to_str().unwrap(), "--seed", "1", "--quiet"])
-        .output()
-        .expect("run carto");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    carto(&["play", rules.to_str().unwrap(), "--seed", "1", "--quiet"])
 }
 
 #[test]

@@ -1,19 +1,10 @@
 //! `carto sim` through the built binary: results independent of threads, slices that merge into
 //! exactly one run, games that replay alone, and paired comparisons that find what they should.
 
-use std::process::Command;
+mod common;
 
-fn carto(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::carto;
+use std::process::Command;
 
 fn ok(args: &[&str]) -> String {
     let (code, out, err) = carto(args);
@@ -26,9 +17,10 @@ fn json(args: &[&str]) -> serde_json::Value {
 }
 
 fn tmp(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("carto-sim-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name).to_string_lossy().into_owned()
+    common::scratch_dir("sim")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// The entry of a figure for a group and setting.

@@ -1,19 +1,13 @@
 //! The transcript for people, through the built binary: the setup's chips summed up unless
 //! `--verbose` asks for every one.
 
-use std::process::Command;
+mod common;
 
+/// Runs `carto ARGS`, which must succeed; its stdout.
 fn carto(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let (code, out, err) = common::carto(args);
+    assert!(code == 0, "{err}");
+    out
 }
 
 /// tests/scripts/france/one_sale_per_turn.script: 30 chips scattered and 3 moved to bob's hand at

@@ -1,0 +1,84 @@
+//! Shared helpers for the integration tests: running the built binary, scratch folders under the
+//! system's temp dir, and checking a rules file into the text the diagnostic snapshots hold (the
+//! source, then the rendered diagnostics). A test file takes them with `mod common;`.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use carto::diag::Source;
+use carto::lang::check::{check_source, render, BundledRules};
+
+/// Runs `carto ARGS` from the repository root; (exit code, stdout, stderr).
+pub fn carto(args: &[&str]) -> (i32, String, String) {
+    carto_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// Runs `carto ARGS` with `dir` as the current folder; (exit code, stdout, stderr).
+pub fn carto_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run carto");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The folder `carto-LABEL-PID` under the temp dir, created if missing (the test file's cases share
+/// it: they write files of different names).
+pub fn scratch_dir(label: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("carto-{label}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The folder `carto-LABEL-PID-CASE` under the temp dir, fresh and empty: one case's own.
+pub fn fresh_dir(label: &str, case: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("carto-{label}-{}-{case}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `text` to `NAME` in `dir` (making the folders it names) and returns its path.
+pub fn write_file(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Checks `src` as `test.rules` with bundled imports and maps: the source, then the rendered
+/// diagnostics, as the check snapshots hold them.
+pub fn check(src: &str) -> String {
+    let source = Source::new("test.rules", src);
+    let result = check_source(&source, &BundledRules, &carto::variant::load_map);
+    source_and_diagnostics(src, &render(&result))
+}
+
+/// The text a diagnostic snapshot holds: the source, then the rendered diagnostics.
+pub fn source_and_diagnostics(src: &str, diagnostics: &str) -> String {
+    format!("----- SOURCE\n{src}\n----- DIAGNOSTICS\n{diagnostics}")
+}
+
+/// A test that checks its source with `check` and snapshots the result, which must hold an error.
+#[allow(unused_macros)]
+macro_rules! error_snap {
+    ($name:ident, $src:expr) => {
+        #[test]
+        fn $name() {
+            let out = $crate::common::check($src);
+            assert!(out.contains("error"), "no error:\n{out}");
+            insta::assert_snapshot!(stringify!($name), out);
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use error_snap;
