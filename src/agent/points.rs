@@ -102,7 +102,10 @@ impl FeaturePoints {
             feature: FeatureInfo { root, ..*info },
             ..Ctx::default()
         };
-        let before: Vec<i64> = g.st.players.iter().map(|p| p.score).collect();
+        let mut before = [0; 8];
+        for (b, p) in before.iter_mut().zip(&g.st.players) {
+            *b = p.score;
+        }
         g.hooks.fire(&mut g.st, Trigger::Scored, &ctx)?;
         let mut pts = [0; 8];
         for (i, (p, b)) in g.st.players.iter_mut().zip(&before).enumerate().take(8) {

@@ -33,6 +33,8 @@ struct Standing {
     root: u32,
     /// Strength of each player's followers on it.
     strength: [u32; 8],
+    /// A monastery's square (x, y).
+    monastery_at: Option<(i32, i32)>,
     info: FeatureInfo,
     points: Points,
 }
@@ -81,6 +83,7 @@ pub struct Preview {
     base_spare: u32,
     walk: Walk,
     groups: Vec<Group>,
+    spare_groups: Vec<Group>,
     /// Group of each segment of the placed tile.
     seg_group: [u8; MAX_SEGS],
     joins: Vec<(u8, u32)>,
@@ -88,6 +91,10 @@ pub struct Preview {
     city_farms: Vec<(u32, usize)>,
     /// Groups of the placed tile: cities a farm gains.
     new_cities: Vec<usize>,
+    /// The last cell asked of [`Self::untouched`] and its answer, for the next rotation there.
+    last_cell: Option<(u32, bool)>,
+    /// Whether a farm has followers.
+    followed_farm: bool,
 }
 
 /// A city as identified after a placement: an untouched root, or a group of the placed tile.
@@ -125,6 +132,7 @@ impl Preview {
         }
         self.base_spare = u32::from(st.followers_in_supply(me));
         self.standing.clear();
+        self.last_cell = None;
         for h in &self.held {
             let k = match self.standing.iter().position(|s| s.root == h.root) {
                 Some(k) => k,
@@ -132,6 +140,7 @@ impl Preview {
                     self.standing.push(Standing {
                         root: h.root,
                         strength: [0; 8],
+                        monastery_at: None,
                         info: FeatureInfo::default(),
                         points: [0; 8],
                     });
@@ -149,9 +158,17 @@ impl Preview {
             if info.complete {
                 self.base_spare += self.mine_on(&[root], me);
             }
+            if info.kind == Some(FeatureKind::Monastery) {
+                let cell = st.board.placed[f.tile[root as usize] as usize].cell;
+                self.standing[k].monastery_at = Some(st.board.xy(cell));
+            }
             self.standing[k].info = info;
             self.standing[k].points = pts;
         }
+        self.followed_farm = self
+            .standing
+            .iter()
+            .any(|s| s.info.kind == Some(FeatureKind::Field));
         Ok(())
     }
 
@@ -231,6 +248,14 @@ impl Preview {
         if t.kinds.len() > MAX_SEGS {
             return Ok(None);
         }
+        let untouched = match self.last_cell {
+            Some((c, u)) if c == cell => u,
+            _ => self.untouched(&game.st.board, cell),
+        };
+        self.last_cell = Some((cell, untouched));
+        if untouched {
+            return Ok(Some(out));
+        }
         self.group_segments(&game.st.board, t, cell, rot);
         self.farms_of_completed_cities(game);
         // Features with followers the tile joins.
@@ -258,6 +283,58 @@ impl Preview {
         self.monasteries_around(game, cell, me, points, &mut out)?;
         self.farms_next_to_completed_cities(game, points, &mut out)?;
         Ok(Some(out))
+    }
+
+    /// Whether every tile placed on `cell` leaves the features with followers as they stand, so
+    /// that the outcome is the position as it is: read from the neighbours alone, the same for
+    /// every tile and rotation. It is so when no feature the tile could join has followers, no
+    /// monastery with followers is around `cell`, and, when a farm has followers, the tile can
+    /// complete no feature of the board (a completed city counts for the farms next to it): that
+    /// needs every side the feature leaves open to face `cell`.
+    fn untouched(&self, b: &Board, cell: u32) -> bool {
+        let (x, y) = b.xy(cell);
+        let near = |s: &Standing| {
+            s.monastery_at
+                .is_some_and(|(mx, my)| (mx - x).abs() <= 1 && (my - y).abs() <= 1)
+        };
+        if self.standing.iter().any(near) {
+            return false;
+        }
+        let followed = |root: u32| self.standing.iter().any(|s| s.root == root);
+        let mut side_roots = [NONE; 4];
+        for (s, side_root) in side_roots.iter_mut().enumerate() {
+            let nt = b.tile[b.neighbour(cell, s) as usize];
+            if nt == NONE {
+                continue;
+            }
+            let other = &b.placed[nt as usize];
+            let segs = [
+                other.side_seg[opposite(s)],
+                other.half_seg[facing_half(2 * s)],
+                other.half_seg[facing_half(2 * s + 1)],
+            ];
+            for (k, seg) in segs.into_iter().enumerate() {
+                if seg == NO_SEG {
+                    continue;
+                }
+                let root = b.features.root(other.first_node + u32::from(seg));
+                if followed(root) {
+                    return false;
+                }
+                if k == 0 {
+                    *side_root = root;
+                }
+            }
+        }
+        if self.followed_farm {
+            for &r in side_roots.iter().filter(|&&r| r != NONE) {
+                let facing = side_roots.iter().filter(|&&q| q == r).count() as i32;
+                if b.features.open_at_root(r) <= facing {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Sorts the tile's segments (at most `MAX_SEGS`) into features: each with the features of
@@ -326,7 +403,8 @@ impl Preview {
             if group_of_label[l] == u8::MAX {
                 group_of_label[l] = count as u8;
                 if self.groups.len() <= count {
-                    self.groups.push(Group::default());
+                    self.groups
+                        .push(self.spare_groups.pop().unwrap_or_default());
                 }
                 let g = &mut self.groups[count];
                 g.segs = 0;
@@ -339,7 +417,10 @@ impl Preview {
             self.groups[g as usize].segs |= 1 << i;
             group_open[g as usize] += open[i];
         }
-        self.groups.truncate(count);
+        // Groups not needed now are kept, with their buffers, for the next option.
+        while self.groups.len() > count {
+            self.spare_groups.extend(self.groups.pop());
+        }
         for &(s, root) in &self.joins {
             let g = self.seg_group[s as usize] as usize;
             if !self.groups[g].roots.contains(&root) {
@@ -463,30 +544,23 @@ impl Preview {
         points: &mut FeaturePoints,
         out: &mut Outcome,
     ) -> Result<(), GameError> {
-        let b = &game.st.board;
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let c = (cell as i32 + dy * b.gw + dx) as u32;
-                let t = b.tile[c as usize];
-                if t == NONE {
-                    continue;
-                }
-                let p = b.placed[t as usize];
-                if p.monastery == NO_SEG {
-                    continue;
-                }
-                let root = b.features.root(p.first_node + u32::from(p.monastery));
-                let Some(s) = self.standing.iter().find(|s| s.root == root).copied() else {
-                    continue;
-                };
-                let mut info = s.info;
-                info.tiles = b.monastery_count(c) + 1;
-                info.complete = info.tiles == 9;
-                sub(&mut out.scores, &s.points);
-                add(&mut out.scores, &points.of(game, &info)?);
-                if info.complete {
-                    out.spare += self.mine_on(&[root], me);
-                }
+        let (x, y) = game.st.board.xy(cell);
+        for k in 0..self.standing.len() {
+            let s = self.standing[k];
+            // The squares around a monastery are the eight next to its own.
+            let Some((mx, my)) = s.monastery_at else {
+                continue;
+            };
+            if (mx - x).abs() > 1 || (my - y).abs() > 1 {
+                continue;
+            }
+            let mut info = s.info;
+            info.tiles += 1;
+            info.complete = info.tiles == 9;
+            sub(&mut out.scores, &s.points);
+            add(&mut out.scores, &points.of(game, &info)?);
+            if info.complete {
+                out.spare += self.mine_on(&[s.root], me);
             }
         }
         Ok(())
