@@ -176,8 +176,8 @@ pub struct State {
     pub chips: Vec<Chip>,
     /// How many chips lie on each cell (so an empty square is known without a search).
     pub on_square: Vec<u8>,
-    /// How many chips each player holds in hand (so an empty hand is known without a search).
-    pub in_hand: Vec<u16>,
+    /// The chips each player holds in hand, in chip order (a hand is listed without a search).
+    pub hands: Vec<Vec<u16>>,
     /// Chips in the supply, top = last.
     pub supply: Vec<u16>,
     /// Counts every change of the chips (a chip moved or turned, the supply shuffled or laid out):
@@ -237,7 +237,7 @@ impl Clone for State {
             per_player,
             chips,
             on_square,
-            in_hand,
+            hands,
             supply,
             chip_changes,
             stack,
@@ -269,7 +269,7 @@ impl Clone for State {
         self.per_player = *per_player;
         self.chips.clone_from(chips);
         self.on_square.clone_from(on_square);
-        self.in_hand.clone_from(in_hand);
+        self.hands.clone_from(hands);
         self.supply.clone_from(supply);
         self.chip_changes = *chip_changes;
         self.stack.clone_from(stack);
@@ -306,7 +306,7 @@ impl State {
             per_player: 0,
             chips: Vec::new(),
             on_square: Vec::new(),
-            in_hand: Vec::new(),
+            hands: Vec::new(),
             supply: Vec::new(),
             chip_changes: 0,
             stack: Vec::new(),
@@ -419,13 +419,17 @@ impl State {
             }
         }
         if let Place::Hand(p) = c.place {
-            if let Some(n) = self.in_hand.get_mut(p as usize) {
-                *n = n.saturating_sub(1);
+            if let Some(h) = self.hands.get_mut(p as usize) {
+                if let Ok(i) = h.binary_search(&chip) {
+                    h.remove(i);
+                }
             }
         }
         if let Place::Hand(p) = to {
-            if let Some(n) = self.in_hand.get_mut(p as usize) {
-                *n += 1;
+            if let Some(h) = self.hands.get_mut(p as usize) {
+                if let Err(i) = h.binary_search(&chip) {
+                    h.insert(i, chip);
+                }
             }
         }
         if c.place != to {
@@ -457,6 +461,10 @@ impl State {
             out.extend(self.supply.iter().rev());
             return;
         }
+        if let Place::Hand(p) = place {
+            out.extend(self.hand(p));
+            return;
+        }
         if self.chip_count(place) == Some(0) {
             return;
         }
@@ -467,13 +475,20 @@ impl State {
         }
     }
 
+    /// The chips in a player's hand, in chip order.
+    pub fn hand(&self, player: u8) -> &[u16] {
+        self.hands
+            .get(player as usize)
+            .map_or(&[], |h| h.as_slice())
+    }
+
     /// How many chips lie in a place, when the state keeps that count (squares, hands, the supply).
     pub fn chip_count(&self, place: Place) -> Option<usize> {
         match place {
             Place::Square(cell) => {
                 Some(self.on_square.get(cell as usize).map_or(0, |&n| n as usize))
             }
-            Place::Hand(p) => Some(self.in_hand.get(p as usize).map_or(0, |&n| n as usize)),
+            Place::Hand(p) => Some(self.hand(p).len()),
             Place::Supply => Some(self.supply.len()),
             _ => None,
         }

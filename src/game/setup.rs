@@ -249,8 +249,9 @@ fn lay_out_chips(st: &mut State, cfg: &Config, players: usize) {
     clear_square_counts(st);
     st.chips_changed();
     st.chips.clear();
-    st.in_hand.clear();
-    st.in_hand.resize(players, 0);
+    st.hands.truncate(players);
+    st.hands.iter_mut().for_each(Vec::clear);
+    st.hands.resize_with(players, Vec::new);
     st.supply.clear();
     for (i, &(colour, value)) in cfg.chip_set.iter().enumerate() {
         st.chips.push(Chip {

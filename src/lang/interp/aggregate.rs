@@ -257,13 +257,67 @@ impl Interp {
     }
 
     /// An aggregate over the evaluated list `lv`: binds `var` to each element, tests `filter`,
-    /// evaluates `map` (both given as functions, from the tree or compiled).
+    /// evaluates `map` (both given as functions, from the tree or compiled). Each kind of aggregate
+    /// folds in its own step: numbers (`count`, `sum`, `min`, `max`), truth (`any`, `all`) or lists
+    /// (`distinct`, `collect`, `sort`), so that a number or a truth value needs no work list.
     pub(super) fn aggregate_over<F, M>(
         &mut self,
         st: &mut State,
         op: AggOp,
         var: u16,
         lv: Value,
+        filter: Option<F>,
+        map: Option<M>,
+    ) -> R<Value>
+    where
+        F: FnMut(&mut Self, &mut State) -> R<bool>,
+        M: FnMut(&mut Self, &mut State) -> R<Value>,
+    {
+        let each = Each {
+            var,
+            lv,
+            n: self.len_of(lv)?,
+        };
+        match op {
+            AggOp::Count | AggOp::Sum | AggOp::Min | AggOp::Max => {
+                self.fold_numbers(st, op, each, filter, map)
+            }
+            AggOp::Any | AggOp::All => self.fold_truth(st, op, each, filter, map),
+            AggOp::Distinct | AggOp::Collect | AggOp::Sort => {
+                self.fold_list(st, op, each, filter, map)
+            }
+        }
+    }
+
+    /// Binds the aggregate's variable to element `k` and tests the filter: the element when it
+    /// passes.
+    #[inline]
+    fn bind_passing<F>(
+        &mut self,
+        st: &mut State,
+        each: Each,
+        k: usize,
+        filter: &mut Option<F>,
+    ) -> R<Option<Value>>
+    where
+        F: FnMut(&mut Self, &mut State) -> R<bool>,
+    {
+        let item = self.elem_at(each.lv, k);
+        self.set(each.var, item)?;
+        if let Some(f) = filter.as_mut() {
+            if !f(self, st)? {
+                return Ok(None);
+            }
+        }
+        Ok(Some(item))
+    }
+
+    /// `count`, `sum`, `min`, `max` (0 when nothing passes).
+    fn fold_numbers<F, M>(
+        &mut self,
+        st: &mut State,
+        op: AggOp,
+        each: Each,
         mut filter: Option<F>,
         mut map: Option<M>,
     ) -> R<Value>
@@ -271,112 +325,145 @@ impl Interp {
         F: FnMut(&mut Self, &mut State) -> R<bool>,
         M: FnMut(&mut Self, &mut State) -> R<Value>,
     {
-        let op = &op;
-        let n = self.len_of(lv)?;
         let mut count = 0i64;
         let mut sum = 0i64;
         let mut min: Option<i64> = None;
         let mut max: Option<i64> = None;
-        let mut any = false;
-        let mut all = true;
-        // Work lists from a pool kept between runs: a hot aggregate allocates nothing.
-        let mut seen = match op {
-            AggOp::Distinct => self.scratch.pop().unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        let mut collected = match op {
-            AggOp::Collect | AggOp::Sort => self.scratch.pop().unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        let mut keys: Vec<i64> = Vec::new();
-        for k in 0..n {
-            let item = self.elem_at(lv, k);
-            self.set(var, item)?;
-            if let Some(f) = filter.as_mut() {
-                if !f(self, st)? {
-                    // `all(x in L where c)` with no `: e` asks whether every element meets c.
-                    if *op == AggOp::All && map.is_none() {
-                        all = false;
-                        break;
-                    }
-                    continue;
-                }
-            }
+        for k in 0..each.n {
+            let Some(item) = self.bind_passing(st, each, k, &mut filter)? else {
+                continue;
+            };
             let mapped = match map.as_mut() {
                 Some(m) => m(self, st)?,
                 None => item,
             };
             count += 1;
-            match op {
-                AggOp::Sum | AggOp::Min | AggOp::Max => {
-                    let Value::Int(i) = mapped else {
-                        return Err(
-                            self.fail(format!("{} of something that is not a number", op.name()))
-                        );
-                    };
-                    let Some(s) = sum.checked_add(i) else {
-                        return Err(self.fail(format!(
-                            "the sum overflows (numbers run from {} to {})",
-                            i64::MIN,
-                            i64::MAX
-                        )));
-                    };
-                    sum = s;
-                    min = Some(min.map_or(i, |m| m.min(i)));
-                    max = Some(max.map_or(i, |m| m.max(i)));
-                }
-                AggOp::Any | AggOp::All => {
-                    let b = match (map.is_some(), mapped) {
-                        (true, Value::Bool(b)) => b,
-                        (false, _) => true,
-                        (true, v) => {
-                            return Err(self.fail(format!("{} of {v:?}, not true/false", op.name())))
-                        }
-                    };
-                    any |= b;
-                    all &= b;
-                    // The answer is known: stop early, like `and`/`or`.
-                    if (*op == AggOp::Any && any) || (*op == AggOp::All && !all) {
-                        break;
-                    }
-                }
-                AggOp::Distinct => {
-                    if !seen.contains(&mapped) {
-                        seen.push(mapped);
-                    }
-                }
-                AggOp::Collect => collected.push(mapped),
-                AggOp::Sort => {
-                    let Value::Int(key) = mapped else {
-                        return Err(self.fail("sort by something that is not a number"));
-                    };
-                    keys.push(key);
-                    collected.push(item);
-                }
-                AggOp::Count => {}
+            if op == AggOp::Count {
+                continue;
             }
+            let Value::Int(i) = mapped else {
+                return Err(self.fail(format!("{} of something that is not a number", op.name())));
+            };
+            let Some(s) = sum.checked_add(i) else {
+                return Err(self.fail(format!(
+                    "the sum overflows (numbers run from {} to {})",
+                    i64::MIN,
+                    i64::MAX
+                )));
+            };
+            sum = s;
+            min = Some(min.map_or(i, |m| m.min(i)));
+            max = Some(max.map_or(i, |m| m.max(i)));
         }
-        let v = match op {
-            AggOp::Count => Value::Int(count),
-            AggOp::Sum => Value::Int(sum),
-            AggOp::Min => Value::Int(min.unwrap_or(0)),
-            AggOp::Max => Value::Int(max.unwrap_or(0)),
-            AggOp::Any => Value::Bool(any),
-            AggOp::All => Value::Bool(all),
-            AggOp::Distinct => Value::Int(seen.len() as i64),
-            AggOp::Collect => self.list_of(collected.iter().copied()),
-            AggOp::Sort => {
-                let mut order: Vec<usize> = (0..collected.len()).collect();
-                order.sort_by_key(|&i| keys[i]);
-                self.list_of(order.into_iter().map(|i| collected[i]))
-            }
-        };
-        for mut w in [seen, collected] {
-            if w.capacity() > 0 {
-                w.clear();
-                self.scratch.push(w);
-            }
-        }
-        Ok(v)
+        Ok(Value::Int(match op {
+            AggOp::Count => count,
+            AggOp::Sum => sum,
+            AggOp::Min => min.unwrap_or(0),
+            _ => max.unwrap_or(0),
+        }))
     }
+
+    /// `any`, `all`: stops as soon as the answer is known, like `and`/`or`.
+    fn fold_truth<F, M>(
+        &mut self,
+        st: &mut State,
+        op: AggOp,
+        each: Each,
+        mut filter: Option<F>,
+        mut map: Option<M>,
+    ) -> R<Value>
+    where
+        F: FnMut(&mut Self, &mut State) -> R<bool>,
+        M: FnMut(&mut Self, &mut State) -> R<Value>,
+    {
+        let mut any = false;
+        let mut all = true;
+        for k in 0..each.n {
+            let Some(_) = self.bind_passing(st, each, k, &mut filter)? else {
+                // `all(x in L where c)` with no `: e` asks whether every element meets c.
+                if op == AggOp::All && map.is_none() {
+                    all = false;
+                    break;
+                }
+                continue;
+            };
+            let b = match map.as_mut() {
+                None => true,
+                Some(m) => match m(self, st)? {
+                    Value::Bool(b) => b,
+                    v => return Err(self.fail(format!("{} of {v:?}, not true/false", op.name()))),
+                },
+            };
+            any |= b;
+            all &= b;
+            if (op == AggOp::Any && any) || (op == AggOp::All && !all) {
+                break;
+            }
+        }
+        Ok(Value::Bool(if op == AggOp::Any { any } else { all }))
+    }
+
+    /// `distinct` (how many different values), `collect` and `sort` (lists in the arena). The work
+    /// lists come from a pool kept between runs: a hot aggregate allocates nothing.
+    fn fold_list<F, M>(
+        &mut self,
+        st: &mut State,
+        op: AggOp,
+        each: Each,
+        mut filter: Option<F>,
+        mut map: Option<M>,
+    ) -> R<Value>
+    where
+        F: FnMut(&mut Self, &mut State) -> R<bool>,
+        M: FnMut(&mut Self, &mut State) -> R<Value>,
+    {
+        let mut found = self.scratch.pop().unwrap_or_default();
+        let mut keys: Vec<i64> = Vec::new();
+        let r = (|| {
+            for k in 0..each.n {
+                let Some(item) = self.bind_passing(st, each, k, &mut filter)? else {
+                    continue;
+                };
+                let mapped = match map.as_mut() {
+                    Some(m) => m(self, st)?,
+                    None => item,
+                };
+                match op {
+                    AggOp::Distinct => {
+                        if !found.contains(&mapped) {
+                            found.push(mapped);
+                        }
+                    }
+                    AggOp::Sort => {
+                        let Value::Int(key) = mapped else {
+                            return Err(self.fail("sort by something that is not a number"));
+                        };
+                        keys.push(key);
+                        found.push(item);
+                    }
+                    _ => found.push(mapped),
+                }
+            }
+            Ok(match op {
+                AggOp::Distinct => Value::Int(found.len() as i64),
+                AggOp::Sort => {
+                    let mut order: Vec<usize> = (0..found.len()).collect();
+                    order.sort_by_key(|&i| keys[i]);
+                    self.list_of(order.into_iter().map(|i| found[i]))
+                }
+                _ => self.list_of(found.iter().copied()),
+            })
+        })();
+        found.clear();
+        self.scratch.push(found);
+        r
+    }
+}
+
+/// The list an aggregate runs over: its variable's slot, the list and its length.
+#[derive(Clone, Copy)]
+struct Each {
+    var: u16,
+    lv: Value,
+    n: usize,
 }

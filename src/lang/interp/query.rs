@@ -195,6 +195,7 @@ impl Interp {
                 let out = &mut self.lists[i as usize];
                 match place {
                     Place::Supply => out.extend(st.supply.iter().rev().map(|&c| Value::Chip(c))),
+                    Place::Hand(p) => out.extend(st.hand(p).iter().map(|&c| Value::Chip(c))),
                     place => out.extend(
                         (0..st.chips.len())
                             .filter(|&c| st.chips[c].place == place)
@@ -310,37 +311,42 @@ impl Interp {
             Builtin::Followers | Builtin::Reserve => {
                 let p = player_of(a0);
                 let want_board = b == Builtin::Followers;
-                let v: Vec<Value> = st
-                    .player_followers(p)
-                    .filter(|&f| {
-                        let at = st.followers[f as usize].at;
-                        if want_board {
-                            matches!(at, FollowerAt::Board(_))
-                        } else {
-                            at == FollowerAt::Supply
-                        }
-                    })
-                    .map(Value::Follower)
-                    .collect();
-                self.list_of(v)
+                let l = self.new_list();
+                self.lists[l as usize].extend(
+                    st.player_followers(p)
+                        .filter(|&f| {
+                            let at = st.followers[f as usize].at;
+                            if want_board {
+                                matches!(at, FollowerAt::Board(_))
+                            } else {
+                                at == FollowerAt::Supply
+                            }
+                        })
+                        .map(Value::Follower),
+                );
+                Value::List(l)
             }
             Builtin::Held => {
                 let h = match a0 {
                     Value::Holding(h) => h as u8,
                     _ => 0,
                 };
-                let v: Vec<Value> = (0..st.followers.len())
-                    .filter(|&f| st.followers[f].at == FollowerAt::Holding(h))
-                    .map(|f| Value::Follower(f as u16))
-                    .collect();
-                self.list_of(v)
+                let l = self.new_list();
+                self.lists[l as usize].extend(
+                    (0..st.followers.len())
+                        .filter(|&f| st.followers[f].at == FollowerAt::Holding(h))
+                        .map(|f| Value::Follower(f as u16)),
+                );
+                Value::List(l)
             }
             Builtin::Stacks => {
-                let v: Vec<Value> = (0..st.tile_stacks.len())
-                    .filter(|&s| !st.tile_stacks[s].tiles.is_empty())
-                    .map(|s| Value::Stack(s as u16))
-                    .collect();
-                self.list_of(v)
+                let l = self.new_list();
+                self.lists[l as usize].extend(
+                    (0..st.tile_stacks.len())
+                        .filter(|&s| !st.tile_stacks[s].tiles.is_empty())
+                        .map(|s| Value::Stack(s as u16)),
+                );
+                Value::List(l)
             }
             Builtin::Colours => {
                 let n = self.prog.colours.len() as u8;
@@ -378,9 +384,15 @@ impl Interp {
             Builtin::Contains => {
                 let n = self.len_of(a[0])?;
                 let found = match a[0] {
-                    Value::List(l) => self.lists[l as usize]
-                        .iter()
-                        .any(|&x| self.values_equal(x, a[1])),
+                    Value::List(l) => match plain_key(a[1]) {
+                        // A piece or a number equals only the same value: compared in a tight loop.
+                        Some(key) => self.lists[l as usize]
+                            .iter()
+                            .any(|&x| plain_key(x) == Some(key)),
+                        None => self.lists[l as usize]
+                            .iter()
+                            .any(|&x| self.values_equal(x, a[1])),
+                    },
                     v => (0..n).any(|k| self.values_equal(self.elem_at(v, k), a[1])),
                 };
                 Value::Bool(found)
@@ -485,6 +497,25 @@ impl Interp {
             .iter()
             .any(|e| e.at == (x, y) && tile.edge(p.rot as usize, e.side as usize) == e.feature)
     }
+}
+
+/// A value that equals only values of its own kind with the same payload (a square, a chip, a
+/// number, …), as a kind and a payload compared in one step; `None` for values whose equality has
+/// more to it (lists, players and sets of players, ranges, places).
+#[inline]
+fn plain_key(v: Value) -> Option<(u8, u64)> {
+    Some(match v {
+        Value::Square(c) => (0, c as u64),
+        Value::Chip(c) => (1, c as u64),
+        Value::Follower(f) => (2, f as u64),
+        Value::Int(i) => (3, i as u64),
+        Value::Str(s) => (4, s as u64),
+        Value::Colour(c) => (5, c as u64),
+        Value::Tile(t) => (6, t as u64),
+        Value::Feature(f) => (7, f as u64),
+        Value::Stack(s) => (8, s as u64),
+        _ => return None,
+    })
 }
 
 /// The player a value names (player 0 for anything else).
