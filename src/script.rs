@@ -525,7 +525,7 @@ fn play_steps(
                     .map_err(|why| fail(src, span.clone(), why, "who decides"))?;
                 let i = game
                     .find_option(name)
-                    .map_err(|why| fail(src, span.clone(), why, "refused"))?;
+                    .map_err(|why| refused(src, span.clone(), why, name, variant))?;
                 game.choose(i)
                     .map_err(|e| game_fail(span, e, "while taking this option"))?;
             }
@@ -541,6 +541,24 @@ fn play_steps(
     game.advance()
         .map_err(|e| game_fail(end, e, "while playing on after the last line"))?;
     Ok(())
+}
+
+/// A move the game refused; a move naming an action a house rule removed says where it is removed.
+fn refused(
+    src: &Source,
+    span: Range<usize>,
+    why: String,
+    name: &str,
+    variant: &Variant,
+) -> InputError {
+    let mut d = Diagnostic::error(span, why).with_label("refused");
+    let action = name.split_whitespace().next().unwrap_or("");
+    if let Some(at) = variant.removal_of(action) {
+        d = d.with_note(format!(
+            "there is no action `{action}`: the house rule at {at} removes it (`remove action {action}`)"
+        ));
+    }
+    InputError(src.render(&[d]))
 }
 
 /// A failed assertion: the message and the label of the line.

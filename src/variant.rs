@@ -192,6 +192,19 @@ impl Variant {
         Some(format!("{}:{line}:{col}", src.name))
     }
 
+    /// Where a house rule removes the action `name` (`file:line:col`), if one does.
+    pub fn removal_of(&self, name: &str) -> Option<String> {
+        let (_, origin) = self
+            .program
+            .removed_actions
+            .iter()
+            .find(|(n, _)| n == name)?;
+        let file = self.program.files.get(origin.file as usize)?;
+        let src = self.texts.iter().find(|s| s.name == *file)?;
+        let (line, col) = src.line_col(origin.span.start.min(src.text.len()));
+        Some(format!("{}:{line}:{col}", src.name))
+    }
+
     /// The file of the rule or action `name` and the span of its first line.
     fn rule_source(&self, name: &str) -> Option<(&Source, std::ops::Range<usize>)> {
         let p = &self.program;

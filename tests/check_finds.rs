@@ -115,3 +115,29 @@ snap!(
     range_bound_empty_with_defaults,
     "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nparam most: int = 0\nparam bonus: int in 1..most = 1\nrule r on placed {\n  score(player, bonus)\n}\n"
 );
+
+// Weak messages made plain (session 5): an argument left empty after a comma is pointed at and named.
+snap!(
+    argument_left_empty,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nrule r on placed {\n  score(player, )\n}\n"
+);
+// `per_turn` for `per turn`: the unknown limit is named, not the count after it.
+snap!(
+    limit_per_turn_as_one_word,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\naction a phase score limit per_turn -1 {\n  score(player, 1)\n}\n"
+);
+// A negative count says so (0 is `limit_count_zero`).
+snap!(
+    limit_count_negative,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\naction a phase score limit per turn -1 {\n  score(player, 1)\n}\n"
+);
+// A colour the variant's chips do not have: the error lists the colours they have.
+snap!(
+    colour_unknown,
+    "import \"france\"\nvariant \"v\" {\n  map = \"france\"\n}\nrule r on placed {\n  score(player, count(c in chips(hand(player)) where c.colour == red))\n}\n"
+);
+// A misspelt colour, on either side of the comparison: did you mean, and the colours.
+snap!(
+    colour_misspelt,
+    "import \"france\"\nvariant \"v\" {\n  map = \"france\"\n}\nrule r on placed {\n  score(player, count(c in chips(hand(player)) where purpel == c.colour))\n}\n"
+);

@@ -299,3 +299,35 @@ fn multi_line_parameter_doc_is_one_line_in_the_table() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A limit's count in the sentence (session 5): `1` reads "once", a group's count as given, a count of
+/// parameters with its value in force and the formula; `--set` changes the value.
+#[test]
+fn limit_counts_say_how_many_times() {
+    let dir = scratch("limit-counts");
+    let src =
+        "import \"base\"\nvariant \"t\" {\n  title = \"T\"\n}\nparam n: int in 1..9 = 3 \"n\"\n\
+        action a phase score limit group g 2 {\n  score(player, 1)\n}\n\
+        action b phase score limit group g 2 {\n  score(player, 2)\n}\n\
+        action c phase score limit group h (n + 1) {\n  score(player, 1)\n}\n\
+        action d phase score limit group k 1 {\n  score(player, 1)\n}\n\
+        action e phase score limit per turn n {\n  score(player, 1)\n}\n";
+    common::write_file(&dir, "t.rules", src);
+    let mut shown = format!("----- SOURCE\n{src}");
+    for set in [None, Some("n=5")] {
+        let mut args = vec!["doc", "t.rules"];
+        args.extend(set.iter().flat_map(|s| ["--set", *s]));
+        let (code, out, err) = carto(&dir, &args);
+        assert_eq!(code, 0, "{err}");
+        shown.push_str(&format!("----- carto {}\n", args.join(" ")));
+        for line in out
+            .lines()
+            .filter(|l| l.starts_with("| **") && l.contains("** ("))
+        {
+            let heading = line.split("):").next().unwrap_or(line);
+            shown.push_str(&format!("{heading})\n"));
+        }
+    }
+    insta::assert_snapshot!(shown);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -43,7 +43,7 @@ fn lighthouse_doc_says_what_it_does() {
         "then ask the players whether to *pay dues* (with the square)",
         "**Pay dues** (when a rule asks a player): you may choose *pay*, 1 chip from the chips in your hand",
         "you score the larger of the value of the first of *pay* and 2 (`dues`)",
-        "**Signal** (phase 3, up to `signals` times per turn",
+        "**Signal** (phase 3, up to 2 (`signals`) times per turn, up to 3 (`signals` + 1) times per turn",
         "shared with *flare*",
         "the first 2 of the *s* of the squares of the map such that *s* is covered and *s* has a `beacon`, in order of −the `beacon` of *s*",
         "*p* scores 5 × the number of *q* of the players such that *q*'s score is more than *p*'s score",

@@ -215,7 +215,7 @@ fn action_items(v: &Variant, trees: &Trees, words: &dyn Fn() -> Words) -> Vec<It
             let ItemKind::Action(decl) = &def.kind else {
                 return None;
             };
-            let when = action_when(decl, &groups);
+            let when = action_when(&words(), decl, &groups);
             let sentence = action_sentence(&mut words(), decl);
             let kind = if decl.forced { "forced" } else { "action" };
             Some(def.item(&a.name, kind, &when, sentence))
@@ -370,17 +370,69 @@ fn action_sentence(w: &mut Words, a: &ast::ActionDecl) -> String {
     english::tidy(&capitalise(&out))
 }
 
-/// A limit's count for prose: the number, or the parameter's name in backticks.
-fn count_text(e: &ast::Expr) -> String {
+/// How many times per `unit` a limit allows, with the parameters in force: "once per turn", "up to
+/// 2 times per turn", "up to 3 (`signals`) times per turn", "up to 4 (`signals` + 1) times per turn".
+fn times_per(w: &Words, count: Option<&ast::Expr>, unit: &str) -> String {
+    let Some(e) = count else {
+        return format!("once per {unit}");
+    };
+    let value = count_value(w, e);
+    let formula = count_formula(e);
+    match (value, &e.kind) {
+        (Some(1), _) => format!("once per {unit}"),
+        (Some(n), ast::ExprKind::Int(_)) => format!("up to {n} times per {unit}"),
+        (Some(n), _) => format!("up to {n} ({formula}) times per {unit}"),
+        (None, _) => format!("up to {formula} times per {unit}"),
+    }
+}
+
+/// The value of a limit's count with the parameters in force (numbers, parameters and arithmetic of
+/// them, as the checker allows), or `None` when it cannot be worked out.
+fn count_value(w: &Words, e: &ast::Expr) -> Option<i64> {
+    use ast::{BinOp, ExprKind, UnOp};
     match &e.kind {
-        ast::ExprKind::Int(n) => n.to_string(),
-        ast::ExprKind::Name(p) => format!("`{p}`"),
+        ExprKind::Int(n) => Some(*n),
+        ExprKind::Name(p) => w.params.get(p)?.0.parse().ok(),
+        ExprKind::Unary(UnOp::Neg, x) => count_value(w, x)?.checked_neg(),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (count_value(w, a)?, count_value(w, b)?);
+            match op {
+                BinOp::Add => a.checked_add(b),
+                BinOp::Sub => a.checked_sub(b),
+                BinOp::Mul => a.checked_mul(b),
+                BinOp::Div => a.checked_div(b),
+                BinOp::Rem => a.checked_rem(b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A limit's count as written, parameters in backticks: "`signals` + 1".
+fn count_formula(e: &ast::Expr) -> String {
+    use ast::{ExprKind, UnOp};
+    match &e.kind {
+        ExprKind::Int(n) => n.to_string(),
+        ExprKind::Name(p) => format!("`{p}`"),
+        ExprKind::Unary(UnOp::Neg, x) => format!("−{}", count_formula(x)),
+        ExprKind::Binary(op, a, b) => {
+            let side = |x: &ast::Expr| match x.kind {
+                ExprKind::Binary(..) => format!("({})", count_formula(x)),
+                _ => count_formula(x),
+            };
+            let symbol = match op.symbol() {
+                "*" => "×",
+                s => s,
+            };
+            format!("{} {symbol} {}", side(a), side(b))
+        }
         _ => "a set number of".into(),
     }
 }
 
 /// Phase and limits, as words: "phase 3, once per turn, shared with *sell town*".
-fn action_when(a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<String>>) -> String {
+fn action_when(w: &Words, a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<String>>) -> String {
     let mut parts: Vec<String> = Vec::new();
     if a.forced {
         parts.push("forced".into());
@@ -392,13 +444,8 @@ fn action_when(a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<String>>) -> S
     }
     for l in &a.limits {
         parts.push(match &l.kind {
-            LimitKind::Per { unit, count } if count.kind == ast::ExprKind::Int(1) => {
-                format!("once per {}", unit.name)
-            }
-            LimitKind::Per { unit, count } => {
-                format!("up to {} times per {}", count_text(count), unit.name)
-            }
-            LimitKind::Group(g, Some(n)) => {
+            LimitKind::Per { unit, count } => times_per(w, Some(count), &unit.name),
+            LimitKind::Group(g, count) => {
                 let others: Vec<String> = groups
                     .get(&g.name)
                     .into_iter()
@@ -406,25 +453,11 @@ fn action_when(a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<String>>) -> S
                     .filter(|n| **n != a.name.name)
                     .map(|n| format!("*{}*", title_case(n).to_lowercase()))
                     .collect();
-                let times = format!("up to {} times per turn", count_text(n));
+                let times = times_per(w, count.as_ref(), "turn");
                 if others.is_empty() {
                     times
                 } else {
                     format!("{times}, shared with {}", others.join(", "))
-                }
-            }
-            LimitKind::Group(g, None) => {
-                let others: Vec<String> = groups
-                    .get(&g.name)
-                    .into_iter()
-                    .flatten()
-                    .filter(|n| **n != a.name.name)
-                    .map(|n| format!("*{}*", title_case(n).to_lowercase()))
-                    .collect();
-                if others.is_empty() {
-                    "once per turn".into()
-                } else {
-                    format!("once per turn, shared with {}", others.join(", "))
                 }
             }
             LimitKind::Flag(f) if f.name == "no_follower" => {

@@ -334,6 +334,9 @@ pub struct Program {
     /// Rules per trigger, indexed by `Trigger as usize`, in source order.
     pub by_trigger: Vec<Vec<RuleId>>,
     pub actions: Vec<Action>,
+    /// The actions a house rule removed (`remove action NAME`), with where it removes each: a script
+    /// that names one is told so.
+    pub removed_actions: Vec<(String, Origin)>,
 }
 
 impl Program {

@@ -340,6 +340,9 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
     if let Some(d) = unterminated_string(text, pos) {
         return d;
     }
+    if let Some(d) = limit_mistake(text, pos) {
+        return d;
+    }
     let (found, len) = found_text(text, pos);
     let d = Diagnostic::error(
         pos..pos + len,
@@ -446,6 +449,52 @@ fn unterminated_string(text: &str, pos: usize) -> Option<Diagnostic> {
             .with_label("this string has no closing `\"` on its line")
             .with_note("use `\"\"\"…\"\"\"` for text over several lines"),
     )
+}
+
+/// A limit the parser stopped in: a negative count (`limit per turn -1`, `limit group g -2`), or a
+/// count after a word that is no limit (`limit per_turn 1`: `per` and the unit are two words).
+fn limit_mistake(text: &str, pos: usize) -> Option<Diagnostic> {
+    let (line_start, _) = line_around(text, pos);
+    let before: Vec<&str> = text[line_start..pos].split_whitespace().collect();
+    let rest = &text[pos..];
+    if let [.., "limit", "per" | "group", _] = before.as_slice() {
+        let digits = rest[1..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len() - 1);
+        if !rest.starts_with('-') || digits == 0 {
+            return None;
+        }
+        let count = &rest[..1 + digits];
+        return Some(
+            Diagnostic::error(
+                pos..pos + count.len(),
+                format!("a limit's count cannot be negative, found `{count}`"),
+            )
+            .with_label("a negative count")
+            .with_note(
+                "write a count of 1 or more (a number, a parameter or `(expression)`): an action \
+                 allowed fewer times than once could never be taken",
+            ),
+        );
+    }
+    let [.., "limit", word] = before.as_slice() else {
+        return None;
+    };
+    let counts = rest.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '(');
+    if !counts || matches!(*word, "no_follower" | "not_extra") {
+        return None;
+    }
+    let start = line_start + text[line_start..pos].rfind(word)?;
+    let d = Diagnostic::error(start..start + word.len(), format!("unknown limit `{word}`"))
+        .with_label("not a limit");
+    Some(match word.strip_prefix("per_") {
+        Some(unit) => d.with_note(format!(
+            "did you mean `per {unit}`? `per` and the unit are two words: `limit per {unit} N`"
+        )),
+        None => d.with_note(
+            "the limits are: `per turn N`, `per round N`, `group NAME [N]`, `no_follower`, `not_extra`",
+        ),
+    })
 }
 
 /// A note for a mistake the words alone do not explain: a rule without a name, an assignment.

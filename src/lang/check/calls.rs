@@ -24,7 +24,7 @@ impl Checker {
             return None;
         };
         self.check_query_or_effect(b, span.clone(), as_stmt);
-        if !self.check_arity(b, args.len(), span) {
+        if !self.check_arity(b, args, span) {
             self.check_all(args, sc);
             return None;
         }
@@ -102,25 +102,53 @@ impl Checker {
     }
 
     /// Whether the call has as many arguments as the builtin has parameters (reported if not).
-    fn check_arity(&mut self, b: Builtin, found: usize, span: ast::Span) -> bool {
+    /// Missing arguments are named; an empty one after a comma (`score(player, )`) is pointed at.
+    fn check_arity(&mut self, b: Builtin, args: &[ast::Expr], span: ast::Span) -> bool {
         let info = b.info();
+        let found = args.len();
         if found == info.params.len() {
             return true;
         }
         let s = if info.params.len() == 1 { "" } else { "s" };
+        let mut message = format!(
+            "`{}` takes {} argument{s}, found {found}",
+            info.name,
+            info.params.len(),
+        );
+        let (span, label) = match info.params.get(found..) {
+            Some(missing) if !missing.is_empty() => {
+                let names: Vec<String> = missing.iter().map(|(n, _)| format!("`{n}`")).collect();
+                let is = if names.len() == 1 { "is" } else { "are" };
+                message.push_str(&format!(": {} {is} missing", names.join(", ")));
+                match self.empty_argument(args, &span) {
+                    Some(at) => (at, format!("{} expected here", names[0])),
+                    None => (span, format!("{} {is} missing", names.join(", "))),
+                }
+            }
+            _ => (span, "wrong number of arguments".to_string()),
+        };
         self.err(
-            Diagnostic::error(
-                span,
-                format!(
-                    "`{}` takes {} argument{s}, found {found}",
-                    info.name,
-                    info.params.len(),
-                ),
-            )
-            .with_label("wrong number of arguments")
-            .with_note(format!("the signature is `{}`", b.signature())),
+            Diagnostic::error(span, message)
+                .with_label(label)
+                .with_note(format!("the signature is `{}`", b.signature())),
         );
         false
+    }
+
+    /// Where a call's last argument was left empty after a comma (`score(player, )`): the closing
+    /// bracket, or `None` when the call ends with an argument.
+    fn empty_argument(&self, args: &[ast::Expr], call: &ast::Span) -> Option<ast::Span> {
+        let last = args.last()?;
+        let text = &self.files.get(self.file)?.text;
+        let tail = text.get(last.span.end..call.end)?;
+        let comma = tail.find(',')?;
+        let after = &tail[comma + 1..];
+        let close = after.find(|c: char| !c.is_whitespace())?;
+        if !after[close..].starts_with(')') {
+            return None;
+        }
+        let at = last.span.end + comma + 1 + close;
+        Some(at..at + 1)
     }
 
     /// Checks each argument against its parameter; returns them lowered, and the first one's type

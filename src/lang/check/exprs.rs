@@ -318,8 +318,7 @@ impl Checker {
                 (bx(op, x, y), Ty::BOOL)
             }
             BinOp::Eq | BinOp::Ne => {
-                let (x, ta) = self.expr(a, sc);
-                let (y, tb) = self.expr(b, sc);
+                let ((x, ta), (y, tb)) = self.comparands(a, b, sc);
                 if !(ta.accepts(tb) || tb.accepts(ta)) {
                     self.err(
                         Diagnostic::error(
@@ -332,6 +331,58 @@ impl Checker {
                 (bx(op, x, y), Ty::BOOL)
             }
         }
+    }
+
+    /// The two sides of `==` or `!=`. A side that is a name declared nowhere is checked last, and
+    /// when the other side is a colour it is reported as an unknown colour, with the colours there are.
+    fn comparands(
+        &mut self,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        sc: &mut Scope,
+    ) -> ((Expr, Ty), (Expr, Ty)) {
+        let swap = self.undeclared(a, sc).is_some() && self.undeclared(b, sc).is_none();
+        let (first, second) = if swap { (b, a) } else { (a, b) };
+        let one = self.expr(first, sc);
+        let two = match self.undeclared(second, sc) {
+            Some(name) if one.1 == Ty::of(Base::Colour) => {
+                self.unknown_colour(second.span.clone(), name);
+                (Expr::Const(Value::Unit), Ty::ANY)
+            }
+            _ => self.expr(second, sc),
+        };
+        if swap {
+            (two, one)
+        } else {
+            (one, two)
+        }
+    }
+
+    /// The name `e` is, when no local or global declares it.
+    fn undeclared<'e>(&self, e: &'e ast::Expr, sc: &Scope) -> Option<&'e str> {
+        match &e.kind {
+            ExprKind::Name(n) if sc.get(n).is_none() && !self.globals.contains_key(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// A name compared with a colour that is not a colour of the variant: the colours it declares.
+    fn unknown_colour(&mut self, span: ast::Span, name: &str) {
+        let colours = &self.prog.colours;
+        let mut d = Diagnostic::error(span, format!("unknown colour `{name}`"))
+            .with_label("not a colour of this variant");
+        if let Some(s) = did_you_mean(name, colours.iter().map(|c| c.as_str())) {
+            d = d.with_note(format!("did you mean `{s}`?"));
+        }
+        d = if colours.is_empty() {
+            d.with_note(
+                "the variant declares no chip colours (`chips { COLOUR VALUE x COUNT, … }`)",
+            )
+        } else {
+            let list: Vec<String> = colours.iter().map(|c| format!("`{c}`")).collect();
+            d.with_note(format!("its chip colours are {}", list.join(", ")))
+        };
+        self.err(d);
     }
 
     /// The element type of a list type (reported when `t` is not a list).

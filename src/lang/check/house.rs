@@ -9,6 +9,7 @@
 use super::Checker;
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::lang::ast::{self, Change, DefKind, ItemKind, LimitKind, Span};
+use crate::lang::ir;
 use std::collections::BTreeMap;
 
 /// A rule or action in force: its definition with every `change` applied.
@@ -283,6 +284,18 @@ impl Checker {
                 }
             }
         }
+        self.prog.removed_actions = c
+            .removed
+            .iter()
+            .filter(|((kind, _), _)| *kind == DefKind::Action)
+            .map(|((_, name), (file, span))| {
+                let origin = ir::Origin {
+                    file: *file as u16,
+                    span: span.clone(),
+                };
+                (name.clone(), origin)
+            })
+            .collect();
         self.house = House {
             rules: c.rules.into_iter().flatten().collect(),
             actions: c.actions.into_iter().flatten().collect(),
