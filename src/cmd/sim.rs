@@ -4,7 +4,7 @@
 
 use super::{check_players, Failure};
 use carto::sim::report;
-use carto::sim::run::{layout_for, run, Results, Spec, Watch};
+use carto::sim::run::{layout_for, run, Results, SimError, Spec, Watch};
 use carto::sim::stats::{Layout, SCORE, TURNS, WIN, WIN_UNIT};
 use carto::sim::RunInfo;
 use carto::variant::{load_variant_with, InputError, Variant};
@@ -91,7 +91,32 @@ pub fn run_cmd(args: Args) -> Result<(), Failure> {
     if let Some(MergeCommand::Merge { files, format }) = args.merge {
         return merge(&files, format);
     }
-    let variant = args.variant.clone().unwrap_or_default();
+    check_counts(&args)?;
+    let (info, a, b) = run_info(&args)?;
+    let mut settings = vec![&a];
+    settings.extend(b.as_ref());
+    let spec = Spec {
+        settings,
+        players: info.players.clone(),
+        agents: info.agents.clone(),
+        seed: args.seed,
+        first: args.first_game,
+        games: args.games,
+        threads: threads(&args),
+    };
+    stop_on_ctrl_c();
+    let results = play(&spec, &info, &args)?;
+    print(&info, &results, args.format);
+    if results.interrupted {
+        let _ = std::io::stdout().flush();
+        eprintln!("interrupted: {} games played", results.games());
+        std::process::exit(130);
+    }
+    Ok(())
+}
+
+/// Refuses counts out of range: of games, of the last game's number, of threads.
+fn check_counts(args: &Args) -> Result<(), Failure> {
     if args.games == 0 || args.games > super::MAX_GAMES {
         return Err(Failure::Usage(format!(
             "--games must be 1 to {}",
@@ -110,38 +135,49 @@ pub fn run_cmd(args: Args) -> Result<(), Failure> {
             )));
         }
     }
-    let agents = agents_and_players(&args)?;
-    let (a, b) = load_settings(&variant, &args)?;
-    check_players(&a, &agents.1)?;
+    Ok(())
+}
+
+/// What the run is (variant, changes, players, agents, seed), with its setting and the one to
+/// compare it with, loaded and checked against the players.
+fn run_info(args: &Args) -> Result<(RunInfo, Variant, Option<Variant>), Failure> {
+    let variant = args.variant.clone().unwrap_or_default();
+    let (agents, players) = agents_and_players(args)?;
+    let (a, b) = load_settings(&variant, args)?;
+    check_players(&a, &players)?;
     let info = RunInfo {
         variant,
         sets: args.sets.clone(),
         vs: args.vs.clone(),
         vs_rules: args.vs_rules.clone(),
-        players: agents.1,
-        agents: agents.0,
+        players,
+        agents,
         seed: args.seed,
     };
-    let mut settings = vec![&a];
-    settings.extend(b.as_ref());
-    let spec = Spec {
-        settings,
-        players: info.players.clone(),
-        agents: info.agents.clone(),
-        seed: args.seed,
-        first: args.first_game,
-        games: args.games,
-        threads: args.threads.unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        }),
-    };
+    Ok((info, a, b))
+}
+
+/// The threads to play on: `--threads`, else one per core.
+fn threads(args: &Args) -> usize {
+    args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
+
+/// Ctrl-C stops the run after the games under way; a second Ctrl-C stops at once.
+fn stop_on_ctrl_c() {
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(130); // a second Ctrl-C: stop at once
+            std::process::exit(130);
         }
     });
+}
+
+/// Plays the games of `spec` with a progress bar (unless `--quiet`), writing the `--per-game`
+/// rows as they come.
+fn play(spec: &Spec, info: &RunInfo, args: &Args) -> Result<Results, Failure> {
     let bar = carto::sim::progress::bar(args.games, args.quiet);
     let mut tick = |done: u64| {
         if let Some(b) = &bar {
@@ -149,7 +185,7 @@ pub fn run_cmd(args: Args) -> Result<(), Failure> {
         }
     };
     let mut per_game = match &args.per_game {
-        Some(path) => Some(PerGame::create(path, &info, &layout_for(&spec).0)?),
+        Some(path) => Some(PerGame::create(path, info, &layout_for(spec).0)?),
         None => None,
     };
     let mut row = |i: u64, seed: u64, obs: &[Vec<Option<i64>>]| match &mut per_game {
@@ -157,7 +193,7 @@ pub fn run_cmd(args: Args) -> Result<(), Failure> {
         None => Ok(()),
     };
     let results = run(
-        &spec,
+        spec,
         Watch {
             stop: &STOP,
             tick: &mut tick,
@@ -171,25 +207,22 @@ pub fn run_cmd(args: Args) -> Result<(), Failure> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let results = results.map_err(|e| {
-        Failure::Input(InputError(format!(
-            "error: game {} (seed {}): {}\n  replay it alone: {}",
-            e.game,
-            e.seed,
-            e.error,
-            info.replay_command(0, e.game)
-        )))
-    })?;
+    let results = results.map_err(|e| game_failed(info, &e))?;
     if let Some(p) = per_game {
         p.finish()?;
     }
-    print(&info, &results, args.format);
-    if results.interrupted {
-        let _ = std::io::stdout().flush();
-        eprintln!("interrupted: {} games played", results.games());
-        std::process::exit(130);
-    }
-    Ok(())
+    Ok(results)
+}
+
+/// A game that failed, with how to replay it alone.
+fn game_failed(info: &RunInfo, e: &SimError) -> Failure {
+    Failure::Input(InputError(format!(
+        "error: game {} (seed {}): {}\n  replay it alone: {}",
+        e.game,
+        e.seed,
+        e.error,
+        info.replay_command(0, e.game)
+    )))
 }
 
 /// The agent of each seat and the players' names.

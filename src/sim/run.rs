@@ -218,116 +218,15 @@ pub fn layout_for(spec: &Spec) -> (Layout, Vec<Mapping>) {
 /// Plays the games of `spec` and returns their statistics.
 pub fn run(spec: &Spec, watch: Watch) -> Result<Results, SimError> {
     let (layout, maps) = layout_for(spec);
-    let next = AtomicU64::new(spec.first);
-    let done = AtomicU64::new(0);
-    let end = spec.first.saturating_add(spec.games);
-    let failures: Mutex<Vec<SimError>> = Mutex::new(Vec::new());
-    let want_rows = watch.rows.is_some();
-    let (tx, rx) = mpsc::channel::<(u64, Vec<Vec<Option<i64>>>)>();
-    let threads = spec.threads.max(1);
-    let Watch {
-        stop,
-        tick,
-        mut rows,
-    } = watch;
-    let mut row_error = None;
-    let workers: Vec<Worker> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                let tx = tx.clone();
-                let (layout, maps, next, done, failures) =
-                    (&layout, &maps, &next, &done, &failures);
-                s.spawn(move || {
-                    let mut w = match Worker::new(spec, layout, maps) {
-                        Ok(w) => w,
-                        Err(e) => {
-                            failures.lock().unwrap_or_else(|p| p.into_inner()).push(e);
-                            stop_all(stop);
-                            return None;
-                        }
-                    };
-                    'chunks: loop {
-                        let a = next.fetch_add(CHUNK, Ordering::Relaxed);
-                        if a >= end {
-                            break;
-                        }
-                        let b = (a + CHUNK).min(end);
-                        for i in a..b {
-                            if stop.load(Ordering::Relaxed) {
-                                done.fetch_add(i - a, Ordering::Relaxed);
-                                add_range(&mut w.played, (a, i));
-                                break 'chunks;
-                            }
-                            if let Err(e) = w.play(i) {
-                                failures
-                                    .lock()
-                                    .unwrap_or_else(|p| p.into_inner())
-                                    .push(SimError {
-                                        game: i,
-                                        seed: game_seed(spec.seed, i),
-                                        error: e.to_string(),
-                                    });
-                                stop_all(stop);
-                                add_range(&mut w.played, (a, i));
-                                break 'chunks;
-                            }
-                            if want_rows {
-                                let _ = tx.send((i, w.obs.clone()));
-                            }
-                        }
-                        // Once a chunk: a shared counter written per game would be one more cache
-                        // line travelling between the cores.
-                        done.fetch_add(b - a, Ordering::Relaxed);
-                        add_range(&mut w.played, (a, b));
-                    }
-                    Some(w)
-                })
-            })
-            .collect();
-        drop(tx);
-        // The calling thread reports progress and writes rows in game order.
-        let mut pending: BTreeMap<u64, Vec<Vec<Option<i64>>>> = BTreeMap::new();
-        let mut next_row = spec.first;
-        loop {
-            match rx.recv_timeout(Duration::from_millis(100)) {
-                Ok((i, o)) => {
-                    pending.insert(i, o);
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            if let Some(rows) = rows.as_mut() {
-                while let Some(o) = pending.remove(&next_row) {
-                    if row_error.is_none() {
-                        if let Err(e) = rows(next_row, game_seed(spec.seed, next_row), &o) {
-                            row_error = Some(e);
-                            stop_all(stop);
-                        }
-                    }
-                    next_row += 1;
-                }
-            }
-            tick(done.load(Ordering::Relaxed));
-        }
-        // After an interruption, rows past a gap are still written, in order.
-        if let Some(rows) = rows.as_mut() {
-            for (i, o) in std::mem::take(&mut pending) {
-                if row_error.is_none() {
-                    if let Err(e) = rows(i, game_seed(spec.seed, i), &o) {
-                        row_error = Some(e);
-                    }
-                }
-            }
-        }
-        tick(done.load(Ordering::Relaxed));
-        handles
-            .into_iter()
-            .filter_map(|h| h.join().ok().flatten())
-            .collect()
-    });
-    let mut failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
-    failures.sort_by_key(|f| f.game);
-    if let Some(f) = failures.into_iter().next() {
+    let shared = Shared {
+        next: AtomicU64::new(spec.first),
+        done: AtomicU64::new(0),
+        end: spec.first.saturating_add(spec.games),
+        failures: Mutex::new(Vec::new()),
+        stop: watch.stop,
+    };
+    let (workers, row_error) = play_on_threads(spec, &layout, &maps, &shared, watch);
+    if let Some(f) = shared.first_failure() {
         return Err(f);
     }
     if let Some(e) = row_error {
@@ -337,10 +236,218 @@ pub fn run(spec: &Spec, watch: Watch) -> Result<Results, SimError> {
             error: e,
         });
     }
-    let mut stats: Vec<Stats> = vec![Stats::new(&layout); spec.settings.len()];
-    let mut diff = (spec.settings.len() == 2).then(|| Stats::new(&layout));
+    Ok(sum_workers(spec, &layout, &workers))
+}
+
+/// One game's observations (one vector per setting), with its number.
+type Row = (u64, Vec<Vec<Option<i64>>>);
+
+/// What the threads of a run share: the next game number to take, the games done (for the
+/// progress), the failures, and the flag that stops them all.
+struct Shared<'a> {
+    next: AtomicU64,
+    done: AtomicU64,
+    /// One past the last game number.
+    end: u64,
+    failures: Mutex<Vec<SimError>>,
+    stop: &'a AtomicBool,
+}
+
+impl Shared<'_> {
+    /// The next chunk of game numbers to play, `None` once every game is taken.
+    fn take_chunk(&self) -> Option<(u64, u64)> {
+        let a = self.next.fetch_add(CHUNK, Ordering::Relaxed);
+        (a < self.end).then(|| (a, (a + CHUNK).min(self.end)))
+    }
+
+    /// Records a failure and stops every thread.
+    fn fail(&self, e: SimError) {
+        self.failures
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(e);
+        stop_all(self.stop);
+    }
+
+    /// The failure of the first game that failed, if any.
+    fn first_failure(self) -> Option<SimError> {
+        let mut failures = self
+            .failures
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner());
+        failures.sort_by_key(|f| f.game);
+        failures.into_iter().next()
+    }
+}
+
+/// Plays the games on `spec.threads` threads while the calling thread watches them (see
+/// [`watch_workers`]); returns the workers that could start, and the first error writing a row.
+fn play_on_threads<'a>(
+    spec: &'a Spec<'a>,
+    layout: &'a Layout,
+    maps: &[Mapping],
+    shared: &Shared,
+    watch: Watch,
+) -> (Vec<Worker<'a>>, Option<String>) {
+    let (tx, rx) = mpsc::channel::<Row>();
+    let want_rows = watch.rows.is_some();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..spec.threads.max(1))
+            .map(|_| {
+                let tx = tx.clone();
+                s.spawn(move || work(spec, layout, maps, shared, tx, want_rows))
+            })
+            .collect();
+        drop(tx);
+        let row_error = watch_workers(spec, shared, rx, watch.tick, watch.rows);
+        let workers = handles
+            .into_iter()
+            .filter_map(|h| h.join().ok().flatten())
+            .collect();
+        (workers, row_error)
+    })
+}
+
+/// One thread of a run: a worker of its own plays chunks of games until none is left or the run
+/// stops. The thread holds `tx` to its end (the calling thread watches until every one is
+/// dropped); it carries each game's row when `want_rows`.
+fn work<'a>(
+    spec: &'a Spec<'a>,
+    layout: &'a Layout,
+    maps: &[Mapping],
+    shared: &Shared,
+    tx: mpsc::Sender<Row>,
+    want_rows: bool,
+) -> Option<Worker<'a>> {
+    let mut w = match Worker::new(spec, layout, maps) {
+        Ok(w) => w,
+        Err(e) => {
+            shared.fail(e);
+            return None;
+        }
+    };
+    let rows = want_rows.then_some(&tx);
+    while let Some(chunk) = shared.take_chunk() {
+        if !w.play_chunk(chunk, shared, rows) {
+            break;
+        }
+    }
+    Some(w)
+}
+
+impl Worker<'_> {
+    /// Plays the games `a..b` of a chunk, sending each game's row to `rows` if given, and records
+    /// the games played; false when the run stopped (interrupted, or a game failed) before `b`.
+    fn play_chunk(
+        &mut self,
+        (a, b): (u64, u64),
+        shared: &Shared,
+        rows: Option<&mpsc::Sender<Row>>,
+    ) -> bool {
+        for i in a..b {
+            if shared.stop.load(Ordering::Relaxed) {
+                shared.done.fetch_add(i - a, Ordering::Relaxed);
+                add_range(&mut self.played, (a, i));
+                return false;
+            }
+            if let Err(e) = self.play(i) {
+                shared.fail(SimError {
+                    game: i,
+                    seed: game_seed(self.spec.seed, i),
+                    error: e.to_string(),
+                });
+                add_range(&mut self.played, (a, i));
+                return false;
+            }
+            if let Some(tx) = rows {
+                let _ = tx.send((i, self.obs.clone()));
+            }
+        }
+        // Once a chunk: a shared counter written per game would be one more cache line travelling
+        // between the cores.
+        shared.done.fetch_add(b - a, Ordering::Relaxed);
+        add_range(&mut self.played, (a, b));
+        true
+    }
+}
+
+/// The calling thread's part while the workers play: it reports progress about ten times a
+/// second and writes the rows in game order, until every worker is done. Returns the first error
+/// writing a row.
+fn watch_workers(
+    spec: &Spec,
+    shared: &Shared,
+    rx: mpsc::Receiver<Row>,
+    tick: &mut dyn FnMut(u64),
+    mut rows: Option<&mut RowSink>,
+) -> Option<String> {
+    let mut order = InOrder {
+        pending: BTreeMap::new(),
+        next: spec.first,
+        error: None,
+    };
+    loop {
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok((i, o)) => {
+                order.pending.insert(i, o);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        if let Some(rows) = rows.as_mut() {
+            order.write_next(rows, spec.seed, shared.stop);
+        }
+        tick(shared.done.load(Ordering::Relaxed));
+    }
+    if let Some(rows) = rows.as_mut() {
+        order.write_rest(rows, spec.seed);
+    }
+    tick(shared.done.load(Ordering::Relaxed));
+    order.error
+}
+
+/// Rows received from the workers, put back in game order.
+struct InOrder {
+    pending: BTreeMap<u64, Vec<Vec<Option<i64>>>>,
+    /// The next game to write.
+    next: u64,
+    /// The first error writing a row: no row is written after it.
+    error: Option<String>,
+}
+
+impl InOrder {
+    /// Writes the rows of the games that come next, as far as they have arrived; an error stops
+    /// the run.
+    fn write_next(&mut self, rows: &mut RowSink, seed: u64, stop: &AtomicBool) {
+        while let Some(o) = self.pending.remove(&self.next) {
+            if self.error.is_none() {
+                if let Err(e) = rows(self.next, game_seed(seed, self.next), &o) {
+                    self.error = Some(e);
+                    stop_all(stop);
+                }
+            }
+            self.next += 1;
+        }
+    }
+
+    /// After an interruption, the rows past a gap, still in order.
+    fn write_rest(&mut self, rows: &mut RowSink, seed: u64) {
+        for (i, o) in std::mem::take(&mut self.pending) {
+            if self.error.is_none() {
+                if let Err(e) = rows(i, game_seed(seed, i), &o) {
+                    self.error = Some(e);
+                }
+            }
+        }
+    }
+}
+
+/// The results of the run: every worker's statistics and games played, summed.
+fn sum_workers(spec: &Spec, layout: &Layout, workers: &[Worker]) -> Results {
+    let mut stats: Vec<Stats> = vec![Stats::new(layout); spec.settings.len()];
+    let mut diff = (spec.settings.len() == 2).then(|| Stats::new(layout));
     let mut played = Vec::new();
-    for w in &workers {
+    for w in workers {
         for (s, ws) in stats.iter_mut().zip(&w.stats) {
             s.merge(ws);
         }
@@ -351,14 +458,15 @@ pub fn run(spec: &Spec, watch: Watch) -> Result<Results, SimError> {
             add_range(&mut played, r);
         }
     }
+    let end = spec.first.saturating_add(spec.games);
     let interrupted = played != [(spec.first, end)] && spec.games > 0;
-    Ok(Results {
-        layout,
+    Results {
+        layout: layout.clone(),
         stats,
         diff,
         played,
         interrupted,
-    })
+    }
 }
 
 fn stop_all(stop: &AtomicBool) {
