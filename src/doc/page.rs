@@ -215,7 +215,7 @@ fn action_items(v: &Variant, trees: &Trees, words: &dyn Fn() -> Words) -> Vec<It
             let ItemKind::Action(decl) = &def.kind else {
                 return None;
             };
-            let when = action_when(&words(), decl, &groups);
+            let when = action_when(decl, &limit_values(v, a, decl), &groups);
             let sentence = action_sentence(&mut words(), decl);
             let kind = if decl.forced { "forced" } else { "action" };
             Some(def.item(&a.name, kind, &when, sentence))
@@ -370,13 +370,13 @@ fn action_sentence(w: &mut Words, a: &ast::ActionDecl) -> String {
     english::tidy(&capitalise(&out))
 }
 
-/// How many times per `unit` a limit allows, with the parameters in force: "once per turn", "up to
-/// 2 times per turn", "up to 3 (`signals`) times per turn", "up to 4 (`signals` + 1) times per turn".
-fn times_per(w: &Words, count: Option<&ast::Expr>, unit: &str) -> String {
+/// How many times per `unit` a limit allows, `value` its count with the parameters in force: "once
+/// per turn", "up to 2 times per turn", "up to 3 (`signals`) times per turn", "up to 4 (`signals` +
+/// 1) times per turn".
+fn times_per(count: Option<&ast::Expr>, value: Option<i64>, unit: &str) -> String {
     let Some(e) = count else {
         return format!("once per {unit}");
     };
-    let value = count_value(w, e);
     let formula = count_formula(e);
     match (value, &e.kind) {
         (Some(1), _) => format!("once per {unit}"),
@@ -386,27 +386,27 @@ fn times_per(w: &Words, count: Option<&ast::Expr>, unit: &str) -> String {
     }
 }
 
-/// The value of a limit's count with the parameters in force (numbers, parameters and arithmetic of
-/// them, as the checker allows), or `None` when it cannot be worked out.
-fn count_value(w: &Words, e: &ast::Expr) -> Option<i64> {
-    use ast::{BinOp, ExprKind, UnOp};
-    match &e.kind {
-        ExprKind::Int(n) => Some(*n),
-        ExprKind::Name(p) => w.params.get(p)?.0.parse().ok(),
-        ExprKind::Unary(UnOp::Neg, x) => count_value(w, x)?.checked_neg(),
-        ExprKind::Binary(op, a, b) => {
-            let (a, b) = (count_value(w, a)?, count_value(w, b)?);
-            match op {
-                BinOp::Add => a.checked_add(b),
-                BinOp::Sub => a.checked_sub(b),
-                BinOp::Mul => a.checked_mul(b),
-                BinOp::Div => a.checked_div(b),
-                BinOp::Rem => a.checked_rem(b),
-                _ => None,
-            }
-        }
-        _ => None,
+/// The count of each of an action's limits as the game reads it (parameters in force), in the order
+/// written; `None` for a flag, or for every limit when the compiled ones do not line up.
+fn limit_values(
+    v: &Variant,
+    action: &crate::lang::ir::Action,
+    decl: &ast::ActionDecl,
+) -> Vec<Option<i64>> {
+    use crate::lang::ir::Limit;
+    if action.limits.len() != decl.limits.len() {
+        return vec![None; decl.limits.len()];
     }
+    let p = &v.program;
+    action
+        .limits
+        .iter()
+        .map(|l| match l {
+            Limit::PerTurn(e) | Limit::PerRound(e) | Limit::Group(_, Some(e)) => p.limit_count(e),
+            Limit::Group(_, None) => Some(1),
+            Limit::NoFollower | Limit::NotExtra => None,
+        })
+        .collect()
 }
 
 /// A limit's count as written, parameters in backticks: "`signals` + 1".
@@ -432,7 +432,11 @@ fn count_formula(e: &ast::Expr) -> String {
 }
 
 /// Phase and limits, as words: "phase 3, once per turn, shared with *sell town*".
-fn action_when(w: &Words, a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<String>>) -> String {
+fn action_when(
+    a: &ast::ActionDecl,
+    values: &[Option<i64>],
+    groups: &BTreeMap<String, Vec<String>>,
+) -> String {
     let mut parts: Vec<String> = Vec::new();
     if a.forced {
         parts.push("forced".into());
@@ -442,9 +446,9 @@ fn action_when(w: &Words, a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<Str
         let phase = a.phase.as_ref().map_or("score", |p| p.name.as_str());
         parts.push(phase_phrase(phase).unwrap_or(phase).to_string());
     }
-    for l in &a.limits {
+    for (l, &value) in a.limits.iter().zip(values) {
         parts.push(match &l.kind {
-            LimitKind::Per { unit, count } => times_per(w, Some(count), &unit.name),
+            LimitKind::Per { unit, count } => times_per(Some(count), value, &unit.name),
             LimitKind::Group(g, count) => {
                 let others: Vec<String> = groups
                     .get(&g.name)
@@ -453,7 +457,7 @@ fn action_when(w: &Words, a: &ast::ActionDecl, groups: &BTreeMap<String, Vec<Str
                     .filter(|n| **n != a.name.name)
                     .map(|n| format!("*{}*", title_case(n).to_lowercase()))
                     .collect();
-                let times = times_per(w, count.as_ref(), "turn");
+                let times = times_per(count.as_ref(), value, "turn");
                 if others.is_empty() {
                     times
                 } else {
