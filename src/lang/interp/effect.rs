@@ -183,16 +183,26 @@ impl Interp {
         let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
         let face_up = |v: Value| matches!(v, Value::Face(Face::Up));
         let chips = self.chip_list(arg(0))?;
-        let squares: Vec<u32> = self
-            .elems(arg(1))?
-            .into_iter()
-            .filter_map(|v| match v {
-                Value::Square(c) => Some(c),
-                _ => None,
-            })
-            .collect();
+        // The squares straight from the list (no copy of the list first).
+        let mut pool: Vec<u32> = match arg(1) {
+            Value::List(l) => self.lists[l as usize]
+                .iter()
+                .filter_map(|&v| match v {
+                    Value::Square(c) => Some(c),
+                    _ => None,
+                })
+                .collect(),
+            v => self
+                .elems(v)?
+                .into_iter()
+                .filter_map(|v| match v {
+                    Value::Square(c) => Some(c),
+                    _ => None,
+                })
+                .collect(),
+        };
         let apart = matches!(arg(2), Value::Bool(true));
-        self.scatter(st, &chips, &squares, apart, face_up(arg(3)));
+        self.scatter(st, &chips, &mut pool, apart, face_up(arg(3)));
         Ok(())
     }
 
@@ -232,20 +242,20 @@ impl Interp {
 
     /// Spreads chips over squares at random, one per square; with `apart`, no two orthogonally
     /// adjacent. Squares are taken region by region in turn (the map cut into a 3×3 grid of regions)
-    /// so chips spread evenly instead of clumping. Chips that find no square go aside.
+    /// so chips spread evenly instead of clumping. Chips that find no square go aside. `pool` (the
+    /// squares) is shuffled in place.
     pub(super) fn scatter(
         &mut self,
         st: &mut State,
         chips: &[u16],
-        squares: &[u32],
+        pool: &mut [u32],
         apart: bool,
         up: bool,
     ) {
-        let mut pool: Vec<u32> = squares.to_vec();
-        st.rng.shuffle(&mut pool);
+        st.rng.shuffle(pool);
         // Regions: a 3x3 grid over the squares' bounding box.
         let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
-        for &c in &pool {
+        for &c in pool.iter() {
             let (x, y) = st.board.xy(c);
             x0 = x0.min(x);
             y0 = y0.min(y);
@@ -258,26 +268,42 @@ impl Interp {
             let ry = ((y - y0) * 3 / (y1 - y0 + 1).max(1)).clamp(0, 2);
             (ry * 3 + rx) as usize
         };
-        let mut by_region: Vec<Vec<u32>> = vec![Vec::new(); 9];
-        for &c in &pool {
-            by_region[region(st, c)].push(c);
+        // The squares by region, each region in the shuffled order: region `r` is
+        // `by_region[start[r]..start[r + 1]]` (a counting sort).
+        let regions: Vec<u8> = pool.iter().map(|&c| region(st, c) as u8).collect();
+        let mut start = [0usize; 10];
+        for &r in &regions {
+            start[r as usize + 1] += 1;
         }
-        let mut taken: Vec<u32> = Vec::new();
+        for r in 0..9 {
+            start[r + 1] += start[r];
+        }
+        let mut by_region = vec![0u32; pool.len()];
+        let mut fill = start;
+        for (&c, &r) in pool.iter().zip(&regions) {
+            by_region[fill[r as usize]] = c;
+            fill[r as usize] += 1;
+        }
+        // Squares taken, sorted (a chip is never placed on or, with `apart`, next to one of them).
+        let mut taken: Vec<u32> = Vec::with_capacity(chips.len());
+        let is_taken = |taken: &[u32], c: u32| taken.binary_search(&c).is_ok();
         let mut chip_i = 0;
-        let mut cursor = [0usize; 9];
+        let mut cursor = start;
         'outer: while chip_i < chips.len() {
             let mut progressed = false;
             for r in 0..9 {
                 if chip_i >= chips.len() {
                     break 'outer;
                 }
-                while cursor[r] < by_region[r].len() {
-                    let c = by_region[r][cursor[r]];
+                while cursor[r] < start[r + 1] {
+                    let c = by_region[cursor[r]];
                     cursor[r] += 1;
                     let blocked =
-                        apart && (0..4).any(|s| taken.contains(&st.board.neighbour(c, s)));
-                    if !blocked && !taken.contains(&c) {
-                        taken.push(c);
+                        apart && (0..4).any(|s| is_taken(&taken, st.board.neighbour(c, s)));
+                    if !blocked && !is_taken(&taken, c) {
+                        if let Err(i) = taken.binary_search(&c) {
+                            taken.insert(i, c);
+                        }
                         st.move_chip(chips[chip_i], Place::Square(c), up);
                         chip_i += 1;
                         progressed = true;
