@@ -7,7 +7,7 @@ use super::{Checker, Scope};
 use crate::diag::{did_you_mean, Diagnostic};
 use crate::lang::ast::{self, ItemKind};
 use crate::lang::builtins::{Base, Ty};
-use crate::lang::ir::{ActionId, Stmt};
+use crate::lang::ir::{ActionId, Expr, Stmt};
 use std::collections::BTreeMap;
 
 /// What an `ask` needs to know of an action: its index, and its parameter types when it is asked.
@@ -120,22 +120,7 @@ impl Checker {
         span: ast::Span,
         sc: &mut Scope,
     ) -> Option<Stmt> {
-        let (who_x, who_t) = self.expr(who, sc);
-        let player_ok = !who_t.list
-            && matches!(who_t.base, Base::Player | Base::Players | Base::Any)
-            || who_t.list && matches!(who_t.base, Base::Player | Base::Any);
-        if !player_ok {
-            self.err(
-                Diagnostic::error(
-                    who.span.clone(),
-                    format!("expected a player, found {who_t}"),
-                )
-                .with_label("who is asked")
-                .with_note(
-                    "ask a player, a set of players (`feature.winners`) or a list of players",
-                ),
-            );
-        }
+        let who_x = self.asked_players(who, sc);
         let Some(sig) = self.asked.get(&action.name).cloned() else {
             let d = self.unknown_action(action);
             self.err(d);
@@ -159,31 +144,8 @@ impl Checker {
             return None;
         };
         if args.len() != params.len() {
-            let want: Vec<String> = params
-                .iter()
-                .map(|(n, t)| match t {
-                    Some(t) => format!("{n}: {t}"),
-                    None => n.clone(),
-                })
-                .collect();
-            self.err(
-                Diagnostic::error(
-                    span,
-                    format!(
-                        "`{}` takes {} argument{}, {} given",
-                        action.name,
-                        params.len(),
-                        if params.len() == 1 { "" } else { "s" },
-                        args.len()
-                    ),
-                )
-                .with_label("this ask")
-                .with_note(format!(
-                    "`action {}({})`",
-                    action.name,
-                    want.join(", ")
-                )),
-            );
+            let d = ask_arity(action, &params, args.len(), span);
+            self.err(d);
             return None;
         }
         let mut out = Vec::new();
@@ -198,6 +160,27 @@ impl Checker {
             action: sig.index,
             args: out,
         })
+    }
+
+    /// Who an `ask` asks, lowered: a player, a set of players or a list of players (reported if not).
+    fn asked_players(&mut self, who: &ast::Expr, sc: &mut Scope) -> Expr {
+        let (who_x, who_t) = self.expr(who, sc);
+        let player_ok = !who_t.list
+            && matches!(who_t.base, Base::Player | Base::Players | Base::Any)
+            || who_t.list && matches!(who_t.base, Base::Player | Base::Any);
+        if !player_ok {
+            self.err(
+                Diagnostic::error(
+                    who.span.clone(),
+                    format!("expected a player, found {who_t}"),
+                )
+                .with_label("who is asked")
+                .with_note(
+                    "ask a player, a set of players (`feature.winners`) or a list of players",
+                ),
+            );
+        }
+        who_x
     }
 
     /// An `ask` of an action not in force: removed by a house rule, or misspelt.
@@ -232,4 +215,32 @@ impl Checker {
         }
         d
     }
+}
+
+/// An `ask` with too many or too few arguments: the action's parameter list.
+fn ask_arity(
+    action: &ast::Ident,
+    params: &[(String, Option<Ty>)],
+    given: usize,
+    span: ast::Span,
+) -> Diagnostic {
+    let want: Vec<String> = params
+        .iter()
+        .map(|(n, t)| match t {
+            Some(t) => format!("{n}: {t}"),
+            None => n.clone(),
+        })
+        .collect();
+    Diagnostic::error(
+        span,
+        format!(
+            "`{}` takes {} argument{}, {} given",
+            action.name,
+            params.len(),
+            if params.len() == 1 { "" } else { "s" },
+            given
+        ),
+    )
+    .with_label("this ask")
+    .with_note(format!("`action {}({})`", action.name, want.join(", ")))
 }

@@ -141,6 +141,13 @@ fn change_action_header(
             return;
         }
     }
+    change_limits(a, parts, change, file);
+    change_choices(a, parts, change, file, errs);
+}
+
+/// The limits a `change action` writes: `limit none` drops the imported ones; a limit of the same
+/// kind (unit, group or flag) takes the place of the imported one, any other is added.
+fn change_limits(a: &mut ast::ActionDecl, parts: &mut PartFiles, change: &Change, file: usize) {
     if change.limits.iter().any(is_none_limit) {
         a.limits.clear();
         parts.limits.clear();
@@ -163,6 +170,17 @@ fn change_action_header(
             }
         }
     }
+}
+
+/// The choices a `change action` writes: each takes the place of the imported choice of its name;
+/// a name the action has no choice of is an error.
+fn change_choices(
+    a: &mut ast::ActionDecl,
+    parts: &mut PartFiles,
+    change: &Change,
+    file: usize,
+    errs: &mut Vec<Diagnostic>,
+) {
     for c in &change.choices {
         match a
             .choices
