@@ -33,8 +33,6 @@ struct Standing {
     root: u32,
     /// Strength of each player's followers on it.
     strength: [u32; 8],
-    /// A monastery's square (x, y).
-    monastery_at: Option<(i32, i32)>,
     info: FeatureInfo,
     points: Points,
 }
@@ -93,6 +91,10 @@ pub struct Preview {
     new_cities: Vec<usize>,
     /// The last cell asked of [`Self::untouched`] and its answer, for the next rotation there.
     last_cell: Option<(u32, bool)>,
+    /// The roots of the standing features, in order (scanned for every placement).
+    standing_roots: Vec<u32>,
+    /// The monasteries among the standing features: index and square (x, y).
+    monasteries: Vec<(usize, (i32, i32))>,
     /// Whether a farm has followers.
     followed_farm: bool,
 }
@@ -132,6 +134,7 @@ impl Preview {
         }
         self.base_spare = u32::from(st.followers_in_supply(me));
         self.standing.clear();
+        self.monasteries.clear();
         self.last_cell = None;
         for h in &self.held {
             let k = match self.standing.iter().position(|s| s.root == h.root) {
@@ -140,7 +143,6 @@ impl Preview {
                     self.standing.push(Standing {
                         root: h.root,
                         strength: [0; 8],
-                        monastery_at: None,
                         info: FeatureInfo::default(),
                         points: [0; 8],
                     });
@@ -160,7 +162,7 @@ impl Preview {
             }
             if info.kind == Some(FeatureKind::Monastery) {
                 let cell = st.board.placed[f.tile[root as usize] as usize].cell;
-                self.standing[k].monastery_at = Some(st.board.xy(cell));
+                self.monasteries.push((k, st.board.xy(cell)));
             }
             self.standing[k].info = info;
             self.standing[k].points = pts;
@@ -169,6 +171,9 @@ impl Preview {
             .standing
             .iter()
             .any(|s| s.info.kind == Some(FeatureKind::Field));
+        self.standing_roots.clear();
+        self.standing_roots
+            .extend(self.standing.iter().map(|s| s.root));
         Ok(())
     }
 
@@ -263,7 +268,7 @@ impl Preview {
             let followed = self.groups[g]
                 .roots
                 .iter()
-                .any(|r| self.standing.iter().any(|s| s.root == *r));
+                .any(|r| self.standing_roots.contains(r));
             if !followed {
                 continue;
             }
@@ -293,14 +298,12 @@ impl Preview {
     /// needs every side the feature leaves open to face `cell`.
     fn untouched(&self, b: &Board, cell: u32) -> bool {
         let (x, y) = b.xy(cell);
-        let near = |s: &Standing| {
-            s.monastery_at
-                .is_some_and(|(mx, my)| (mx - x).abs() <= 1 && (my - y).abs() <= 1)
-        };
-        if self.standing.iter().any(near) {
+        let near =
+            |&(_, (mx, my)): &(usize, (i32, i32))| (mx - x).abs() <= 1 && (my - y).abs() <= 1;
+        if self.monasteries.iter().any(near) {
             return false;
         }
-        let followed = |root: u32| self.standing.iter().any(|s| s.root == root);
+        let followed = |root: u32| self.standing_roots.contains(&root);
         let mut side_roots = [NONE; 4];
         for (s, side_root) in side_roots.iter_mut().enumerate() {
             let nt = b.tile[b.neighbour(cell, s) as usize];
@@ -545,15 +548,13 @@ impl Preview {
         out: &mut Outcome,
     ) -> Result<(), GameError> {
         let (x, y) = game.st.board.xy(cell);
-        for k in 0..self.standing.len() {
-            let s = self.standing[k];
+        for m in 0..self.monasteries.len() {
+            let (k, (mx, my)) = self.monasteries[m];
             // The squares around a monastery are the eight next to its own.
-            let Some((mx, my)) = s.monastery_at else {
-                continue;
-            };
             if (mx - x).abs() > 1 || (my - y).abs() > 1 {
                 continue;
             }
+            let s = self.standing[k];
             let mut info = s.info;
             info.tiles += 1;
             info.complete = info.tiles == 9;
