@@ -1,31 +1,14 @@
-use carto::diag::Source;
-use carto::game::{compile_tiles, play_random, Config, Game, NoRules};
+mod engine_support;
+
+use carto::game::{play_random, Config, Game, NoRules};
 use carto::rng::Rng;
 use carto::state::FollowerAt;
-use carto::tiles::{bundled_tile_set, parse_tile_set};
+use engine_support::{config, Tiles};
 use std::sync::Arc;
 
+/// The base tiles, shuffled, 7 followers each.
 fn base_config() -> Config {
-    let src = Source::new("base.toml", bundled_tile_set("base").unwrap());
-    let set = parse_tile_set("base", &src).unwrap();
-    let (tiles, counts, start) = compile_tiles(&[set]);
-    Config {
-        variant: "engine".into(),
-        rules: "engine".into(),
-        tiles: Arc::new(tiles),
-        counts,
-        start_tile: start.unwrap(),
-        map: None,
-        followers: 7,
-        start_squares: 1,
-        start_names: vec![],
-        border_fills_monastery: true,
-        colours: vec![],
-        chip_set: vec![],
-        holdings: vec![],
-        fixed_stack: None,
-        sources: Vec::new(),
-    }
+    config(&Tiles::base(), &[], 7)
 }
 
 #[test]
