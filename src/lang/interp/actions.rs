@@ -347,9 +347,20 @@ impl Interp {
         out: &mut Vec<Opt>,
     ) -> R<()> {
         let slot = at.action.choices[at.k].slot;
+        // The last choice: each value that passes is an offer (no further choices to list).
+        let last = at.k + 1 == at.action.choices.len();
+        let next = Choosing { k: at.k + 1, ..at };
         // By position: the list stays in the arena while its elements are tried.
         for i in 0..self.len_of(from)? {
-            let item = self.elem_at(from, i);
+            let item = match from {
+                Value::List(l) => self
+                    .lists
+                    .get(l as usize)
+                    .and_then(|l| l.get(i))
+                    .copied()
+                    .unwrap_or(Value::Unit),
+                v => self.elem_at(v, i),
+            };
             self.tick()?;
             self.set(slot, item)?;
             if let Some(f) = filter {
@@ -358,7 +369,11 @@ impl Interp {
                 }
             }
             chosen.push(Chosen::Value(item));
-            self.enumerate(st, at.ai, at.player, at.action, at.k + 1, chosen, out)?;
+            if last {
+                self.push_offer(next, chosen, out);
+            } else {
+                self.enumerate(st, at.ai, at.player, at.action, at.k + 1, chosen, out)?;
+            }
             chosen.pop();
         }
         Ok(())

@@ -1,6 +1,8 @@
 //! Aggregates (`count`, `sum`, `min`, `max`, `any`, `all`, `distinct`, `collect`), and the memo of
 //! static aggregates: those whose value depends only on the map, the parameters and constants are
-//! found before play and computed once per value of the outside variables they read.
+//! found before play and computed once per value of what they read of the outside variables (the
+//! variable itself, or only properties of it that never change: `[s in squares_with(ATTR,
+//! chip.colour) …]` is computed once per colour, not once per chip).
 
 use super::{Interp, R};
 use crate::lang::ast::AggOp;
@@ -16,17 +18,60 @@ pub(super) enum StaticVal {
     Uncached,
 }
 
-/// Whether an expression's value depends only on the map, the parameters, constants, the variables
-/// of aggregates inside it, and the values of the outside variables it names (collected in `free`),
-/// read only through properties that never change (a square's kind and attributes, a chip's colour
-/// and value). Such an aggregate is computed once per value of its outside variables.
-pub(super) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<u16>) -> bool {
+/// What a static aggregate reads of an outside variable: the variable's value, or one of its
+/// properties that never change (`chip.colour`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Key {
+    Local(u16),
+    Field(u16, Field),
+}
+
+impl Key {
+    pub fn slot(self) -> u16 {
+        match self {
+            Key::Local(s) | Key::Field(s, _) => s,
+        }
+    }
+}
+
+/// Whether a field's value never changes during a game (a square's place and kind, a chip's colour
+/// and value).
+fn static_field(f: Field) -> bool {
     use Field as F;
+    matches!(
+        f,
+        F::SquareX
+            | F::SquareY
+            | F::SquareTown
+            | F::SquareLand
+            | F::SquareIsland
+            | F::SquareLargeCity
+            | F::ChipColour
+            | F::ChipValue
+    )
+}
+
+/// Whether an expression's value depends only on the map, the parameters, constants, the variables
+/// of aggregates inside it, and what it reads of the outside variables it names (collected in
+/// `free`: a variable itself, or a property of it that never changes). Such an aggregate is computed
+/// once per value of what it reads of its outside variables.
+pub(super) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<Key>) -> bool {
+    let mut note = |k: Key| {
+        if !bound.contains(&k.slot()) && !free.contains(&k) {
+            free.push(k);
+        }
+    };
     match e {
         Expr::Const(_) | Expr::Param(_) => true,
         Expr::Local(s) => {
-            if !bound.contains(s) && !free.contains(s) {
-                free.push(*s);
+            note(Key::Local(*s));
+            true
+        }
+        // An outside variable read only through a property that never changes: the property is
+        // what the value depends on.
+        Expr::Field(x, f) if static_field(*f) && matches!(x.as_ref(), Expr::Local(_)) => {
+            if let Expr::Local(s) = x.as_ref() {
+                note(Key::Field(*s, *f));
             }
             true
         }
@@ -37,19 +82,7 @@ pub(super) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<u16>) -> 
         Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) => {
             is_static(x, bound, free)
         }
-        Expr::Field(x, f) => {
-            matches!(
-                f,
-                F::SquareX
-                    | F::SquareY
-                    | F::SquareTown
-                    | F::SquareLand
-                    | F::SquareIsland
-                    | F::SquareLargeCity
-                    | F::ChipColour
-                    | F::ChipValue
-            ) && is_static(x, bound, free)
-        }
+        Expr::Field(x, f) => static_field(*f) && is_static(x, bound, free),
         Expr::Call(b, args) => {
             matches!(
                 b,
@@ -83,7 +116,7 @@ pub(super) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<u16>) -> 
 }
 
 /// Collects the outermost static aggregates of an expression.
-fn find_static(e: &Expr, out: &mut Vec<(usize, Vec<u16>)>) {
+fn find_static(e: &Expr, out: &mut Vec<(usize, Vec<Key>)>) {
     if let Expr::Aggregate { .. } = e {
         let mut free = Vec::new();
         if is_static(e, &mut Vec::new(), &mut free) {
@@ -115,7 +148,7 @@ fn find_static(e: &Expr, out: &mut Vec<(usize, Vec<u16>)>) {
     }
 }
 
-fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<(usize, Vec<u16>)>) {
+fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<(usize, Vec<Key>)>) {
     for s in stmts {
         match s {
             Stmt::Let(_, e) => find_static(e, out),
@@ -141,7 +174,7 @@ fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<(usize, Vec<u16>)>) {
     }
 }
 
-pub(super) fn static_aggregates(prog: &Program) -> Vec<(usize, Vec<u16>)> {
+pub(super) fn static_aggregates(prog: &Program) -> Vec<(usize, Vec<Key>)> {
     let mut out = Vec::new();
     for b in &prog.setup {
         find_static_stmts(&b.stmts, &mut out);
@@ -164,7 +197,7 @@ pub(super) fn static_aggregates(prog: &Program) -> Vec<(usize, Vec<u16>)> {
         }
         find_static_stmts(&a.body.stmts, &mut out);
     }
-    out.sort_unstable();
+    out.sort_unstable_by_key(|(k, _)| *k);
     out.dedup_by_key(|(k, _)| *k);
     out
 }
@@ -181,24 +214,39 @@ impl Interp {
         }
     }
 
-    /// Static aggregate `i`: its value for the current values of its outside variables. A hit
-    /// allocates nothing: the key is compared in place and a list is copied into the arena.
+    /// Static aggregate `i`: its value for what it reads of its outside variables now. A hit
+    /// allocates nothing: the key is worked out in place and a list is copied into the arena.
     pub(super) fn memoised(
         &mut self,
         st: &mut State,
         i: usize,
         compute: impl Fn(&mut Self, &mut State) -> R<Value>,
     ) -> R<Value> {
-        let frame = &self.frame[self.base.min(self.frame.len())..];
-        let free = &self.static_free[i];
-        let local = |slot: u16| frame.get(slot as usize).copied().unwrap_or(Value::Unit);
-        // Lists (arena handles) are not a stable key: an aggregate reading one is computed afresh.
-        if free.iter().any(|&s| matches!(local(s), Value::List(_))) {
+        const MAX_KEY: usize = 4;
+        let n = self.static_free[i].len();
+        if n > MAX_KEY {
             return compute(self, st);
         }
-        let hit = self.static_vals[i].iter().position(|(k, _)| {
-            k.len() == free.len() && free.iter().zip(k).all(|(&s, v)| local(s) == *v)
-        });
+        let mut now = [Value::Unit; MAX_KEY];
+        for (k, slot) in now.iter_mut().enumerate().take(n) {
+            *slot = match self.static_free[i][k] {
+                Key::Local(s) => self.local(s),
+                Key::Field(s, f) => {
+                    let v = self.local(s);
+                    match self.field(st, v, f) {
+                        Ok(x) => x,
+                        // Evaluated in full, the aggregate reports it.
+                        Err(_) => return compute(self, st),
+                    }
+                }
+            };
+        }
+        let now = &now[..n];
+        // Lists (arena handles) are not a stable key: an aggregate reading one is computed afresh.
+        if now.iter().any(|v| matches!(v, Value::List(_))) {
+            return compute(self, st);
+        }
+        let hit = self.static_vals[i].iter().position(|(k, _)| k == now);
         match hit.map(|h| &self.static_vals[i][h].1) {
             Some(StaticVal::Scalar(v)) => Ok(*v),
             Some(StaticVal::List(_)) => {
@@ -213,7 +261,7 @@ impl Interp {
             }
             Some(StaticVal::Uncached) => compute(self, st),
             None => {
-                let key: Vec<Value> = free.iter().map(|&s| local(s)).collect();
+                let key: Vec<Value> = now.to_vec();
                 let v = compute(self, st)?;
                 let cached = match v {
                     Value::List(l) => {
@@ -466,4 +514,85 @@ struct Each {
     var: u16,
     lv: Value,
     n: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Final scores of random games on the endless table with `rules` added (a chip set of two
+    /// values), played one after another in one interpreter, and the interpreter at the end.
+    fn play(rules: &str, seeds: u64) -> (Vec<Vec<i64>>, super::super::Interp) {
+        let text = format!(
+            "variant \"probe\" {{\n  title = \"Probe\"\n  doc = \"memo\"\n}}\n\
+             chips {{ red 1 x 3, red 2 x 2, blue 2 x 3 }}\n{rules}\n"
+        );
+        let source = crate::diag::Source::new("probe.rules", text);
+        let no_sets = |_: usize, e: String| crate::variant::InputError(e);
+        let v = match crate::variant::variant_from_source(&source, "probe.rules", &[], &no_sets) {
+            Ok(v) => v,
+            Err(e) => panic!("probe rules: {}", e.0),
+        };
+        let players = ["ann".to_string(), "bob".to_string()];
+        let mut g = v
+            .new_game(v.config.clone(), &players, 0, false)
+            .expect("a game starts");
+        let mut out = Vec::new();
+        for seed in 0..seeds {
+            g.reset(&players, seed, false).expect("a game resets");
+            let mut rng = crate::rng::Rng::new(seed);
+            crate::game::play_random(&mut g, &mut rng).expect("the game runs");
+            out.push(g.st.players.iter().map(|p| p.score).collect());
+        }
+        (out, g.hooks)
+    }
+
+    /// Each tile placed scores, for each chip of the supply, a count that reads the chip only
+    /// through its value.
+    fn by_value(extra: &str) -> String {
+        format!(
+            "rule r on placed {{\n\
+               for c in chips(supply) {{\n\
+                 score(player, count(x in [1, 2, 3, 4] where x > c.value{extra}))\n}}\n}}"
+        )
+    }
+
+    #[test]
+    fn a_memo_keyed_by_a_property_gives_each_value_its_own_answer() {
+        let (memo, interp) = play(&by_value(""), 3);
+        // The same count, not static (it reads the tiles left): evaluated every time.
+        let (plain, _) = play(&by_value(" and tiles_left() >= 0"), 3);
+        assert_eq!(memo, plain);
+        assert!(memo.iter().all(|s| s[0] > 0 && s[1] > 0));
+        // Keyed by the value: one entry per value (1 and 2), though 8 chips were read.
+        let by_value: Vec<usize> = (0..interp.static_free.len())
+            .filter(|&i| {
+                let free = &interp.static_free[i];
+                free.len() == 1 && matches!(free[0], Key::Field(_, Field::ChipValue))
+            })
+            .collect();
+        assert_eq!(by_value.len(), 1);
+        assert_eq!(interp.static_vals[by_value[0]].len(), 2);
+    }
+
+    #[test]
+    fn a_variable_read_itself_is_the_key() {
+        let c = Expr::Local(3);
+        let colour = Expr::Field(Box::new(c.clone()), Field::ChipColour);
+        let both = Expr::Binary(
+            crate::lang::ast::BinOp::Eq,
+            Box::new(Expr::List(vec![c])),
+            Box::new(colour.clone()),
+        );
+        let mut free = Vec::new();
+        assert!(is_static(&colour, &mut Vec::new(), &mut free));
+        assert_eq!(free, vec![Key::Field(3, Field::ChipColour)]);
+        let mut free = Vec::new();
+        assert!(is_static(&both, &mut Vec::new(), &mut free));
+        assert_eq!(free, vec![Key::Local(3), Key::Field(3, Field::ChipColour)]);
+        // Bound by an aggregate inside: not a key.
+        let mut free = Vec::new();
+        assert!(is_static(&colour, &mut vec![3], &mut free));
+        assert!(free.is_empty());
+    }
 }

@@ -15,7 +15,7 @@ use super::compile::{compile, Code};
 use super::{Interp, R};
 use crate::lang::ast::BinOp;
 use crate::lang::builtins::{Builtin, Field};
-use crate::lang::ir::{Expr, Value};
+use crate::lang::ir::{Expr, Place as IrPlace, Value};
 use crate::state::State;
 
 /// A compiled condition: its truth value.
@@ -34,7 +34,21 @@ enum Operand {
     LocalField(u16, Field),
     /// `len(x.chips)` for a local `x`: the count the state keeps, no list built.
     LocalChips(u16),
+    /// `len(chips(hand(x)))` or `len(chips(at(x)))` for a local `x` (the builtin naming the place),
+    /// counted like `LocalChips`; the compiled expression for a value that names no such place.
+    PlaceChips(Builtin, u16, Code),
     Code(Code),
+}
+
+impl Operand {
+    /// Whether the operand is a number read in place (compared with a constant without a value
+    /// of its own: see `compare`).
+    fn counted(&self) -> bool {
+        matches!(
+            self,
+            Operand::LocalChips(_) | Operand::PlaceChips(..) | Operand::LocalField(..)
+        )
+    }
 }
 
 fn operand(e: &Expr, statics: &[usize]) -> Operand {
@@ -49,6 +63,13 @@ fn operand(e: &Expr, statics: &[usize]) -> Operand {
         Expr::Call(Builtin::Len, args) => match args.as_slice() {
             [Expr::Field(x, Field::SquareChips)] => match x.as_ref() {
                 &Expr::Local(s) => Operand::LocalChips(s),
+                _ => Operand::Code(compile(e, statics)),
+            },
+            [Expr::Call(Builtin::Chips, p)] => match p.as_slice() {
+                [Expr::Call(b @ (Builtin::Hand | Builtin::At), x)] => match x.as_slice() {
+                    [Expr::Local(s)] => Operand::PlaceChips(*b, *s, compile(e, statics)),
+                    _ => Operand::Code(compile(e, statics)),
+                },
                 _ => Operand::Code(compile(e, statics)),
             },
             _ => Operand::Code(compile(e, statics)),
@@ -188,8 +209,85 @@ fn flag(s: u16, f: Field, negate: bool, root: bool) -> Cond {
     })
 }
 
+/// `x OP y` on two numbers.
+#[inline]
+fn int_compare(op: BinOp, x: i64, y: i64) -> bool {
+    match op {
+        BinOp::Eq => x == y,
+        BinOp::Ne => x != y,
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        _ => x >= y,
+    }
+}
+
 /// `a OP b` for a comparison operator: numbers compared in place, anything else as `binary_values`.
 fn compare(op: BinOp, a: Operand, b: Operand, root: bool) -> Cond {
+    // A number read in place against a constant number (`len(s.chips) == 0`, `0 < x.value`).
+    match (a, b) {
+        (a, Operand::Const(Value::Int(k))) if a.counted() => against(op, a, k, false, root),
+        (Operand::Const(Value::Int(k)), b) if b.counted() => against(op, b, k, true, root),
+        (a, b) => compare_values(op, a, b, root),
+    }
+}
+
+/// `a OP k` (`k OP a` when `swapped`), `a` a number read in place: compared without making values
+/// when it is one (anything else as `binary_values`, the operands in their written order).
+fn against(op: BinOp, a: Operand, k: i64, swapped: bool, root: bool) -> Cond {
+    let test = move |me: &mut Interp, x: Value| -> R<bool> {
+        match x {
+            Value::Int(x) if swapped => Ok(int_compare(op, k, x)),
+            Value::Int(x) => Ok(int_compare(op, x, k)),
+            x => {
+                let (l, r) = if swapped {
+                    (Value::Int(k), x)
+                } else {
+                    (x, Value::Int(k))
+                };
+                let v = me.binary_values(op, l, r)?;
+                me.as_bool(v)
+            }
+        }
+    };
+    match a {
+        Operand::LocalChips(s) => Box::new(move |me, st| {
+            if root {
+                me.tick()?;
+            }
+            let v = me.local(s);
+            let n = me.count_square_chips(st, v)? as i64;
+            test(me, Value::Int(n))
+        }),
+        Operand::PlaceChips(b, s, code) => Box::new(move |me, st| {
+            if root {
+                me.tick()?;
+            }
+            let place = match (b, me.local(s)) {
+                (Builtin::Hand, Value::Player(p)) => IrPlace::Hand(p),
+                (Builtin::At, Value::Square(c)) => IrPlace::At(c),
+                _ => {
+                    let x = code(me, st)?;
+                    return test(me, x);
+                }
+            };
+            let n = me.count_place_chips(st, Value::Place(place))? as i64;
+            test(me, Value::Int(n))
+        }),
+        Operand::LocalField(s, f) => Box::new(move |me, st| {
+            if root {
+                me.tick()?;
+            }
+            let v = me.local(s);
+            let x = me.field(st, v, f)?;
+            test(me, x)
+        }),
+        a => compare_values(op, a, Operand::Const(Value::Int(k)), root),
+    }
+}
+
+/// `a OP b` for a comparison operator, each operand read as a value.
+fn compare_values(op: BinOp, a: Operand, b: Operand, root: bool) -> Cond {
     Box::new(move |me, st| {
         if root {
             me.tick()?;
@@ -197,14 +295,7 @@ fn compare(op: BinOp, a: Operand, b: Operand, root: bool) -> Cond {
         let x = me.operand(st, &a)?;
         let y = me.operand(st, &b)?;
         if let (Value::Int(x), Value::Int(y)) = (x, y) {
-            return Ok(match op {
-                BinOp::Eq => x == y,
-                BinOp::Ne => x != y,
-                BinOp::Lt => x < y,
-                BinOp::Le => x <= y,
-                BinOp::Gt => x > y,
-                _ => x >= y,
-            });
+            return Ok(int_compare(op, x, y));
         }
         let v = me.binary_values(op, x, y)?;
         me.as_bool(v)
@@ -225,7 +316,7 @@ impl Interp {
                 let v = self.local(s);
                 Ok(Value::Int(self.count_square_chips(st, v)? as i64))
             }
-            Operand::Code(ref c) => c(self, st),
+            Operand::PlaceChips(_, _, ref c) | Operand::Code(ref c) => c(self, st),
         }
     }
 

@@ -168,11 +168,15 @@ pub(super) fn static_parts(prog: &Program, statics: &[usize]) -> Vec<Option<Stat
                 if !super::aggregate::is_static(p, &mut Vec::new(), &mut free) {
                     break;
                 }
-                match (free.as_slice(), slot) {
-                    ([s], None) if *s < bound => slot = Some(*s),
-                    ([s], Some(t)) if *s == t => {}
-                    _ => break,
+                // Every outside variable it reads is the one trigger slot.
+                let Some(s) = free.first().map(|k| k.slot()) else {
+                    break;
+                };
+                if s >= bound || free.iter().any(|k| k.slot() != s) || slot.is_some_and(|t| t != s)
+                {
+                    break;
                 }
+                slot = Some(s);
                 conds.push(compile_cond(p, statics));
             }
             Some(StaticPart { slot: slot?, conds })
@@ -291,14 +295,11 @@ impl Interp {
 mod tests {
     use super::*;
 
-    /// A variant on the Iberia map (islands with coats of arms, chips scattered) whose rules end
-    /// with `rules`.
+    /// A variant of the endless table whose rules end with `rules`.
     fn probe(rules: &str) -> crate::variant::Variant {
         let text = format!(
-            "import \"scatter\"\n\
-             variant \"probe\" {{\n  title = \"Probe\"\n  doc = \"dispatch\"\n  map = \"iberia\"\n  \
-             tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  start_squares = 3\n}}\n\
-             {rules}\n"
+            "variant \"probe\" {{\n  title = \"Probe\"\n  doc = \"dispatch\"\n}}\n\
+             chips {{ red 1 x 2 }}\n{rules}\n"
         );
         let source = crate::diag::Source::new("probe.rules", text);
         let no_sets = |_: usize, e: String| crate::variant::InputError(e);
@@ -326,8 +327,10 @@ mod tests {
         (out, g.hooks)
     }
 
-    fn guard(rules: &str) -> Option<Guard> {
-        let v = probe(rules);
+    fn guard(when: &str) -> Option<Guard> {
+        let v = probe(&format!(
+            "rule r on placed when {when} {{ score(player, 1) }}"
+        ));
         let r = v.program.rules.iter().position(|r| r.name == "r");
         guards(&v.program)[r.expect("rule r")]
     }
@@ -340,57 +343,44 @@ mod tests {
             "0 < sum(c in square.chips: c.value) and player.score > 3",
             "any(c in chips(at(square)): c.value == 2)",
         ] {
-            let g = guard(&format!(
-                "rule r on placed when {when} {{ score(player, 1) }}"
-            ));
+            let g = guard(when);
             assert!(matches!(g, Some(Guard::Chips { slot: 2 })), "{when}: {g:?}");
         }
-        // A count that may be true with no chip, or chips elsewhere, is not one.
+        // A count that may be true with no chip there, or counts chips elsewhere, is not one.
         for when in [
             "count(c in chips(at(square))) >= 0",
             "count(c in chips(hand(player))) > 0",
             "not (len(square.chips) > 0)",
         ] {
-            let g = guard(&format!(
-                "rule r on placed when {when} {{ score(player, 1) }}"
-            ));
+            let g = guard(when);
             assert!(g.is_none(), "{when}: {g:?}");
         }
     }
 
-    /// Skipping rules by the chips on the square or by remembered map facts gives the games that
-    /// evaluating every condition gives (the same rules, each condition led by a part that is
-    /// neither a guard nor static).
+    /// Leading parts that read only map facts of the placed square are remembered per square, and
+    /// the games are those that evaluating every condition gives (the same rules, each condition led
+    /// by a part that is not static).
     #[test]
-    fn skipping_rules_changes_no_game() {
+    fn remembered_map_facts_change_no_game() {
         let rules = |lead: &str| {
             format!(
-                "rule r on placed when {lead}count(c in chips(at(square)) where not c.face_up) > 0 {{\n\
-                   for c in chips(at(square)) {{ score(player, c.value) move(c, box, up) }}\n}}\n\
-                 rule s on placed when {lead}square.island and square.shields > 0 \
-                   and not square.covered {{ score(player, 5) }}\n\
-                 rule t on placed when {lead}square.island and square.shields > 0 {{ score(player, 7) }}\n\
-                 rule u on placed when {lead}square.x > 10 and player.score > 20 {{ score(player, 1) }}"
+                "rule s on placed when {lead}square.x > 1 and square.y < 1 and not square.covered \
+                   {{ score(player, 5) }}\n\
+                 rule t on placed when {lead}square.x < 0 and square.y > 0 {{ score(player, 7) }}\n\
+                 rule u on placed when {lead}square.x > 0 and player.score > 20 {{ score(player, 1) }}"
             )
         };
-        let (fast, interp) = scores(&rules(""), 6);
-        let (slow, plain) = scores(&rules("tiles_left() >= 0 and "), 6);
+        let (fast, interp) = scores(&rules(""), 4);
+        let (slow, plain) = scores(&rules("tiles_left() >= 0 and "), 4);
         assert_eq!(fast, slow);
+        assert!(fast.iter().flatten().any(|&s| s > 0));
         let at = |name: &str| {
             let r = interp.prog.rules.iter().position(|r| r.name == name);
             r.expect("a rule of the probe")
         };
-        // The guards and static parts were found where they lead, and only there.
-        assert!(matches!(
-            interp.guards[at("r")],
-            Some(Guard::Chips { slot: 2 })
-        ));
-        assert!(["r", "s", "t", "u"]
-            .iter()
-            .all(|n| plain.guards[at(n)].is_none()));
         assert!(plain.static_parts.iter().all(|p| p.is_none()));
         // `t` is static as a whole, `u` up to its score; `s` up to `covered`.
-        let parts: Vec<usize> = ["r", "s", "t", "u"]
+        let parts: Vec<usize> = ["s", "t", "u"]
             .iter()
             .map(|n| {
                 interp.static_parts[at(n)]
@@ -398,11 +388,11 @@ mod tests {
                     .map_or(0, |p| p.conds.len())
             })
             .collect();
-        assert_eq!(parts, vec![0, 2, 2, 1]);
-        // Squares were remembered both ways (x > 10 or not), most of them as not islands.
-        let u = &interp.static_memo[at("u")];
-        assert!(u.contains(&2) && u.contains(&1));
-        assert!(interp.static_memo[at("t")].contains(&1));
-        assert!(interp.static_memo[at("s")].contains(&1));
+        assert_eq!(parts, vec![2, 2, 1]);
+        // Squares were remembered both ways.
+        for n in ["s", "t", "u"] {
+            let m = &interp.static_memo[at(n)];
+            assert!(m.contains(&2) && m.contains(&1), "{n}");
+        }
     }
 }

@@ -25,7 +25,7 @@ use crate::features::NONE;
 use crate::game::{Ctx, GameError, Hooks, Opt, Phase, Trigger};
 use crate::map::{AttrValue, MapBoard};
 use crate::state::State;
-use aggregate::{static_aggregates, StaticVal};
+use aggregate::{static_aggregates, Key, StaticVal};
 use std::sync::Arc;
 
 /// Operations the rules may take in one turn (every rule, trigger, condition and action of the turn,
@@ -110,8 +110,8 @@ pub struct Interp {
     /// Aggregates that depend only on the map, parameters and constants, by the address of their
     /// node in the program: computed once, then reused in every game.
     static_aggs: Vec<usize>,
-    /// For each, the outside variables it reads, and its values so far keyed by theirs.
-    static_free: Vec<Vec<u16>>,
+    /// For each, what it reads of outside variables, and its values so far keyed by those.
+    static_free: Vec<Vec<Key>>,
     static_vals: Vec<Vec<(Vec<Value>, StaticVal)>>,
     /// Per rule, the test of a trigger value its condition starts with (see `dispatch`).
     guards: Vec<Option<dispatch::Guard>>,
@@ -170,7 +170,7 @@ impl Interp {
         let n_groups = prog.groups.len();
         let found = static_aggregates(&prog);
         let static_aggs: Vec<usize> = found.iter().map(|(k, _)| *k).collect();
-        let static_free: Vec<Vec<u16>> = found.into_iter().map(|(_, f)| f).collect();
+        let static_free: Vec<Vec<Key>> = found.into_iter().map(|(_, f)| f).collect();
         let static_vals = vec![Vec::new(); static_aggs.len()];
         let code = Arc::new(compile::compile_program(&prog, &static_aggs));
         Interp {
