@@ -294,8 +294,9 @@ impl Preview {
     /// that the outcome is the position as it is: read from the neighbours alone, the same for
     /// every tile and rotation. It is so when no feature the tile could join has followers, no
     /// monastery with followers is around `cell`, and, when a farm has followers, the tile can
-    /// complete no feature of the board (a completed city counts for the farms next to it): that
-    /// needs every side the feature leaves open to face `cell`.
+    /// complete no city of the board (a completed city counts for the farms next to it): that
+    /// needs every side the city leaves open to face `cell`. (A city side of the tile meets only a
+    /// city side: the tile's segments and edges agree, and edges match.)
     fn untouched(&self, b: &Board, cell: u32) -> bool {
         let (x, y) = b.xy(cell);
         let near =
@@ -330,7 +331,10 @@ impl Preview {
             }
         }
         if self.followed_farm {
-            for &r in side_roots.iter().filter(|&&r| r != NONE) {
+            let cities = side_roots
+                .iter()
+                .filter(|&&r| r != NONE && b.features.kind[r as usize] == FeatureKind::City);
+            for &r in cities {
                 let facing = side_roots.iter().filter(|&&q| q == r).count() as i32;
                 if b.features.open_at_root(r) <= facing {
                     return false;
