@@ -353,3 +353,10 @@ snap!(
     "action bonus(l: list<chip>, player: int) { }\n"
 );
 snap!(forced_with_parameters, "forced f(n: int) when n > 1 { }\n");
+
+// A map attribute compared with a colour, whose values name no chip colour (testmap's `wine` is
+// "purple"; these chips are blue only): the note says which value keeps it a string.
+snap!(
+    attribute_not_a_colour,
+    "variant \"v\" { map = \"testmap\" }\nchips { blue 1 x 2 }\nrule r on placed when turn_tile().square.town {\n  score(player, count(c in chips(hand(player)) where c.colour == turn_tile().square.wine))\n}\n"
+);

@@ -320,13 +320,23 @@ impl Checker {
             BinOp::Eq | BinOp::Ne => {
                 let ((x, ta), (y, tb)) = self.comparands(a, b, sc);
                 if !(ta.accepts(tb) || tb.accepts(ta)) {
-                    self.err(
-                        Diagnostic::error(
-                            a.span.start..b.span.end,
-                            format!("cannot compare {ta} with {tb}"),
-                        )
-                        .with_label(format!("{ta} {} {tb}", op.symbol())),
-                    );
+                    let mut d = Diagnostic::error(
+                        a.span.start..b.span.end,
+                        format!("cannot compare {ta} with {tb}"),
+                    )
+                    .with_label(format!("{ta} {} {tb}", op.symbol()));
+                    let colour = Ty::of(Base::Colour);
+                    let other = if ta == colour {
+                        Some(b)
+                    } else if tb == colour {
+                        Some(a)
+                    } else {
+                        None
+                    };
+                    if let Some(note) = other.and_then(|e| self.attribute_not_colour(e)) {
+                        d = d.with_note(note);
+                    }
+                    self.err(d);
                 }
                 (bx(op, x, y), Ty::BOOL)
             }
@@ -356,6 +366,40 @@ impl Checker {
         } else {
             (one, two)
         }
+    }
+
+    /// Why a map attribute read (`square.wine`) compared with a colour is no colour: its values that
+    /// name none of the chips' colours.
+    fn attribute_not_colour(&self, e: &ast::Expr) -> Option<String> {
+        let ExprKind::Field(_, attr) = &e.kind else {
+            return None;
+        };
+        let Some(super::MapKnowledge::Known { not_colours, .. }) = &self.map else {
+            return None;
+        };
+        let strays = not_colours.get(&attr.name).filter(|s| !s.is_empty())?;
+        let colours = &self.prog.colours;
+        let named: Vec<String> = strays
+            .iter()
+            .map(
+                |s| match did_you_mean(s, colours.iter().map(|c| c.as_str())) {
+                    Some(c) => format!("`{s}` (did you mean `{c}`?)"),
+                    None => format!("`{s}`"),
+                },
+            )
+            .collect();
+        let list: Vec<String> = colours.iter().map(|c| format!("`{c}`")).collect();
+        Some(format!(
+            "the map's `{}` reads as a string, not a colour: {} {} no colour of the chips ({})",
+            attr.name,
+            named.join(", "),
+            if named.len() == 1 { "names" } else { "name" },
+            if list.is_empty() {
+                "none declared".to_string()
+            } else {
+                list.join(", ")
+            }
+        ))
     }
 
     /// The name `e` is, when no local or global declares it.

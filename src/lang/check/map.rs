@@ -26,6 +26,7 @@ impl Checker {
                     self.map = Some(MapKnowledge::Known {
                         name: "unbounded".into(),
                         attrs: BTreeMap::new(),
+                        not_colours: BTreeMap::new(),
                         exits: 0,
                         starts: None,
                     });
@@ -62,6 +63,7 @@ impl Checker {
         MapKnowledge::Known {
             name: board.name.clone(),
             attrs,
+            not_colours: non_colour_values(board, &self.prog.colours),
             exits: board.exits.len(),
             starts: Some(board.starts.len()),
         }
@@ -177,4 +179,26 @@ pub fn attribute_types(board: &MapBoard, colours: &[String]) -> BTreeMap<String,
             (k, ty)
         })
         .collect()
+}
+
+/// For each attribute whose values are all strings: the values (once each, in map order) that name
+/// none of `colours`.
+fn non_colour_values(board: &MapBoard, colours: &[String]) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut not_strings: Vec<&String> = Vec::new();
+    for sq in &board.squares {
+        for (k, v) in &sq.attrs {
+            match v {
+                AttrValue::Str(s) => {
+                    let strays = out.entry(k.clone()).or_default();
+                    if !colours.contains(s) && !strays.contains(s) {
+                        strays.push(s.clone());
+                    }
+                }
+                _ => not_strings.push(k),
+            }
+        }
+    }
+    out.retain(|k, _| !not_strings.contains(&k));
+    out
 }

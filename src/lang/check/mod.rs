@@ -197,6 +197,9 @@ enum MapKnowledge {
     Known {
         name: String,
         attrs: BTreeMap<String, Ty>,
+        /// For each attribute whose values are all strings, those naming no chip colour (a colour
+        /// compared with the attribute says which keep it from being a colour).
+        not_colours: BTreeMap<String, Vec<String>>,
         exits: usize,
         /// Start squares of the map (`None` on the endless table).
         starts: Option<usize>,
