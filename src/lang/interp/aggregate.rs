@@ -2,7 +2,8 @@
 //! static aggregates: those whose value depends only on the map, the parameters and constants are
 //! found before play and computed once per value of what they read of the outside variables (the
 //! variable itself, or only properties of it that never change: `[s in squares_with(ATTR,
-//! chip.colour) …]` is computed once per colour, not once per chip).
+//! chip.colour) …]` is computed once per colour, not once per chip; a list by its contents: the
+//! scatter's free squares are computed once per set of start squares).
 
 use super::{Interp, R};
 use crate::lang::ast::AggOp;
@@ -17,6 +18,10 @@ pub(super) enum StaticVal {
     /// Holds lists of lists, which live in the per-run arena: computed afresh each time.
     Uncached,
 }
+
+/// Stands for a list in a flat memo key (see `Interp::memoised_by_lists`): no key holds a list
+/// handle otherwise.
+const LIST_MARK: Value = Value::List(u32::MAX);
 
 /// What a static aggregate reads of an outside variable: the variable's value, or one of its
 /// properties that never change (`chip.colour`).
@@ -242,44 +247,138 @@ impl Interp {
             };
         }
         let now = &now[..n];
-        // Lists (arena handles) are not a stable key: an aggregate reading one is computed afresh.
+        // Lists (arena handles) are not a stable key: an aggregate reading one is keyed by the
+        // lists' contents.
         if now.iter().any(|v| matches!(v, Value::List(_))) {
+            if self.static_vals[i].len() >= 64 {
+                return compute(self, st);
+            }
+            let lists = now.to_vec();
+            return self.memoised_by_lists(st, i, &lists, compute);
+        }
+        match self.static_vals[i].iter().position(|(k, _)| k == now) {
+            Some(h) => self.memo_hit(st, i, h, compute),
+            None => {
+                let key: Vec<Value> = now.to_vec();
+                let v = compute(self, st)?;
+                self.memo_store(i, key, v);
+                Ok(v)
+            }
+        }
+    }
+
+    /// Static aggregate `i` when what it reads of its outside variables includes lists: its value
+    /// for the lists' contents (the scatter's `[s in spots where not contains(near_start, s)]` is
+    /// computed once per set of start squares). A key is kept flat: each list as [`LIST_MARK`], its
+    /// length and its elements. Lists of lists are not keyed, nor are lists once the memo holds 64
+    /// keys: computed afresh.
+    fn memoised_by_lists(
+        &mut self,
+        st: &mut State,
+        i: usize,
+        now: &[Value],
+        compute: impl Fn(&mut Self, &mut State) -> R<Value>,
+    ) -> R<Value> {
+        let nested = |me: &Self, v: Value| match v {
+            Value::List(l) => me.lists[l as usize]
+                .iter()
+                .any(|x| matches!(x, Value::List(_))),
+            _ => false,
+        };
+        // A full memo (lists that vary from run to run: chips chosen, …) is not searched again.
+        if self.static_vals[i].len() >= 64 || now.iter().any(|&v| nested(self, v)) {
             return compute(self, st);
         }
-        let hit = self.static_vals[i].iter().position(|(k, _)| k == now);
-        match hit.map(|h| &self.static_vals[i][h].1) {
-            Some(StaticVal::Scalar(v)) => Ok(*v),
-            Some(StaticVal::List(_)) => {
+        let hit = self.static_vals[i]
+            .iter()
+            .position(|(k, _)| self.flat_key_is(k, now));
+        match hit {
+            Some(h) => self.memo_hit(st, i, h, compute),
+            None => {
+                let mut key = Vec::new();
+                for &v in now {
+                    match v {
+                        Value::List(l) => {
+                            let items = &self.lists[l as usize];
+                            key.push(LIST_MARK);
+                            key.push(Value::Int(items.len() as i64));
+                            key.extend_from_slice(items);
+                        }
+                        v => key.push(v),
+                    }
+                }
+                let v = compute(self, st)?;
+                self.memo_store(i, key, v);
+                Ok(v)
+            }
+        }
+    }
+
+    /// Whether a flat key (see [`Self::memoised_by_lists`]) is the one of `now`, compared in place.
+    fn flat_key_is(&self, key: &[Value], now: &[Value]) -> bool {
+        let mut at = 0;
+        for &v in now {
+            match v {
+                Value::List(l) => {
+                    let items = self.lists[l as usize].as_slice();
+                    let head = [LIST_MARK, Value::Int(items.len() as i64)];
+                    if key.get(at..at + 2) != Some(&head[..])
+                        || key.get(at + 2..at + 2 + items.len()) != Some(items)
+                    {
+                        return false;
+                    }
+                    at += 2 + items.len();
+                }
+                v => {
+                    if key.get(at) != Some(&v) {
+                        return false;
+                    }
+                    at += 1;
+                }
+            }
+        }
+        at == key.len()
+    }
+
+    /// Memo entry `h` of static aggregate `i`: its value (a list copied into the arena).
+    fn memo_hit(
+        &mut self,
+        st: &mut State,
+        i: usize,
+        h: usize,
+        compute: impl Fn(&mut Self, &mut State) -> R<Value>,
+    ) -> R<Value> {
+        match &self.static_vals[i][h].1 {
+            StaticVal::Scalar(v) => Ok(*v),
+            StaticVal::List(_) => {
                 let l = self.new_list();
                 let (vals, lists) = (&self.static_vals, &mut self.lists);
-                if let (Some((_, StaticVal::List(items))), Some(out)) =
-                    (hit.and_then(|h| vals[i].get(h)), lists.get_mut(l as usize))
+                if let (StaticVal::List(items), Some(out)) = (&vals[i][h].1, lists.get_mut(l as usize))
                 {
                     out.extend_from_slice(items);
                 }
                 Ok(Value::List(l))
             }
-            Some(StaticVal::Uncached) => compute(self, st),
-            None => {
-                let key: Vec<Value> = now.to_vec();
-                let v = compute(self, st)?;
-                let cached = match v {
-                    Value::List(l) => {
-                        let items = &self.lists[l as usize];
-                        if items.iter().any(|x| matches!(x, Value::List(_))) {
-                            StaticVal::Uncached
-                        } else {
-                            StaticVal::List(items.clone())
-                        }
-                    }
-                    v => StaticVal::Scalar(v),
-                };
-                // A bounded memo: past 64 keys, values are computed afresh.
-                if self.static_vals[i].len() < 64 {
-                    self.static_vals[i].push((key, cached));
+            StaticVal::Uncached => compute(self, st),
+        }
+    }
+
+    /// Remembers value `v` of static aggregate `i` for `key`. A bounded memo: past 64 keys, values
+    /// are computed afresh.
+    fn memo_store(&mut self, i: usize, key: Vec<Value>, v: Value) {
+        let cached = match v {
+            Value::List(l) => {
+                let items = &self.lists[l as usize];
+                if items.iter().any(|x| matches!(x, Value::List(_))) {
+                    StaticVal::Uncached
+                } else {
+                    StaticVal::List(items.clone())
                 }
-                Ok(v)
             }
+            v => StaticVal::Scalar(v),
+        };
+        if self.static_vals[i].len() < 64 {
+            self.static_vals[i].push((key, cached));
         }
     }
 
