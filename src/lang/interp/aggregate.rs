@@ -353,7 +353,8 @@ impl Interp {
             StaticVal::List(_) => {
                 let l = self.new_list();
                 let (vals, lists) = (&self.static_vals, &mut self.lists);
-                if let (StaticVal::List(items), Some(out)) = (&vals[i][h].1, lists.get_mut(l as usize))
+                if let (StaticVal::List(items), Some(out)) =
+                    (&vals[i][h].1, lists.get_mut(l as usize))
                 {
                     out.extend_from_slice(items);
                 }
