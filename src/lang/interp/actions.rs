@@ -349,18 +349,40 @@ impl Interp {
         let slot = at.action.choices[at.k].slot;
         // The last choice: each value that passes is an offer (no further choices to list).
         let last = at.k + 1 == at.action.choices.len();
-        let next = Choosing { k: at.k + 1, ..at };
-        // By position: the list stays in the arena while its elements are tried.
-        for i in 0..self.len_of(from)? {
-            let item = match from {
-                Value::List(l) => self
-                    .lists
-                    .get(l as usize)
-                    .and_then(|l| l.get(i))
-                    .copied()
-                    .unwrap_or(Value::Unit),
-                v => self.elem_at(v, i),
-            };
+        // The elements, copied once into a work list (the arena may grow while they are tried).
+        let mut items = self.scratch.pop().unwrap_or_default();
+        items.clear();
+        match from {
+            Value::List(l) => {
+                self.len_of(from)?;
+                items.extend_from_slice(self.lists.get(l as usize).map_or(&[][..], |v| v));
+            }
+            v => {
+                for i in 0..self.len_of(v)? {
+                    items.push(self.elem_at(v, i));
+                }
+            }
+        }
+        let r = self.try_each(st, at, slot, last, &items, filter, chosen, out);
+        items.clear();
+        self.scratch.push(items);
+        r
+    }
+
+    /// Tries each of `items` for choice `at.k` (see `enumerate_one`).
+    #[allow(clippy::too_many_arguments)]
+    fn try_each(
+        &mut self,
+        st: &mut State,
+        at: Choosing,
+        slot: u16,
+        last: bool,
+        items: &[Value],
+        filter: Option<&Cond>,
+        chosen: &mut Vec<Chosen>,
+        out: &mut Vec<Opt>,
+    ) -> R<()> {
+        for &item in items {
             self.tick()?;
             self.set(slot, item)?;
             if let Some(f) = filter {
@@ -368,13 +390,24 @@ impl Interp {
                     continue;
                 }
             }
-            chosen.push(Chosen::Value(item));
             if last {
-                self.push_offer(next, chosen, out);
+                // An offer: the earlier choices, then this value.
+                let start = self.offer_vals.len() as u32;
+                self.offer_vals.extend_from_slice(chosen);
+                self.offer_vals.push(Chosen::Value(item));
+                self.offers.push(Offer {
+                    action: at.ai,
+                    player: at.player,
+                    start,
+                    len: chosen.len() as u32 + 1,
+                });
+                out.push(Opt::Action((self.offers.len() - 1) as u32));
             } else {
-                self.enumerate(st, at.ai, at.player, at.action, at.k + 1, chosen, out)?;
+                chosen.push(Chosen::Value(item));
+                let r = self.enumerate(st, at.ai, at.player, at.action, at.k + 1, chosen, out);
+                chosen.pop();
+                r?;
             }
-            chosen.pop();
         }
         Ok(())
     }

@@ -210,6 +210,16 @@ fn binary(op: BinOp, a: Code, b: Code) -> Code {
 
 /// A builtin call; `len(s.chips)` and `len(chips(place))` read the counts the state keeps.
 fn call(b: Builtin, args: &[Expr], statics: &[usize]) -> Code {
+    // `contains(list, x)` (a filter's common test): searched without the general dispatch.
+    if let (Builtin::Contains, [l, x]) = (b, args) {
+        let (l, x) = (compile(l, statics), compile(x, statics));
+        return Box::new(move |me, st| {
+            me.tick()?;
+            let lv = l(me, st)?;
+            let xv = x(me, st)?;
+            me.list_query(Builtin::Contains, &[lv, xv, Value::Unit, Value::Unit])
+        });
+    }
     if let (Builtin::Len, [arg]) = (b, args) {
         match arg {
             Expr::Field(x, Field::SquareChips) => {

@@ -2,8 +2,10 @@
 //! `where`, an aggregate's `where`, an `if`, and `not`/`and`/`or` anywhere) is compiled to a closure
 //! that returns the truth value itself rather than a [`Value`]. The common shapes are read in place:
 //! `not`/`and`/`or` of conditions, a comparison (operands that are constants, parameters, locals or
-//! a local's field are read without a call of their own), and a local, its field or its map
-//! attribute. Anything else is a compiled expression (see `compile`) whose value is tested.
+//! a local's field are read without a call of their own; a number read in place compared with a
+//! constant makes no value at all), a local, its field or its map attribute, and an `and` chain led
+//! by tests of a local square (flags, `len(s.chips) OP k`) read in place one after another. Anything
+//! else is a compiled expression (see `compile`) whose value is tested.
 //!
 //! The operation budget is counted coarsely here: a condition counts one operation each time it is
 //! tested, whatever its shape, and the expressions inside it that are not read in place count as
@@ -16,7 +18,7 @@ use super::{Interp, R};
 use crate::lang::ast::BinOp;
 use crate::lang::builtins::{Builtin, Field};
 use crate::lang::ir::{Expr, Place as IrPlace, Value};
-use crate::state::State;
+use crate::state::{Place, State};
 
 /// A compiled condition: its truth value.
 pub(super) type Cond = Box<dyn Fn(&mut Interp, &mut State) -> R<bool> + Send + Sync>;
@@ -103,6 +105,9 @@ fn cond(e: &Expr, statics: &[usize], root: bool) -> Cond {
                 Ok(!x(me, st)?)
             })
         }
+        Expr::Binary(BinOp::And, _, _) if leading_atoms(e).is_some() => {
+            square_tests(e, statics, root)
+        }
         Expr::Binary(BinOp::And, a, b) => {
             let (a, b) = (cond(a, statics, false), cond(b, statics, false));
             Box::new(move |me, st| {
@@ -171,6 +176,130 @@ fn cond(e: &Expr, statics: &[usize], root: bool) -> Cond {
             Box::new(move |me, st| me.truth(st, &c))
         }
     }
+}
+
+/// A test of a square read in place, with no value made: a flag (`s.covered`, `not s.land`) or
+/// the count of its chips against a constant (`len(s.chips) == 0`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Atom {
+    /// The flag, and whether it is negated.
+    Flag(Field, bool),
+    /// `len(s.chips) OP k`.
+    Chips(BinOp, i64),
+}
+
+/// The local and the test when `e` is a square test of a local.
+fn atom(e: &Expr) -> Option<(u16, Atom)> {
+    let chips = |x: &Expr| match x {
+        Expr::Call(Builtin::Len, args) => match args.as_slice() {
+            [Expr::Field(x, Field::SquareChips)] => match x.as_ref() {
+                Expr::Local(s) => Some(*s),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    };
+    match e {
+        Expr::Not(x) => local_flag(x).map(|(s, f)| (s, Atom::Flag(f, true))),
+        Expr::Field(..) => local_flag(e).map(|(s, f)| (s, Atom::Flag(f, false))),
+        Expr::Binary(
+            op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+            a,
+            b,
+        ) => match (chips(a), a.as_ref(), chips(b), b.as_ref()) {
+            (Some(s), _, _, &Expr::Const(Value::Int(k))) => Some((s, Atom::Chips(*op, k))),
+            (_, &Expr::Const(Value::Int(k)), Some(s), _) => Some((s, Atom::Chips(mirror(*op), k))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `b OP a` written as `a OP' b`.
+fn mirror(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        op => op,
+    }
+}
+
+/// The `and`-joined parts of a condition, left to right.
+fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    match e {
+        Expr::Binary(BinOp::And, a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// When an `and` chain starts with square tests of one local: the local, the tests, and the parts
+/// after them.
+fn leading_atoms(e: &Expr) -> Option<(u16, Vec<Atom>, Vec<&Expr>)> {
+    let mut parts = Vec::new();
+    conjuncts(e, &mut parts);
+    let mut slot = None;
+    let mut atoms = Vec::new();
+    for p in &parts {
+        match (atom(p), slot) {
+            (Some((s, a)), None) => {
+                slot = Some(s);
+                atoms.push(a);
+            }
+            (Some((s, a)), Some(t)) if s == t => atoms.push(a),
+            _ => break,
+        }
+    }
+    let rest = parts.split_off(atoms.len());
+    Some((slot?, atoms, rest))
+}
+
+/// An `and` chain led by square tests of one local (`not s.covered and len(s.chips) == 0 and …`):
+/// while the local holds a square, the tests read it in place one after another and the parts
+/// after them run as conditions; for any other value the chain runs as written.
+fn square_tests(e: &Expr, statics: &[usize], root: bool) -> Cond {
+    let Some((s, atoms, rest)) = leading_atoms(e) else {
+        return cond(e, statics, root);
+    };
+    let rest: Vec<Cond> = rest.into_iter().map(|x| cond(x, statics, false)).collect();
+    let Expr::Binary(_, a, b) = e else {
+        return cond(e, statics, root);
+    };
+    let written = {
+        let (a, b) = (cond(a, statics, false), cond(b, statics, false));
+        move |me: &mut Interp, st: &mut State| -> R<bool> { Ok(a(me, st)? && b(me, st)?) }
+    };
+    Box::new(move |me, st| {
+        if root {
+            me.tick()?;
+        }
+        let Value::Square(c) = me.local(s) else {
+            return written(me, st);
+        };
+        for a in &atoms {
+            let holds = match *a {
+                Atom::Flag(f, negate) => me.square_flag(st, c, f) != negate,
+                Atom::Chips(op, k) => {
+                    let n = st.chip_count(Place::Square(c)).unwrap_or(0);
+                    int_compare(op, n as i64, k)
+                }
+            };
+            if !holds {
+                return Ok(false);
+            }
+        }
+        for r in &rest {
+            if !r(me, st)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    })
 }
 
 /// A local's square flag (`s.covered`, `s.land`, …): the local's slot and the field.
@@ -250,14 +379,28 @@ fn against(op: BinOp, a: Operand, k: i64, swapped: bool, root: bool) -> Cond {
             }
         }
     };
+    let ints = move |x: i64| {
+        if swapped {
+            int_compare(op, k, x)
+        } else {
+            int_compare(op, x, k)
+        }
+    };
     match a {
         Operand::LocalChips(s) => Box::new(move |me, st| {
             if root {
                 me.tick()?;
             }
             let v = me.local(s);
+            // A square's count, read in place (as `count_square_chips` reads it).
+            if let Value::Square(c) = v {
+                me.tick()?;
+                if let Some(n) = st.chip_count(Place::Square(c)) {
+                    return Ok(ints(n as i64));
+                }
+            }
             let n = me.count_square_chips(st, v)? as i64;
-            test(me, Value::Int(n))
+            Ok(ints(n))
         }),
         Operand::PlaceChips(b, s, code) => Box::new(move |me, st| {
             if root {
@@ -272,7 +415,7 @@ fn against(op: BinOp, a: Operand, k: i64, swapped: bool, root: bool) -> Cond {
                 }
             };
             let n = me.count_place_chips(st, Value::Place(place))? as i64;
-            test(me, Value::Int(n))
+            Ok(ints(n))
         }),
         Operand::LocalField(s, f) => Box::new(move |me, st| {
             if root {

@@ -66,7 +66,7 @@ impl Interp {
 
     /// A square's true/false field (`covered`, `land`, `large_city`, `town`, `start`, `island`);
     /// false for any other field.
-    #[inline]
+    #[inline(always)]
     pub(super) fn square_flag(&self, st: &State, c: u32, f: Field) -> bool {
         use Field as F;
         let cu = c as usize;

@@ -126,12 +126,14 @@ pub struct Interp {
     subsets: Vec<subsets::Subsets>,
     /// The choices made so far while listing offers, kept between runs.
     chosen: Vec<Chosen>,
-    /// Work lists of aggregates (`distinct`, `collect`, `sort`), kept between runs.
+    /// Work lists of aggregates (`distinct`, `collect`, `sort`) and of the choices being listed, kept
+    /// between runs.
     scratch: Vec<Vec<Value>>,
     /// What the forced check reads when every forced `when` is false, and otherwise (see `reads`).
     forced_reads: (reads::Reads, reads::Reads),
     /// The last forced check, when it found nothing and what it read is known.
-    forced_quiet: Option<reads::Quiet>,
+    /// Per current player (the first 8 seats).
+    forced_quiet: [Option<reads::Quiet>; 8],
 }
 
 /// Results inside the interpreter: the error is boxed so that the common path moves little data.
@@ -176,7 +178,7 @@ impl Interp {
         Interp {
             code,
             forced_reads: reads::forced_reads(&prog),
-            forced_quiet: None,
+            forced_quiet: [None; 8],
             guards: dispatch::guards(&prog),
             static_parts: Arc::new(dispatch::static_parts(&prog, &static_aggs)),
             static_memo: Vec::new(),
@@ -412,7 +414,7 @@ impl Hooks for Interp {
         self.seen_turn = u32::MAX;
         self.seen_round = (u32::MAX, 0);
         self.feature_cache = Default::default();
-        self.forced_quiet = None;
+        self.forced_quiet = [None; 8];
         self.clear_asks();
         self.run_setup(st).map_err(|e| *e)
     }
@@ -458,7 +460,7 @@ impl Hooks for Interp {
             self.clear_offers();
             return Ok(());
         }
-        self.forced_quiet = None;
+        self.forget_forced_quiet(st);
         self.feature_cache = Default::default();
         let before = out.len();
         let any_when = self.collect(st, None, out).map_err(|e| *e)?;
@@ -471,7 +473,7 @@ impl Hooks for Interp {
     fn run(&mut self, st: &mut State, handle: u32) -> Result<(), GameError> {
         self.feature_cache = Default::default();
         // An action taken changes the limits used (and may change anything it reads).
-        self.forced_quiet = None;
+        self.forced_quiet = [None; 8];
         self.run_offer(st, handle).map_err(|e| *e)
     }
 

@@ -373,7 +373,7 @@ impl Interp {
     }
 
     /// Length, first element, membership and prefix of a list; the smaller or larger of two numbers.
-    fn list_query(&mut self, b: Builtin, a: &[Value; 4]) -> R<Value> {
+    pub(super) fn list_query(&mut self, b: Builtin, a: &[Value; 4]) -> R<Value> {
         Ok(match b {
             Builtin::Len => Value::Int(self.len_of(a[0])? as i64),
             // In place: the list is not copied.

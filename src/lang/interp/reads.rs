@@ -6,7 +6,9 @@
 //! only when the state's chip counter moves; the board's tiles only when one more tile is placed;
 //! anything else (scores, followers, features, turn facts) counts as unknown, and a check that reads
 //! something unknown always runs. The current player is always part of what a check reads (it is
-//! the action's `player`), and an action with limits reads the turn's facts too.
+//! the action's `player`): a quiet check is remembered per current player, so that a player's next
+//! turn finds it still quiet when no chip (or tile) it reads has changed since. An action with
+//! limits reads the turn's facts too.
 
 use super::Interp;
 use crate::lang::builtins::{Builtin, Field};
@@ -158,10 +160,21 @@ pub(super) struct Quiet {
 }
 
 impl Interp {
-    /// Whether the last forced check found nothing and nothing it read has changed since.
+    /// Whether the last forced check with this current player found nothing and nothing it read
+    /// has changed since.
     pub(super) fn forced_still_quiet(&self, st: &State) -> bool {
         self.forced_quiet
+            .get(st.current as usize)
+            .copied()
+            .flatten()
             .is_some_and(|q| Facts::now(st).same(&q.facts, q.reads))
+    }
+
+    /// Forgets the quiet check of the current player (a check runs again).
+    pub(super) fn forget_forced_quiet(&mut self, st: &State) {
+        if let Some(q) = self.forced_quiet.get_mut(st.current as usize) {
+            *q = None;
+        }
     }
 
     /// Remembers a forced check that found nothing (`when_only`: every forced `when` was false), if
@@ -172,10 +185,13 @@ impl Interp {
         } else {
             self.forced_reads.1
         };
-        self.forced_quiet = (!reads.has(Reads::UNKNOWN)).then(|| Quiet {
+        let quiet = (!reads.has(Reads::UNKNOWN)).then(|| Quiet {
             facts: Facts::now(st),
             reads,
         });
+        if let Some(q) = self.forced_quiet.get_mut(st.current as usize) {
+            *q = quiet;
+        }
     }
 }
 
@@ -259,8 +275,15 @@ mod tests {
         g.hooks.note_forced_quiet(&g.st, false);
         g.st.board.placed.push(first);
         assert!(!g.hooks.forced_still_quiet(&g.st));
-        // The current player always counts.
+        // The current player always counts: each player's quiet check is their own, and holds
+        // on their next turn while what it read stays.
         g.hooks.note_forced_quiet(&g.st, true);
+        g.st.current ^= 1;
+        assert!(!g.hooks.forced_still_quiet(&g.st));
+        g.hooks.note_forced_quiet(&g.st, true);
+        g.st.current ^= 1;
+        assert!(g.hooks.forced_still_quiet(&g.st));
+        g.st.chips_changed();
         g.st.current ^= 1;
         assert!(!g.hooks.forced_still_quiet(&g.st));
     }
