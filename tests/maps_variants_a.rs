@@ -1,21 +1,12 @@
 //! The schematic variant maps France, Germany, Benelux, Iberia and Great Britain: each parses and
 //! carries the data its chip variant needs (`/work/shared/spec/map-chips.md` §6).
 
-use carto::diag::Source;
-use carto::geometry::EdgeKind;
-use carto::map::{parse_map, AttrValue, BundledResolver, MapBoard, SquareKind};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+mod common;
 
-/// Reads `maps/<file>` from disk and parses it; on failure prints the rendered diagnostics.
-fn load(file: &str) -> MapBoard {
-    let path = format!("maps/{file}");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
-    let src = Source::new(path.clone(), text);
-    match parse_map(&src, &BundledResolver) {
-        Ok(b) => b,
-        Err(d) => panic!("{path} does not parse:\n{}", src.render(&d)),
-    }
-}
+use carto::geometry::EdgeKind;
+use carto::map::{AttrValue, MapBoard, SquareKind};
+use common::load_map as load;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 fn xy(b: &MapBoard, i: usize) -> (i32, i32) {
     (i as i32 % b.width, i as i32 / b.width)
@@ -91,19 +82,7 @@ fn common(b: &MapBoard, starts: &[&str], min_land: usize) {
         b.name
     );
     assert!(count_kind(b, SquareKind::Sea) > 0, "{}: no sea", b.name);
-    let named: Vec<&str> = b
-        .large_cities
-        .iter()
-        .filter(|c| !c.name.is_empty())
-        .map(|c| c.name.as_str())
-        .collect();
-    assert!(named.len() >= 2, "{}: named large cities {named:?}", b.name);
-    assert_eq!(
-        named.len(),
-        b.large_cities.len(),
-        "{}: unnamed large city",
-        b.name
-    );
+    common::assert_large_cities_named(b);
     assert!(b.doc.contains("schematic"), "{}: doc", b.name);
     let reach = reachable(b);
     for (i, s) in b.squares.iter().enumerate() {

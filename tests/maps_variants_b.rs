@@ -1,20 +1,11 @@
 //! The USA West / USA East (and both side by side), Taiwan and Ukraine maps: they parse from disk and
 //! carry the data their variants need (map-chips spec §2, §5.6–§5.8, §6).
 
-use carto::diag::Source;
-use carto::map::*;
-use std::collections::BTreeSet;
+mod common;
 
-/// Parses `maps/<file>` from disk; on failure, panics with the rendered diagnostics.
-fn load(file: &str) -> MapBoard {
-    let path = format!("{}/maps/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
-    let src = Source::new(path.as_str(), text);
-    match parse_map(&src, &BundledResolver) {
-        Ok(b) => b,
-        Err(d) => panic!("{file} does not parse:\n{}", src.render(&d)),
-    }
-}
+use carto::map::*;
+use common::load_map as load;
+use std::collections::BTreeSet;
 
 fn coords(b: &MapBoard) -> impl Iterator<Item = (i32, i32, &Square)> {
     (0..b.height).flat_map(move |y| (0..b.width).map(move |x| (x, y, b.square(x, y).unwrap())))
@@ -58,19 +49,7 @@ fn common(b: &MapBoard, min_land: usize) {
         assert!(sq.town, "{}", s.name);
         assert_eq!(sq.name.as_deref(), Some(s.name.as_str()));
     }
-    let named: Vec<&str> = b
-        .large_cities
-        .iter()
-        .filter(|c| !c.name.is_empty())
-        .map(|c| c.name.as_str())
-        .collect();
-    assert!(named.len() >= 2, "{}: large cities {named:?}", b.name);
-    assert_eq!(
-        named.len(),
-        b.large_cities.len(),
-        "{}: every large city named",
-        b.name
-    );
+    common::assert_large_cities_named(b);
     let land = land_count(b);
     assert!(
         land >= min_land,

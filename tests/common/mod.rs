@@ -1,6 +1,7 @@
 //! Shared helpers for the integration tests: running the built binary, scratch folders under the
-//! system's temp dir, and checking a rules file into the text the diagnostic snapshots hold (the
-//! source, then the rendered diagnostics). A test file takes them with `mod common;`.
+//! system's temp dir, checking a rules file into the text the diagnostic snapshots hold (the
+//! source, then the rendered diagnostics), and reading the bundled maps. A test file takes them with
+//! `mod common;`.
 
 #![allow(dead_code)]
 
@@ -9,6 +10,7 @@ use std::process::Command;
 
 use carto::diag::Source;
 use carto::lang::check::{check_source, render, BundledRules};
+use carto::map::{parse_map, BundledResolver, MapBoard};
 
 /// Runs `carto ARGS` from the repository root; (exit code, stdout, stderr).
 pub fn carto(args: &[&str]) -> (i32, String, String) {
@@ -66,6 +68,34 @@ pub fn check(src: &str) -> String {
 /// The text a diagnostic snapshot holds: the source, then the rendered diagnostics.
 pub fn source_and_diagnostics(src: &str, diagnostics: &str) -> String {
     format!("----- SOURCE\n{src}\n----- DIAGNOSTICS\n{diagnostics}")
+}
+
+/// Reads `maps/<file>` from disk and parses it; on failure, panics with the rendered diagnostics.
+pub fn load_map(file: &str) -> MapBoard {
+    let path = format!("{}/maps/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    let src = Source::new(path.as_str(), text);
+    match parse_map(&src, &BundledResolver) {
+        Ok(b) => b,
+        Err(d) => panic!("{file} does not parse:\n{}", src.render(&d)),
+    }
+}
+
+/// A map's large cities: at least two, every one named.
+pub fn assert_large_cities_named(b: &MapBoard) {
+    let named: Vec<&str> = b
+        .large_cities
+        .iter()
+        .filter(|c| !c.name.is_empty())
+        .map(|c| c.name.as_str())
+        .collect();
+    assert!(named.len() >= 2, "{}: named large cities {named:?}", b.name);
+    assert_eq!(
+        named.len(),
+        b.large_cities.len(),
+        "{}: every large city named",
+        b.name
+    );
 }
 
 /// A test that checks its source with `check` and snapshots the result, which must hold an error.
