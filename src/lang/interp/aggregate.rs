@@ -23,6 +23,10 @@ pub(super) enum StaticVal {
 /// handle otherwise.
 const LIST_MARK: Value = Value::List(u32::MAX);
 
+/// Lists read by a static aggregate are a memo key only from this many elements in all: shorter
+/// ones cost less to go through than to look up.
+const MIN_LIST_KEY: usize = 16;
+
 /// What a static aggregate reads of an outside variable: the variable's value, or one of its
 /// properties that never change (`chip.colour`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -250,11 +254,7 @@ impl Interp {
         // Lists (arena handles) are not a stable key: an aggregate reading one is keyed by the
         // lists' contents.
         if now.iter().any(|v| matches!(v, Value::List(_))) {
-            if self.static_vals[i].len() >= 64 {
-                return compute(self, st);
-            }
-            let lists = now.to_vec();
-            return self.memoised_by_lists(st, i, &lists, compute);
+            return self.memoised_by_lists(st, i, now, compute);
         }
         match self.static_vals[i].iter().position(|(k, _)| k == now) {
             Some(h) => self.memo_hit(st, i, h, compute),
@@ -270,8 +270,8 @@ impl Interp {
     /// Static aggregate `i` when what it reads of its outside variables includes lists: its value
     /// for the lists' contents (the scatter's `[s in spots where not contains(near_start, s)]` is
     /// computed once per set of start squares). A key is kept flat: each list as [`LIST_MARK`], its
-    /// length and its elements. Lists of lists are not keyed, nor are lists once the memo holds 64
-    /// keys: computed afresh.
+    /// length and its elements. Lists of lists are not keyed, nor lists of fewer than
+    /// [`MIN_LIST_KEY`] elements in all, nor lists once the memo holds 64 keys: computed afresh.
     fn memoised_by_lists(
         &mut self,
         st: &mut State,
@@ -285,8 +285,19 @@ impl Interp {
                 .any(|x| matches!(x, Value::List(_))),
             _ => false,
         };
-        // A full memo (lists that vary from run to run: chips chosen, …) is not searched again.
-        if self.static_vals[i].len() >= 64 || now.iter().any(|&v| nested(self, v)) {
+        // Short lists (chips chosen, …) are cheaper to go through again than to look up; a full
+        // memo (lists that vary from run to run) is not searched again.
+        let items: usize = now
+            .iter()
+            .map(|&v| match v {
+                Value::List(l) => self.lists[l as usize].len(),
+                _ => 0,
+            })
+            .sum();
+        if items < MIN_LIST_KEY
+            || self.static_vals[i].len() >= 64
+            || now.iter().any(|&v| nested(self, v))
+        {
             return compute(self, st);
         }
         let hit = self.static_vals[i]
