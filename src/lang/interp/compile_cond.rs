@@ -472,3 +472,93 @@ impl Interp {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::ir::Expr as E;
+
+    fn local_field(f: Field) -> Box<E> {
+        Box::new(E::Field(Box::new(E::Local(1)), f))
+    }
+
+    fn and(a: E, b: E) -> E {
+        E::Binary(BinOp::And, Box::new(a), Box::new(b))
+    }
+
+    /// `len(s.chips) OP k`.
+    fn chips(op: BinOp, k: i64) -> E {
+        let len = E::Call(Builtin::Len, vec![*local_field(Field::SquareChips)]);
+        E::Binary(op, Box::new(len), Box::new(E::Const(Value::Int(k))))
+    }
+
+    /// Square tests read in place give what the tree-walking evaluator gives, on every cell of a
+    /// finished game (covered or not, with or without chips) and for a value that is no square.
+    #[test]
+    fn square_tests_agree_with_the_evaluator() {
+        let text = "variant \"probe\" {\n  title = \"Probe\"\n  doc = \"tests\"\n}\n\
+                    chips { red 1 x 3 }\n";
+        let source = crate::diag::Source::new("probe.rules", text.to_string());
+        let no_sets = |_: usize, e: String| crate::variant::InputError(e);
+        let v = match crate::variant::variant_from_source(&source, "probe.rules", &[], &no_sets) {
+            Ok(v) => v,
+            Err(e) => panic!("probe rules: {}", e.0),
+        };
+        let players = ["ann".to_string(), "bob".to_string()];
+        let mut g = v
+            .new_game(v.config.clone(), &players, 3, false)
+            .expect("a game starts");
+        let mut rng = crate::rng::Rng::new(3);
+        crate::game::play_random(&mut g, &mut rng).expect("the game runs");
+        // Chips on a covered cell and on a free one.
+        let covered = g.st.board.placed[0].cell;
+        g.st.move_chip(0, crate::state::Place::Square(covered), true);
+        let free = (0..g.st.board.tile.len())
+            .find(|&c| g.st.board.tile[c] == crate::features::NONE)
+            .expect("a free cell") as u32;
+        g.st.move_chip(1, crate::state::Place::Square(free), true);
+        let x_pos = E::Binary(
+            BinOp::Gt,
+            local_field(Field::SquareX),
+            Box::new(E::Const(Value::Int(0))),
+        );
+        let conds = [
+            and(
+                E::Not(local_field(Field::SquareCovered)),
+                chips(BinOp::Eq, 0),
+            ),
+            and(*local_field(Field::SquareCovered), chips(BinOp::Ge, 1)),
+            and(
+                and(E::Not(local_field(Field::SquareLand)), chips(BinOp::Lt, 1)),
+                x_pos,
+            ),
+            and(
+                chips(BinOp::Ne, 0),
+                E::Not(local_field(Field::SquareCovered)),
+            ),
+        ];
+        let (mut st, me) = (g.st, &mut g.hooks);
+        let cells = st.board.square.len().max(st.board.tile.len()) as u32;
+        for e in &conds {
+            assert!(leading_atoms(e).is_some());
+            let fast = square_tests(e, &[], true);
+            let saved = me.enter(2);
+            let mut seen = [0usize; 2];
+            for c in 0..cells {
+                me.set(1, Value::Square(c)).expect("a slot");
+                let want = me.bool(&mut st, e).expect("a square test");
+                assert_eq!(
+                    fast(me, &mut st).expect("a square test"),
+                    want,
+                    "{e:?} at {c}"
+                );
+                seen[want as usize] += 1;
+            }
+            assert!(seen[0] > 0 && seen[1] > 0, "{e:?}: {seen:?}");
+            // Not a square: both report it.
+            me.set(1, Value::Int(3)).expect("a slot");
+            assert!(me.bool(&mut st, e).is_err() && fast(me, &mut st).is_err());
+            me.leave(saved);
+        }
+    }
+}

@@ -196,9 +196,11 @@ impl Interp {
                 match place {
                     Place::Supply => out.extend(st.supply.iter().rev().map(|&c| Value::Chip(c))),
                     Place::Hand(p) => out.extend(st.hand(p).iter().map(|&c| Value::Chip(c))),
+                    // A square's count is known: the search stops at its last chip.
                     place => out.extend(
                         (0..st.chips.len())
                             .filter(|&c| st.chips[c].place == place)
+                            .take(st.chip_count(place).unwrap_or(usize::MAX))
                             .map(|c| Value::Chip(c as u16)),
                     ),
                 }
