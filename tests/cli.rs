@@ -847,7 +847,7 @@ fn help_of_run_shows_the_script_format() {
 
 /// The script in `carto run --help` is a script that runs: its left column, lifted out of the help
 /// (each line up to its first run of two spaces; continuation lines dropped), plays to the end with
-/// exit 0, bob's +1 on 18,5 included (its `expect score bob 1`).
+/// exit 0, with the city both followers share scored by the parameter it sets (its `expect score ann 12`).
 #[test]
 fn script_in_run_help_runs() {
     let (code, err, out) = carto("run-help-script", &[], &["run", "--help"]);
@@ -871,7 +871,7 @@ fn script_in_run_help_runs() {
         &["run", "help.script"],
     );
     assert_eq!(code, 0, "the help's script fails:\n{text}\n{err}");
-    assert!(out.contains("bob +1 at 18,5 (rule collect)"), "{out}");
+    assert!(out.contains("+12"), "{out}");
 }
 
 // Item 1: every argument and option of every command has a description, and every command has one to

@@ -6,20 +6,27 @@ use carto::variant::InputError;
 
 const FORMAT: &str = "\
 Script format (one statement a line; `#` starts a comment; docs/format-script.md has the details):
-  variant france              a bundled variant or a rules file (path relative to the script)
+  variant base                a bundled variant or a rules file (path relative to the script)
   players ann, bob            default: ann, bob
   seed 7                      default: 1
-  set sale_abroad = 6         a parameter (repeatable)
-  starts Nancy, Limoges       the start squares, in order (the first gets the start tile)
-  tiles B, U, U               the exact draw stack (tile ids), first drawn first; setup draws from it
-                              too (here B, for Limoges); the game ends when it runs out
-  chip 7 at hand:ann face up  move a chip there after setup (default: face down)
-  place U at 18,4 r0          then every decision by its option name, as `carto play` shows them
-  follower road E+W
-  place U at 18,5 r0          bob collects the chip on 18,5: +1
+  set city_tile = 3           a parameter of the rules (repeatable)
+  tiles U, U, E, E, R         the exact draw stack (tile ids), first drawn first (on a map, setup
+                              draws the start tiles from it too); the game ends when it runs out
+  place U at -1,0 r0          then every decision by its option name, as `carto play` shows them
   pass
-  expect score bob 1          score NAME N | chip ID at PLACE | options N | follower ID at PLACE
-  rest random                 play the rest of the game with random choices
+  place U at 1,0 r0
+  pass
+  place E at -1,-1 r90
+  follower city E
+  place E at 1,-1 r270
+  follower city W
+  place R at 0,-1 r180        joins both followers' city: 4 tiles x 3 for each
+  pass
+  expect score ann 12         score NAME N | chip ID at PLACE | options N | follower ID at PLACE
+
+On a map: `starts NAME, NAME` names the start squares in order (the first gets the start tile);
+`chip ID at PLACE [face up]` moves a chip there after setup (PLACE: supply, aside, box, map:X,Y,
+hand:NAME or slot:X,Y:I). `rest random` plays the rest of the game with random choices.
 
 Examples:
   carto run tests/scripts/base/tie.script           prints the transcript

@@ -368,7 +368,7 @@ impl Checker {
         }
     }
 
-    /// Why a map attribute read (`square.wine`) compared with a colour is no colour: its values that
+    /// Why a map attribute read (`square.hue`) compared with a colour is no colour: its values that
     /// name none of the chips' colours.
     fn attribute_not_colour(&self, e: &ast::Expr) -> Option<String> {
         let ExprKind::Field(_, attr) = &e.kind else {
