@@ -92,6 +92,19 @@ pub enum Expr {
     ToPlayers(Box<Expr>),
 }
 
+impl Expr {
+    /// The `and`-joined parts of this condition, left to right.
+    pub fn conjuncts<'a>(&'a self, out: &mut Vec<&'a Expr>) {
+        match self {
+            Expr::Binary(BinOp::And, a, b) => {
+                a.conjuncts(out);
+                b.conjuncts(out);
+            }
+            _ => out.push(self),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
     Let(Slot, Expr),

@@ -4,20 +4,8 @@
 use super::compile_cond::Cond;
 use super::{Chosen, Interp, Offer, MAX_ACTIONS_PER_TURN, R};
 use crate::game::{Hooks, Opt, Phase};
-use crate::lang::ast::BinOp;
 use crate::lang::ir::{Action, ChoiceKind, Expr, Limit, Value};
 use crate::state::State;
-
-/// The `and`-joined parts of a condition, left to right.
-fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
-    match e {
-        Expr::Binary(BinOp::And, a, b) => {
-            conjuncts(a, out);
-            conjuncts(b, out);
-        }
-        _ => out.push(e),
-    }
-}
 
 impl Interp {
     pub(super) fn refresh_usage(&mut self, st: &State) {
@@ -150,7 +138,7 @@ impl Interp {
     /// the condition holds.
     fn false_part(&mut self, st: &mut State, ai: usize, a: &Action, w: &Expr) -> R<Option<String>> {
         let mut parts = Vec::new();
-        conjuncts(w, &mut parts);
+        w.conjuncts(&mut parts);
         let texts = &a.when_text;
         self.begin((self.prog.rules.len() + ai) as u16, st.turn);
         let saved = self.enter(a.body.locals.max(2));

@@ -634,28 +634,8 @@ mod tests {
     /// Final scores of random games on the endless table with `rules` added (a chip set of two
     /// values), played one after another in one interpreter, and the interpreter at the end.
     fn play(rules: &str, seeds: u64) -> (Vec<Vec<i64>>, super::super::Interp) {
-        let text = format!(
-            "variant \"probe\" {{\n  title = \"Probe\"\n  doc = \"memo\"\n}}\n\
-             chips {{ red 1 x 3, red 2 x 2, blue 2 x 3 }}\n{rules}\n"
-        );
-        let source = crate::diag::Source::new("probe.rules", text);
-        let no_sets = |_: usize, e: String| crate::variant::InputError(e);
-        let v = match crate::variant::variant_from_source(&source, "probe.rules", &[], &no_sets) {
-            Ok(v) => v,
-            Err(e) => panic!("probe rules: {}", e.0),
-        };
-        let players = ["ann".to_string(), "bob".to_string()];
-        let mut g = v
-            .new_game(v.config.clone(), &players, 0, false)
-            .expect("a game starts");
-        let mut out = Vec::new();
-        for seed in 0..seeds {
-            g.reset(&players, seed, false).expect("a game resets");
-            let mut rng = crate::rng::Rng::new(seed);
-            crate::game::play_random(&mut g, &mut rng).expect("the game runs");
-            out.push(g.st.players.iter().map(|p| p.score).collect());
-        }
-        (out, g.hooks)
+        let v = super::super::probe::variant("red 1 x 3, red 2 x 2, blue 2 x 3", rules);
+        super::super::probe::scores(&v, &["ann", "bob"], seeds)
     }
 
     /// Each tile placed scores, for each chip of the supply, a count that reads the chip only

@@ -227,22 +227,11 @@ fn mirror(op: BinOp) -> BinOp {
     }
 }
 
-/// The `and`-joined parts of a condition, left to right.
-fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
-    match e {
-        Expr::Binary(BinOp::And, a, b) => {
-            conjuncts(a, out);
-            conjuncts(b, out);
-        }
-        _ => out.push(e),
-    }
-}
-
 /// When an `and` chain starts with square tests of one local: the local, the tests, and the parts
 /// after them.
 fn leading_atoms(e: &Expr) -> Option<(u16, Vec<Atom>, Vec<&Expr>)> {
     let mut parts = Vec::new();
-    conjuncts(e, &mut parts);
+    e.conjuncts(&mut parts);
     let mut slot = None;
     let mut atoms = Vec::new();
     for p in &parts {
@@ -496,14 +485,7 @@ mod tests {
     /// finished game (covered or not, with or without chips) and for a value that is no square.
     #[test]
     fn square_tests_agree_with_the_evaluator() {
-        let text = "variant \"probe\" {\n  title = \"Probe\"\n  doc = \"tests\"\n}\n\
-                    chips { red 1 x 3 }\n";
-        let source = crate::diag::Source::new("probe.rules", text.to_string());
-        let no_sets = |_: usize, e: String| crate::variant::InputError(e);
-        let v = match crate::variant::variant_from_source(&source, "probe.rules", &[], &no_sets) {
-            Ok(v) => v,
-            Err(e) => panic!("probe rules: {}", e.0),
-        };
+        let v = super::super::probe::variant("red 1 x 3", "");
         let players = ["ann".to_string(), "bob".to_string()];
         let mut g = v
             .new_game(v.config.clone(), &players, 3, false)

@@ -141,17 +141,6 @@ pub(super) struct StaticPart {
     conds: Vec<Cond>,
 }
 
-/// The `and`-joined parts of a condition, left to right.
-fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
-    match e {
-        Expr::Binary(BinOp::And, a, b) => {
-            conjuncts(a, out);
-            conjuncts(b, out);
-        }
-        _ => out.push(e),
-    }
-}
-
 /// Per rule, its static first parts if its condition starts with some; `statics` as for `compile`.
 pub(super) fn static_parts(prog: &Program, statics: &[usize]) -> Vec<Option<StaticPart>> {
     prog.rules
@@ -160,7 +149,7 @@ pub(super) fn static_parts(prog: &Program, statics: &[usize]) -> Vec<Option<Stat
             let w = r.when.as_ref()?;
             let bound = r.trigger.binds().len() as u16;
             let mut parts = Vec::new();
-            conjuncts(w, &mut parts);
+            w.conjuncts(&mut parts);
             let mut slot = None;
             let mut conds = Vec::new();
             for p in parts {
@@ -297,34 +286,13 @@ mod tests {
 
     /// A variant of the endless table whose rules end with `rules`.
     fn probe(rules: &str) -> crate::variant::Variant {
-        let text = format!(
-            "variant \"probe\" {{\n  title = \"Probe\"\n  doc = \"dispatch\"\n}}\n\
-             chips {{ red 1 x 2 }}\n{rules}\n"
-        );
-        let source = crate::diag::Source::new("probe.rules", text);
-        let no_sets = |_: usize, e: String| crate::variant::InputError(e);
-        match crate::variant::variant_from_source(&source, "probe.rules", &[], &no_sets) {
-            Ok(v) => v,
-            Err(e) => panic!("probe rules: {}", e.0),
-        }
+        super::super::probe::variant("red 1 x 2", rules)
     }
 
     /// Final scores of games played at random with `rules`, one game after another in one
     /// interpreter (as `bench` does), and the interpreter at the end.
     fn scores(rules: &str, seeds: u64) -> (Vec<Vec<i64>>, Interp) {
-        let v = probe(rules);
-        let players = ["ann".to_string(), "bob".to_string(), "cyd".to_string()];
-        let mut g = v
-            .new_game(v.config.clone(), &players, 0, false)
-            .expect("a game starts");
-        let mut out = Vec::new();
-        for seed in 0..seeds {
-            g.reset(&players, seed, false).expect("a game resets");
-            let mut rng = crate::rng::Rng::new(seed);
-            crate::game::play_random(&mut g, &mut rng).expect("the game runs");
-            out.push(g.st.players.iter().map(|p| p.score).collect());
-        }
-        (out, g.hooks)
+        super::super::probe::scores(&probe(rules), &["ann", "bob", "cyd"], seeds)
     }
 
     fn guard(when: &str) -> Option<Guard> {

@@ -16,6 +16,8 @@ mod effect;
 mod eval;
 mod exec;
 mod fields;
+#[cfg(test)]
+mod probe;
 mod query;
 mod reads;
 mod subsets;
