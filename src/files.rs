@@ -4,7 +4,100 @@
 //! memory.
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// A file read by this process: its canonical path and, where the system has them, its device and
+/// inode (a hard link has another path but the same inode).
+struct Input {
+    canonical: PathBuf,
+    id: Option<(u64, u64)>,
+    shown: String,
+}
+
+/// Every file read from disk by this process: nothing may be written onto one of them.
+static INPUTS: Mutex<Vec<Input>> = Mutex::new(Vec::new());
+
+#[cfg(unix)]
+fn file_id(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_: &std::fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+/// Remembers `path` as an input of this process.
+fn remember(path: &Path, meta: &std::fs::Metadata) {
+    let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut inputs = INPUTS.lock().unwrap_or_else(|p| p.into_inner());
+    if !inputs.iter().any(|i| i.canonical == canonical) {
+        inputs.push(Input {
+            canonical,
+            id: file_id(meta),
+            shown: path.display().to_string(),
+        });
+    }
+}
+
+/// The canonical form of a path that may not exist yet: its folder's canonical path and its name.
+fn canonical_target(path: &Path) -> Option<PathBuf> {
+    if let Ok(c) = std::fs::canonicalize(path) {
+        return Some(c);
+    }
+    let name = path.file_name()?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(dir).ok()?.join(name))
+}
+
+/// The input `path` would overwrite, by canonical path (so `./x`, `a/../x` and a symbolic link are
+/// caught) or by device and inode (a hard link); `None` when it is none of this process's inputs.
+pub fn input_at(path: &Path) -> Option<String> {
+    let inputs = INPUTS.lock().unwrap_or_else(|p| p.into_inner());
+    if inputs.is_empty() {
+        return None;
+    }
+    let id = std::fs::metadata(path).ok().as_ref().and_then(file_id);
+    let canonical = canonical_target(path);
+    inputs
+        .iter()
+        .find(|i| {
+            canonical.as_ref().is_some_and(|c| *c == i.canonical) || (id.is_some() && id == i.id)
+        })
+        .map(|i| i.shown.clone())
+}
+
+/// Refuses to write `what` to `path` when `path` is a file this process read; the message is
+/// without the `error: ` prefix.
+pub fn refuse_input(path: &Path, what: &str) -> Result<(), String> {
+    match input_at(path) {
+        None => Ok(()),
+        Some(input) => {
+            let same = if input == path.display().to_string() {
+                String::new()
+            } else {
+                format!(" (`{input}`)")
+            };
+            Err(format!(
+                "will not write {what} to `{}`: it is a file this command read{same}, and carto \
+                 never writes onto its input; name another file",
+                path.display()
+            ))
+        }
+    }
+}
+
+/// Writes `text` to `path` after [`refuse_input`]; the message is without the `error: ` prefix.
+pub fn write_text(path: &Path, text: &str, what: &str) -> Result<(), String> {
+    refuse_input(path, what)?;
+    std::fs::write(path, text)
+        .map_err(|e| format!("cannot write {what} to `{}`: {e}", path.display()))
+}
 
 /// The largest file carto reads (16 MiB: a game log of the longest game is under 1 MiB).
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
@@ -47,6 +140,7 @@ pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, String> {
     if bytes.len() as u64 > limit {
         return Err(too_big());
     }
+    remember(path, &meta);
     if bytes.contains(&0) {
         return Err(format!("`{shown}` is a binary file, not text"));
     }
@@ -107,6 +201,27 @@ mod tests {
         // Exactly at the limit is fine.
         std::fs::write(&p, "x".repeat(1 << 20)).unwrap();
         assert_eq!(read_text_limited(&p, 1 << 20).unwrap().len(), 1 << 20);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn knows_its_inputs_by_any_name() {
+        let dir = std::env::temp_dir().join(format!("carto-inputs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("in.txt");
+        std::fs::write(&p, "x").unwrap();
+        let other = dir.join("other.txt");
+        assert_eq!(input_at(&p), None);
+        read_text(&p).unwrap();
+        assert!(input_at(&p).is_some());
+        assert!(input_at(&dir.join(".").join("in.txt")).is_some());
+        assert_eq!(input_at(&other), None);
+        std::fs::hard_link(&p, dir.join("hard.txt")).unwrap();
+        assert!(input_at(&dir.join("hard.txt")).is_some());
+        let e = write_text(&p, "y", "the log").unwrap_err();
+        assert!(e.starts_with("will not write the log to"), "{e}");
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "x");
+        write_text(&other, "y", "the log").unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

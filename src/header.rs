@@ -87,6 +87,18 @@ pub fn header_values(
         ),
         tiles: tiles_of(prog, &mut problems),
     };
+    for title in header_strings(prog, HeaderKey::Title) {
+        if let Some(c) = crate::paths::control_char(&title) {
+            problems.add(
+                HeaderKey::Title,
+                format!(
+                    "the title holds {}: a title is shown on one line",
+                    crate::paths::shown_char(c)
+                ),
+                None,
+            );
+        }
+    }
     if problems.0.is_empty() {
         Ok(values)
     } else {

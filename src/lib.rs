@@ -15,6 +15,7 @@ pub mod header;
 pub mod lang;
 pub mod map;
 pub mod output;
+pub mod paths;
 pub mod render;
 pub mod rng;
 pub mod script;

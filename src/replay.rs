@@ -180,7 +180,7 @@ fn read_start<'a>(src: &Source, lines: &'a [Value]) -> Result<Start<'a>, InputEr
             ))
         })?,
     };
-    let players = start["players"]
+    let players: Vec<String> = start["players"]
         .as_array()
         .map(|a| {
             a.iter()
@@ -188,6 +188,16 @@ fn read_start<'a>(src: &Source, lines: &'a [Value]) -> Result<Start<'a>, InputEr
                 .collect()
         })
         .unwrap_or_default();
+    if let Some((p, c)) = players
+        .iter()
+        .find_map(|p: &String| crate::paths::control_char(p).map(|c| (p, c)))
+    {
+        return Err(bad(&format!(
+            "player name `{}` holds {}: a name is shown on one line",
+            p.escape_debug(),
+            crate::paths::shown_char(c)
+        )));
+    }
     Ok(Start {
         rules,
         seed,

@@ -417,6 +417,22 @@ fn check_script_players(src: &Source, h: &Header, variant: &Variant) -> Result<(
             "players",
         ));
     }
+    if let Some((p, c)) = h
+        .players
+        .iter()
+        .find_map(|p| crate::paths::control_char(p).map(|c| (p, c)))
+    {
+        return Err(fail(
+            src,
+            h.players_span.clone(),
+            format!(
+                "player name `{}` holds {}",
+                p.escape_debug(),
+                crate::paths::shown_char(c)
+            ),
+            "players",
+        ));
+    }
     let twice = (0..h.players.len()).find(|&i| h.players[..i].contains(&h.players[i]));
     if let Some(p) = twice.map(|i| &h.players[i]) {
         return Err(fail(

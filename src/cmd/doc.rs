@@ -68,6 +68,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
             } else {
                 "md"
             };
+            // The checker refuses a variant whose name is not a name; a file name is never made of
+            // anything else.
+            if !carto::paths::is_name(&page.name) {
+                return Err(Failure::Input(InputError(format!(
+                    "error: the variant's name `{}` cannot name a file",
+                    page.name.escape_debug()
+                ))));
+            }
             write_file(&Path::new(dir).join(format!("{}.{ext}", page.name)), &text)
         }
         None => {
@@ -121,10 +129,6 @@ fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
             )))
         })?;
     }
-    std::fs::write(path, text).map_err(|e| {
-        Failure::Input(InputError(format!(
-            "error: cannot write {}: {e}",
-            path.display()
-        )))
-    })
+    carto::files::write_text(path, text, "the page")
+        .map_err(|e| Failure::Input(InputError(format!("error: {e}"))))
 }

@@ -119,6 +119,14 @@ pub fn check_players(v: &Variant, players: &[String]) -> Result<(), Failure> {
                 players.len()
             )));
         }
+        if let Some(c) = carto::paths::control_char(p) {
+            return Err(Failure::Usage(format!(
+                "player name {} of {} holds {}: a name is shown on one line of the transcript",
+                i + 1,
+                players.len(),
+                carto::paths::shown_char(c)
+            )));
+        }
         if players[..i].iter().any(|q| q.trim() == p.trim()) {
             return Err(Failure::Usage(format!(
                 "player name `{}` given twice: each player needs a name of their own",

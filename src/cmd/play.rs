@@ -65,6 +65,11 @@ pub fn run(a: Args) -> Result<(), Failure> {
         eprint!("{}", v.warnings);
     }
     check_players(&v, &a.players)?;
+    if let Some(path) = &a.log {
+        // Said before the game is played, not after.
+        carto::files::refuse_input(path.as_ref(), "the log")
+            .map_err(|e| InputError(format!("error: {e}")))?;
+    }
     let mut seats = seat_agents(&a.agents, a.players.len())?;
     let mut game = new_game(&v, &a.players, a.seed, true)?;
     // A rule's failure (an overflow, the operation budget) points at the rule in its file.
@@ -72,8 +77,8 @@ pub fn run(a: Args) -> Result<(), Failure> {
         .map_err(|e| Failure::Input(InputError(v.explain(&e))))?;
     if let Some(path) = &a.log {
         let text = carto::output::json_log_to_file(&game, &v.params(), path.as_ref());
-        std::fs::write(path, text)
-            .map_err(|e| InputError(format!("error: cannot write the log to `{path}`: {e}")))?;
+        carto::files::write_text(path.as_ref(), &text, "the log")
+            .map_err(|e| InputError(format!("error: {e}")))?;
     }
     if !a.quiet {
         emit!(

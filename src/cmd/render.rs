@@ -93,8 +93,8 @@ fn no_such_map(name: &str) -> String {
 /// Writes to a file, or to standard output without one.
 pub fn write_out(path: Option<&str>, text: &str) -> Result<(), Failure> {
     match path {
-        Some(p) => std::fs::write(p, text)
-            .map_err(|e| Failure::Input(InputError(format!("error: cannot write `{p}`: {e}")))),
+        Some(p) => carto::files::write_text(p.as_ref(), text, "the output")
+            .map_err(|e| Failure::Input(InputError(format!("error: {e}")))),
         None => {
             emit!("{text}");
             Ok(())

@@ -67,8 +67,8 @@ pub fn run(a: Args) -> Result<(), Failure> {
     };
     if let Some(path) = &a.log {
         let text = carto::output::json_log_to_file(&r.game, &r.variant.params(), path.as_ref());
-        std::fs::write(path, text)
-            .map_err(|e| InputError(format!("error: cannot write the log to `{path}`: {e}")))?;
+        carto::files::write_text(path.as_ref(), &text, "the log")
+            .map_err(|e| InputError(format!("error: {e}")))?;
     }
     emit!("{}", transcript_with(&r.game, opts));
     Ok(())

@@ -317,6 +317,8 @@ struct PerGame {
 
 impl PerGame {
     fn create(path: &str, info: &RunInfo, layout: &Layout) -> Result<PerGame, Failure> {
+        carto::files::refuse_input(path.as_ref(), "the per-game table")
+            .map_err(|e| InputError(format!("error: {e}")))?;
         let file = std::fs::File::create(path)
             .map_err(|e| InputError(format!("error: cannot write `{path}`: {e}")))?;
         let mut p = PerGame {

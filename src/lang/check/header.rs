@@ -36,6 +36,20 @@ impl Checker {
                     continue;
                 }
                 seen_variant = true;
+                if let Some(why) = crate::paths::not_a_name(&name.value) {
+                    self.err(
+                        Diagnostic::error(
+                            name.span.clone(),
+                            format!("a variant's name must be a name: {why}"),
+                        )
+                        .with_label("not a name")
+                        .with_note(format!(
+                            "a name is 1 to {} letters, digits, `-` and `_` (it names files, such \
+                             as the page `carto doc --out` writes)",
+                            crate::paths::MAX_NAME
+                        )),
+                    );
+                }
                 self.prog.header.name = name.value.clone();
                 self.merge_header_entries(f, entries, &mut header);
             }
