@@ -58,15 +58,21 @@ mod tests {
             assert!(is_name(ok), "{ok}");
             assert_eq!(not_a_name(ok), None);
         }
-        for bad in ["", "../x", "/tmp/x", ".", "a b", "a.b", "é", &"x".repeat(65)] {
+        for bad in [
+            "",
+            "../x",
+            "/tmp/x",
+            ".",
+            "a b",
+            "a.b",
+            "é",
+            &"x".repeat(65),
+        ] {
             assert!(!is_name(bad), "{bad}");
             assert!(not_a_name(bad).is_some(), "{bad}");
         }
         assert_eq!(not_a_name("../x").unwrap(), "it holds `.`");
-        assert_eq!(
-            not_a_name("a\nb").unwrap(),
-            "it holds the character U+000A"
-        );
+        assert_eq!(not_a_name("a\nb").unwrap(), "it holds the character U+000A");
     }
 
     #[test]

@@ -53,17 +53,37 @@ fn run_render_view_sim_and_doc_never_write_onto_their_input() {
     let script = "variant my.rules\nseed 2\nrest random\n";
     write_file(&dir, "my.rules", RULES);
     write_file(&dir, "s.script", script);
-    refused(&dir, &["run", "s.script", "--log", "s.script"], "s.script", script);
+    refused(
+        &dir,
+        &["run", "s.script", "--log", "s.script"],
+        "s.script",
+        script,
+    );
     // The rules the script names are an input too.
-    refused(&dir, &["run", "s.script", "--log", "./my.rules"], "my.rules", RULES);
+    refused(
+        &dir,
+        &["run", "s.script", "--log", "./my.rules"],
+        "my.rules",
+        RULES,
+    );
     let (code, _, err) = carto_in(&dir, &["run", "s.script", "--log", "g.log"]);
     assert_eq!(code, 0, "{err}");
     let log = std::fs::read_to_string(dir.join("g.log")).unwrap();
     refused(&dir, &["render", "g.log", "-o", "g.log"], "g.log", &log);
     refused(&dir, &["view", "g.log", "-o", "./g.log"], "g.log", &log);
     // The log names the rules: they are read too.
-    refused(&dir, &["view", "g.log", "-o", "my.rules"], "my.rules", RULES);
-    refused(&dir, &["render", "s.script", "-o", "s.script"], "s.script", script);
+    refused(
+        &dir,
+        &["view", "g.log", "-o", "my.rules"],
+        "my.rules",
+        RULES,
+    );
+    refused(
+        &dir,
+        &["render", "s.script", "-o", "s.script"],
+        "s.script",
+        script,
+    );
     let args = ["sim", "my.rules", "--games", "2", "--per-game", "my.rules"];
     refused(&dir, &args, "my.rules", RULES);
     // `doc --out` writes NAME.md: here that is the rules file itself.
@@ -85,8 +105,7 @@ fn a_variants_name_is_a_name() {
         let (code, _, err) = carto_in(&dir, &["doc", &file, "--out", "pages"]);
         assert_eq!(code, 1, "{name}: {err}");
         assert!(
-            err.contains("a variant's name must be a name")
-                && err.contains(&format!("{file}:2:9")),
+            err.contains("a variant's name must be a name") && err.contains(&format!("{file}:2:9")),
             "{name}: {err}"
         );
     }
@@ -118,7 +137,10 @@ fn titles_and_player_names_hold_no_control_characters() {
     write_file(&dir, "s.script", "variant base\nplayers ann, b\u{1b}c\n");
     let (code, _, err) = carto_in(&dir, &["run", "s.script"]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("holds the character U+001B") && err.contains("s.script:2:1"), "{err}");
+    assert!(
+        err.contains("holds the character U+001B") && err.contains("s.script:2:1"),
+        "{err}"
+    );
     let (code, _, err) = carto_in(&dir, &["play", "base", "--quiet", "--log", "g.log"]);
     assert_eq!(code, 0, "{err}");
     let log = std::fs::read_to_string(dir.join("g.log")).unwrap();
@@ -126,6 +148,9 @@ fn titles_and_player_names_hold_no_control_characters() {
     for cmd in ["replay", "render", "view"] {
         let (code, _, err) = carto_in(&dir, &[cmd, "bad.log"]);
         assert_eq!(code, 1, "{cmd}: {err}");
-        assert!(err.contains("bad.log:1:1: player name `a\\nn` holds"), "{cmd}: {err}");
+        assert!(
+            err.contains("bad.log:1:1: player name `a\\nn` holds"),
+            "{cmd}: {err}"
+        );
     }
 }
