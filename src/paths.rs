@@ -54,7 +54,7 @@ mod tests {
 
     #[test]
     fn names() {
-        for ok in ["base", "usa-east", "great_britain", "a", &"x".repeat(64)] {
+        for ok in ["base", "a-b", "c_d", "a", &"x".repeat(64)] {
             assert!(is_name(ok), "{ok}");
             assert_eq!(not_a_name(ok), None);
         }
