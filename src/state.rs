@@ -228,6 +228,28 @@ impl Clone for State {
     }
 
     fn clone_from(&mut self, src: &State) {
+        self.copy(src, true);
+    }
+}
+
+/// The square a chip lies on, as an index of `State::on_square`.
+fn square_of(c: &Chip) -> Option<usize> {
+    match c.place {
+        Place::Square(cell) => Some(cell as usize),
+        _ => None,
+    }
+}
+
+impl State {
+    /// Makes this state a copy of `src` that records nothing, for a look-ahead: no event log and no
+    /// names of the turn's choices are copied, and the per-square chip counts are copied only where
+    /// chips lie (the table has tens of thousands of squares). Keeps every buffer.
+    pub fn copy_unrecorded(&mut self, src: &State) {
+        self.copy(src, false);
+    }
+
+    /// `clone_from`, or without the record (`copy_unrecorded`).
+    fn copy(&mut self, src: &State, recorded: bool) {
         // Every field named, so that a new one cannot be forgotten here.
         let State {
             board,
@@ -267,8 +289,22 @@ impl Clone for State {
         self.players.clone_from(players);
         self.followers.clone_from(followers);
         self.per_player = *per_player;
+        if recorded || self.on_square.len() != on_square.len() {
+            self.on_square.clone_from(on_square);
+        } else {
+            // Only squares with chips are counted: clear ours, then take theirs.
+            for c in &self.chips {
+                if let Some(n) = square_of(c).and_then(|i| self.on_square.get_mut(i)) {
+                    *n = 0;
+                }
+            }
+            for c in chips {
+                if let Some(i) = square_of(c).filter(|&i| i < on_square.len()) {
+                    self.on_square[i] = on_square[i];
+                }
+            }
+        }
         self.chips.clone_from(chips);
-        self.on_square.clone_from(on_square);
         self.hands.clone_from(hands);
         self.supply.clone_from(supply);
         self.chip_changes = *chip_changes;
@@ -284,10 +320,17 @@ impl Clone for State {
         self.placed_now = *placed_now;
         self.follower_placed_now = *follower_placed_now;
         self.rng.clone_from(rng);
-        self.record = *record;
-        self.events.clone_from(events);
-        self.turn_choices.clone_from(turn_choices);
-        self.turn_deciders.clone_from(turn_deciders);
+        if recorded {
+            self.record = *record;
+            self.events.clone_from(events);
+            self.turn_choices.clone_from(turn_choices);
+            self.turn_deciders.clone_from(turn_deciders);
+        } else {
+            self.record = false;
+            self.events.clear();
+            self.turn_choices.clear();
+            self.turn_deciders.clear();
+        }
         self.start_cells.clone_from(start_cells);
         self.scoring = *scoring;
         self.scoring_at = *scoring_at;

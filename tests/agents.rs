@@ -57,6 +57,64 @@ fn a_copy_plays_on_exactly_like_the_original_in_every_variant() {
     }
 }
 
+/// What play reads of two games, equal: the pending options, scores, chips (with the per-square
+/// counts), hands, supply, draw stack, followers.
+fn assert_same_play(a: &Game<Interp>, b: &Game<Interp>, at: &str) {
+    assert_eq!(a.options, b.options, "{at}: options differ");
+    let scores = |g: &Game<Interp>| g.st.players.iter().map(|p| p.score).collect::<Vec<_>>();
+    assert_eq!(scores(a), scores(b), "{at}: scores differ");
+    assert_eq!(a.st.chips, b.st.chips, "{at}: chips differ");
+    assert_eq!(a.st.on_square, b.st.on_square, "{at}: chips counted on squares differ");
+    assert_eq!(a.st.hands, b.st.hands, "{at}: hands differ");
+    assert_eq!(a.st.supply, b.st.supply, "{at}: supplies differ");
+    assert_eq!(a.st.stack, b.st.stack, "{at}: draw stacks differ");
+    assert_eq!(a.st.followers, b.st.followers, "{at}: followers differ");
+    assert_eq!(a.st.turn, b.st.turn, "{at}: turns differ");
+}
+
+/// A playout's copy (`copy_unrecorded`), made at a pending decision into a scratch game left dirty
+/// by another game (chips on other squares, longer work lists), takes every next step exactly like
+/// the original, at every decision of a game in every variant; it records nothing, and now and
+/// then it plays on to the end with the original's score.
+#[test]
+fn an_unrecorded_copy_at_a_pending_decision_plays_on_like_the_original_in_every_variant() {
+    for (name, _) in bundled_variants() {
+        let mut game = new_game(name, 11);
+        let mut scratch = new_game(name, 12);
+        finish(&mut scratch, &mut Rng::new(13));
+        let mut rng = Rng::new(14);
+        let mut k = 0;
+        while game.advance().unwrap() {
+            scratch.copy_unrecorded(&game);
+            let at = format!("{name}, decision {k}");
+            assert!(scratch.advance().unwrap(), "{at}: the copy has no decision");
+            assert_same_play(&game, &scratch, &at);
+            assert!(scratch.st.events.is_empty(), "{at}: the copy has an event log");
+            if k % 40 == 0 {
+                let mut whole = game.clone();
+                let mut copy = new_game(name, 15);
+                finish(&mut copy, &mut Rng::new(16));
+                copy.copy_unrecorded(&game);
+                let (a, b) = (rng.clone(), rng.clone());
+                let (sa, _) = finish(&mut whole, &mut { a });
+                let (sb, events) = finish(&mut copy, &mut { b });
+                assert_eq!(sa, sb, "{at}: played to the end, the copy scores differently");
+                assert_eq!(events, 0, "{at}: the copy recorded events");
+                assert_same_play(&whole, &copy, &format!("{at}, at the end"));
+            }
+            let i = rng.below(game.options.len() as u32) as usize;
+            game.choose(i).unwrap();
+            scratch.choose(i).unwrap();
+            let more = game.advance().unwrap();
+            assert_eq!(more, scratch.advance().unwrap(), "{at}: one game ended");
+            assert_same_play(&game, &scratch, &format!("{at}, after option {i}"));
+            assert!(scratch.st.events.is_empty(), "{at}: the copy recorded events");
+            k += 1;
+        }
+        assert!(k > 40, "{name}: only {k} decisions");
+    }
+}
+
 /// Plays a whole game with one agent per seat, asserting every choice is a legal option.
 fn play_checked(name: &str, seed: u64, agents: &mut [Box<dyn Agent>]) {
     let mut game = new_game(name, seed);

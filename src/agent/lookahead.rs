@@ -1,5 +1,5 @@
 //! Looking ahead in a copy of the game: a scratch game that keeps its buffers between copies
-//! (`clone_from`), what the deciding player cannot know hidden from it (the order of the draw stack
+//! (`Game::copy_unrecorded`), what the deciding player cannot know hidden from it (the order of the draw stack
 //! and of the face-down supply, the rules' own randomness), and the simple policies look-aheads use.
 
 use crate::game::{Game, GameError, Opt};
@@ -17,14 +17,12 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    /// The scratch game, now a copy of `game` that records nothing.
+    /// The scratch game, now a copy of `game` that records nothing (`Game::copy_unrecorded`: no
+    /// event log, and only what play reads).
     pub fn load(&mut self, game: &Game<Interp>) -> &mut Game<Interp> {
-        if let Some(g) = &mut self.game {
-            g.clone_from(game);
-        }
+        // The first load clones (sizing every buffer once), then each load copies into it.
         let g = self.game.get_or_insert_with(|| game.clone());
-        g.st.record = false;
-        g.st.events.clear();
+        g.copy_unrecorded(game);
         g
     }
 }

@@ -152,6 +152,20 @@ impl<H: Hooks + Clone> Clone for Game<H> {
     }
 
     fn clone_from(&mut self, src: &Self) {
+        self.copy(src, true);
+    }
+}
+
+impl<H: Hooks + Clone> Game<H> {
+    /// Makes this game a copy of `src` that records nothing, for a look-ahead (a playout): no
+    /// event log, no names of choices, and of the state only what play reads (see
+    /// [`State::copy_unrecorded`]); every buffer is kept.
+    pub fn copy_unrecorded(&mut self, src: &Self) {
+        self.copy(src, false);
+    }
+
+    /// `clone_from`, or without the record (`copy_unrecorded`).
+    fn copy(&mut self, src: &Self, recorded: bool) {
         // Every field named, so that a new one cannot be forgotten here.
         let Game {
             cfg,
@@ -172,7 +186,11 @@ impl<H: Hooks + Clone> Clone for Game<H> {
             seed,
         } = src;
         self.cfg.clone_from(cfg);
-        self.st.clone_from(st);
+        if recorded {
+            self.st.clone_from(st);
+        } else {
+            self.st.copy_unrecorded(st);
+        }
         self.hooks.clone_from(hooks);
         self.step = *step;
         self.options.clone_from(options);
@@ -182,10 +200,17 @@ impl<H: Hooks + Clone> Clone for Game<H> {
         self.forced_clean = *forced_clean;
         self.resume = *resume;
         self.offer_phase = *offer_phase;
+        // Completed features wait for the scoring step across a follower decision.
         self.completed.clone_from(completed);
         self.placements.clone_from(placements);
-        self.scratch.clone_from(scratch);
-        self.roots.clone_from(roots);
+        if recorded {
+            self.scratch.clone_from(scratch);
+            self.roots.clone_from(roots);
+        } else {
+            // Work lists: nothing in them outlives a step.
+            self.scratch.clear();
+            self.roots.clear();
+        }
         self.seed = *seed;
     }
 }

@@ -117,7 +117,13 @@ impl Clone for Interp {
         self.strings.clone_from(strings);
         self.frame.clone_from(frame);
         self.base = *base;
-        self.lists.clone_from(lists);
+        // Only the lists in use: those past `n_lists` are free, and cleared before reuse.
+        if self.lists.len() < *n_lists {
+            self.lists.resize_with(*n_lists, Vec::new);
+        }
+        for (mine, theirs) in self.lists.iter_mut().zip(&lists[..*n_lists]) {
+            mine.clone_from(theirs);
+        }
         self.n_lists = *n_lists;
         self.ops = *ops;
         self.budget_turn = *budget_turn;
