@@ -64,7 +64,10 @@ fn assert_same_play(a: &Game<Interp>, b: &Game<Interp>, at: &str) {
     let scores = |g: &Game<Interp>| g.st.players.iter().map(|p| p.score).collect::<Vec<_>>();
     assert_eq!(scores(a), scores(b), "{at}: scores differ");
     assert_eq!(a.st.chips, b.st.chips, "{at}: chips differ");
-    assert_eq!(a.st.on_square, b.st.on_square, "{at}: chips counted on squares differ");
+    assert_eq!(
+        a.st.on_square, b.st.on_square,
+        "{at}: chips counted on squares differ"
+    );
     assert_eq!(a.st.hands, b.st.hands, "{at}: hands differ");
     assert_eq!(a.st.supply, b.st.supply, "{at}: supplies differ");
     assert_eq!(a.st.stack, b.st.stack, "{at}: draw stacks differ");
@@ -89,7 +92,10 @@ fn an_unrecorded_copy_at_a_pending_decision_plays_on_like_the_original_in_every_
             let at = format!("{name}, decision {k}");
             assert!(scratch.advance().unwrap(), "{at}: the copy has no decision");
             assert_same_play(&game, &scratch, &at);
-            assert!(scratch.st.events.is_empty(), "{at}: the copy has an event log");
+            assert!(
+                scratch.st.events.is_empty(),
+                "{at}: the copy has an event log"
+            );
             if k % 40 == 0 {
                 let mut whole = game.clone();
                 let mut copy = new_game(name, 15);
@@ -98,7 +104,10 @@ fn an_unrecorded_copy_at_a_pending_decision_plays_on_like_the_original_in_every_
                 let (a, b) = (rng.clone(), rng.clone());
                 let (sa, _) = finish(&mut whole, &mut { a });
                 let (sb, events) = finish(&mut copy, &mut { b });
-                assert_eq!(sa, sb, "{at}: played to the end, the copy scores differently");
+                assert_eq!(
+                    sa, sb,
+                    "{at}: played to the end, the copy scores differently"
+                );
                 assert_eq!(events, 0, "{at}: the copy recorded events");
                 assert_same_play(&whole, &copy, &format!("{at}, at the end"));
             }
@@ -108,7 +117,10 @@ fn an_unrecorded_copy_at_a_pending_decision_plays_on_like_the_original_in_every_
             let more = game.advance().unwrap();
             assert_eq!(more, scratch.advance().unwrap(), "{at}: one game ended");
             assert_same_play(&game, &scratch, &format!("{at}, after option {i}"));
-            assert!(scratch.st.events.is_empty(), "{at}: the copy recorded events");
+            assert!(
+                scratch.st.events.is_empty(),
+                "{at}: the copy recorded events"
+            );
             k += 1;
         }
         assert!(k > 40, "{name}: only {k} decisions");
