@@ -28,6 +28,10 @@ fn render_a_scripted_game() {
         "both win with 8"
     );
     assert!(svg.contains("7 followers left"), "the followers came home");
+    // The last move, ann's R at 0,-1, is framed in her colour, and the city's 8 points each float
+    // over the tile the city was scored from.
+    assert!(svg.contains(r#"<g class="last-tile" data-player="ann"><title>ann's last tile, at 0,-1</title>"#));
+    assert!(svg.contains("<title>ann +8</title>") && svg.contains("<title>bob +8</title>"));
     insta::assert_snapshot!("tie_svg", svg);
 }
 
@@ -41,10 +45,16 @@ fn render_a_turn() {
     assert!(svg.contains(">ann 0<") && svg.contains(">bob 0<"));
     assert!(svg.contains("turn 4 of 5"));
     assert_eq!(
-        svg.matches("<path transform=").count(),
+        svg.matches(r#"<g class="meeple""#).count(),
         2 + 2,
         "two on the board, one per player in the panel"
     );
+    // Turn 4 was bob's cap at 1,-1 with his knight on it: framed, ringed, named in a tooltip.
+    assert!(svg.contains(r#"<g class="last-tile" data-player="bob"><title>bob's last tile, at 1,-1</title>"#));
+    assert_eq!(svg.matches(r#"<g class="last-follower">"#).count(), 1);
+    assert!(svg.contains("<title>ann's knight on the city at -1,-1</title>"));
+    assert!(svg.contains("<title>bob's knight on the city at 1,-1</title>"));
+    assert!(!svg.contains(r#"class="points""#), "no points at turn 4");
     let (code, _, err) = carto(&["render", "tests/scripts/base/tie.script", "--turn", "9"]);
     assert_eq!(code, 1);
     assert!(err.contains("has turns 0 to 5, not 9"), "{err}");

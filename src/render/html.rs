@@ -10,7 +10,6 @@ use super::svg::{self, esc, Base, PLAYER_COLOURS};
 use super::timeline::{every_turn, Snapshot};
 use crate::game::{Game, Hooks};
 use crate::state::Place;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Shows "never ends" for elements still there at the end.
@@ -36,6 +35,17 @@ pub fn view_html(loaded: &Loaded) -> String {
     tiles(&mut board, game, &base, &snaps);
     chips(&mut board, game, &base, &snaps);
     followers(&mut board, game, &base, &snaps);
+    let tile_at = svg::tiles_by_cell(end);
+    for (m, s) in super::last_move::every_turn(game, last).iter().zip(&snaps) {
+        let _ = write!(
+            board,
+            r#"<g class="last" data-a="{}" data-b="{}">"#,
+            s.turn,
+            s.turn + 1
+        );
+        super::last_move::draw(&mut board, game, &base, s, &tile_at, m);
+        board.push_str("</g>");
+    }
     for s in &snaps {
         let _ = write!(
             board,
@@ -51,7 +61,7 @@ pub fn view_html(loaded: &Loaded) -> String {
         .iter()
         .map(|s| svg::title(game, s.turn, s.last))
         .collect();
-    let turns = turn_texts(loaded, last);
+    let turns = super::story::every_turn(loaded, last);
     page(
         game,
         &board,
@@ -145,59 +155,6 @@ fn followers<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snaps: &[S
     }
 }
 
-/// Per turn: the transcript's lines of that turn, then the decisions' options.
-fn turn_texts(loaded: &Loaded, last: u32) -> Vec<String> {
-    let text = super::text::transcript(&loaded.game);
-    let mut blocks: Vec<(u32, Vec<String>)> = Vec::new();
-    for line in text.lines().skip(1) {
-        let turn = if line == "setup" {
-            Some(0)
-        } else if let Some(rest) = line.strip_prefix("turn ") {
-            rest.split(' ').next().and_then(|n| n.parse().ok())
-        } else if line == "game end" {
-            Some(last)
-        } else {
-            None
-        };
-        match turn {
-            Some(t) => blocks.push((t, vec![line.to_string()])),
-            None => match blocks.last_mut() {
-                Some((_, lines)) => lines.push(line.to_string()),
-                None => blocks.push((0, vec![line.to_string()])),
-            },
-        }
-    }
-    let mut per_turn: Vec<String> = vec![String::new(); last as usize + 1];
-    for (t, lines) in blocks {
-        if let Some(s) = per_turn.get_mut(t as usize) {
-            for l in lines {
-                let class = if l.starts_with("  ") { "ev" } else { "head" };
-                let _ = write!(s, r#"<div class="{class}">{}</div>"#, esc(l.trim_start()));
-            }
-        }
-    }
-    let mut options: BTreeMap<u32, Vec<&Vec<String>>> = BTreeMap::new();
-    for d in &loaded.decisions {
-        options.entry(d.turn).or_default().push(&d.options);
-    }
-    for (t, list) in options {
-        if let Some(s) = per_turn.get_mut(t as usize) {
-            s.push_str(r#"<div class="opts"><div class="head">options open</div>"#);
-            for opts in list {
-                let n = opts.len();
-                let _ = write!(
-                    s,
-                    "<details><summary>{n} option{}</summary><div>{}</div></details>",
-                    if n == 1 { "" } else { "s" },
-                    opts.iter().map(|o| esc(o)).collect::<Vec<_>>().join(" · ")
-                );
-            }
-            s.push_str("</div>");
-        }
-    }
-    per_turn
-}
-
 /// The scores over the turns: one line per player, a marker at the current turn.
 fn score_graph<H: Hooks>(game: &Game<H>, snaps: &[Snapshot]) -> String {
     let (w, h, l, b) = (640.0, 220.0, 40.0, 24.0);
@@ -236,9 +193,10 @@ fn score_graph<H: Hooks>(game: &Game<H>, snaps: &[Snapshot]) -> String {
             })
             .collect();
         let colour = PLAYER_COLOURS[p % PLAYER_COLOURS.len()];
+        let ring = svg::ring(colour);
         let _ = write!(
             out,
-            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2.5"/><text x="{:.1}" y="{:.1}" fill="{colour}" font-weight="bold">{}</text>"#,
+            r#"<polyline points="{0}" fill="none" stroke="{ring}" stroke-width="4.5"/><polyline points="{0}" fill="none" stroke="{colour}" stroke-width="2.5"/><text x="{1:.1}" y="{2:.1}" fill="{colour}" stroke="{ring}" stroke-width="0.6" font-weight="bold">{3}</text>"#,
             pts.join(" "),
             l + 6.0,
             24.0 + 15.0 * p as f64,
@@ -354,8 +312,18 @@ main{display:flex;flex-wrap:wrap;gap:12px;padding:8px}
 #side{flex:1 1 300px;min-width:280px}
 #graph{width:100%;height:auto}
 .head{font-weight:bold;margin-top:6px}
-.ev{font-family:"DejaVu Sans Mono",monospace;font-size:13px;padding-left:10px;white-space:pre-wrap}
-details{font-size:13px;margin-left:10px}
+#events ul{margin:4px 0;padding-left:20px}
+#events li{margin:3px 0;font-size:14px;line-height:1.35}
+#events li.pic{list-style:none;margin-left:-20px}
+.who svg{vertical-align:-2px;margin-right:3px}
+.who{white-space:nowrap}
+.pts{font-weight:bold}
+.drawn{display:inline-flex;align-items:center;gap:8px}
+.tile-pic{flex:none;border:1px solid #999;border-radius:3px}
+.chip{display:inline-block;width:11px;height:11px;border-radius:50%;border:1px solid #222;margin-right:5px;vertical-align:-1px}
+.scores{font-size:14px;margin:2px 0 4px 4px}
+details{font-size:13px;margin:4px 0 0 4px;color:#444}
+details div{margin:4px 0 0 10px;word-break:break-word}
 .score{font-weight:bold}
 "#;
 
@@ -376,7 +344,7 @@ function show(t) {
   document.getElementById('tiles-shown').textContent = shown;
   document.getElementById('scores').innerHTML = NAMES.map((n, i) =>
     '<span class="score" data-player="' + n.replace(/[&<>"]/g, '') + '">' + n.replace(/[&<>]/g, '') + ' ' + SCORES[turn][i] + '</span>').join(', ');
-  document.getElementById('events').innerHTML = TURNS[turn] || '<div class="ev">nothing happened</div>';
+  document.getElementById('events').innerHTML = TURNS[turn] || '<div>nothing happened</div>';
   const m = document.getElementById('marker');
   const x = +m.dataset.l + turn / Math.max(1, +m.dataset.turns) * +m.dataset.w;
   m.setAttribute('x1', x); m.setAttribute('x2', x);

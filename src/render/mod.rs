@@ -3,7 +3,9 @@
 
 pub mod ascii;
 pub mod html;
+pub mod last_move;
 pub mod load;
+pub mod story;
 pub mod svg;
 pub mod text;
 pub mod tile_svg;

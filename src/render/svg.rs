@@ -12,15 +12,60 @@ use std::fmt::Write as _;
 
 /// Side of a square in pixels.
 const S: f64 = 56.0;
+/// Side of a square in pixels, for the other pictures.
+pub const SQUARE: f64 = S;
 /// Left margin, for the coordinates.
 const LEFT: f64 = 30.0;
 
+/// The players' colours, in seat order. None is near a chip or band hue (blue, orange, purple,
+/// pink, yellow), so a follower never reads as a chip; each is drawn with a ring and a halo of the
+/// other lightness (`ring`, `halo`), so it stands out on any ground.
 pub const PLAYER_COLOURS: [&str; 6] = [
-    "#d62728", "#1f5fbf", "#e8b400", "#2a9d3a", "#222222", "#d45fb0",
+    "#d7263d", "#2e9e44", "#1d1d1d", "#f4f4f4", "#14a3a3", "#9a9a9a",
 ];
+/// Names of the players' colours, for words.
+pub const PLAYER_COLOUR_NAMES: [&str; 6] = ["red", "green", "black", "white", "teal", "grey"];
 const SEA: &str = "#9ccbe8";
 const LAND: &str = "#f1e8cc";
-const LARGE_CITY: &str = "#b9895d";
+pub const LARGE_CITY: &str = "#a59d94";
+pub const TOWN: &str = "#d9543c";
+
+/// A player's colour.
+pub fn player_colour(p: usize) -> &'static str {
+    PLAYER_COLOURS[p % PLAYER_COLOURS.len()]
+}
+
+/// The relative luminance of a `#rrggbb` colour (WCAG).
+pub fn luminance(hex: &str) -> f64 {
+    let h = hex.trim_start_matches('#');
+    let ch = |i: usize| {
+        let v = f64::from(u8::from_str_radix(h.get(i..i + 2).unwrap_or("88"), 16).unwrap_or(136)) / 255.0;
+        if v <= 0.03928 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * ch(0) + 0.7152 * ch(2) + 0.0722 * ch(4)
+}
+
+/// The outline drawn right around a colour: dark on a light colour, white on a dark one.
+pub fn ring(colour: &str) -> &'static str {
+    if luminance(colour) > 0.18 {
+        "#111111"
+    } else {
+        "#ffffff"
+    }
+}
+
+/// The halo around the ring: the ring's opposite, so that one of the two stands out on any ground.
+pub fn halo(colour: &str) -> &'static str {
+    if ring(colour) == "#ffffff" {
+        "#111111"
+    } else {
+        "#ffffff"
+    }
+}
 const TABLE: &str = "#e9e6df";
 
 /// Escapes text for SVG.
@@ -72,7 +117,19 @@ pub fn css_colour(name: &str) -> String {
         .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
         .collect::<String>()
         .to_ascii_lowercase();
-    if KNOWN.contains(&n.as_str()) {
+    // Softer, further-apart shades for the colours chips and bands use most.
+    let shade = match n.as_str() {
+        "blue" => Some("#2f6fde"),
+        "orange" => Some("#f08a24"),
+        "purple" => Some("#8e44ad"),
+        "lightblue" => Some("#74c0ec"),
+        "yellow" => Some("#f2cf1d"),
+        "pink" => Some("#e879b9"),
+        _ => None,
+    };
+    if let Some(h) = shade {
+        h.to_string()
+    } else if KNOWN.contains(&n.as_str()) {
         n
     } else {
         "#888888".into()
@@ -552,23 +609,37 @@ fn board_frame<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Frame {
     Frame::new(x0 - 1, y0 - 1, x1 - x0 + 3, y1 - y0 + 3)
 }
 
-/// A meeple in a player's colour standing at (x, y), `h` high, with its strength when not 1.
-fn meeple(out: &mut String, x: f64, y: f64, h: f64, colour: &str, strength: u8) {
+/// A meeple in player `p`'s colour at (x, y), `h` high, with its ring and halo; lying on its side
+/// when `lying` (a farmer); its strength on a badge when not 1.
+fn meeple(out: &mut String, (x, y): (f64, f64), h: f64, p: usize, strength: u8, lying: bool) {
+    let colour = player_colour(p);
     let k = h / 20.0;
+    let turn = if lying { " rotate(-90 10 10)" } else { "" };
+    let d = "M4 19L7 12L2 11Q1 8 5 7.5L7.6 7A3.2 3.2 0 1 1 12.4 7L15 7.5Q19 8 18 11L13 12L16 19H11.5L10 15.5L8.5 19Z";
     let _ = write!(
         out,
-        r##"<path transform="translate({:.1} {:.1}) scale({k:.3})" d="M4 19L7 12L2 11Q1 8 5 7.5L7.6 7A3.2 3.2 0 1 1 12.4 7L15 7.5Q19 8 18 11L13 12L16 19H11.5L10 15.5L8.5 19Z" fill="{colour}" stroke="#fff" stroke-width="1.6" stroke-linejoin="round"/>"##,
+        r##"<g class="meeple" data-fill="{colour}" data-ring="{}" data-halo="{}" transform="translate({:.1} {:.1}) scale({k:.3}){turn}"><path d="{d}" fill="none" stroke="{}" stroke-width="4.4" stroke-linejoin="round"/><path d="{d}" fill="{colour}" stroke="{}" stroke-width="1.6" stroke-linejoin="round"/></g>"##,
+        ring(colour),
+        halo(colour),
         x - h / 2.0,
-        y - h / 2.0
+        y - h / 2.0,
+        halo(colour),
+        ring(colour),
     );
     if strength != 1 {
+        let r = (h * 0.3).max(7.0);
+        let (bx, by) = (x + h * 0.45, y - h * 0.35);
+        let _ = write!(
+            out,
+            r##"<circle cx="{bx:.1}" cy="{by:.1}" r="{r:.1}" fill="#fff" stroke="#111" stroke-width="1.5"/>"##
+        );
         text(
             out,
-            x + h * 0.42,
-            y - h * 0.2,
-            h * 0.55,
+            bx,
+            by + r * 0.45,
+            r * 1.3,
             "middle",
-            r##"font-weight="bold" fill="#000" stroke="#fff" stroke-width="3" paint-order="stroke""##,
+            r##"font-weight="bold" fill="#111""##,
             &strength.to_string(),
         );
     }
@@ -609,6 +680,10 @@ pub struct Base {
 }
 
 impl Base {
+    /// The top-left corner of square (x, y).
+    pub fn px(&self, x: i32, y: i32) -> (f64, f64) {
+        self.frame.px(x, y)
+    }
     pub fn width(&self) -> f64 {
         self.frame.width().max(560.0)
     }
@@ -681,8 +756,22 @@ pub fn follower_el<H: Hooks>(
         let (x, y) = game.st.board.xy(fo.cell);
         let (px, py) = base.frame.px(x, y);
         let (ax, ay) = follower_anchor(game, tile_at, fo.cell, node);
-        let colour = PLAYER_COLOURS[fo.owner as usize % PLAYER_COLOURS.len()];
-        meeple(out, px + ax, py + ay, S * 0.42, colour, fo.strength);
+        let kind = follower_kind(game, node);
+        let lying = kind == Some(crate::geometry::FeatureKind::Field);
+        let _ = write!(
+            out,
+            "<g><title>{}</title>",
+            esc(&follower_words(game, fo.owner, kind, (x, y)))
+        );
+        meeple(
+            out,
+            (px + ax, py + ay),
+            S * 0.42,
+            fo.owner as usize,
+            fo.strength,
+            lying,
+        );
+        out.push_str("</g>");
     }
 }
 
@@ -857,12 +946,64 @@ pub fn board_svg<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> String {
     for fo in &snap.followers {
         follower_el(&mut out, game, &base, &tile_at, fo);
     }
+    let moves = super::last_move::every_turn(game, snap.turn);
+    if let Some(m) = moves.last() {
+        super::last_move::draw(&mut out, game, &base, snap, &tile_at, m);
+    }
     panel(&mut out, game, &base, snap);
     out.push_str("</svg>\n");
     out
 }
 
-fn follower_anchor<H: Hooks>(
+/// The kind of feature a follower standing on `node` is on.
+pub fn follower_kind<H: Hooks>(game: &Game<H>, node: u32) -> Option<crate::geometry::FeatureKind> {
+    game.st.board.features.kind.get(node as usize).copied()
+}
+
+/// What a follower is called on a feature of `kind`.
+pub fn role(kind: Option<crate::geometry::FeatureKind>) -> &'static str {
+    use crate::geometry::FeatureKind as K;
+    match kind {
+        Some(K::City) => "knight",
+        Some(K::Road) => "thief",
+        Some(K::Field) => "farmer",
+        Some(K::Monastery) => "monk",
+        None => "follower",
+    }
+}
+
+/// The feature's name in words.
+pub fn feature_word(kind: Option<crate::geometry::FeatureKind>) -> &'static str {
+    use crate::geometry::FeatureKind as K;
+    match kind {
+        Some(K::City) => "city",
+        Some(K::Road) => "road",
+        Some(K::Field) => "field",
+        Some(K::Monastery) => "monastery",
+        None => "feature",
+    }
+}
+
+/// "ann's knight on the city at 6,14"
+pub fn follower_words<H: Hooks>(
+    game: &Game<H>,
+    owner: u8,
+    kind: Option<crate::geometry::FeatureKind>,
+    (x, y): (i32, i32),
+) -> String {
+    let name = game
+        .st
+        .players
+        .get(owner as usize)
+        .map_or("?", |p| p.name.as_str());
+    format!(
+        "{name}'s {} on the {} at {x},{y}",
+        role(kind),
+        feature_word(kind)
+    )
+}
+
+pub fn follower_anchor<H: Hooks>(
     game: &Game<H>,
     tile_at: &BTreeMap<u32, (u16, u8)>,
     cell: u32,
@@ -953,8 +1094,7 @@ fn chips_in_row<H: Hooks>(
 /// and the chips in their hand.
 fn player_row<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, p: usize, y: f64) {
     let mid = y + PANEL_ROW / 2.0;
-    let colour = PLAYER_COLOURS[p % PLAYER_COLOURS.len()];
-    meeple(out, LEFT + 12.0, mid, 26.0, colour, 1);
+    meeple(out, (LEFT + 12.0, mid), 26.0, p, 1, false);
     let best = snap.scores.iter().copied().max().unwrap_or(0);
     let score = snap.scores.get(p).copied().unwrap_or(0);
     let crown = if snap.last && game.is_over() && score == best {
@@ -992,8 +1132,7 @@ fn holding_row<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, h: u
     let mut x = chips_in_row(out, game, snap, Place::Holding(h as u8), LEFT + 200.0, mid);
     for fo in &snap.followers {
         if fo.at == FollowerAt::Holding(h as u8) {
-            let colour = PLAYER_COLOURS[fo.owner as usize % PLAYER_COLOURS.len()];
-            meeple(out, x, mid, 24.0, colour, fo.strength);
+            meeple(out, (x, mid), 24.0, fo.owner as usize, fo.strength, false);
             x += 26.0;
         }
     }

@@ -300,44 +300,8 @@ impl<H: Hooks> Writer<'_, H> {
         }
     }
 
-    /// "the completed city of 3 tiles with 1 coat of arms at 0,-1"
     fn describe(&self, f: &ScoredFeature) -> String {
-        let (x, y) = self.game.st.board.xy(f.cell);
-        let plural = |k: u32, one: &str, many: &str| {
-            if k == 1 {
-                format!("1 {one}")
-            } else {
-                format!("{k} {many}")
-            }
-        };
-        let state = if f.complete {
-            "completed"
-        } else {
-            "incomplete"
-        };
-        let body = match f.kind {
-            FeatureKind::Road => format!("{state} road of {}", plural(f.tiles, "tile", "tiles")),
-            FeatureKind::City => {
-                let mut s = format!("{state} city of {}", plural(f.tiles, "tile", "tiles"));
-                if f.shields > 0 {
-                    s.push_str(&format!(
-                        " with {}",
-                        plural(f.shields, "coat of arms", "coats of arms")
-                    ));
-                }
-                s
-            }
-            FeatureKind::Monastery => format!(
-                "{state} monastery with {} around it",
-                plural(f.tiles.saturating_sub(1), "tile", "tiles")
-            ),
-            FeatureKind::Field => format!(
-                "field of {} next to {}",
-                plural(f.tiles, "tile", "tiles"),
-                plural(f.cities, "completed city", "completed cities")
-            ),
-        };
-        format!("the {body} at {x},{y}")
+        describe_feature(self.game, f)
     }
 
     fn scores_text(&self) -> String {
@@ -398,4 +362,44 @@ impl<H: Hooks> Writer<'_, H> {
             }
         }
     }
+}
+
+/// "the completed city of 3 tiles with 1 coat of arms at 0,-1"
+pub fn describe_feature<H: Hooks>(game: &Game<H>, f: &ScoredFeature) -> String {
+    let (x, y) = game.st.board.xy(f.cell);
+    let plural = |k: u32, one: &str, many: &str| {
+        if k == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{k} {many}")
+        }
+    };
+    let state = if f.complete {
+        "completed"
+    } else {
+        "incomplete"
+    };
+    let body = match f.kind {
+        FeatureKind::Road => format!("{state} road of {}", plural(f.tiles, "tile", "tiles")),
+        FeatureKind::City => {
+            let mut s = format!("{state} city of {}", plural(f.tiles, "tile", "tiles"));
+            if f.shields > 0 {
+                s.push_str(&format!(
+                    " with {}",
+                    plural(f.shields, "coat of arms", "coats of arms")
+                ));
+            }
+            s
+        }
+        FeatureKind::Monastery => format!(
+            "{state} monastery with {} around it",
+            plural(f.tiles.saturating_sub(1), "tile", "tiles")
+        ),
+        FeatureKind::Field => format!(
+            "field of {} next to {}",
+            plural(f.tiles, "tile", "tiles"),
+            plural(f.cities, "completed city", "completed cities")
+        ),
+    };
+    format!("the {body} at {x},{y}")
 }

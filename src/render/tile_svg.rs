@@ -12,7 +12,6 @@ pub const CITY_EDGE: &str = "#6e4421";
 pub const ROAD: &str = "#fbf6e9";
 pub const ROAD_EDGE: &str = "#5b5247";
 pub const SHIELD: &str = "#2456a6";
-pub const MONASTERY: &str = "#b5402f";
 
 /// The two corners of side `side` (N, E, S, W), clockwise.
 fn corners(side: usize, s: f64) -> [(f64, f64); 2] {
@@ -170,23 +169,27 @@ pub fn shield(out: &mut String, x: f64, y: f64, w: f64) {
     );
 }
 
+/// A monastery: a pale stone chapel with a dark roof and a cross, unlike the map's red town houses.
 fn monastery(out: &mut String, s: f64) {
-    let (c, w) = (s / 2.0, s * 0.34);
-    let (l, t) = (c - w / 2.0, c - w * 0.35);
+    let (c, w) = (s / 2.0, s * 0.36);
+    let (l, r) = (c - w / 2.0, c + w / 2.0);
+    let (roof, eaves, foot) = (c - w * 0.55, c - w * 0.1, c + w * 0.55);
     let _ = write!(
         out,
-        r##"<path d="M{l:.1} {:.1}L{c:.1} {t:.1}L{:.1} {:.1}V{:.1}H{l:.1}Z" fill="{MONASTERY}" stroke="#3a1a12" stroke-width="{:.1}"/><path d="M{c:.1} {:.1}V{:.1}M{:.1} {:.1}H{:.1}" stroke="#fff" stroke-width="{:.1}"/>"##,
-        t + w * 0.4,
-        l + w,
-        t + w * 0.4,
-        t + w * 1.1,
-        s * 0.03,
-        t + w * 0.5,
-        t + w * 0.95,
-        c - w * 0.17,
-        t + w * 0.65,
-        c + w * 0.17,
-        s * 0.04
+        r##"<path d="M{l:.1} {eaves:.1}H{r:.1}V{foot:.1}H{l:.1}Z" fill="#f3ede0" stroke="#3b3b3b" stroke-width="{sw:.1}"/><path d="M{:.1} {eaves:.1}L{c:.1} {roof:.1}L{:.1} {eaves:.1}Z" fill="#4a4a58" stroke="#3b3b3b" stroke-width="{sw:.1}"/><path d="M{c:.1} {:.1}V{:.1}M{:.1} {:.1}H{:.1}" stroke="#3b3b3b" stroke-width="{:.1}"/><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#6b4a2b"/>"##,
+        l - w * 0.08,
+        r + w * 0.08,
+        roof - w * 0.35,
+        roof + w * 0.02,
+        c - w * 0.14,
+        roof - w * 0.22,
+        c + w * 0.14,
+        s * 0.035,
+        c - w * 0.13,
+        foot - w * 0.38,
+        w * 0.26,
+        w * 0.38,
+        sw = s * 0.025
     );
 }
 
@@ -195,10 +198,35 @@ pub fn anchor(t: &CompiledTile, seg: usize, rot: usize, s: f64) -> (f64, f64) {
     let c = s / 2.0;
     match t.kinds.get(seg) {
         Some(FeatureKind::Monastery) => (c, c),
+        // A field: the middle of the points just inside its half-edges, which lies on the field for
+        // the shapes tiles have (a cap, a road, a corner); a field around the whole tile (its middle
+        // taken by a monastery or a crossing) stands in the corner of its first half-edge instead.
         Some(FeatureKind::Field) => {
             let halves = t.seg_halves[seg][rot];
-            let h = (0..8).find(|h| halves & (1 << h) != 0).unwrap_or(0);
-            half_point(h, s, s * 0.2)
+            let hs: Vec<usize> = (0..8).filter(|h| halves & (1 << h) != 0).collect();
+            let Some(&first) = hs.first() else {
+                return (c, c);
+            };
+            let n = hs.len() as f64;
+            let (sx, sy) = hs.iter().fold((0.0, 0.0), |(x, y), &h| {
+                let p = half_point(h, s, s * 0.22);
+                (x + p.0, y + p.1)
+            });
+            let (ax, ay) = (sx / n, sy / n);
+            let busy_middle = t.monastery.is_some()
+                || (0..t.kinds.len()).any(|g| {
+                    t.kinds[g] == FeatureKind::Road && sides(t.seg_sides[g][rot]).len() != 2
+                });
+            if (ax - c).abs() < s * 0.15 && (ay - c).abs() < s * 0.15 && busy_middle {
+                // Toward the corner the first half-edge is next to.
+                let (hx, hy) = half_point(first, s, s * 0.16);
+                let corner = |v: f64| if v < c { s * 0.18 } else { s * 0.82 };
+                return match first {
+                    0 | 1 | 4 | 5 => (corner(hx), hy),
+                    _ => (hx, corner(hy)),
+                };
+            }
+            (ax, ay)
         }
         Some(FeatureKind::Road) => {
             let sd = sides(t.seg_sides[seg][rot]);

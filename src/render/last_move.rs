@@ -1,0 +1,137 @@
+//! The last move on a board: the tile placed this turn framed in its player's colour, the follower
+//! placed ringed, and the points earned floated over what scored them (as Board Game Arena and
+//! JCloisterZone show it).
+
+use super::svg::{self, esc, Base};
+use super::timeline::Snapshot;
+use crate::game::{Game, Hooks};
+use crate::state::EvKind;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// What happened on the board in one turn.
+#[derive(Clone, Debug, Default)]
+pub struct LastMove {
+    /// The turn's player.
+    pub player: Option<u8>,
+    /// The cell of the tile placed.
+    pub tile: Option<u32>,
+    /// The followers placed.
+    pub followers: Vec<u16>,
+    /// Points earned: (player, points, the cell they are shown on).
+    pub points: Vec<(u8, i64, u32)>,
+}
+
+/// The last move of every turn, 0 to `last`.
+pub fn every_turn<H: Hooks>(game: &Game<H>, last: u32) -> Vec<LastMove> {
+    let mut out = vec![LastMove::default(); last as usize + 1];
+    for e in &game.st.events {
+        let Some(m) = out.get_mut(e.turn as usize) else {
+            continue;
+        };
+        if e.turn == 0 {
+            continue;
+        }
+        match &e.kind {
+            EvKind::TilePlaced { cell, .. } => {
+                m.tile = Some(*cell);
+                m.player = e.player;
+            }
+            EvKind::FollowerPlaced { f, .. } => m.followers.push(*f),
+            EvKind::Score {
+                player,
+                points,
+                what,
+                at,
+                ..
+            } => {
+                if let Some(cell) = what.as_ref().map(|w| w.cell).or(*at).or(m.tile) {
+                    m.points.push((*player, *points, cell));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Draws `m` on the board of `snap`: the frame, the rings and the floating points.
+pub fn draw<H: Hooks>(
+    out: &mut String,
+    game: &Game<H>,
+    base: &Base,
+    snap: &Snapshot,
+    tile_at: &BTreeMap<u32, (u16, u8)>,
+    m: &LastMove,
+) {
+    let b = &game.st.board;
+    let s = svg::SQUARE;
+    if let (Some(cell), Some(p)) = (m.tile, m.player) {
+        let (x, y) = b.xy(cell);
+        let (px, py) = base.px(x, y);
+        let colour = svg::player_colour(p as usize);
+        let name = game.st.players.get(p as usize).map_or("", |p| p.name.as_str());
+        let _ = write!(
+            out,
+            r##"<g class="last-tile" data-player="{}"><title>{}'s last tile, at {x},{y}</title><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="4" fill="none" stroke="{}" stroke-width="7"/><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="3" fill="none" stroke="{colour}" stroke-width="4"/></g>"##,
+            esc(name),
+            esc(name),
+            px - 1.0,
+            py - 1.0,
+            s + 2.0,
+            s + 2.0,
+            svg::ring(colour),
+            px - 1.0,
+            py - 1.0,
+            s + 2.0,
+            s + 2.0,
+        );
+    }
+    for &f in &m.followers {
+        let Some(fo) = snap.followers.get(f as usize) else {
+            continue;
+        };
+        let crate::state::FollowerAt::Board(node) = fo.at else {
+            continue;
+        };
+        let (x, y) = b.xy(fo.cell);
+        let (px, py) = base.px(x, y);
+        let (ax, ay) = svg::follower_anchor(game, tile_at, fo.cell, node);
+        let colour = svg::player_colour(fo.owner as usize);
+        let _ = write!(
+            out,
+            r##"<g class="last-follower"><circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{}" stroke-width="5"/><circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="none" stroke="{colour}" stroke-width="2.5"/></g>"##,
+            px + ax,
+            py + ay,
+            s * 0.27,
+            svg::ring(colour),
+            px + ax,
+            py + ay,
+            s * 0.27,
+        );
+    }
+    // Points: a pill in the player's colour over the scored feature's tile, several on one tile
+    // stacked upward.
+    let mut on_cell: BTreeMap<u32, u32> = BTreeMap::new();
+    for &(p, points, cell) in &m.points {
+        let k = on_cell.entry(cell).or_default();
+        let (x, y) = b.xy(cell);
+        let (px, py) = base.px(x, y);
+        let colour = svg::player_colour(p as usize);
+        let label = format!("{points:+}");
+        let w = 12.0 + 11.0 * label.chars().count() as f64;
+        let (cx, cy) = (px + s / 2.0, py + 4.0 - 24.0 * f64::from(*k));
+        *k += 1;
+        let name = game.st.players.get(p as usize).map_or("", |p| p.name.as_str());
+        let _ = write!(
+            out,
+            r##"<g class="points"><title>{} {label}</title><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="22" rx="11" fill="{colour}" stroke="{}" stroke-width="2"/><text x="{cx:.1}" y="{:.1}" font-size="16" font-weight="bold" text-anchor="middle" fill="{}">{label}</text></g>"##,
+            esc(name),
+            cx - w / 2.0,
+            cy - 11.0,
+            svg::ring(colour),
+            cy + 6.0,
+            svg::ring(colour),
+        );
+    }
+}
