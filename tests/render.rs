@@ -30,7 +30,9 @@ fn render_a_scripted_game() {
     assert!(svg.contains("7 followers left"), "the followers came home");
     // The last move, ann's R at 0,-1, is framed in her colour, and the city's 8 points each float
     // over the tile the city was scored from.
-    assert!(svg.contains(r#"<g class="last-tile" data-player="ann"><title>ann's last tile, at 0,-1</title>"#));
+    assert!(svg.contains(
+        r#"<g class="last-tile" data-player="ann"><title>ann's last tile, at 0,-1</title>"#
+    ));
     assert!(svg.contains("<title>ann +8</title>") && svg.contains("<title>bob +8</title>"));
     insta::assert_snapshot!("tie_svg", svg);
 }
@@ -50,7 +52,9 @@ fn render_a_turn() {
         "two on the board, one per player in the panel"
     );
     // Turn 4 was bob's cap at 1,-1 with his knight on it: framed, ringed, named in a tooltip.
-    assert!(svg.contains(r#"<g class="last-tile" data-player="bob"><title>bob's last tile, at 1,-1</title>"#));
+    assert!(svg.contains(
+        r#"<g class="last-tile" data-player="bob"><title>bob's last tile, at 1,-1</title>"#
+    ));
     assert_eq!(svg.matches(r#"<g class="last-follower">"#).count(), 1);
     assert!(svg.contains("<title>ann's knight on the city at -1,-1</title>"));
     assert!(svg.contains("<title>bob's knight on the city at 1,-1</title>"));

@@ -127,7 +127,10 @@ impl<H: Hooks> Story<'_, H> {
                 format!("a slot at {x},{y}")
             }
             Place::Hand(p) => format!("{}'s hand", esc(self.name(p))),
-            Place::Under(f) => format!("under {}'s follower", esc(self.name(self.follower_owner(f)))),
+            Place::Under(f) => format!(
+                "under {}'s follower",
+                esc(self.name(self.follower_owner(f)))
+            ),
             Place::Holding(h) => esc(&holding_name(self.game, h)),
         }
     }
@@ -227,9 +230,7 @@ impl<H: Hooks> Story<'_, H> {
                     )
                 }
                 EvKind::Choice {
-                    taken,
-                    asked: true,
-                    ..
+                    taken, asked: true, ..
                 } => match e.player {
                     Some(p) => format!("{} is asked, and chooses {}", self.who(p), esc(taken)),
                     None => continue,
@@ -313,7 +314,10 @@ impl<H: Hooks> Story<'_, H> {
 }
 
 fn tile_id<H: Hooks>(game: &Game<H>, ty: u16) -> &str {
-    game.cfg.tiles.get(ty as usize).map_or("?", |t| t.id.as_str())
+    game.cfg
+        .tiles
+        .get(ty as usize)
+        .map_or("?", |t| t.id.as_str())
 }
 
 /// A holding area's name as the map's holdings call it.

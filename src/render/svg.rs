@@ -39,7 +39,8 @@ pub fn player_colour(p: usize) -> &'static str {
 pub fn luminance(hex: &str) -> f64 {
     let h = hex.trim_start_matches('#');
     let ch = |i: usize| {
-        let v = f64::from(u8::from_str_radix(h.get(i..i + 2).unwrap_or("88"), 16).unwrap_or(136)) / 255.0;
+        let v = f64::from(u8::from_str_radix(h.get(i..i + 2).unwrap_or("88"), 16).unwrap_or(136))
+            / 255.0;
         if v <= 0.03928 {
             v / 12.92
         } else {
