@@ -280,6 +280,16 @@ fn a_person_plays_a_game_through_a_pipe_and_a_bad_answer_is_asked_again() {
     // What the person sees: the board with coordinates, the hand, the scores, numbered options.
     assert!(out.contains("== turn 1: ann to decide =="), "{out}");
     assert!(out.contains("tile in hand: U"), "{out}");
+    // The tile is drawn as the board draws it, at each turning, and follower spots are named in
+    // words (U is a straight road: west-east at r0, north-south at r90).
+    assert!(
+        out.contains("      r0     r90    r180   r270\n     ...    .|.    ...    .|.\n     -+-    .+.    -+-    .+.\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("   3. follower field Nw+Ne+En+Wn   (farmer on the field to the north)\n"),
+        "{out}"
+    );
     assert!(out.contains("scores: ann 0, bob 0"), "{out}");
     assert!(
         out.contains("   1. place U at 1,0 r0\n   2. place U at 0,1 r0\n"),

@@ -93,9 +93,26 @@ fn render_a_map() {
     for name in ["Paris", "Lyon", "Marseille", "Nancy", "Lille"] {
         assert!(svg.contains(&format!(">{name}<")), "{name} missing");
     }
-    assert_eq!(svg.matches(r##"fill="#d9543c""##).count(), 18, "18 towns");
+    assert_eq!(
+        svg.matches(r##"fill="#d9543c""##).count(),
+        18 + 1,
+        "18 towns and the legend's"
+    );
     assert_eq!(tiles_drawn(&svg), 0);
-    assert!(svg.contains("coloured spots: wine blue, wine orange, wine purple"));
+    // The legend names only what France shows, each beside its swatch: no island, no slots.
+    for item in [
+        ">land<",
+        ">sea<",
+        ">large city<",
+        ">town<",
+        ">start square<",
+        ">wine: blue<",
+        ">wine: orange<",
+        ">wine: purple<",
+    ] {
+        assert!(svg.contains(item), "{item} missing from the legend");
+    }
+    assert!(!svg.contains(">island<") && !svg.contains(">chip slot<"));
     let (code, _, err) = carto(&["render", "--map", "base"]);
     assert_eq!(code, 1);
     assert!(err.contains("endless table"), "{err}");

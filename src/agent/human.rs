@@ -84,11 +84,12 @@ pub fn situation(game: &Game<Interp>) -> String {
         .map(|p| format!("{} {}", p.name, p.score))
         .collect();
     s.push_str(&format!("scores: {}\n", scores.join(", ")));
+    // The tile in hand, drawn, while it is to be placed (not after).
+    let names = game.option_names();
     if let Some(t) = st.current_tile {
-        s.push_str(&format!(
-            "tile in hand: {}\n",
-            game.cfg.tiles[t as usize].id
-        ));
+        if names.iter().any(|n| n.starts_with("place ")) {
+            s.push_str(&crate::render::hand::tile_in_hand(game, t));
+        }
     }
     s.push_str(&format!(
         "followers in supply: {}; tiles left: {}\n",
@@ -108,8 +109,11 @@ pub fn situation(game: &Game<Interp>) -> String {
         s.push_str(&format!("chips in hand: {}\n", chips.join(", ")));
     }
     s.push_str("options:\n");
-    for (i, name) in game.option_names().iter().enumerate() {
-        s.push_str(&format!("{:>4}. {name}\n", i + 1));
+    for (i, name) in names.iter().enumerate() {
+        match crate::render::hand::option_words(name) {
+            Some(words) => s.push_str(&format!("{:>4}. {name}   ({words})\n", i + 1)),
+            None => s.push_str(&format!("{:>4}. {name}\n", i + 1)),
+        }
     }
     s
 }

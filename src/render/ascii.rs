@@ -119,7 +119,12 @@ fn tile_block<H: Hooks>(game: &Game<H>, cell: u32) -> Block {
     let b = &game.st.board;
     let p = b.placed[b.tile[cell as usize] as usize];
     let tile = &game.cfg.tiles[p.ty as usize];
-    let rot = p.rot as usize;
+    tile_glyph(tile, p.rot as usize, p.monastery != crate::compiled::NO_SEG)
+}
+
+/// A tile at rotation `rot` as three rows of three characters: its sides (C city, | - road, .
+/// field) around its middle (M monastery, C a city across it, + a road's end or crossing).
+pub fn tile_glyph(tile: &crate::compiled::CompiledTile, rot: usize, monastery: bool) -> Block {
     let mut blk = [[b'.'; 3]; 3];
     let pos = [(0, 1), (1, 2), (2, 1), (1, 0)];
     let mut roads = 0;
@@ -141,7 +146,7 @@ fn tile_block<H: Hooks>(game: &Game<H>, cell: u32) -> Block {
             EdgeKind::Field => b'.',
         };
     }
-    blk[1][1] = if p.monastery != crate::compiled::NO_SEG {
+    blk[1][1] = if monastery {
         b'M'
     } else if cities >= 2 && tile.kinds.contains(&crate::geometry::FeatureKind::City) {
         b'C'

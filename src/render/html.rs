@@ -28,12 +28,13 @@ pub fn view_html(loaded: &Loaded) -> String {
     svg::open_board(
         &mut board,
         &base,
-        svg::panel_height(game),
+        0.0,
         &svg::title(game, last, true),
         "title",
     );
     tiles(&mut board, game, &base, &snaps);
     chips(&mut board, game, &base, &snaps);
+    board.push_str(&base.names);
     followers(&mut board, game, &base, &snaps);
     let tile_at = svg::tiles_by_cell(end);
     for (m, s) in super::last_move::every_turn(game, last).iter().zip(&snaps) {
@@ -46,17 +47,24 @@ pub fn view_html(loaded: &Loaded) -> String {
         super::last_move::draw(&mut board, game, &base, s, &tile_at, m);
         board.push_str("</g>");
     }
+    board.push_str("</svg>");
+    // The players' hands and scores, beside the board (below it on a narrow screen).
+    let mut hands = format!(
+        r##"<svg id="hands" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {:.0} {:.0}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"##,
+        svg::panel_width(game),
+        svg::panel_height(game)
+    );
     for s in &snaps {
         let _ = write!(
-            board,
+            hands,
             r#"<g class="panel" data-a="{}" data-b="{}">"#,
             s.turn,
             s.turn + 1
         );
-        svg::panel(&mut board, game, &base, s);
-        board.push_str("</g>");
+        svg::panel_alone(&mut hands, game, s);
+        hands.push_str("</g>");
     }
-    board.push_str("</svg>");
+    hands.push_str("</svg>");
     let titles: Vec<String> = snaps
         .iter()
         .map(|s| svg::title(game, s.turn, s.last))
@@ -65,6 +73,7 @@ pub fn view_html(loaded: &Loaded) -> String {
     page(
         game,
         &board,
+        &hands,
         &snaps,
         &titles,
         &turns,
@@ -215,6 +224,7 @@ fn score_graph<H: Hooks>(game: &Game<H>, snaps: &[Snapshot]) -> String {
 fn page<H: Hooks>(
     game: &Game<H>,
     board: &str,
+    hands: &str,
     snaps: &[Snapshot],
     titles: &[String],
     turns: &[String],
@@ -251,14 +261,14 @@ fn page<H: Hooks>(
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <style>{STYLE}</style></head><body>
-<header><h1>{heading}</h1>
+<header>
 <nav><button id="first" title="first turn (Home)">«</button><button id="prev" title="previous turn (←)">◀</button>
 <span id="label"></span><button id="next" title="next turn (→)">▶</button><button id="last" title="last turn (End)">»</button>
 <input id="slider" type="range" min="0" max="{last}" value="{last}" aria-label="turn"></nav>
 <div id="status">turn <b id="turn-now"></b> · tiles on the board <b id="tiles-shown"></b> · scores <span id="scores"></span></div>
 </header>
-<main><section id="board">{board}</section>
-<section id="side"><h2>This turn</h2><div id="events"></div><h2>Scores over the game</h2>{graph}</section></main>
+<main><section id="board"><div id="zoom"><button id="zoom-out" title="zoom out (-)">−</button><button id="zoom-fit" title="fit the board to the window (0)">fit</button><button id="zoom-in" title="zoom in (+)">+</button><span class="hint">drag to move the board when zoomed in</span></div><div id="view">{board}</div></section>
+<section id="side"><h2 class="sr">Players</h2>{hands}<h2>This turn</h2><div id="events"></div><h2>Scores over the game</h2>{graph}</section></main>
 <script>
 const LAST = {last};
 const NAMES = [{names}];
@@ -270,7 +280,6 @@ const TURNS = {turns};
 </script></body></html>
 "#,
         title = esc(&svg::title(game, last as u32, true)),
-        heading = esc(&heading(game)),
         names = names.join(","),
         scores = scores.join(","),
         tiles = tiles.join(","),
@@ -280,26 +289,9 @@ const TURNS = {turns};
     out
 }
 
-/// variant · map · seed · players
-fn heading<H: Hooks>(game: &Game<H>) -> String {
-    let players: Vec<&str> = game.st.players.iter().map(|p| p.name.as_str()).collect();
-    format!(
-        "{} · {} · seed {} · {}",
-        game.cfg.variant,
-        game.cfg
-            .map
-            .as_ref()
-            .map(|m| m.name.as_str())
-            .unwrap_or("endless table"),
-        game.seed,
-        players.join(", ")
-    )
-}
-
 const STYLE: &str = r#"
 body{margin:0;font-family:"DejaVu Sans",Verdana,Arial,sans-serif;background:#fbfaf6;color:#222}
 header{position:sticky;top:0;background:#fbfaf6ee;padding:6px 10px;border-bottom:1px solid #ddd;z-index:1}
-h1{font-size:18px;margin:2px 0 6px}
 h2{font-size:16px;margin:12px 0 4px}
 nav{display:flex;gap:6px;align-items:center;flex-wrap:wrap}
 button{font-size:20px;min-width:44px;min-height:40px;border-radius:8px;border:1px solid #999;background:#fff}
@@ -307,9 +299,17 @@ button{font-size:20px;min-width:44px;min-height:40px;border-radius:8px;border:1p
 #slider{flex:1;min-width:140px}
 #status{margin-top:4px;font-size:14px}
 main{display:flex;flex-wrap:wrap;gap:12px;padding:8px}
-#board{flex:3 1 520px;min-width:300px}
-#board svg{width:100%;height:auto}
-#side{flex:1 1 300px;min-width:280px}
+body.wide main{flex-direction:column}
+#board{flex:3 1 520px;min-width:0;max-width:100%}
+#view{overflow:auto;max-width:100%;touch-action:pan-x pan-y;cursor:grab}
+#view svg{display:block;margin:0 auto}
+#zoom{display:flex;gap:6px;align-items:center;margin-bottom:4px}
+#zoom button{font-size:18px;min-width:40px;min-height:34px}
+.hint{font-size:12px;color:#666}
+#side{flex:1 1 300px;min-width:0;max-width:100%}
+#hands{width:100%;max-width:560px;height:auto;display:block}
+.sr{position:absolute;left:-9999px}
+@media (max-width:700px){button{min-width:38px;min-height:36px;font-size:18px}#label{min-width:90px}#status{font-size:13px}main{padding:4px}}
 #graph{width:100%;height:auto}
 .head{font-weight:bold;margin-top:6px}
 #events ul{margin:4px 0;padding-left:20px}
@@ -329,7 +329,7 @@ details div{margin:4px 0 0 10px;word-break:break-word}
 
 const SCRIPT: &str = r#"
 let turn = LAST;
-const dyn = Array.from(document.querySelectorAll('#board [data-a]'));
+const dyn = Array.from(document.querySelectorAll('svg [data-a]'));
 function show(t) {
   turn = Math.max(0, Math.min(LAST, t));
   for (const el of dyn) {
@@ -368,5 +368,47 @@ document.addEventListener('keydown', e => {
   e.preventDefault();
 });
 window.addEventListener('hashchange', fromHash);
+// Zoom and pan: "fit" shows the whole board in the window; + and - zoom from there; a zoomed board
+// is moved by dragging (or by scrolling, or with a finger).
+const view = document.getElementById('view');
+const bsvg = view.querySelector('svg');
+const vb = bsvg.viewBox.baseVal;
+if (vb.width > 1.25 * vb.height) document.body.classList.add('wide');
+let zoom = 0;
+function fitScale() {
+  const head = document.querySelector('header').offsetHeight;
+  const tools = document.getElementById('zoom').offsetHeight;
+  const avail = Math.max(240, window.innerHeight - head - tools - 24);
+  return Math.min(view.clientWidth / vb.width, avail / vb.height);
+}
+function layout() {
+  const k = zoom || fitScale();
+  bsvg.setAttribute('width', Math.round(vb.width * k));
+  bsvg.setAttribute('height', Math.round(vb.height * k));
+  view.style.maxHeight = zoom ? Math.max(240, window.innerHeight - document.querySelector('header').offsetHeight - 60) + 'px' : '';
+}
+function zoomBy(f) {
+  const k = zoom || fitScale();
+  const cx = (view.scrollLeft + view.clientWidth / 2) / k, cy = (view.scrollTop + view.clientHeight / 2) / k;
+  zoom = Math.min(8, Math.max(fitScale(), k * f));
+  if (zoom === fitScale()) zoom = 0;
+  layout();
+  const z = zoom || fitScale();
+  view.scrollLeft = cx * z - view.clientWidth / 2; view.scrollTop = cy * z - view.clientHeight / 2;
+}
+document.getElementById('zoom-in').onclick = () => zoomBy(1.4);
+document.getElementById('zoom-out').onclick = () => zoomBy(1 / 1.4);
+document.getElementById('zoom-fit').onclick = () => { zoom = 0; layout(); };
+document.addEventListener('keydown', e => {
+  if (e.key === '+' || e.key === '=') zoomBy(1.4);
+  else if (e.key === '-') zoomBy(1 / 1.4);
+  else if (e.key === '0') { zoom = 0; layout(); }
+});
+let drag = null;
+view.addEventListener('pointerdown', e => { if (e.pointerType === 'mouse') { drag = [e.clientX, e.clientY, view.scrollLeft, view.scrollTop]; } });
+window.addEventListener('pointermove', e => { if (drag) { view.scrollLeft = drag[2] - (e.clientX - drag[0]); view.scrollTop = drag[3] - (e.clientY - drag[1]); } });
+window.addEventListener('pointerup', () => { drag = null; });
+window.addEventListener('resize', layout);
+layout();
 fromHash();
 "#;

@@ -2,6 +2,7 @@
 //! and the HTML replay page.
 
 pub mod ascii;
+pub mod hand;
 pub mod html;
 pub mod last_move;
 pub mod load;

@@ -26,6 +26,8 @@ pub const PLAYER_COLOURS: [&str; 6] = [
 /// Names of the players' colours, for words.
 pub const PLAYER_COLOUR_NAMES: [&str; 6] = ["red", "green", "black", "white", "teal", "grey"];
 const SEA: &str = "#9ccbe8";
+/// How strongly a group's colour tints its squares: enough for "blue" to read as blue over land.
+const TINT: f64 = 0.42;
 const LAND: &str = "#f1e8cc";
 pub const LARGE_CITY: &str = "#a59d94";
 pub const TOWN: &str = "#d9543c";
@@ -199,10 +201,24 @@ fn text(out: &mut String, x: f64, y: f64, size: f64, anchor: &str, extra: &str, 
     );
 }
 
+/// Text a reader reads (a name, a coordinate, a title, a legend or panel line): the browser audit
+/// checks that no two overlap and none leaves the drawing.
+fn label(out: &mut String, x: f64, y: f64, size: f64, anchor: &str, extra: &str, s: &str) {
+    text(
+        out,
+        x,
+        y,
+        size,
+        anchor,
+        &format!(r#"class="label" {extra}"#),
+        s,
+    );
+}
+
 fn coordinates(out: &mut String, f: &Frame) {
     for x in f.x0..f.x0 + f.w {
         let (px, _) = f.px(x, f.y0);
-        text(
+        label(
             out,
             px + S / 2.0,
             f.top - 6.0,
@@ -214,7 +230,7 @@ fn coordinates(out: &mut String, f: &Frame) {
     }
     for y in f.y0..f.y0 + f.h {
         let (_, py) = f.px(f.x0, y);
-        text(
+        label(
             out,
             LEFT - 5.0,
             py + S / 2.0 + 5.0,
@@ -246,12 +262,30 @@ fn group_attrs(map: &MapBoard) -> BTreeMap<(i32, i32), Vec<(String, String)>> {
 /// What the map's legend explains, gathered while drawing.
 #[derive(Default)]
 struct Legend {
+    /// Kinds of squares and marks the map has: land, sea, wave, island, large city, town, start
+    /// square, border exit, ferry, chip slots.
+    marks: std::collections::BTreeSet<Mark>,
     /// (attribute, colour) drawn as a tint over a group of squares.
     tints: std::collections::BTreeSet<(String, String)>,
     /// (attribute, colour) drawn as a coloured spot.
     spots: std::collections::BTreeSet<(String, String)>,
     /// Other attributes, drawn as a short badge: (attribute, badge text).
     badges: std::collections::BTreeSet<(String, String)>,
+}
+
+/// What the legend explains beyond attributes, in the order it lists them.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Mark {
+    Land,
+    Sea,
+    Wave,
+    Island,
+    LargeCity,
+    Town,
+    Start,
+    Exit,
+    Ferry,
+    Slots,
 }
 
 fn badge_text(name: &str, v: &AttrValue) -> Option<String> {
@@ -268,7 +302,15 @@ fn badge_text(name: &str, v: &AttrValue) -> Option<String> {
 }
 
 /// The map squares: ground by kind, towns, names, attributes, slots, exits and ferries.
-fn map_squares(out: &mut String, map: &MapBoard, f: &Frame, legend: &mut Legend) {
+/// The map's squares into `out`, and the names of its places into `names` (drawn above the tiles,
+/// so that a covered town keeps its name).
+fn map_squares(
+    out: &mut String,
+    names: &mut String,
+    map: &MapBoard,
+    f: &Frame,
+    legend: &mut Legend,
+) {
     let tints = group_attrs(map);
     for y in 0..map.height {
         for x in 0..map.width {
@@ -277,24 +319,43 @@ fn map_squares(out: &mut String, map: &MapBoard, f: &Frame, legend: &mut Legend)
             if !ground(out, sq, px, py) {
                 continue;
             }
+            legend.marks.insert(match sq.kind {
+                SquareKind::Sea => Mark::Sea,
+                SquareKind::Wave => Mark::Wave,
+                SquareKind::Island => Mark::Island,
+                SquareKind::LargeCity => Mark::LargeCity,
+                _ => Mark::Land,
+            });
+            if sq.kind == SquareKind::Island {
+                legend.marks.insert(Mark::Land);
+            }
             let group = tints.get(&(x, y)).cloned().unwrap_or_default();
             tint(out, sq, &group, px, py, legend);
             attribute_marks(out, sq, &group, px, py, legend);
             if let Some(AttrValue::Int(n)) = sq.attrs.get("slots") {
                 slots(out, px, py, (*n).clamp(0, 8) as usize);
+                legend.marks.insert(Mark::Slots);
             }
             if sq.town {
                 town(out, px, py);
+                legend.marks.insert(Mark::Town);
             }
-            place_name(out, sq, px, py);
+            place_name(names, sq, (px, py), f);
             if sq.start.is_some() {
                 start_flag(out, px, py);
+                legend.marks.insert(Mark::Start);
             }
         }
     }
-    large_city_names(out, map, f);
+    large_city_names(out, names, map, f);
     exits(out, map, f);
     ferries(out, map, f);
+    if !map.exits.is_empty() {
+        legend.marks.insert(Mark::Exit);
+    }
+    if !map.ferries.is_empty() {
+        legend.marks.insert(Mark::Ferry);
+    }
 }
 
 /// A square's ground by its kind, with waves on a wave square and a dashed rim on an island; false
@@ -347,7 +408,7 @@ fn tint(
     for (k, c) in group {
         let _ = write!(
             out,
-            r#"<rect x="{px}" y="{py}" width="{S}" height="{S}" fill="{}" fill-opacity="0.22"/>"#,
+            r#"<rect x="{px}" y="{py}" width="{S}" height="{S}" fill="{}" fill-opacity="{TINT}"/>"#,
             css_colour(c)
         );
         legend.tints.insert((k.clone(), c.clone()));
@@ -372,16 +433,19 @@ fn attribute_marks(
         }
         match v {
             AttrValue::Str(c) if is_colour(c) => {
+                // A diamond: never mistaken for a chip, which is a disc.
                 let _ = write!(
                     out,
-                    r##"<circle cx="{:.1}" cy="{:.1}" r="6" fill="{}" stroke="#333" stroke-width="1"/>"##,
-                    px + 9.0 + 13.0 * f64::from(spot),
-                    py + 9.0,
+                    r##"<path d="M{:.1} {:.1}l6.5 6.5l-6.5 6.5l-6.5 -6.5z" fill="{}" stroke="#333" stroke-width="1"/>"##,
+                    px + 9.0 + 14.0 * f64::from(spot),
+                    py + 2.5,
                     css_colour(c)
                 );
                 spot += 1;
                 legend.spots.insert((k.clone(), c.clone()));
             }
+            // A large city's other attributes are written once, under its name.
+            _ if sq.kind == SquareKind::LargeCity => {}
             v => {
                 if let Some(b) = badge_text(k, v) {
                     legend.badges.insert((k.clone(), b.clone()));
@@ -391,7 +455,7 @@ fn attribute_marks(
         }
     }
     if !badges.is_empty() {
-        text(
+        label(
             out,
             px + 3.0,
             py + 26.0,
@@ -404,17 +468,23 @@ fn attribute_marks(
 }
 
 /// The name of a town or start square along the bottom of its square (large cities are named once
-/// for the whole city, by `large_city_names`).
-fn place_name(out: &mut String, sq: &Square, px: f64, py: f64) {
+/// for the whole city, by `large_city_names`): small enough to stay within about a square and a
+/// half, and moved inside the drawing at the map's edges.
+fn place_name(out: &mut String, sq: &Square, (px, py): (f64, f64), f: &Frame) {
     if sq.kind == SquareKind::LargeCity || !(sq.town || sq.start.is_some()) {
         return;
     }
     if let Some(name) = &sq.name {
-        text(
+        let chars = name.chars().count().max(1) as f64;
+        let size = (S * 1.12 / (0.6 * chars)).clamp(7.0, 10.0);
+        let half = 0.6 * size * chars / 2.0 + 2.0;
+        let (lo, hi) = (LEFT + half, LEFT + f64::from(f.w) * S - half);
+        let x = (px + S / 2.0).clamp(lo, hi.max(lo));
+        label(
             out,
-            px + S / 2.0,
-            py + S - 5.0,
-            10.0,
+            x,
+            py + S - 4.0,
+            size,
             "middle",
             r##"fill="#222" stroke="#fbfaf6" stroke-width="2.5" paint-order="stroke""##,
             name,
@@ -458,7 +528,7 @@ fn town(out: &mut String, px: f64, py: f64) {
     );
 }
 
-fn large_city_names(out: &mut String, map: &MapBoard, f: &Frame) {
+fn large_city_names(out: &mut String, names: &mut String, map: &MapBoard, f: &Frame) {
     for g in &map.large_cities {
         if g.squares.is_empty() {
             continue;
@@ -479,8 +549,8 @@ fn large_city_names(out: &mut String, map: &MapBoard, f: &Frame) {
             );
         }
         out.push_str("</g>");
-        text(
-            out,
+        label(
+            names,
             cx,
             cy + 17.0,
             13.0,
@@ -488,18 +558,45 @@ fn large_city_names(out: &mut String, map: &MapBoard, f: &Frame) {
             r##"fill="#fff" font-weight="bold" stroke="#5a3517" stroke-width="3" paint-order="stroke""##,
             &g.name,
         );
+        // Its attributes in words ("capital"), once for the whole city.
+        let words: Vec<String> = g
+            .squares
+            .first()
+            .and_then(|&(x, y)| map.square(x, y))
+            .map(|sq| {
+                sq.attrs
+                    .iter()
+                    .filter(|(k, v)| {
+                        *k != "slots" && !matches!(v, AttrValue::Str(c) if is_colour(c))
+                    })
+                    .filter_map(|(k, v)| badge_text(k, v).map(|b| badge_meaning(k, &b)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !words.is_empty() {
+            label(
+                names,
+                cx,
+                cy + 30.0,
+                10.0,
+                "middle",
+                r##"fill="#fff" font-style="italic" stroke="#5a3517" stroke-width="2.5" paint-order="stroke""##,
+                &words.join(", "),
+            );
+        }
     }
 }
 
 fn exits(out: &mut String, map: &MapBoard, f: &Frame) {
     for e in &map.exits {
         let (px, py) = f.px(e.at.0, e.at.1);
-        let (c, m) = (S / 2.0, 5.0);
+        // Inside the square's edge, so that it never covers a coordinate.
+        let (c, m) = (S / 2.0, 6.0);
         let (x, y, w, h) = match e.side {
-            0 => (px + c - 8.0, py - m, 16.0, m),
-            1 => (px + S, py + c - 8.0, m, 16.0),
-            2 => (px + c - 8.0, py + S, 16.0, m),
-            _ => (px - m, py + c - 8.0, m, 16.0),
+            0 => (px + c - 10.0, py, 20.0, m),
+            1 => (px + S - m, py + c - 10.0, m, 20.0),
+            2 => (px + c - 10.0, py + S - m, 20.0, m),
+            _ => (px, py + c - 10.0, m, 20.0),
         };
         let fill = match e.feature {
             crate::geometry::EdgeKind::City => tile_svg::CITY,
@@ -507,7 +604,7 @@ fn exits(out: &mut String, map: &MapBoard, f: &Frame) {
         };
         let _ = write!(
             out,
-            r##"<rect x="{x:.1}" y="{y:.1}" width="{w}" height="{h}" fill="{fill}"/>"##
+            r##"<rect x="{x:.1}" y="{y:.1}" width="{w}" height="{h}" fill="{fill}" stroke="#222" stroke-width="1"/>"##
         );
     }
 }
@@ -527,52 +624,173 @@ fn ferries(out: &mut String, map: &MapBoard, f: &Frame) {
     }
 }
 
-fn legend_lines(legend: &Legend) -> Vec<String> {
-    let mut lines = vec![
-        "land · sea · large city (name) · house: town · flag: start square · dashed: island"
-            .to_string(),
-    ];
-    let tints: Vec<String> = legend
-        .tints
-        .iter()
-        .map(|(k, c)| format!("{k} {c}"))
-        .collect();
-    if !tints.is_empty() {
-        lines.push(format!("tinted areas: {}", tints.join(", ")));
+/// One entry of a legend: a little picture (SVG in a 16×16 box at the origin) and what it means.
+pub struct LegendItem {
+    swatch: String,
+    text: String,
+}
+
+fn item(swatch: String, text: &str) -> LegendItem {
+    LegendItem {
+        swatch,
+        text: text.to_string(),
     }
-    let spots: Vec<String> = legend
-        .spots
-        .iter()
-        .map(|(k, c)| format!("{k} {c}"))
-        .collect();
-    if !spots.is_empty() {
-        lines.push(format!("coloured spots: {}", spots.join(", ")));
+}
+
+fn square_swatch(fill: &str, extra: &str) -> String {
+    format!(
+        r##"<rect x="1" y="1" width="14" height="14" fill="{fill}" stroke="#00000055"/>{extra}"##
+    )
+}
+
+/// The legend's entries: only what the picture shows.
+fn legend_items(legend: &Legend) -> Vec<LegendItem> {
+    let mut items = Vec::new();
+    for m in &legend.marks {
+        items.push(match m {
+            Mark::Land => item(square_swatch(LAND, ""), "land"),
+            Mark::Sea => item(square_swatch(SEA, ""), "sea"),
+            Mark::Wave => item(
+                square_swatch(
+                    SEA,
+                    r##"<path d="M2 8q3 -3 6 0t6 0" fill="none" stroke="#fff" stroke-width="1.5"/>"##,
+                ),
+                "waves",
+            ),
+            Mark::Island => item(
+                square_swatch(
+                    LAND,
+                    r##"<rect x="2.5" y="2.5" width="11" height="11" fill="none" stroke="#2a7a8a" stroke-width="1.5" stroke-dasharray="3 2"/>"##,
+                ),
+                "island",
+            ),
+            Mark::LargeCity => item(
+                square_swatch(
+                    LARGE_CITY,
+                    r##"<path d="M4 13V7h2.5v6zM7 13V4h2.5v9zM10 13V8h2.5v5z" fill="#4a4038"/>"##,
+                ),
+                "large city",
+            ),
+            Mark::Town => item(
+                format!(r##"<path d="M2 8l6 -6l6 6v7h-12z" fill="{TOWN}" stroke="#5a2015" stroke-width="1.2"/>"##),
+                "town",
+            ),
+            Mark::Start => item(
+                r##"<path d="M3 3h10l-3 4l3 4h-10z" fill="#2a9d3a" stroke="#1b5e25"/>"##.into(),
+                "start square",
+            ),
+            Mark::Exit => item(
+                r##"<rect x="1" y="5" width="14" height="6" fill="#5b5247" stroke="#222"/>"##.into(),
+                "border exit (roads and cities may leave the map)",
+            ),
+            Mark::Ferry => item(
+                r##"<path d="M1 8H15" stroke="#1d4f7a" stroke-width="2.5" stroke-dasharray="4 3"/>"##
+                    .into(),
+                "ferry",
+            ),
+            Mark::Slots => item(
+                r##"<rect x="3" y="3" width="10" height="10" rx="2" fill="#ffffffaa" stroke="#555" stroke-dasharray="2 1"/>"##
+                    .into(),
+                "chip slot",
+            ),
+        });
     }
-    let badges: Vec<String> = legend
-        .badges
-        .iter()
-        .map(|(k, b)| format!("{b} = {k}"))
-        .collect();
-    if !badges.is_empty() {
-        lines.push(format!("badges: {}", badges.join(", ")));
+    for (k, c) in &legend.tints {
+        items.push(item(
+            format!(
+                r#"<rect x="1" y="1" width="14" height="14" fill="{LAND}"/><rect x="1" y="1" width="14" height="14" fill="{}" fill-opacity="{TINT}" stroke="{}" stroke-width="1.5"/>"#,
+                css_colour(c),
+                css_colour(c)
+            ),
+            &format!("{k}: {c}"),
+        ));
     }
-    lines
+    for (k, c) in &legend.spots {
+        items.push(item(
+            format!(
+                r##"<path d="M8 1.5l6.5 6.5l-6.5 6.5l-6.5 -6.5z" fill="{}" stroke="#333"/>"##,
+                css_colour(c)
+            ),
+            &format!("{k}: {c}"),
+        ));
+    }
+    for (k, b) in &legend.badges {
+        items.push(item(
+            format!(
+                r##"<text x="8" y="12" font-size="10" font-weight="bold" text-anchor="middle" fill="#333">{}</text>"##,
+                esc(b)
+            ),
+            &badge_meaning(k, b),
+        ));
+    }
+    items
+}
+
+/// "capital" for `ca`; "shields 1" for `sh1`.
+fn badge_meaning(attr: &str, badge: &str) -> String {
+    let initial: String = attr.chars().take(2).collect();
+    match badge.strip_prefix(&initial) {
+        Some(rest) if !rest.is_empty() => format!("{attr} {}", rest.trim_start_matches(':')),
+        _ => attr.to_string(),
+    }
+}
+
+/// The legend laid out in rows `width` wide from (`left`, `top`), `k` times the usual size: the
+/// SVG and its height.
+fn legend_svg(items: &[LegendItem], left: f64, top: f64, width: f64, k: f64) -> (String, f64) {
+    if items.is_empty() {
+        return (String::new(), 0.0);
+    }
+    let (size, row) = (13.0 * k, 22.0 * k);
+    let mut out = String::new();
+    let (mut x, mut y) = (left, top);
+    for it in items {
+        let w = 16.0 * k + 6.0 * k + 0.58 * size * it.text.chars().count() as f64 + 16.0 * k;
+        if x > left && x + w > left + width {
+            x = left;
+            y += row;
+        }
+        let _ = write!(
+            out,
+            r#"<g transform="translate({x:.1} {:.1}) scale({k:.3})">{}</g>"#,
+            y + 2.0 * k,
+            it.swatch
+        );
+        label(
+            &mut out,
+            x + 22.0 * k,
+            y + 14.0 * k,
+            size,
+            "start",
+            r##"fill="#333""##,
+            &it.text,
+        );
+        x += w;
+    }
+    (out, y + row - top)
 }
 
 /// The map alone: every square by kind and attributes, with coordinates, names and a legend.
 pub fn map_svg(map: &MapBoard) -> String {
     let f = Frame::new(0, 0, map.width.max(1), map.height.max(1));
     let mut body = String::new();
+    let mut names = String::new();
     let mut legend = Legend::default();
     coordinates(&mut body, &f);
-    map_squares(&mut body, map, &f, &mut legend);
-    let lines = legend_lines(&legend);
+    map_squares(&mut body, &mut names, map, &f, &mut legend);
     let width = f.width().max(420.0);
     let k = f.k;
-    let height = f.board_bottom() + 12.0 * k + 20.0 * k * lines.len() as f64;
+    let (legend, legend_h) = legend_svg(
+        &legend_items(&legend),
+        LEFT,
+        f.board_bottom() + 10.0 * k,
+        width - LEFT - 8.0,
+        k,
+    );
+    let height = f.board_bottom() + 10.0 * k + legend_h + 6.0 * k;
     let mut out = String::new();
     open_svg(&mut out, width, height);
-    text(
+    label(
         &mut out,
         LEFT,
         26.0 * k,
@@ -582,17 +800,8 @@ pub fn map_svg(map: &MapBoard) -> String {
         &map.name,
     );
     out.push_str(&body);
-    for (i, l) in lines.iter().enumerate() {
-        text(
-            &mut out,
-            LEFT,
-            f.board_bottom() + 22.0 * k + 20.0 * k * i as f64,
-            14.0 * k,
-            "start",
-            r##"fill="#333""##,
-            l,
-        );
-    }
+    out.push_str(&names);
+    out.push_str(&legend);
     out.push_str("</svg>\n");
     out
 }
@@ -677,7 +886,9 @@ fn chip(out: &mut String, x: f64, y: f64, r: f64, colour: &str, value: u8, face_
 pub struct Base {
     frame: Frame,
     pub body: String,
-    pub legend: Vec<String>,
+    /// The names of places, drawn over the tiles.
+    pub names: String,
+    pub legend: Vec<LegendItem>,
 }
 
 impl Base {
@@ -697,10 +908,11 @@ impl Base {
 pub fn base<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Base {
     let f = board_frame(game, snap);
     let mut body = String::new();
+    let mut names = String::new();
     let mut legend = Legend::default();
     coordinates(&mut body, &f);
     match &game.cfg.map {
-        Some(m) => map_squares(&mut body, m, &f, &mut legend),
+        Some(m) => map_squares(&mut body, &mut names, m, &f, &mut legend),
         None => {
             let _ = write!(
                 body,
@@ -711,14 +923,33 @@ pub fn base<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Base {
             );
         }
     }
-    let legend = if game.cfg.map.is_some() {
-        legend_lines(&legend)
-    } else {
-        Vec::new()
-    };
+    let mut legend = legend_items(&legend);
+    legend.push(item(
+        format!(
+            r##"<rect x="1" y="1" width="14" height="14" fill="{}"/><rect x="1.5" y="1.5" width="13" height="13" rx="2" fill="none" stroke="#111" stroke-width="3"/>"##,
+            tile_svg::FIELD
+        ),
+        "last move (in its player's colour)",
+    ));
+    for c in &game.cfg.colours {
+        legend.push(item(
+            format!(
+                r##"<circle cx="8" cy="8" r="6" fill="{}" stroke="#222" stroke-width="1.5"/>"##,
+                css_colour(c)
+            ),
+            &format!("{c} chip"),
+        ));
+    }
+    if !game.cfg.colours.is_empty() {
+        legend.push(item(
+            r##"<circle cx="8" cy="8" r="6" fill="#999" stroke="#222" stroke-width="1.5"/><circle cx="8" cy="8" r="3.3" fill="none" stroke="#ffffffaa" stroke-width="1.5"/>"##.into(),
+            "chip face down (value hidden)",
+        ));
+    }
     Base {
         frame: f,
         body,
+        names,
         legend,
     }
 }
@@ -870,14 +1101,16 @@ pub fn title<H: Hooks>(game: &Game<H>, turn: u32, last: bool) -> String {
 pub fn open_board(out: &mut String, base: &Base, panel_h: f64, title_text: &str, title_id: &str) {
     let k = base.frame.k;
     let legend_top = base.panel_top() + panel_h * k + 8.0;
-    let height = legend_top + 20.0 * k * base.legend.len() as f64 + 8.0 * k;
+    let (legend, legend_h) =
+        legend_svg(&base.legend, LEFT, legend_top, base.width() - LEFT - 8.0, k);
+    let height = legend_top + legend_h + 8.0 * k;
     open_svg(out, base.width(), height);
     let id = if title_id.is_empty() {
         String::new()
     } else {
         format!(r#"id="{title_id}""#)
     };
-    text(
+    label(
         out,
         LEFT,
         26.0 * k,
@@ -887,17 +1120,7 @@ pub fn open_board(out: &mut String, base: &Base, panel_h: f64, title_text: &str,
         title_text,
     );
     out.push_str(&base.body);
-    for (i, l) in base.legend.iter().enumerate() {
-        text(
-            out,
-            LEFT,
-            legend_top + 14.0 * k + 20.0 * k * i as f64,
-            13.0 * k,
-            "start",
-            r##"fill="#555""##,
-            l,
-        );
-    }
+    out.push_str(&legend);
 }
 
 /// The height the players' panel needs.
@@ -917,6 +1140,19 @@ pub fn panel<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snap: &Sna
     );
     players_panel(out, game, snap, 0.0);
     out.push_str("</g>");
+}
+
+/// The players' areas and scores at a snapshot, alone (the replay page shows them beside the
+/// board), in a box `PANEL_WIDTH` wide from the origin.
+pub fn panel_alone<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot) {
+    let _ = write!(out, r#"<g transform="translate({} 0)">"#, 8.0 - LEFT);
+    players_panel(out, game, snap, 0.0);
+    out.push_str("</g>");
+}
+
+/// The width the players' panel needs: the longest hand of chips.
+pub fn panel_width<H: Hooks>(game: &Game<H>) -> f64 {
+    (350.0 + 25.0 * (game.st.chips.len().min(12) as f64)).max(560.0)
 }
 
 /// The board at a snapshot, with the players' areas and scores below it.
@@ -944,6 +1180,7 @@ pub fn board_svg<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> String {
             fan_position(snap, i),
         );
     }
+    out.push_str(&base.names);
     for fo in &snap.followers {
         follower_el(&mut out, game, &base, &tile_at, fo);
     }
@@ -1058,7 +1295,7 @@ const PANEL_ROW: f64 = 40.0;
 
 /// A line of grey text in the panel.
 fn panel_line(out: &mut String, x: f64, y: f64, s: &str) {
-    text(out, x, y, 14.0, "start", r##"fill="#444""##, s);
+    label(out, x, y, 14.0, "start", r##"fill="#444""##, s);
 }
 
 /// Chip `i` of the chip set: its colour's name and its value.
@@ -1103,7 +1340,7 @@ fn player_row<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, p: us
     } else {
         ""
     };
-    text(
+    label(
         out,
         LEFT + 32.0,
         mid + 7.0,

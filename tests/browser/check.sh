@@ -2,7 +2,11 @@
 # The HTML replay page (`carto view`) checked in a real browser: plays a game, writes its page, opens
 # it in headless Chromium at several `#turn=N` and checks from the rendered DOM that the turn, the
 # number of tiles shown and every player's score match the game log at that turn. Saves a
-# screenshot. Installs Chromium from the distribution's packages when it is missing.
+# screenshot. Then audits the page of a game of every bundled variant at desktop and phone size
+# (tests/browser/audit.js: the last move framed on every turn, labels inside the drawing and apart,
+# followers that stand out on every tile and chip, no sideways scroll) and saves their screenshots
+# under target/browser/. Installs Chromium (and Node.js) from the distribution's packages when they
+# are missing, and the audit's one npm package (playwright-core, pinned by package-lock.json).
 # Usage: tests/browser/check.sh [CARTO-BINARY]   (default: target/debug/carto, built if missing)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -72,3 +76,20 @@ shot="$out/france-turn-40.png"
 run_browser "file://$PWD/$out/france.html#turn=40" --window-size=1200,1400 --screenshot="$PWD/$shot" >/dev/null
 [ -s "$shot" ] || { echo "browser check: no screenshot written" >&2; exit 1; }
 echo "browser check: ok, $checked turns of 2 games match their logs in $("$browser" --version 2>/dev/null | head -n1); screenshot $shot"
+
+# Every bundled variant, audited at 1400×1000 and 390×844.
+if ! command -v node >/dev/null; then
+  echo "browser check: installing Node.js from the distribution's packages"
+  sudo_=""; [ "$(id -u)" = 0 ] || sudo_=sudo
+  $sudo_ apt-get install -y -qq nodejs npm >/dev/null
+fi
+[ -d tests/browser/node_modules/playwright-core ] ||
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+pages=()
+for v in $("$carto" list | awk '{print $1}'); do
+  "$carto" play "$v" --seed 3 --log "$tmp/$v.log" --quiet >/dev/null
+  "$carto" view "$tmp/$v.log" -o "$out/$v.html"
+  pages+=("$out/$v.html")
+done
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 node tests/browser/audit.js "$browser" "${pages[@]}"
+echo "browser audit: ok, ${#pages[@]} variants at desktop and phone size; screenshots in $out/"

@@ -1,0 +1,145 @@
+// The replay pages audited in headless Chromium, as a player would look at them, at desktop and
+// phone size. For each page given, at 1400×1000 and 390×844:
+//   - (at the first size: the turns are the same DOM at both) every turn in which a tile was placed shows a last-move frame (`g.last-tile`) on the board;
+//   - at the setup, the middle and the last turn, no label (`text.label`: names, coordinates, title,
+//     legend, panel lines) lies outside the drawing or over another label;
+//   - every follower shown is drawn so that it stands out: its fill against its ring has contrast
+//     ≥ 3, and against every tile, ground and chip colour on the board one of its fill, ring or halo
+//     has contrast ≥ 3 (WCAG contrast ratio);
+//   - the page does not scroll sideways;
+//   - a screenshot at the last turn is saved next to the page (NAME-WIDTH.png).
+// Usage: node tests/browser/audit.js CHROMIUM PAGE.html...   Exit 1 on any problem, listing them.
+'use strict';
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const SIZES = [
+  { width: 1400, height: 1000 },
+  { width: 390, height: 844 },
+];
+
+// Runs in the page: every check at once, returns a list of problems.
+function auditPage(everyTurn) {
+  const problems = [];
+  const svg = document.querySelector('#board svg');
+  const canvas = document.createElement('canvas').getContext('2d');
+  const rgb = (c) => {
+    canvas.fillStyle = '#000000';
+    canvas.fillStyle = c;
+    const h = canvas.fillStyle;
+    if (!h.startsWith('#')) return null; // rgba(): transparent or see-through, not a ground
+    return [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16) / 255);
+  };
+  const lum = (c) => {
+    const [r, g, b] = c.map((v) => (v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4)));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const visible = (el) => {
+    for (let e = el; e && e !== svg; e = e.parentNode) {
+      if (e.getAttribute && e.getAttribute('display') === 'none') return false;
+    }
+    return true;
+  };
+  // 1. A frame on every turn that placed a tile.
+  const frames = [];
+  for (let t = 1; everyTurn && t <= LAST; t++) {
+    show(t);
+    if (TILES[t] > TILES[t - 1]) {
+      const f = Array.from(document.querySelectorAll('#board g.last-tile')).filter(visible);
+      if (f.length !== 1) frames.push(t);
+      else {
+        const r = f[0].getBoundingClientRect();
+        if (r.width < 4 || r.height < 4) frames.push(t);
+      }
+    }
+  }
+  if (frames.length) problems.push(`no last-move frame at turns ${frames.join(', ')}`);
+  // 2. Labels, 3. followers, at three turns.
+  const grounds = new Set();
+  for (const el of svg.querySelectorAll('g.tile [fill], g.chip circle, rect[fill]')) {
+    const f = el.getAttribute('fill');
+    if (f && f !== 'none') grounds.add(f);
+  }
+  const groundRgb = Array.from(grounds).map((g) => [g, rgb(g)]).filter(([, c]) => c);
+  for (const t of [0, Math.floor(LAST / 2), LAST]) {
+    show(t);
+    const box = svg.getBoundingClientRect();
+    const labels = Array.from(svg.querySelectorAll('text.label'))
+      .filter(visible)
+      .map((el) => [el, el.getBoundingClientRect()])
+      .filter(([, r]) => r.width > 0);
+    for (const [el, r] of labels) {
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) {
+        problems.push(`turn ${t}: label "${el.textContent}" lies outside the drawing`);
+      }
+    }
+    for (let i = 0; i < labels.length; i++) {
+      for (let j = i + 1; j < labels.length; j++) {
+        const [a, ra] = labels[i];
+        const [b, rb] = labels[j];
+        const ox = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+        const oy = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+        if (ox > 1 && oy > 1) {
+          problems.push(`turn ${t}: labels "${a.textContent}" and "${b.textContent}" overlap`);
+        }
+      }
+    }
+    for (const m of Array.from(svg.querySelectorAll('g.meeple')).filter(visible)) {
+      const [outer, body] = m.querySelectorAll('path');
+      const fill = rgb(body.getAttribute('fill'));
+      const ring = rgb(body.getAttribute('stroke'));
+      const halo = rgb(outer.getAttribute('stroke'));
+      if (!fill || !ring || !halo) {
+        problems.push(`turn ${t}: a follower without a ring and a halo`);
+        continue;
+      }
+      if (contrast(fill, ring) < 3) {
+        problems.push(`turn ${t}: follower ${body.getAttribute('fill')} against its ring ${body.getAttribute('stroke')}: ${contrast(fill, ring).toFixed(2)}`);
+      }
+      for (const [name, g] of groundRgb) {
+        const best = Math.max(contrast(fill, g), contrast(ring, g), contrast(halo, g));
+        if (best < 3) problems.push(`turn ${t}: follower ${body.getAttribute('fill')} on ${name}: contrast ${best.toFixed(2)}`);
+      }
+    }
+  }
+  // 4. No sideways scroll.
+  const sideways = document.documentElement.scrollWidth - window.innerWidth;
+  if (sideways > 0) problems.push(`the page scrolls ${sideways} px sideways`);
+  show(LAST);
+  return [...new Set(problems)];
+}
+
+(async () => {
+  const [exe, ...pages] = process.argv.slice(2);
+  const browser = await chromium.launch({ executablePath: exe, args: ['--no-sandbox', '--disable-gpu'] });
+  let bad = 0;
+  for (const page of pages) {
+    const name = path.basename(page, '.html');
+    for (const [k, size] of SIZES.entries()) {
+      const ctx = await browser.newContext({ viewport: size, deviceScaleFactor: 1 });
+      const p = await ctx.newPage();
+      await p.goto('file://' + path.resolve(page));
+      const problems = await p.evaluate(auditPage, k === 0);
+      await p.screenshot({ path: path.join(path.dirname(page), `${name}-${size.width}.png`) });
+      const where = `${name} at ${size.width}×${size.height}`;
+      if (problems.length) {
+        bad += problems.length;
+        console.log(`${where}: ${problems.length} problem(s)`);
+        for (const pr of problems.slice(0, 15)) console.log(`  ${pr}`);
+        if (problems.length > 15) console.log(`  … and ${problems.length - 15} more`);
+      } else {
+        console.log(`${where}: ok`);
+      }
+      await ctx.close();
+    }
+  }
+  await browser.close();
+  process.exit(bad ? 1 : 0);
+})().catch((e) => {
+  console.error(e);
+  process.exit(2);
+});
