@@ -44,6 +44,7 @@ pub fn view_html(loaded: &Loaded) -> String {
             s.turn,
             s.turn + 1
         );
+        svg::held_on_map(&mut board, game, &base, s);
         super::last_move::draw(&mut board, game, &base, s, &tile_at, m);
         board.push_str("</g>");
     }

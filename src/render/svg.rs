@@ -558,7 +558,7 @@ fn large_city_names(out: &mut String, names: &mut String, map: &MapBoard, f: &Fr
             r##"fill="#fff" font-weight="bold" stroke="#5a3517" stroke-width="3" paint-order="stroke""##,
             &g.name,
         );
-        // Its attributes in words ("capital"), once for the whole city.
+        // Its other attributes in words, once for the whole city.
         let words: Vec<String> = g
             .squares
             .first()
@@ -726,7 +726,7 @@ fn legend_items(legend: &Legend) -> Vec<LegendItem> {
     items
 }
 
-/// "capital" for `ca`; "shields 1" for `sh1`.
+/// A badge in words: the attribute's name for a true one (`ca`), with its value for a number (`sh1`).
 fn badge_meaning(attr: &str, badge: &str) -> String {
     let initial: String = attr.chars().take(2).collect();
     match badge.strip_prefix(&initial) {
@@ -1007,6 +1007,58 @@ pub fn follower_el<H: Hooks>(
     }
 }
 
+/// The square a holding area is shown on: the map's square whose attribute named like the holding
+/// is true, if any.
+pub fn holding_square<H: Hooks>(game: &Game<H>, h: usize) -> Option<(i32, i32)> {
+    let name = game.cfg.holdings.get(h)?;
+    let m = game.cfg.map.as_ref()?;
+    (0..m.height)
+        .flat_map(|y| (0..m.width).map(move |x| (x, y)))
+        .find(|&(x, y)| {
+            m.square(x, y)
+                .is_some_and(|sq| matches!(sq.attrs.get(name), Some(AttrValue::Bool(true))))
+        })
+}
+
+/// The followers held in each holding area that has a square on the map, drawn small on that
+/// square, each named in a tooltip.
+pub fn held_on_map<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snap: &Snapshot) {
+    for h in 0..game.cfg.holdings.len() {
+        let Some((x, y)) = holding_square(game, h) else {
+            continue;
+        };
+        let (px, py) = base.px(x, y);
+        let held: Vec<&FollowerView> = snap
+            .followers
+            .iter()
+            .filter(|f| f.at == FollowerAt::Holding(h as u8))
+            .collect();
+        for (i, fo) in held.iter().enumerate() {
+            let (col, row) = ((i % 3) as f64, (i / 3) as f64);
+            let owner = game
+                .st
+                .players
+                .get(fo.owner as usize)
+                .map_or("?", |p| p.name.as_str());
+            let _ = write!(
+                out,
+                "<g><title>{}'s follower in {}</title>",
+                esc(owner),
+                esc(&game.cfg.holdings[h])
+            );
+            meeple(
+                out,
+                (px + 10.0 + 18.0 * col, py + 11.0 + 17.0 * row),
+                S * 0.3,
+                fo.owner as usize,
+                fo.strength,
+                false,
+            );
+            out.push_str("</g>");
+        }
+    }
+}
+
 /// One chip on a square (the `k`-th there, fanned out) or in a slot (nothing when it is elsewhere).
 pub fn chip_el<H: Hooks>(
     out: &mut String,
@@ -1181,6 +1233,7 @@ pub fn board_svg<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> String {
         );
     }
     out.push_str(&base.names);
+    held_on_map(&mut out, game, &base, snap);
     for fo in &snap.followers {
         follower_el(&mut out, game, &base, &tile_at, fo);
     }
@@ -1368,11 +1421,37 @@ fn holding_row<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, h: u
     let mid = y + PANEL_ROW / 2.0;
     panel_line(out, LEFT, mid + 5.0, &game.cfg.holdings[h]);
     let mut x = chips_in_row(out, game, snap, Place::Holding(h as u8), LEFT + 200.0, mid);
+    // Each follower there, with its owner named in a tooltip, then how many each player has.
+    let mut per_player = vec![0u32; game.st.players.len()];
     for fo in &snap.followers {
         if fo.at == FollowerAt::Holding(h as u8) {
+            let owner = game
+                .st
+                .players
+                .get(fo.owner as usize)
+                .map_or("?", |p| p.name.as_str());
+            let _ = write!(
+                out,
+                "<g><title>{}'s follower in {}</title>",
+                esc(owner),
+                esc(&game.cfg.holdings[h])
+            );
             meeple(out, (x, mid), 24.0, fo.owner as usize, fo.strength, false);
+            out.push_str("</g>");
             x += 26.0;
+            if let Some(n) = per_player.get_mut(fo.owner as usize) {
+                *n += 1;
+            }
         }
+    }
+    let owners: Vec<String> = per_player
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(p, n)| format!("{} {n}", game.st.players[p].name))
+        .collect();
+    if !owners.is_empty() {
+        panel_line(out, x + 6.0, mid + 5.0, &owners.join(", "));
     }
 }
 

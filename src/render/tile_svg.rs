@@ -49,6 +49,16 @@ fn half_point(h: usize, s: f64, depth: f64) -> (f64, f64) {
     }
 }
 
+/// The step `depth` from side `side` toward the middle of the tile.
+fn into(side: usize, depth: f64) -> (f64, f64) {
+    match side {
+        0 => (0.0, depth),
+        1 => (-depth, 0.0),
+        2 => (0.0, -depth),
+        _ => (depth, 0.0),
+    }
+}
+
 fn sides(mask: u8) -> Vec<usize> {
     (0..4).filter(|i| mask & (1 << i) != 0).collect()
 }
@@ -85,9 +95,17 @@ fn city(out: &mut String, mask: u8, s: f64) {
     let sd = sides(mask);
     // The area (filled, no outline) and its wall (the edge inside the tile, stroked).
     let (area, wall) = if sd.len() == 1 {
+        // A cap: a round-topped wall from corner to corner, about a third of the tile deep, so
+        // that four caps on one tile stay four caps (not a star).
         let [(ax, ay), (bx, by)] = corners(sd[0], s);
-        let (cx, cy) = inward(sd[0], s, s * 0.62);
-        let curve = format!("Q{cx:.1} {cy:.1} {ax:.1} {ay:.1}");
+        let (dx, dy) = into(sd[0], s * 0.42);
+        let curve = format!(
+            "C{:.1} {:.1} {:.1} {:.1} {ax:.1} {ay:.1}",
+            bx + dx,
+            by + dy,
+            ax + dx,
+            ay + dy
+        );
         (
             format!("M{ax:.1} {ay:.1}L{bx:.1} {by:.1}{curve}Z"),
             format!("M{bx:.1} {by:.1}{curve}"),
@@ -103,8 +121,17 @@ fn city(out: &mut String, mask: u8, s: f64) {
             if mask & (1 << side) != 0 {
                 let _ = write!(area, "L{:.1} {:.1}", b.0, b.1);
             } else {
-                let (cx, cy) = inward(side, s, s * 0.44);
-                let q = format!("Q{cx:.1} {cy:.1} {:.1} {:.1}", b.0, b.1);
+                // The field's side: a rounded bay into the city.
+                let (dx, dy) = into(side, s * 0.34);
+                let q = format!(
+                    "C{:.1} {:.1} {:.1} {:.1} {:.1} {:.1}",
+                    a.0 + dx,
+                    a.1 + dy,
+                    b.0 + dx,
+                    b.1 + dy,
+                    b.0,
+                    b.1
+                );
                 let _ = write!(wall, "M{:.1} {:.1}{q}", a.0, a.1);
                 area.push_str(&q);
             }
