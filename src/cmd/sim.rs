@@ -3,16 +3,16 @@
 //! The machinery is the library's `carto::sim`; this file reads the command line and writes.
 
 use super::{check_players, Failure};
-use carto::sim::report;
 use carto::sim::run::{layout_for, run, Results, SimError, Spec, Watch};
 use carto::sim::stats::{Layout, SCORE, TURNS, WIN, WIN_UNIT};
 use carto::sim::RunInfo;
+use carto::sim::{csv, report};
 use carto::variant::{load_variant_with, InputError, Variant};
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// More threads than this is a mistake, not a machine.
-const MAX_THREADS: usize = 1024;
+/// Threads per core at most: more only add memory and switching.
+const THREADS_PER_CORE: usize = 4;
 
 /// Player names when `--players` is not given: as many as the agents (at least two).
 const DEFAULT_PLAYERS: [&str; 6] = ["ann", "bob", "cyd", "dee", "eve", "fay"];
@@ -50,6 +50,15 @@ pub struct Args {
     /// Compares with these rules: the same games again under another rules file.
     #[arg(long, value_name = "FILE")]
     pub vs_rules: Option<String>,
+    /// Plays the same games under every value of a parameter: `NAME=A..B`, `NAME=A..B:STEP` or
+    /// `NAME=V1,V2,…`; several make a grid (at most 64 points). Each value is compared with the
+    /// first.
+    #[arg(long = "sweep", value_name = "NAME=A..B[:STEP]")]
+    pub sweep: Vec<String>,
+    /// With `--sweep`: draws score, win share and first-seat advantage against the value, with
+    /// 95% intervals, as an SVG chart.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<String>,
     /// The agent of each seat, comma-separated (one for every seat: `--agents greedy`).
     #[arg(long, value_delimiter = ',', default_value = "random")]
     pub agents: Vec<String>,
@@ -92,11 +101,13 @@ pub fn run_cmd(args: Args) -> Result<(), Failure> {
         return merge(&files, format);
     }
     check_counts(&args)?;
-    let (info, a, b) = run_info(&args)?;
-    let mut settings = vec![&a];
-    settings.extend(b.as_ref());
+    let (info, variants) = run_info(&args)?;
+    let plot = match &args.plot {
+        Some(path) => Some((path, create(path)?)),
+        None => None,
+    };
     let spec = Spec {
-        settings,
+        settings: variants.iter().collect(),
         players: info.players.clone(),
         agents: info.agents.clone(),
         seed: args.seed,
@@ -107,6 +118,15 @@ pub fn run_cmd(args: Args) -> Result<(), Failure> {
     stop_on_ctrl_c();
     let results = play(&spec, &info, &args)?;
     print(&info, &results, args.format);
+    if let Some((path, mut file)) = plot {
+        let svg = carto::sim::plot::svg(&report::sweep_chart(&info, &results));
+        file.write_all(svg.as_bytes())
+            .and_then(|_| file.flush())
+            .map_err(|e| InputError(format!("error: cannot write `{path}`: {e}")))?;
+        if !args.quiet {
+            eprintln!("chart written to {path}");
+        }
+    }
     if results.interrupted {
         let _ = std::io::stdout().flush();
         eprintln!("interrupted: {} games played", results.games());
@@ -123,47 +143,126 @@ fn check_counts(args: &Args) -> Result<(), Failure> {
             super::MAX_GAMES
         )));
     }
-    if args.first_game.checked_add(args.games).is_none() {
+    let Some(last) = args.first_game.checked_add(args.games - 1) else {
         return Err(Failure::Usage(
             "--first-game plus --games is too large".into(),
         ));
+    };
+    if args.seed.checked_add(last).is_none() {
+        return Err(Failure::Usage(format!(
+            "--seed {} with games {} to {last}: the seeds would pass {} and wrap around; \
+             the largest --seed that fits is {}",
+            args.seed,
+            args.first_game,
+            u64::MAX,
+            u64::MAX - last
+        )));
     }
-    if let Some(t) = args.threads {
-        if t == 0 || t > MAX_THREADS {
-            return Err(Failure::Usage(format!(
-                "--threads must be 1 to {MAX_THREADS}"
-            )));
-        }
+    if args.threads == Some(0) {
+        return Err(Failure::Usage(
+            "--threads must be at least 1 (or leave it out: every core)".into(),
+        ));
+    }
+    if !args.sweep.is_empty() && (!args.vs.is_empty() || args.vs_rules.is_some()) {
+        return Err(Failure::Usage(
+            "--sweep compares every value with the first: it does not combine with --vs or --vs-rules".into(),
+        ));
+    }
+    if args.plot.is_some() && args.sweep.is_empty() {
+        return Err(Failure::Usage(
+            "--plot draws a sweep: give --sweep NAME=A..B as well".into(),
+        ));
     }
     Ok(())
 }
 
-/// What the run is (variant, changes, players, agents, seed), with its setting and the one to
-/// compare it with, loaded and checked against the players.
-fn run_info(args: &Args) -> Result<(RunInfo, Variant, Option<Variant>), Failure> {
+/// Creates a file to write at the end, so that a name that cannot be written fails before the
+/// games are played.
+fn create(path: &str) -> Result<std::fs::File, Failure> {
+    std::fs::File::create(path)
+        .map_err(|e| Failure::Input(InputError(format!("error: cannot write `{path}`: {e}"))))
+}
+
+/// What the run is (variant, changes, players, agents, seed), with its settings (one; two for a
+/// comparison; one per point of a sweep), loaded and checked against the players.
+fn run_info(args: &Args) -> Result<(RunInfo, Vec<Variant>), Failure> {
     let variant = args.variant.clone().unwrap_or_default();
     let (agents, players) = agents_and_players(args)?;
-    let (a, b) = load_settings(&variant, args)?;
-    check_players(&a, &players)?;
+    let variants = if args.sweep.is_empty() {
+        let (a, b) = load_settings(&variant, args)?;
+        let mut v = vec![a];
+        v.extend(b);
+        v
+    } else {
+        load_sweep(&variant, args)?
+    };
+    check_players(&variants[0], &players)?;
     let info = RunInfo {
         variant,
         sets: args.sets.clone(),
         vs: args.vs.clone(),
         vs_rules: args.vs_rules.clone(),
+        sweep: args.sweep.clone(),
         players,
         agents,
         seed: args.seed,
     };
-    Ok((info, a, b))
+    Ok((info, variants))
 }
 
-/// The threads to play on: `--threads`, else one per core.
+/// One variant per point of the sweep's grid: `--set`, then the point's values.
+fn load_sweep(variant: &str, args: &Args) -> Result<Vec<Variant>, Failure> {
+    let axes = carto::sim::sweep::parse_axes(&args.sweep).map_err(Failure::Usage)?;
+    for a in &axes {
+        if let Some(s) = args
+            .sets
+            .iter()
+            .find(|s| s.split_once('=').map(|(n, _)| n.trim()) == Some(a.name.as_str()))
+        {
+            return Err(Failure::Usage(format!(
+                "`--set {s}` and `--sweep {}` name the same parameter: one or the other",
+                a.name
+            )));
+        }
+    }
+    let mut out = Vec::new();
+    for point in carto::sim::sweep::points(&axes) {
+        let all: Vec<String> = args.sets.iter().chain(&point).cloned().collect();
+        let sets = args.sets.len();
+        let v = load_variant_with(variant, &all, &|i, e| {
+            let flag = if i < sets { "--set" } else { "--sweep" };
+            InputError(format!("error: `{flag} {}`: {e}", all[i]))
+        })?;
+        if out.is_empty() && !v.warnings.is_empty() {
+            eprint!("{}", v.warnings);
+        }
+        out.push(v);
+    }
+    Ok(out)
+}
+
+/// The threads to play on: `--threads`, else one per core; never more than the games, nor more
+/// than a few per core (said on standard error when `--threads` asked for more).
 fn threads(args: &Args) -> usize {
-    args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    })
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let cap = (cores * THREADS_PER_CORE)
+        .min(usize::try_from(args.games).unwrap_or(usize::MAX))
+        .max(1);
+    match args.threads {
+        Some(t) if t > cap => {
+            eprintln!(
+                "note: --threads {t}: playing on {cap} threads (at most {THREADS_PER_CORE} per core on {cores} core{}, and no more than the {} game{})",
+                if cores == 1 { "" } else { "s" },
+                args.games,
+                if args.games == 1 { "" } else { "s" }
+            );
+            cap
+        }
+        Some(t) => t,
+        None => cores.min(cap),
+    }
 }
 
 /// Ctrl-C stops the run after the games under way; a second Ctrl-C stops at once.
@@ -283,9 +382,12 @@ fn load_settings(variant: &str, args: &Args) -> Result<(Variant, Option<Variant>
 }
 
 fn print(info: &RunInfo, r: &Results, format: Format) {
+    let sweep = !info.sweep.is_empty();
     let text = match format {
+        Format::Table if sweep => report::sweep_table(info, r),
         Format::Table => report::table(info, r),
         Format::Json => report::json(info, r),
+        Format::Csv if sweep => report::sweep_csv(info, r),
         Format::Csv => report::csv(info, r),
     };
     emit!("{text}");
@@ -310,6 +412,8 @@ struct PerGame {
     path: String,
     out: std::io::BufWriter<std::fs::File>,
     info: RunInfo,
+    /// The name of each setting in the `setting` column.
+    labels: Vec<String>,
     layout: Layout,
     /// The figures of points by rule, with their column names.
     points: Vec<usize>,
@@ -325,6 +429,7 @@ impl PerGame {
             path: path.to_string(),
             out: std::io::BufWriter::new(file),
             info: info.clone(),
+            labels: info.setting_labels(),
             layout: layout.clone(),
             points: (0..layout.figures.len())
                 .filter(|&f| layout.figures[f].starts_with("points: "))
@@ -349,12 +454,12 @@ impl PerGame {
                 head.push(format!("points_{pl}_{rule}"));
             }
         }
-        p.write(&head.join(","))?;
+        p.write(&csv::row(&head))?;
         Ok(p)
     }
 
     fn write(&mut self, line: &str) -> Result<(), Failure> {
-        writeln!(self.out, "{line}").map_err(|e| self.failed(e))
+        write!(self.out, "{line}").map_err(|e| self.failed(e))
     }
 
     fn failed(&self, e: std::io::Error) -> Failure {
@@ -372,7 +477,7 @@ impl PerGame {
             let mut cols = vec![
                 i.to_string(),
                 seed.to_string(),
-                ["a", "b"][s].to_string(),
+                self.labels[s].clone(),
                 self.info.agents.join("+"),
             ];
             cols.extend((0..seats).map(|g| v(g, SCORE).to_string()));
@@ -385,7 +490,7 @@ impl PerGame {
             for &f in &self.points {
                 cols.extend((0..seats).map(|g| v(g, f).to_string()));
             }
-            writeln!(self.out, "{}", cols.join(",")).map_err(|e| e.to_string())?;
+            write!(self.out, "{}", csv::row(&cols)).map_err(|e| e.to_string())?;
         }
         Ok(())
     }

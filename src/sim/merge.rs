@@ -35,7 +35,7 @@ pub fn merge(slices: Vec<(String, RunInfo, Results)>) -> Result<(RunInfo, Result
         for (s, o) in acc.stats.iter_mut().zip(&r.stats) {
             s.merge(o);
         }
-        if let (Some(d), Some(o)) = (&mut acc.diff, &r.diff) {
+        for (d, o) in acc.diffs.iter_mut().zip(&r.diffs) {
             d.merge(o);
         }
         for &p in &r.played {
@@ -53,6 +53,9 @@ fn difference(a: &RunInfo, b: &RunInfo) -> String {
     }
     if a.sets != b.sets {
         d.push(format!("--set {:?} vs {:?}", a.sets, b.sets));
+    }
+    if a.sweep != b.sweep {
+        d.push(format!("--sweep {:?} vs {:?}", a.sweep, b.sweep));
     }
     if a.vs != b.vs || a.vs_rules != b.vs_rules {
         d.push("a different comparison (--vs, --vs-rules)".into());

@@ -4,16 +4,20 @@
 //!
 //! Rooms: `hist` (exact integer histograms), `stats` (what is measured), `play` (one game, counted),
 //! `run` (threads and order), `ci` (intervals of paired differences), `progress` (the bar), `report` (table, CSV and the
-//! JSON that `merge` reads back), `merge` (combining slices).
+//! JSON that `merge` reads back), `merge` (combining slices), `csv` (the one CSV writer), `sweep`
+//! (the grid of a parameter sweep), `plot` (its chart).
 
 pub mod ci;
+pub mod csv;
 pub mod hist;
 pub mod merge;
 pub mod play;
+pub mod plot;
 pub mod progress;
 pub mod report;
 pub mod run;
 pub mod stats;
+pub mod sweep;
 
 use serde::{Deserialize, Serialize};
 
@@ -28,6 +32,9 @@ pub struct RunInfo {
     pub vs: Vec<String>,
     /// `--vs-rules FILE`: the second setting's rules.
     pub vs_rules: Option<String>,
+    /// `--sweep NAME=…`: one setting per point of their grid (absent from JSON without a sweep).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sweep: Vec<String>,
     pub players: Vec<String>,
     /// One agent per seat.
     pub agents: Vec<String>,
@@ -39,7 +46,41 @@ impl RunInfo {
         !self.vs.is_empty() || self.vs_rules.is_some()
     }
 
-    /// The `carto play` command that replays game `i` alone, for setting 0 or 1.
+    /// The points of the sweep, each as `NAME=VALUE` settings (empty without a sweep).
+    pub fn points(&self) -> Result<Vec<Vec<String>>, String> {
+        if self.sweep.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(sweep::points(&sweep::parse_axes(&self.sweep)?))
+    }
+
+    /// The names of the run's settings in reports: `a` alone, `a` and `b` for a comparison, the
+    /// points of a sweep (`sale_town=7`).
+    pub fn setting_labels(&self) -> Vec<String> {
+        match self.points() {
+            Ok(p) if !p.is_empty() => p.iter().map(|p| sweep::label(p)).collect(),
+            _ if self.paired() => vec!["a".into(), "b".into()],
+            _ => vec!["a".into()],
+        }
+    }
+
+    /// The changes of setting `k` beyond `--set`: `--vs` for b, the point of a sweep.
+    fn setting_changes(&self, k: usize) -> Vec<String> {
+        if !self.sweep.is_empty() {
+            return self
+                .points()
+                .ok()
+                .and_then(|p| p.get(k).cloned())
+                .unwrap_or_default();
+        }
+        if k == 1 {
+            self.vs.clone()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The `carto play` command that replays game `i` alone, under setting `setting`.
     pub fn replay_command(&self, setting: usize, i: u64) -> String {
         let variant = match (&self.vs_rules, setting) {
             (Some(f), 1) => f.as_str(),
@@ -55,8 +96,7 @@ impl RunInfo {
         if self.agents.iter().any(|a| a != "random") {
             cmd.push_str(&format!(" --agents {}", self.agents.join(",")));
         }
-        let vs = if setting == 1 { &self.vs[..] } else { &[] };
-        for s in self.sets.iter().chain(vs) {
+        for s in self.sets.iter().chain(&self.setting_changes(setting)) {
             cmd.push_str(&format!(" --set {}", shell_word(s)));
         }
         cmd

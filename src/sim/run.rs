@@ -22,7 +22,8 @@ const CHUNK: u64 = 8;
 
 /// What to play.
 pub struct Spec<'a> {
-    /// One setting, or two for a paired comparison (the same seeds under both).
+    /// One setting, two for a paired comparison, or one per point of a sweep (the same seeds
+    /// under each).
     pub settings: Vec<&'a Variant>,
     pub players: Vec<String>,
     /// One agent spec per seat.
@@ -45,8 +46,9 @@ pub struct Results {
     pub layout: Layout,
     /// Per setting.
     pub stats: Vec<Stats>,
-    /// Paired differences (second setting minus first), when there are two settings.
-    pub diff: Option<Stats>,
+    /// Paired differences of every setting after the first with the first (setting k minus
+    /// setting 0 at index k − 1): one for a comparison, one per further point of a sweep.
+    pub diffs: Vec<Stats>,
     /// The game numbers played, as sorted, disjoint half-open ranges.
     pub played: Vec<(u64, u64)>,
     pub interrupted: bool,
@@ -55,6 +57,11 @@ pub struct Results {
 impl Results {
     pub fn games(&self) -> u64 {
         self.played.iter().map(|(a, b)| b - a).sum()
+    }
+
+    /// The differences of a comparison of two settings (b − a).
+    pub fn diff(&self) -> Option<&Stats> {
+        (self.stats.len() == 2).then(|| &self.diffs[0])
     }
 }
 
@@ -115,7 +122,7 @@ struct Worker<'a> {
     outcomes: Vec<Outcome>,
     obs: Vec<Vec<Option<i64>>>,
     stats: Vec<Stats>,
-    diff: Option<Stats>,
+    diffs: Vec<Stats>,
     played: Vec<(u64, u64)>,
 }
 
@@ -164,7 +171,7 @@ impl<'a> Worker<'a> {
             outcomes: vec![Outcome::default(); n],
             obs: vec![Vec::new(); n],
             stats: vec![Stats::new(layout); n],
-            diff: (n == 2).then(|| Stats::new(layout)),
+            diffs: vec![Stats::new(layout); n.saturating_sub(1)],
             played: Vec::new(),
         })
     }
@@ -184,8 +191,8 @@ impl<'a> Worker<'a> {
             self.outcomes[k].observe(self.layout, &t.map, &mut self.obs[k]);
             self.stats[k].add(&self.obs[k]);
         }
-        if let Some(d) = &mut self.diff {
-            d.add_diff(&self.obs[0], &self.obs[1]);
+        for (d, o) in self.diffs.iter_mut().zip(&self.obs[1..]) {
+            d.add_diff(&self.obs[0], o);
         }
         Ok(())
     }
@@ -461,13 +468,13 @@ impl InOrder {
 /// The results of the run: every worker's statistics and games played, summed.
 fn sum_workers(spec: &Spec, layout: &Layout, workers: &[Worker]) -> Results {
     let mut stats: Vec<Stats> = vec![Stats::new(layout); spec.settings.len()];
-    let mut diff = (spec.settings.len() == 2).then(|| Stats::new(layout));
+    let mut diffs = vec![Stats::new(layout); spec.settings.len().saturating_sub(1)];
     let mut all_played = Vec::new();
     for w in workers {
         for (s, ws) in stats.iter_mut().zip(&w.stats) {
             s.merge(ws);
         }
-        if let (Some(d), Some(wd)) = (&mut diff, &w.diff) {
+        for (d, wd) in diffs.iter_mut().zip(&w.diffs) {
             d.merge(wd);
         }
         all_played.extend_from_slice(&w.played);
@@ -478,7 +485,7 @@ fn sum_workers(spec: &Spec, layout: &Layout, workers: &[Worker]) -> Results {
     Results {
         layout: layout.clone(),
         stats,
-        diff,
+        diffs,
         played,
         interrupted,
     }
