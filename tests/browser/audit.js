@@ -91,8 +91,10 @@ function auditPage(everyTurn) {
     for (const m of Array.from(svg.querySelectorAll('g.meeple')).filter(visible)) {
       const [outer, body] = m.querySelectorAll('path');
       const fill = rgb(body.getAttribute('fill'));
-      const ring = rgb(body.getAttribute('stroke'));
-      const halo = rgb(outer.getAttribute('stroke'));
+      const width = (el) => parseFloat(el.getAttribute('stroke-width') || '0');
+      // A ring or halo drawn with no width is no ring or halo.
+      const ring = width(body) > 0 ? rgb(body.getAttribute('stroke')) : null;
+      const halo = width(outer) > 0 ? rgb(outer.getAttribute('stroke')) : null;
       if (!fill || !ring || !halo) {
         problems.push(`turn ${t}: a follower without a ring and a halo`);
         continue;
