@@ -95,10 +95,15 @@ fn france_sell_abroad_reads_as_a_sentence() {
     let dir = scratch("france");
     let (code, out, err) = carto(&dir, &["doc", "france"]);
     assert_eq!(code, 0, "{err}");
-    let expected = "**Sell abroad** (phase 3, once per turn, shared with *sell town*): when the tile \
+    let expected = "*Precisely:* When the tile \
         placed this turn joins a road or city to a border exit, you may choose *wine*, 1 to 2 chips from \
         the chips in your hand, such that *wine* are worth exactly 2 together and *wine* are all of one \
         colour; then *wine* go to the box face up; you score 5 (`sale_abroad`). | `rules/france.rules:35`";
+    // The rules file's comment leads the row.
+    assert!(
+        out.contains("| **Sell abroad** (phase 3, once per turn, shared with *sell town*): Selling, phase 3,"),
+        "{out}"
+    );
     assert!(out.contains(expected), "{out}");
     // The value in force follows --set, in the table and in the sentence.
     let (code, out, err) = carto(&dir, &["doc", "france", "--set", "sale_abroad=7"]);
@@ -109,9 +114,13 @@ fn france_sell_abroad_reads_as_a_sentence() {
     );
     assert!(out.contains("you score 7 (`sale_abroad`)"), "{out}");
     // Base scoring, `feature.kind == road` and `feature.tiles * road_tile`.
+    // The moment is composed from what the rule tests: `feature.kind == road` and no test of
+    // `feature.complete`, so when completed and at the end; ties score in full.
     assert!(out.contains(
-        "**Road**: when a feature is scored, if the feature is a road, then the players with the most \
-         followers on the feature score the number of tiles of the feature × 1 (`road_tile`)."
+        "*Precisely:* When a road is completed (closed at both ends), at once in that turn, and at the \
+         end of the game for each road still incomplete, the players with the most followers on the road \
+         score the number of tiles of the road × 1 (`road_tile`) (when several players tie for the most, \
+         each of them scores it in full)."
     ));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -161,8 +170,8 @@ fn against_shows_what_a_house_rule_changes() {
         out.contains("- `bonus` added: int = 1 — points for a town"),
         "{out}"
     );
-    assert!(out.contains("- **Road** replaced (`house.rules:6`, was `rules/base.rules:26`): When a feature is scored, if the feature is a road, then the players with the most followers on the feature score 2 × the number of tiles of the feature."), "{out}");
-    assert!(out.contains("- **Sell town gone** added (`house.rules:5`): At the end of each turn, the player scores 1 (`bonus`)."), "{out}");
+    assert!(out.contains("- **Road** replaced (`house.rules:6`, was `rules/base.rules:26`): When a road is completed (closed at both ends), at once in that turn, and at the end of the game for each road still incomplete, the players with the most followers on the road score 2 × the number of tiles of the road (when several players tie for the most, each of them scores it in full). Replaced by the house rule at house.rules:6.\n  - before: When a road is completed (closed at both ends), at once in that turn, and at the end of the game for each road still incomplete, the players with the most followers on the road score the number of tiles of the road × 1 (`road_tile`) (when several players tie for the most, each of them scores it in full).\n"), "{out}");
+    assert!(out.contains("- **Sell town gone** added (`house.rules:5`): At the end of each of your turns, you score 1 (`bonus`)."), "{out}");
     assert!(!out.contains("Sell abroad"), "{out}");
     let (_, same, _) = carto(&dir, &["doc", "france", "--against", "france"]);
     assert!(same.contains("No differences"), "{same}");
@@ -329,5 +338,52 @@ fn limit_counts_say_how_many_times() {
         }
     }
     insta::assert_snapshot!(shown);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The turn and the end of the game, from the rules' phases and triggers (base: three phases, farms
+/// and incomplete cities only at the end, nothing else scores); France adds its phase-3 sales and
+/// says that chips score nothing at the end; Ukraine draws chips face down into hands, so it says
+/// who may look at them.
+#[test]
+fn the_turn_and_the_end_are_told() {
+    let page = |name: &str| carto::doc::page(&carto::variant::load_variant(name, &[]).unwrap());
+    let base = page("base").turn.join("\n");
+    assert!(base.contains("3. **Score (phase 3).** Each road, city and monastery completed by the tile just placed is scored at once: *Road*, *City* and *Monastery*."), "{base}");
+    assert!(base.contains("(*City incomplete* and *Farm* only then). Nothing else scores at the end. The player"), "{base}");
+    assert!(!base.contains("chip"), "{base}");
+    let france = page("france").turn.join("\n");
+    assert!(france.contains("Then you may take *Sell abroad* and *Sell town*."), "{france}");
+    assert!(france.contains("Nothing else scores at the end: chips left in hands, on the map or anywhere else score nothing."), "{france}");
+    assert!(!france.contains("in your hand: you may look"), "{france}");
+    let ukraine = page("ukraine").turn.join("\n");
+    assert!(ukraine.contains("A chip face down in your hand: you may look at it; the other players may not."), "{ukraine}");
+}
+
+/// A page printed as text has no HTML and no Markdown marks; `--out` writes the map picture the page
+/// links; the JSON sentence is plain, with the Markdown beside it.
+#[test]
+fn text_page_out_picture_and_plain_json() {
+    let dir = scratch("text-out-json");
+    let (code, out, err) = carto(&dir, &["doc", "iberia", "--format", "text"]);
+    assert_eq!(code, 0, "{err}");
+    for bad in ["&nbsp;", "&#", "<br>", "<code>", "**", "`", "|---"] {
+        assert!(!out.contains(bad), "`{bad}` in:\n{out}");
+    }
+    assert!(out.contains("No chips (30 − scatter_count) go from the supply to the chips set aside face down."), "{out}");
+    assert!(out.contains("The map's band: blue: rows 5–8 (80 land squares); orange: rows 1–4 (79 land squares); purple: rows\n9–12 (49 land squares)."), "{out}");
+    let (code, _, err) = carto(&dir, &["doc", "iberia", "--out", "pages"]);
+    assert_eq!(code, 0, "{err}");
+    let md = std::fs::read_to_string(dir.join("pages/iberia.md")).unwrap();
+    assert!(md.contains("![The map Iberian Peninsula](iberia-map.svg)"), "{md}");
+    assert!(std::fs::read_to_string(dir.join("pages/iberia-map.svg")).unwrap().starts_with("<svg"));
+    let (code, out, err) = carto(&dir, &["doc", "iberia", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let treat = v["actions"].as_array().unwrap().iter().find(|a| a["name"] == "treat").unwrap();
+    let (plain, md) = (treat["sentence"].as_str().unwrap(), treat["markdown"].as_str().unwrap());
+    assert!(plain.starts_with("As soon as there are chips in your hand, you must choose chip, a chip in your hand; and at_square, a square whose band is the colour of chip, such that all of these are true: (1) at_square is land;"), "{plain}");
+    assert!(md.contains("*at_square*, a square whose `band` is the colour of *chip*"), "{md}");
+    assert!(!plain.contains('*') && !plain.contains('`'), "{plain}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -39,14 +39,14 @@ fn lighthouse_doc_says_what_it_does() {
     let (code, out, err) = carto(&["doc", LIGHTHOUSE]);
     assert_eq!(code, 0, "{err}");
     for sentence in [
-        "then the player scores the smaller of the `beacon` of the square and 4 (`cap`)",
-        "then ask the players whether to *pay dues* (with the square)",
-        "**Pay dues** (when a rule asks a player): you may choose *pay*, 1 chip from the chips in your hand",
+        "then you score the smaller of the `beacon` of that square and 4 (`cap`)",
+        "then ask the players whether to *pay dues* (with that square)",
+        "**Pay dues** (when a rule asks a player): Asked by `port`","*Precisely:* You may choose *pay*, 1 chip from the chips in your hand",
         "you score the larger of the value of the first of *pay* and 2 (`dues`)",
         "**Signal** (phase 3, up to 2 (`signals`) times per turn, up to 3 (`signals` + 1) times per turn",
         "shared with *flare*",
-        "the first 2 of the *s* of the squares of the map such that *s* is covered and *s* has a `beacon`, in order of −the `beacon` of *s*",
-        "*p* scores 5 × the number of *q* of the players such that *q*'s score is more than *p*'s score",
+        "the first 2 of the squares *s* on the map such that *s* is covered and *s* has a `beacon`, in order of −the `beacon` of *s*",
+        "*p* scores 5 × the number of players *q* such that *q*'s score is more than *p*'s score",
     ] {
         assert!(out.contains(sentence), "missing `{sentence}` in:\n{out}");
     }
@@ -57,11 +57,11 @@ fn house_rules_doc_says_what_changed() {
     let (code, out, err) = carto(&["doc", HOUSE]);
     assert_eq!(code, 0, "{err}");
     for sentence in [
-        "if the feature is a road and the feature is complete, then the players with the most followers on the feature score",
+        "When a road is completed (closed at both ends), at once in that turn, the players with the most followers on the road score",
         "Changed by the house rule at tests/fixtures/house_rules.rules:21.",
-        "for each *p* of the players with the most followers on the feature: *p* scores",
-        "the smaller of the number of *q* of the players such that *q* is not *p* and 3 (`table_bonus`)",
-        "then the players with the most followers on the feature score 2 × the number of tiles of the feature",
+        "for each player *p* with the most followers on the city: *p* scores",
+        "the smaller of the number of players *q* such that *q* is not *p* and 3 (`table_bonus`)",
+        "the players with the most followers on the monastery score 2 × the number of tiles in and around the monastery",
     ] {
         assert!(out.contains(sentence), "missing `{sentence}` in:\n{out}");
     }

@@ -122,7 +122,9 @@ fn readme_house_rule_checks_and_documents() {
         .expect("run carto");
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("- **Road** changed: When a feature is scored, if the feature is a road and the number of tiles of the feature is at least 3, then"), "{text}");
+    assert!(text.contains("- **Road** changed: When a road is completed (closed at both ends), at once in that turn, and at the end of the game for each road still incomplete, if the number of tiles of the road is at least 3, then"), "{text}");
+    // The old sentence below the new one.
+    assert!(text.contains("\n  - before: When a road is completed (closed at both ends), at once in that turn, and at the end of the game for each road still incomplete, the players with the most followers on the road score"), "{text}");
     assert!(
         text.contains("Changed by the house rule at tests/scripts/lang/house_france.rules:8."),
         "{text}"

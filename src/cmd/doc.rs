@@ -9,6 +9,8 @@ use std::path::Path;
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// Plain text for reading in a terminal (no tables, no HTML).
+    Text,
     Markdown,
     Json,
 }
@@ -31,27 +33,37 @@ pub struct Args {
     /// parameters changed, added, removed; rules and actions added, replaced, changed, removed.
     #[arg(long, value_name = "VARIANT")]
     pub against: Option<String>,
-    /// `markdown` (default) or `json` (the page's fields; see README).
-    #[arg(long, value_enum, default_value_t = Format::Markdown)]
-    pub format: Format,
+    /// `text` (the default when printing to a terminal), `markdown` (the default otherwise, and with
+    /// `--out`) or `json` (the page's fields; see README).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
+    use std::io::IsTerminal;
+    let format = args.format.unwrap_or(
+        if args.out.is_none() && args.against.is_none() && std::io::stdout().is_terminal() {
+            Format::Text
+        } else {
+            Format::Markdown
+        },
+    );
     if args.all {
-        return write_all(args.out.as_deref().unwrap_or("docs"), args.format);
+        return write_all(args.out.as_deref().unwrap_or("docs"), format);
     }
     let name = args.variant.clone().unwrap_or_default();
     let v = load_variant(&name, &args.sets)?;
     let page = doc::page(&v);
-    let text = match (&args.against, args.format) {
+    let text = match (&args.against, format) {
         (Some(other), f) => {
             let b = doc::page(&load_variant(other, &[])?);
             match f {
-                Format::Markdown => doc::against(&page, &b),
+                Format::Markdown | Format::Text => doc::against(&page, &b),
                 Format::Json => json_text(&serde_json::json!({"variant": page, "against": b})),
             }
         }
         (None, Format::Json) => json_text(&serde_json::to_value(&page).unwrap_or_default()),
+        (None, Format::Text) => doc::text(&page, v.map.as_deref()),
         (None, Format::Markdown) => {
             let links = if args.out.is_some() {
                 Links::FromDocs
@@ -63,10 +75,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     };
     match &args.out {
         Some(dir) => {
-            let ext = if args.format == Format::Json {
-                "json"
-            } else {
-                "md"
+            let ext = match format {
+                Format::Json => "json",
+                Format::Text => "txt",
+                Format::Markdown => "md",
             };
             // The checker refuses a variant whose name is not a name; a file name is never made of
             // anything else.
@@ -75,6 +87,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     "error: the variant's name `{}` cannot name a file",
                     page.name.escape_debug()
                 ))));
+            }
+            // The page links its map picture: write it beside the page.
+            if format == Format::Markdown && args.against.is_none() {
+                if let Some(m) = &v.map {
+                    let svg = carto::render::svg::map_svg(m);
+                    write_file(&Path::new(dir).join(format!("{}-map.svg", page.name)), &svg)?;
+                }
             }
             write_file(&Path::new(dir).join(format!("{}.{ext}", page.name)), &text)
         }
@@ -97,7 +116,7 @@ fn write_all(dir: &str, format: Format) -> Result<(), Failure> {
         let page = doc::page(&v);
         let path = Path::new(dir);
         match format {
-            Format::Markdown => {
+            Format::Markdown | Format::Text => {
                 write_file(
                     &path.join(format!("{name}.md")),
                     &doc::markdown(&page, v.map.as_deref(), &Links::FromDocs),

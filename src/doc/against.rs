@@ -82,15 +82,21 @@ fn items(a: &[Item], b: &[Item]) -> String {
                 } else {
                     String::new()
                 };
-                out.push_str(&format!("- {head} changed{was}: {}\n", ia.sentence))
+                out.push_str(&format!("- {head} changed{was}: {}\n", ia.markdown));
+                if core(&ib.markdown) != core(&ia.markdown) {
+                    out.push_str(&format!("  - before: {}\n", ib.markdown));
+                }
             }
-            Some(ib) => out.push_str(&format!(
-                "- {head} replaced (`{}:{}`, was `{}:{}`): {}\n",
-                ia.file, ia.line, ib.file, ib.line, ia.sentence
-            )),
+            Some(ib) => {
+                out.push_str(&format!(
+                    "- {head} replaced (`{}:{}`, was `{}:{}`): {}\n",
+                    ia.file, ia.line, ib.file, ib.line, ia.markdown
+                ));
+                out.push_str(&format!("  - before: {}\n", ib.markdown));
+            }
             None => out.push_str(&format!(
                 "- {head} added (`{}:{}`): {}\n",
-                ia.file, ia.line, ia.sentence
+                ia.file, ia.line, ia.markdown
             )),
         }
     }
@@ -101,9 +107,15 @@ fn items(a: &[Item], b: &[Item]) -> String {
                 headed(ib),
                 ib.file,
                 ib.line,
-                ib.sentence
+                ib.markdown
             ));
         }
     }
     out
+}
+
+/// A sentence without the notes on where house rules changed it.
+fn core(s: &str) -> &str {
+    let s = s.split(" Changed by the house rule at ").next().unwrap_or(s);
+    s.split(" Replaced by the house rule at ").next().unwrap_or(s)
 }

@@ -20,6 +20,20 @@ pub struct Words {
     pub holdings: Vec<String>,
     /// The locals that hold lists (choices of chips, `let`s of lists), for verb agreement.
     pub plural: Vec<String>,
+    /// Parameters' values in force, for folding constant parts ("0 (30 − `scatter_count`)").
+    pub values: BTreeMap<String, serde_json::Value>,
+    /// Holding areas' names for people ("the Isle of Man"), by id.
+    pub holding_names: BTreeMap<String, String>,
+    /// The kind of the feature a `scored` rule is about, when its condition says ("road").
+    pub feature_kind: Option<String>,
+    /// `current_player` reads "you" (the sentence's player is the current player).
+    pub you_current: bool,
+    /// Whether the sentence has said that tied players score in full.
+    pub ties_said: bool,
+    /// Notes on folded parameters already given in this sentence.
+    pub notes_said: Vec<String>,
+    /// Names a collected list's variable is read as (the outer quantifier's letter), innermost last.
+    pub rename: Vec<(String, String)>,
 }
 
 impl Words {
@@ -31,6 +45,13 @@ impl Words {
             locals: Vec::new(),
             plural: Vec::new(),
             holdings: Vec::new(),
+            values: BTreeMap::new(),
+            holding_names: BTreeMap::new(),
+            feature_kind: None,
+            you_current: false,
+            ties_said: false,
+            rename: Vec::new(),
+            notes_said: Vec::new(),
         }
     }
 
@@ -82,7 +103,10 @@ impl Words {
                 self.locals.push(var.name.clone());
                 let body = self.block(body);
                 self.locals.pop();
-                format!("for each *{}* of {list}: {body}", var.name)
+                match singular(&list) {
+                    Some((one, rest)) => format!("for each {one} *{}*{rest}: {body}", var.name),
+                    None => format!("for each *{}* of {list}: {body}", var.name),
+                }
             }
             StmtKind::Call(name, args) => self.call(&name.name, args, false),
             StmtKind::Ask { who, action, args } => {
@@ -104,31 +128,7 @@ impl Words {
     pub fn pred(&mut self, e: &Expr, neg: bool) -> String {
         match &e.kind {
             ExprKind::Unary(UnOp::Not, inner) => self.pred(inner, !neg),
-            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
-                // De Morgan for a negated conjunction or disjunction.
-                let (word, neg_parts) = match (op, neg) {
-                    (BinOp::And, false) | (BinOp::Or, true) => ("and", neg),
-                    _ => ("or", neg),
-                };
-                let side = |w: &mut Words, x: &Expr| {
-                    let text = w.pred(x, neg_parts);
-                    let nested = matches!(&x.kind, ExprKind::Binary(BinOp::And | BinOp::Or, ..));
-                    let inner_word = match &x.kind {
-                        ExprKind::Binary(BinOp::And, ..) => Some(!neg_parts),
-                        ExprKind::Binary(BinOp::Or, ..) => Some(neg_parts),
-                        _ => None,
-                    };
-                    // "a or (b and c)": parenthesise a different connective.
-                    let same = inner_word == Some(word == "and");
-                    if nested && !same {
-                        format!("({text})")
-                    } else {
-                        text
-                    }
-                };
-                let (a, b) = (side(self, a), side(self, b));
-                format!("{a} {word} {b}")
-            }
+            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), ..) => self.connective(e, *op, neg),
             ExprKind::Binary(op, a, b) if is_comparison(*op) => self.comparison(*op, a, b, neg),
             ExprKind::Field(owner, field) => {
                 let owner_text = self.noun(owner);
@@ -162,30 +162,226 @@ impl Words {
                 filter,
                 map,
             } => {
-                let list = self.noun(list);
-                self.locals.push(var.name.clone());
-                let mut conds: Vec<String> = Vec::new();
-                if let Some(f) = filter {
-                    conds.push(self.pred(f, false));
-                }
-                let body = map.as_ref().map(|m| self.pred(m, false));
-                self.locals.pop();
                 let quant = match (op, neg) {
-                    (AggOp::Any, false) => "for some",
-                    (AggOp::Any, true) => "for no",
-                    (_, false) => "for every",
-                    _ => "not for every",
+                    (AggOp::Any, false) => "some",
+                    (AggOp::Any, true) => "no",
+                    (_, false) => "every",
+                    _ => "not every",
                 };
-                let mut out = format!("{quant} *{}* of {list}", var.name);
-                match (conds.first(), body) {
-                    (Some(f), Some(b)) => out.push_str(&format!(" such that {f}, {b}")),
-                    (Some(f), None) => out.push_str(&format!(", {f}")),
-                    (None, Some(b)) => out.push_str(&format!(", {b}")),
-                    (None, None) => {}
-                }
-                out
+                let conds: Vec<&Expr> = filter.iter().chain(map.iter()).map(|b| &**b).collect();
+                self.quantified(quant, &var.name, list, &conds)
             }
             _ => negate(format!("{} holds", self.noun(e)), neg),
+        }
+    }
+
+    /// `a and b and c` (or `or`): constant parts (parameters only) folded away, the rest joined; three
+    /// or more parts become a numbered list.
+    fn connective(&mut self, e: &Expr, op: BinOp, neg: bool) -> String {
+        let mut parts = Vec::new();
+        flatten(e, op, &mut parts);
+        // De Morgan for a negated conjunction or disjunction.
+        let and = (op == BinOp::And) != neg;
+        let mut kept: Vec<&Expr> = Vec::new();
+        let mut folded: Vec<String> = Vec::new();
+        for x in parts {
+            match self.const_bool(x) {
+                Some(v) => {
+                    let v = v != neg;
+                    if v != and {
+                        // A false part of a conjunction (a true one of a disjunction) decides it.
+                        return self.pred(x, neg);
+                    }
+                    folded.extend(param_names(x).into_iter().map(|n| self.param_state(&n)));
+                }
+                None => kept.push(x),
+            }
+        }
+        let texts: Vec<String> = kept
+            .iter()
+            .map(|x| {
+                let text = self.pred(x, neg);
+                let inner_and = match &x.kind {
+                    ExprKind::Binary(BinOp::And, ..) => Some(!neg),
+                    ExprKind::Binary(BinOp::Or, ..) => Some(neg),
+                    _ => None,
+                };
+                let inner_word = if inner_and == Some(true) { " and " } else { " or " };
+                match inner_and {
+                    Some(i) if i != and && !text.contains("(1)") && text.contains(inner_word) => {
+                        format!("({text})")
+                    }
+                    _ => text,
+                }
+            })
+            .collect();
+        let word = if and { "and" } else { "or" };
+        let mut out = if texts.len() >= 3 && texts.iter().all(|t| !t.contains("(1)")) {
+            let lead = if and { "all of these are true" } else { "one of these is true" };
+            let items: Vec<String> = texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| format!("({}) {t}", i + 1))
+                .collect();
+            format!("{lead}: {}", items.join("; "))
+        } else {
+            texts.join(&format!(" {word} "))
+        };
+        folded.dedup();
+        folded.retain(|n| !self.notes_said.contains(n));
+        self.notes_said.extend(folded.iter().cloned());
+        if !folded.is_empty() && !out.is_empty() {
+            out.push_str(&format!(" (as {})", folded.join(" and ")));
+        }
+        out
+    }
+
+    /// "`scatter_islands` is off", "`trade_match` is `colour_value`": a parameter as the sentence reads it.
+    fn param_state(&self, name: &str) -> String {
+        match self.values.get(name) {
+            Some(serde_json::Value::Bool(b)) => {
+                format!("`{name}` is {}", if *b { "on" } else { "off" })
+            }
+            Some(serde_json::Value::String(v)) => format!("`{name}` is `{v}`"),
+            Some(v) => format!("`{name}` is {v}"),
+            None => format!("`{name}`"),
+        }
+    }
+
+    /// Whether a name is a parameter here (not shadowed by a local or a bound name).
+    fn is_param(&self, n: &str) -> bool {
+        !self.locals.iter().any(|l| l == n)
+            && !self.bound.iter().any(|(b, _)| b == n)
+            && self.values.contains_key(n)
+    }
+
+    /// The value of an expression made of numbers and parameters only.
+    pub fn const_int(&self, e: &Expr) -> Option<i64> {
+        match &e.kind {
+            ExprKind::Int(i) => Some(*i),
+            ExprKind::Name(n) if self.is_param(n) => self.values.get(n)?.as_i64(),
+            ExprKind::Unary(UnOp::Neg, x) => self.const_int(x)?.checked_neg(),
+            ExprKind::Binary(op, a, b) if is_arithmetic(*op) => {
+                let (a, b) = (self.const_int(a)?, self.const_int(b)?);
+                match op {
+                    BinOp::Add => a.checked_add(b),
+                    BinOp::Sub => a.checked_sub(b),
+                    BinOp::Mul => a.checked_mul(b),
+                    BinOp::Div => a.checked_div(b),
+                    _ => a.checked_rem(b),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The value of a condition made of constants and parameters only.
+    fn const_bool(&self, e: &Expr) -> Option<bool> {
+        match &e.kind {
+            ExprKind::Bool(b) => Some(*b),
+            ExprKind::Name(n) if self.is_param(n) => self.values.get(n)?.as_bool(),
+            ExprKind::Unary(UnOp::Not, x) => Some(!self.const_bool(x)?),
+            ExprKind::Binary(BinOp::And, a, b) => match (self.const_bool(a), self.const_bool(b)) {
+                (Some(false), _) | (_, Some(false)) => Some(false),
+                (Some(true), Some(true)) => Some(true),
+                _ => None,
+            },
+            ExprKind::Binary(BinOp::Or, a, b) => match (self.const_bool(a), self.const_bool(b)) {
+                (Some(true), _) | (_, Some(true)) => Some(true),
+                (Some(false), Some(false)) => Some(false),
+                _ => None,
+            },
+            ExprKind::Binary(op, a, b) if is_comparison(*op) => {
+                let ord = match (self.const_int(a), self.const_int(b)) {
+                    (Some(x), Some(y)) => x.cmp(&y),
+                    _ => {
+                        let (x, y) = (self.const_str(a)?, self.const_str(b)?);
+                        if !matches!(op, BinOp::Eq | BinOp::Ne) {
+                            return None;
+                        }
+                        x.cmp(&y)
+                    }
+                };
+                use std::cmp::Ordering::*;
+                Some(match op {
+                    BinOp::Eq => ord == Equal,
+                    BinOp::Ne => ord != Equal,
+                    BinOp::Lt => ord == Less,
+                    BinOp::Le => ord != Greater,
+                    BinOp::Gt => ord == Greater,
+                    _ => ord != Less,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn const_str(&self, e: &Expr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Str(s) => Some(s.clone()),
+            ExprKind::Name(n) if self.is_param(n) => {
+                self.values.get(n)?.as_str().map(str::to_string)
+            }
+            _ => None,
+        }
+    }
+
+    /// "some chip in the square lies face down", "no square next to *s* is part of a large city",
+    /// "some square *s* whose `band` is … such that …": a quantifier over a list, the variable named
+    /// only where the condition needs it. A list collected with a condition (`[b in L where F]`) is
+    /// read as `L` with `F` added, under the quantifier's letter.
+    fn quantified(&mut self, quant: &str, var: &str, list: &Expr, conds: &[&Expr]) -> String {
+        let mut conds: Vec<&Expr> = conds.to_vec();
+        let mut list = list;
+        let mut renamed = false;
+        if let ExprKind::Aggregate {
+            op: AggOp::Collect,
+            var: inner,
+            list: inner_list,
+            filter: Some(f),
+            map: None,
+        } = &list.kind
+        {
+            list = inner_list;
+            conds.insert(0, f);
+            self.rename.push((inner.name.clone(), var.to_string()));
+            renamed = true;
+        }
+        let list_text = self.noun(list);
+        self.locals.push(var.to_string());
+        let mut flat = Vec::new();
+        for c in &conds {
+            flatten(c, BinOp::And, &mut flat);
+        }
+        let texts: Vec<String> = flat.iter().map(|c| self.pred(c, false)).collect();
+        self.locals.pop();
+        if renamed {
+            self.rename.pop();
+        }
+        let mark = format!("*{var}*");
+        let cond = if texts.len() >= 3 {
+            let items: Vec<String> = texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| format!("({}) {t}", i + 1))
+                .collect();
+            format!("all of these are true: {}", items.join("; "))
+        } else {
+            texts.join(" and ")
+        };
+        match singular(&list_text) {
+            Some((one, rest)) => {
+                let subject = format!("{mark} ");
+                if texts.len() == 1 && cond.starts_with(&subject) && cond.matches(&mark).count() == 1
+                {
+                    format!("{quant} {one}{rest} {}", &cond[subject.len()..])
+                } else if cond.is_empty() {
+                    format!("{quant} {one}{rest}")
+                } else {
+                    format!("{quant} {one} {mark}{rest} is such that {cond}")
+                }
+            }
+            None => format!("for {quant} {mark} of {list_text}, {cond}"),
         }
     }
 
@@ -207,6 +403,23 @@ impl Words {
         }
         if let Some(text) = self.aggregate_comparison(op, a, b) {
             return text;
+        }
+        // `len(L) == 0` reads "there are no chips on *s*"; `len(L) > 0` "there are chips in your hand".
+        if let (ExprKind::Call(f, args), ExprKind::Int(n)) = (&a.kind, &b.kind) {
+            if f.name == "len" && args.len() == 1 {
+                let list = self.noun(&args[0]);
+                if let Some(rest) = list.strip_prefix("the ") {
+                    match (op, n) {
+                        (BinOp::Eq, 0) | (BinOp::Le, 0) | (BinOp::Lt, 1) => {
+                            return format!("there are no {rest}")
+                        }
+                        (BinOp::Gt, 0) | (BinOp::Ne, 0) | (BinOp::Ge, 1) => {
+                            return format!("there are {rest}")
+                        }
+                        _ => {}
+                    }
+                }
+            }
         }
         let (a, b) = (self.noun(a), self.noun(b));
         let word = match op {
@@ -253,29 +466,53 @@ impl Words {
                 Some(format!("{} are all of one {f}", self.noun(list)))
             }
             (AggOp::Count, BinOp::Gt, 0, _) | (AggOp::Count, BinOp::Ge, 1, _) => {
-                let list = self.noun(list);
                 Some(match filter {
-                    None => format!("{list} are not empty"),
-                    Some(f) => {
-                        self.locals.push(var.name.clone());
-                        let f = self.pred(f, false);
-                        self.locals.pop();
-                        format!("for some *{}* of {list}, {f}", var.name)
-                    }
+                    None => format!("{} not empty", are(&self.noun(list))),
+                    Some(f) => self.quantified("some", &var.name, list, &[f]),
                 })
             }
-            (AggOp::Count, BinOp::Eq, 0, _) => {
-                let list = self.noun(list);
-                Some(match filter {
-                    None => format!("{list} are empty"),
-                    Some(f) => {
-                        self.locals.push(var.name.clone());
-                        let f = self.pred(f, false);
-                        self.locals.pop();
-                        format!("for no *{}* of {list}, {f}", var.name)
+            (AggOp::Count, BinOp::Ge | BinOp::Gt | BinOp::Eq | BinOp::Le | BinOp::Lt, _, Some(f))
+                if n > 0 =>
+            {
+                let howmany = match op {
+                    BinOp::Ge => format!("at least {n}"),
+                    BinOp::Gt => format!("more than {n}"),
+                    BinOp::Eq => format!("exactly {n}"),
+                    BinOp::Le => format!("at most {n}"),
+                    _ => format!("fewer than {n}"),
+                };
+                let list_text = self.noun(list);
+                let (one, rest) = singular(&list_text)?;
+                // `c.value == 1` reads "have value 1".
+                if let ExprKind::Binary(BinOp::Eq, l, r) = &f.kind {
+                    if let ExprKind::Field(o, field) = &l.kind {
+                        if matches!(&o.kind, ExprKind::Name(v) if *v == var.name) {
+                            self.locals.push(var.name.clone());
+                            let value = self.noun(r);
+                            self.locals.pop();
+                            if !value.contains(&format!("*{}*", var.name)) {
+                                return Some(format!(
+                                    "{howmany} {one}s{rest} have {} {value}",
+                                    field.name.replace('_', " ")
+                                ));
+                            }
+                        }
                     }
-                })
+                }
+                self.locals.push(var.name.clone());
+                let f = self.pred(f, false);
+                self.locals.pop();
+                Some(format!("{howmany} {one}s *{}*{rest} are such that {f}", var.name))
             }
+            (AggOp::Distinct, BinOp::Eq | BinOp::Ge, _, None) if n > 1 => {
+                let f = field_of_var(map)?;
+                let least = if op == BinOp::Ge { "at least " } else { "" };
+                Some(format!("{} of {least}{n} different {f}s", are(&self.noun(list))))
+            }
+            (AggOp::Count, BinOp::Eq, 0, _) => Some(match filter {
+                None => format!("{} empty", are(&self.noun(list))),
+                Some(f) => self.quantified("no", &var.name, list, &[f]),
+            }),
             _ => None,
         }
     }
@@ -303,7 +540,11 @@ impl Words {
             }
             ExprKind::Range(a, b) => format!("{} to {}", self.noun(a), self.noun(b)),
             ExprKind::Field(owner, field) => {
+                let is_feature = matches!(&owner.kind, ExprKind::Name(n) if n == "feature");
                 let owner = self.noun(owner);
+                if is_feature && field.name == "tiles" && self.feature_kind.as_deref() == Some("monastery") {
+                    return format!("the number of tiles in and around {owner} (its own tile and each filled square of the 8 around it)");
+                }
                 if !self.is_attr_only(&field.name) {
                     if let Some((p, _)) = field_phrase(&field.name) {
                         return fill(p, &[owner]);
@@ -316,6 +557,14 @@ impl Words {
             ExprKind::Unary(UnOp::Neg, x) => format!("−{}", self.operand(x, 6)),
             ExprKind::Unary(UnOp::Not, _) => self.pred(e, false),
             ExprKind::Binary(op, a, b) if is_arithmetic(*op) => {
+                if let Some(n) = self.const_int(e) {
+                    let formula = self.formula(e);
+                    return if formula.contains('`') {
+                        format!("{n} ({formula})")
+                    } else {
+                        n.to_string()
+                    };
+                }
                 let p = precedence(*op);
                 let (a, b) = (self.operand(a, p), self.operand(b, p + 1));
                 let sym = match op {
@@ -325,7 +574,11 @@ impl Words {
                     BinOp::Div => "÷",
                     _ => "mod",
                 };
-                format!("{a} {sym} {b}")
+                if *op == BinOp::Div {
+                    format!("{a} {sym} {b} (rounded down)")
+                } else {
+                    format!("{a} {sym} {b}")
+                }
             }
             ExprKind::Binary(..) => self.pred(e, false),
             ExprKind::Aggregate {
@@ -335,6 +588,33 @@ impl Words {
                 filter,
                 map,
             } => self.aggregate(*op, &var.name, list, filter.as_deref(), map.as_deref()),
+        }
+    }
+
+    /// A constant expression as written, parameters in backticks: "30 − `scatter_count`".
+    fn formula(&self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Int(i) => i.to_string(),
+            ExprKind::Name(n) => format!("`{n}`"),
+            ExprKind::Unary(UnOp::Neg, x) => format!("−{}", self.formula(x)),
+            ExprKind::Binary(op, a, b) => {
+                let p = precedence(*op);
+                let side = |x: &Expr, min: u8| match &x.kind {
+                    ExprKind::Binary(o, ..) if precedence(*o) < min => {
+                        format!("({})", self.formula(x))
+                    }
+                    _ => self.formula(x),
+                };
+                let sym = match op {
+                    BinOp::Add => "+",
+                    BinOp::Sub => "−",
+                    BinOp::Mul => "×",
+                    BinOp::Div => "÷",
+                    _ => "mod",
+                };
+                format!("{} {sym} {}", side(a, p), side(b, p + 1))
+            }
+            _ => String::new(),
         }
     }
 
@@ -373,15 +653,16 @@ impl Words {
             }
         });
         self.locals.pop();
-        let over = match &filter {
-            Some(f) => format!("*{var}* of {list} such that {f}"),
-            None => format!("*{var}* of {list}"),
+        let over = match (&filter, singular(&list)) {
+            (Some(f), Some((one, rest))) => format!("{one}s *{var}*{rest} such that {f}"),
+            (Some(f), None) => format!("*{var}* of {list} such that {f}"),
+            (None, _) => format!("*{var}* of {list}"),
         };
         let m = map.unwrap_or_else(|| format!("*{var}*"));
         match op {
             AggOp::Count => match filter {
-                Some(f) => format!("the number of *{var}* of {list} such that {f}"),
-                None => format!("the number of {list}"),
+                Some(_) => format!("the number of {over}"),
+                None => format!("the number of {}", list.strip_prefix("the ").unwrap_or(&list)),
             },
             AggOp::Sum => match distinct_field.as_deref() {
                 Some(f) => format!("the total {f} of {list}"),
@@ -402,6 +683,9 @@ impl Words {
     }
 
     fn name(&self, n: &str) -> String {
+        if let Some((_, to)) = self.rename.iter().rev().find(|(from, _)| from == n) {
+            return format!("*{to}*");
+        }
         if self.locals.iter().any(|l| l == n) {
             return format!("*{n}*");
         }
@@ -409,7 +693,10 @@ impl Words {
             return phrase.clone();
         }
         if self.holdings.iter().any(|h| h == n) {
-            return format!("the holding area `{n}`");
+            return match self.holding_names.get(n) {
+                Some(title) => title.clone(),
+                None => format!("the holding area `{n}`"),
+            };
         }
         if let Some((value, _)) = self.params.get(n) {
             return if *value == format!("`{n}`") {
@@ -428,7 +715,43 @@ impl Words {
 
     /// A builtin call; an effect reads as a clause, a query as a noun (or, for a bool, a clause).
     fn call(&mut self, name: &str, args: &[Expr], _as_noun: bool) -> String {
+        if name == "current_player" && self.you_current {
+            return "you".into();
+        }
+        if name == "draw" && args.len() == 4 {
+            if let Some(n) = self.const_int(&args[0]) {
+                let formula = self.formula(&args[0]);
+                let (from, to, face) = (
+                    self.noun(&args[1]),
+                    self.noun(&args[2]),
+                    self.noun(&args[3]),
+                );
+                let count = match n {
+                    0 => "no chips".to_string(),
+                    1 => "1 chip".to_string(),
+                    n => format!("{n} chips"),
+                };
+                let formula = if formula.contains('`') {
+                    format!(" ({formula})")
+                } else {
+                    String::new()
+                };
+                let verb = if n == 1 { "goes" } else { "go" };
+                let tail = if n == 0 { "" } else { " (fewer if it runs out)" };
+                return format!("{count}{formula} {verb} from {from} to {to} {face}{tail}");
+            }
+        }
         let texts: Vec<String> = args.iter().map(|a| self.noun(a)).collect();
+        if name == "score" {
+            let winners = matches!(&args.first().map(|a| &a.kind), Some(ExprKind::Field(_, f)) if f.name == "winners");
+            if winners && texts.len() == 2 && !self.ties_said {
+                self.ties_said = true;
+                return format!(
+                    "{} score {} (when several players tie for the most, each of them scores it in full)",
+                    texts[0], texts[1]
+                );
+            }
+        }
         if name == "len" {
             if let Some(list) = texts.first() {
                 return format!(
@@ -437,18 +760,42 @@ impl Words {
                 );
             }
         }
-        match builtin_phrase(name) {
+        let mut text = match builtin_phrase(name) {
             Some((p, _)) => {
                 let plural = texts.first().is_some_and(|t| self.is_plural(t));
                 fill_agreeing(p, &texts, plural)
             }
             None => format!("{name}({})", texts.join(", ")),
+        };
+        if self.you_current {
+            text = text.replace("the current player plays", "you play");
         }
+        text
     }
 
     /// A choice of an action: "you may choose *pay*, 1 to 2 chips of the chips in your hand, such that …".
     pub fn choice(&mut self, c: &Choice) -> String {
-        let from = self.noun(&c.from);
+        let name = c.name.name.clone();
+        // `choose x: [s in L where F] where G` reads as one list, `L`, under the choice's name.
+        let mut conds: Vec<&Expr> = Vec::new();
+        let mut from_expr = &c.from;
+        let mut renamed = false;
+        if !c.chips {
+            if let ExprKind::Aggregate {
+                op: AggOp::Collect,
+                var,
+                list,
+                filter: Some(f),
+                map: None,
+            } = &c.from.kind
+            {
+                from_expr = list;
+                flatten(f, BinOp::And, &mut conds);
+                self.rename.push((var.name.clone(), name.clone()));
+                renamed = true;
+            }
+        }
+        let from = self.noun(from_expr);
         let what = if c.chips {
             let size = match c.size.as_ref().map(|s| &s.kind) {
                 Some(ExprKind::Range(a, b)) if self.noun(a) == self.noun(b) => {
@@ -457,18 +804,100 @@ impl Words {
                 Some(_) => format!("{} ", self.noun(c.size.as_ref().expect("matched"))),
                 None => "any ".into(),
             };
-            format!("*{}*, {size}chips from {from}", c.name.name)
+            format!("*{name}*, {size}chips from {from}")
         } else {
-            format!("*{}* from {from}", c.name.name)
+            match singular(&from) {
+                Some((one, rest)) => format!("*{name}*, a {one}{rest}"),
+                None => format!("*{name}* from {from}"),
+            }
         };
-        self.locals.push(c.name.name.clone());
+        self.locals.push(name.clone());
         if c.chips {
-            self.plural.push(c.name.name.clone());
+            self.plural.push(name.clone());
         }
-        match &c.filter {
-            Some(f) => format!("{what}, such that {}", self.pred(f, false)),
-            None => what,
+        if let Some(f) = &c.filter {
+            flatten(f, BinOp::And, &mut conds);
         }
+        let texts: Vec<String> = conds.iter().map(|x| self.pred(x, false)).collect();
+        if renamed {
+            self.rename.pop();
+        }
+        match texts.len() {
+            0 => what,
+            1 | 2 => format!("{what}, such that {}", texts.join(" and ")),
+            _ => format!("{what}, such that {}", numbered(&texts, true)),
+        }
+    }
+}
+
+/// Three or more conditions as a numbered list: "all of these hold: (1) …; (2) …".
+fn numbered(texts: &[String], all: bool) -> String {
+    let lead = if all {
+        "all of these are true"
+    } else {
+        "one of these is true"
+    };
+    let items: Vec<String> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("({}) {t}", i + 1))
+        .collect();
+    format!("{lead}: {}", items.join("; "))
+}
+
+/// The parts of a chain of one connective: `a and (b and c)` → a, b, c.
+fn flatten<'a>(e: &'a Expr, op: BinOp, out: &mut Vec<&'a Expr>) {
+    match &e.kind {
+        ExprKind::Binary(o, a, b) if *o == op => {
+            flatten(a, op, out);
+            flatten(b, op, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// The names an expression reads (parameters, when it is constant).
+fn param_names(e: &Expr) -> Vec<String> {
+    let mut out = Vec::new();
+    fn walk(e: &Expr, out: &mut Vec<String>) {
+        match &e.kind {
+            ExprKind::Name(n) => out.push(n.clone()),
+            ExprKind::Unary(_, x) => walk(x, out),
+            ExprKind::Binary(_, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            _ => {}
+        }
+    }
+    walk(e, &mut out);
+    out.dedup();
+    out
+}
+
+/// "the chips in the square" → ("chip", " in the square"): one element of a list named by a plural
+/// noun, for "some chip in the square", "each square next to *s*".
+pub fn singular(list: &str) -> Option<(String, String)> {
+    let rest = list.strip_prefix("the ")?;
+    let word_end = rest.find(' ').unwrap_or(rest.len());
+    let (word, tail) = rest.split_at(word_end);
+    let one = match word {
+        "chips" | "squares" | "followers" | "players" | "tiles" | "stacks" => &word[..word.len() - 1],
+        _ => return None,
+    };
+    let tail = match tail.strip_prefix(" of the map") {
+        Some(t) => format!(" on the map{t}"),
+        None => tail.to_string(),
+    };
+    Some((one.to_string(), tail))
+}
+
+/// "X are" with the verb agreeing with X.
+fn are(subject: &str) -> String {
+    if is_plural(subject) || subject.starts_with('*') {
+        format!("{subject} are")
+    } else {
+        format!("{subject} is")
     }
 }
 

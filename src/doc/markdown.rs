@@ -11,7 +11,18 @@ pub fn markdown(p: &Page, map: Option<&MapBoard>, links: &Links) -> String {
         out.push_str(&format!("{}\n\n", p.doc));
     }
     out.push_str(&glance(p));
-    out.push_str("\n## Map\n\n");
+    out.push_str("\n## The turn and the end of the game\n\n");
+    let numbered = |s: &String| s.starts_with(|c: char| c.is_ascii_digit());
+    for (i, para) in p.turn.iter().enumerate() {
+        out.push_str(para);
+        let next_numbered = p.turn.get(i + 1).is_some_and(numbered);
+        out.push_str(if numbered(para) && next_numbered {
+            "\n"
+        } else {
+            "\n\n"
+        });
+    }
+    out.push_str("## Map\n\n");
     match (map, links) {
         (Some(m), Links::FromDocs) => {
             out.push_str(&format!("![The map {}]({}-map.svg)\n", m.name, p.name))
@@ -19,6 +30,9 @@ pub fn markdown(p: &Page, map: Option<&MapBoard>, links: &Links) -> String {
         (Some(m), Links::None) => out.push_str(&map_picture(m)),
         (None, _) => out
             .push_str("The endless table: no map; a tile goes anywhere it fits next to another.\n"),
+    }
+    for fact in &p.map_facts {
+        out.push_str(&format!("\n{fact}\n"));
     }
     out.push_str(&params(p));
     out.push_str(&items(
@@ -29,6 +43,115 @@ pub fn markdown(p: &Page, map: Option<&MapBoard>, links: &Links) -> String {
     ));
     out.push_str(&items("Rules", "rule", &p.rules, links));
     out.push_str(&items("Player actions", "action", &p.actions, links));
+    out
+}
+
+/// The page as plain text for a terminal: no tables, no HTML, no Markdown marks.
+pub fn text(p: &Page, map: Option<&MapBoard>) -> String {
+    let heading = |t: &str| format!("\n{t}\n{}\n\n", "-".repeat(t.chars().count()));
+    let title = format!("{} ({})", p.title, p.name);
+    let mut out = format!("{title}\n{}\n\n", "=".repeat(title.chars().count()));
+    if !p.doc.is_empty() {
+        out.push_str(&format!("{}\n", p.doc.replace('`', "")));
+    }
+    out.push_str(&heading("At a glance"));
+    out.push_str(&unmark(&glance(p).replace("## At a glance\n\n", "")));
+    out.push_str(&heading("The turn and the end of the game"));
+    for para in &p.turn {
+        out.push_str(&wrap(&unmark(para), ""));
+        out.push('\n');
+    }
+    out.push_str(&heading("Map"));
+    match map {
+        Some(m) => out.push_str(&map_picture(m).replace("```text\n", "").replace("```\n", "")
+            .replace('`', "")),
+        None => out.push_str("The endless table: no map; a tile goes anywhere it fits next to another.\n"),
+    }
+    for fact in &p.map_facts {
+        out.push('\n');
+        out.push_str(&wrap(&unmark(fact), ""));
+    }
+    out.push_str(&heading("Parameters (change one with --set name=value)"));
+    for par in &p.params {
+        let range = if par.range.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", par.range)
+        };
+        out.push_str(&format!(
+            "{} = {}  ({}{range}, default {})\n",
+            par.name,
+            value_text(&par.value),
+            par.ty,
+            value_text(&par.default)
+        ));
+        if !par.doc.is_empty() {
+            out.push_str(&wrap(&cell(&par.doc).replace('`', ""), "    "));
+        }
+    }
+    for (title, list) in [
+        ("Setup", &p.setup),
+        ("Rules", &p.rules),
+        ("Player actions", &p.actions),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        out.push_str(&heading(title));
+        for it in list {
+            if it.kind != "setup" {
+                let mut head = it.heading.clone();
+                if !it.when.is_empty() {
+                    head.push_str(&format!(" ({})", it.when));
+                }
+                out.push_str(&format!("{}\n", unmark(&head)));
+            }
+            if !it.comment.is_empty() {
+                out.push_str(&wrap(&it.comment.replace('`', ""), "  "));
+                out.push_str(&wrap(&format!("Precisely: {}", it.sentence), "  "));
+            } else {
+                out.push_str(&wrap(&it.sentence, "  "));
+            }
+            out.push_str(&format!("  {}:{}\n", it.file, it.line));
+            for line in it.source.lines() {
+                out.push_str(&format!("    {line}\n"));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Markdown marks removed: `**`, `*`, backticks.
+fn unmark(s: &str) -> String {
+    s.replace("**", "").replace(['*', '`'], "")
+}
+
+/// A paragraph wrapped at 100 columns, each line indented.
+fn wrap(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from(indent);
+    let mut lead = line.clone();
+    // A numbered item's later lines sit under its text.
+    let hang = if text.starts_with(|c: char| c.is_ascii_digit()) {
+        "   "
+    } else {
+        ""
+    };
+    for word in text.split_whitespace() {
+        if line.len() > lead.len() && line.chars().count() + 1 + word.chars().count() > 100 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = format!("{indent}{hang}");
+            lead = line.clone();
+        }
+        if line.len() > lead.len() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
     out
 }
 
@@ -93,13 +216,22 @@ fn items(title: &str, column: &str, items: &[Item], links: &Links) -> String {
     }
     let mut out = format!("\n## {title}\n\n| {column} | source |\n|---|---|\n");
     for it in items {
-        let mut left = format!("**{}**", it.heading);
-        if !it.when.is_empty() {
-            left.push_str(&format!(" ({})", it.when));
+        let mut left = String::new();
+        if it.kind != "setup" {
+            left = format!("**{}**", it.heading);
+            if !it.when.is_empty() {
+                left.push_str(&format!(" ({})", it.when));
+            }
+            left.push_str(": ");
         }
-        left.push_str(&format!(": {}", lower_first(&it.sentence)));
-        if it.kind == "setup" {
-            left = it.sentence.clone();
+        if it.comment.is_empty() {
+            left.push_str(&it.markdown);
+        } else {
+            left.push_str(&format!(
+                "{}<br>*Precisely:* {}",
+                escape_comment(&it.comment),
+                it.markdown
+            ));
         }
         out.push_str(&format!(
             "| {} | {} |\n",
@@ -110,12 +242,9 @@ fn items(title: &str, column: &str, items: &[Item], links: &Links) -> String {
     out
 }
 
-fn lower_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_lowercase().chain(c).collect(),
-        None => String::new(),
-    }
+/// An author's comment in a Markdown cell: `<`, `>` and `&` escaped, the rest as written.
+fn escape_comment(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// Text for a table cell: no line breaks (a line break and the indentation around it become one

@@ -6,10 +6,13 @@
 mod against;
 pub mod english;
 mod markdown;
+mod mapfacts;
+mod moment;
+mod turn;
 pub mod page;
 
 pub use against::against;
-pub use markdown::{index, map_picture, markdown};
+pub use markdown::{index, map_picture, markdown, text};
 pub use page::{page, Page};
 
 use crate::variant::Variant;

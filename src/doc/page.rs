@@ -8,7 +8,7 @@ use crate::lang::ast::{self, ItemKind, LimitKind};
 use crate::lang::builtins::{HeaderKey, Ty};
 use crate::lang::check::{house, BundledRules, RulesResolver};
 use crate::lang::ir::{Expr, Origin, Value};
-use crate::lang::phrases::{phase_phrase, trigger_phrase};
+use crate::lang::phrases::phase_phrase;
 use crate::variant::{value_json, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -32,6 +32,12 @@ pub struct Page {
     pub setup: Vec<Item>,
     pub rules: Vec<Item>,
     pub actions: Vec<Item>,
+    /// The turn and the end of the game, as Markdown paragraphs (from the phases and triggers the
+    /// rules use).
+    pub turn: Vec<String>,
+    /// What the map data says that the rules read (bands' rows, chip spots, border exits, ferries),
+    /// as Markdown paragraphs.
+    pub map_facts: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -68,8 +74,19 @@ pub struct Item {
     pub heading: String,
     /// When it applies, for actions: phase and limits ("phase 3, once per turn").
     pub when: String,
-    /// The English sentence, generated from the syntax tree.
+    /// The English sentence, generated from the syntax tree, as plain text.
     pub sentence: String,
+    /// The same sentence in Markdown (names of choices and locals in italics, parameters in code).
+    pub markdown: String,
+    /// A rule's trigger (`scored`); empty for setup and actions.
+    pub trigger: String,
+    /// An action's phase (`start`, `follower`, `score`, `after`); empty for forced and asked ones.
+    pub phase: String,
+    /// A rule that applies only at the end of the game (a `scored` rule that tests an incomplete
+    /// feature or a farm, or a `game_end` rule).
+    pub final_only: bool,
+    /// Its body scores points.
+    pub scores: bool,
     /// The comment right above it in the rules file.
     pub comment: String,
     /// The rules file (`rules/NAME.rules` for a bundled one) and the line it starts on.
@@ -86,9 +103,15 @@ pub fn page(v: &Variant) -> Page {
     let words = || {
         let mut w = Words::new(param_words(v), attr_words(v));
         w.holdings = p.holdings.clone();
+        w.holding_names = holding_names(&trees);
+        w.values = p
+            .params
+            .iter()
+            .map(|par| (par.name.clone(), value_json(p, par.value)))
+            .collect();
         w
     };
-    Page {
+    let mut page = Page {
         name: v.name.clone(),
         title: header_str(v, HeaderKey::Title).unwrap_or_else(|| v.name.clone()),
         doc: header_str(v, HeaderKey::Doc)
@@ -105,7 +128,40 @@ pub fn page(v: &Variant) -> Page {
         setup: setup_items(&trees, &words),
         rules: rule_items(v, &trees, &words),
         actions: action_items(v, &trees, &words),
+        turn: Vec::new(),
+        map_facts: super::mapfacts::facts(v),
+    };
+    let facts = super::turn::Facts {
+        map: v.map.is_some(),
+        hand_face_down: hand_face_down(&trees),
+    };
+    page.turn = super::turn::section(&page, &facts);
+    page
+}
+
+/// Whether some rule, action or setup block moves or draws chips into a hand face down.
+fn hand_face_down(trees: &Trees) -> bool {
+    fn of(kind: &ItemKind) -> Vec<&ast::Block> {
+        match kind {
+            ItemKind::Setup(b) => vec![b],
+            ItemKind::Rule { body, .. } => vec![body],
+            ItemKind::Action(a) => vec![&a.body],
+            ItemKind::Replace(k) => of(k),
+            ItemKind::Change(c) => c.body.iter().collect(),
+            _ => Vec::new(),
+        }
     }
+    let is_hand = |e: &ast::Expr| matches!(&e.kind, ast::ExprKind::Call(n, _) if n.name == "hand");
+    let is_down = |e: &ast::Expr| matches!(&e.kind, ast::ExprKind::Name(n) if n == "down");
+    trees.items().any(|(item, _)| {
+        of(&item.kind).into_iter().any(|b| {
+            calls_in(b).iter().any(|(n, args)| {
+                matches!(*n, "move" | "draw")
+                    && args.iter().any(is_hand)
+                    && args.last().is_some_and(is_down)
+            })
+        })
+    })
 }
 
 /// The source and syntax tree of each file the program was built from (by `Origin::file`).
@@ -193,8 +249,19 @@ fn rule_items(v: &Variant, trees: &Trees, words: &dyn Fn() -> Words) -> Vec<Item
             else {
                 return None;
             };
-            let sentence = rule_sentence(&mut words(), &trigger.name, when.as_ref(), body);
-            Some(def.item(&r.name, "rule", "", sentence))
+            let sentence = rule_sentence(
+                &mut words(),
+                &trigger.name,
+                when.as_ref(),
+                body,
+                v.config.border_fills_monastery && v.map.is_some(),
+            );
+            let mut it = def.item(&r.name, "rule", "", sentence);
+            it.trigger = trigger.name.clone();
+            let m = super::moment::moment(&trigger.name, when.as_ref(), true);
+            it.final_only = trigger.name == "game_end" || m.lead.starts_with("at the end of the game");
+            it.scores = calls_in(body).iter().any(|(n, _)| *n == "score");
+            Some(it)
         })
         .collect()
 }
@@ -218,7 +285,15 @@ fn action_items(v: &Variant, trees: &Trees, words: &dyn Fn() -> Words) -> Vec<It
             let when = action_when(decl, &limit_values(v, a, decl), &groups);
             let sentence = action_sentence(&mut words(), decl);
             let kind = if decl.forced { "forced" } else { "action" };
-            Some(def.item(&a.name, kind, &when, sentence))
+            let mut it = def.item(&a.name, kind, &when, sentence);
+            if !decl.forced && decl.params.is_none() {
+                it.phase = decl
+                    .phase
+                    .as_ref()
+                    .map_or("score".to_string(), |p| p.name.clone());
+            }
+            it.scores = calls_in(&decl.body).iter().any(|(n, _)| *n == "score");
+            Some(it)
         })
         .collect()
 }
@@ -246,17 +321,33 @@ impl InForce<'_> {
             self.src,
             &self.item.span,
         );
+        if matches!(self.item.kind, ItemKind::Replace(_)) && !self.src.name.starts_with("rules/") {
+            let (line, _) = self.src.line_col(self.item.span.start);
+            sentence.push_str(&format!(
+                " Replaced by the house rule at {}:{line}.",
+                self.src.name
+            ));
+        }
         for (change, src) in &self.changes {
             let (line, _) = src.line_col(change.span.start);
-            sentence.push_str(&format!(
-                " Changed by the house rule at {}:{line}.",
-                src.name
-            ));
+            // The change's comment says what the rule now does.
+            let note = comment_above(&src.text, change.span.start.min(src.text.len()));
+            if !note.is_empty() {
+                it.comment = note;
+            }
+            // A bundled variant's own changes are its rules, not a house rule's.
+            if !src.name.starts_with("rules/") {
+                sentence.push_str(&format!(
+                    " Changed by the house rule at {}:{line}.",
+                    src.name
+                ));
+            }
             let text = src.text.get(change.span.clone()).unwrap_or("").trim_end();
             it.source
                 .push_str(&format!("\n# {}:{line}\n{text}", src.name));
         }
-        it.sentence = sentence;
+        it.sentence = plain(&sentence);
+        it.markdown = sentence;
         it
     }
 }
@@ -307,16 +398,16 @@ fn make_item(
         kind,
         heading: heading.to_string(),
         when: when.to_string(),
-        sentence,
+        markdown: sentence.clone(),
+        sentence: plain(&sentence),
+        trigger: String::new(),
+        phase: String::new(),
+        final_only: false,
+        scores: false,
         comment: comment_above(&src.text, start),
         file: src.name.clone(),
         line: src.line_col(start).0,
-        source: src
-            .text
-            .get(start..end)
-            .unwrap_or("")
-            .trim_end()
-            .to_string(),
+        source: without_trailing_comments(src.text.get(start..end).unwrap_or("")),
     }
 }
 
@@ -325,19 +416,25 @@ fn rule_sentence(
     trigger: &str,
     when: Option<&ast::Expr>,
     body: &ast::Block,
+    border_fills: bool,
 ) -> String {
-    let (fires, binds) = trigger_phrase(trigger).unwrap_or(("when it fires", &[]));
-    let names = crate::lang::builtins::Trigger::from_name(trigger)
-        .map(|t| t.binds())
-        .unwrap_or(&[]);
-    w.bound = names
-        .iter()
-        .zip(binds.iter())
-        .map(|((n, _), phrase)| (n.to_string(), phrase.to_string()))
-        .collect();
-    let mut out = format!("{fires},");
-    if let Some(c) = when {
-        out.push_str(&format!(" if {}, then", w.pred(c, false)));
+    let m = super::moment::moment(trigger, when, border_fills);
+    w.bound = m.binds.clone();
+    w.you_current = m.you_current;
+    w.feature_kind = m.kind.clone();
+    let mut out = format!("{},", m.lead);
+    let conds: Vec<String> = m.rest.iter().map(|c| w.pred(c, false)).collect();
+    match conds.len() {
+        0 => {}
+        1 | 2 => out.push_str(&format!(" if {}, then", conds.join(" and "))),
+        _ => {
+            let items: Vec<String> = conds
+                .iter()
+                .enumerate()
+                .map(|(i, t)| format!("({}) {t}", i + 1))
+                .collect();
+            out.push_str(&format!(" if all of these are true: {}; then", items.join("; ")));
+        }
     }
     out.push_str(&format!(" {}.", w.block(body)));
     english::tidy(&capitalise(&out))
@@ -345,6 +442,7 @@ fn rule_sentence(
 
 fn action_sentence(w: &mut Words, a: &ast::ActionDecl) -> String {
     w.bound = vec![("player".into(), "you".into())];
+    w.you_current = a.params.is_none();
     // An asked action's parameters read like `let`s: *f*.
     for (name, _) in a.params.iter().flatten() {
         w.locals.push(name.name.clone());
@@ -577,6 +675,96 @@ fn source_of(v: &Variant, i: usize) -> Option<Source> {
             .ok()
             .map(|t| Source::new(name.clone(), t)),
     }
+}
+
+/// Source text without the comment lines that end it (they belong to the next statement).
+fn without_trailing_comments(text: &str) -> String {
+    let mut lines: Vec<&str> = text.trim_end().lines().collect();
+    while lines.len() > 1 && lines.last().is_some_and(|l| l.trim().starts_with('#')) {
+        lines.pop();
+    }
+    lines.join("\n").trim_end().to_string()
+}
+
+/// Markdown to plain text: no `*` or backticks.
+pub fn plain(markdown: &str) -> String {
+    markdown.replace(['*', '`'], "")
+}
+
+/// Every builtin call in a block (statements and expressions), with its arguments.
+pub fn calls_in(b: &ast::Block) -> Vec<(&str, &[ast::Expr])> {
+    fn expr<'a>(e: &'a ast::Expr, out: &mut Vec<(&'a str, &'a [ast::Expr])>) {
+        use ast::ExprKind as K;
+        match &e.kind {
+            K::Call(n, args) => {
+                out.push((n.name.as_str(), args));
+                args.iter().for_each(|a| expr(a, out));
+            }
+            K::List(xs) => xs.iter().for_each(|x| expr(x, out)),
+            K::Table(rows) => rows.iter().for_each(|(k, v)| {
+                expr(k, out);
+                expr(v, out)
+            }),
+            K::Range(a, b) | K::Index(a, b) | K::Binary(_, a, b) => {
+                expr(a, out);
+                expr(b, out)
+            }
+            K::Field(x, _) | K::Unary(_, x) => expr(x, out),
+            K::Aggregate {
+                list, filter, map, ..
+            } => {
+                expr(list, out);
+                filter.iter().chain(map.iter()).for_each(|x| expr(x, out));
+            }
+            _ => {}
+        }
+    }
+    fn block<'a>(b: &'a ast::Block, out: &mut Vec<(&'a str, &'a [ast::Expr])>) {
+        for s in &b.stmts {
+            match &s.kind {
+                ast::StmtKind::Let(_, e) => expr(e, out),
+                ast::StmtKind::If(branches, otherwise) => {
+                    for (c, b) in branches {
+                        expr(c, out);
+                        block(b, out);
+                    }
+                    if let Some(b) = otherwise {
+                        block(b, out);
+                    }
+                }
+                ast::StmtKind::For(_, e, b) => {
+                    expr(e, out);
+                    block(b, out);
+                }
+                ast::StmtKind::Call(n, args) => {
+                    out.push((n.name.as_str(), args));
+                    args.iter().for_each(|a| expr(a, out));
+                }
+                ast::StmtKind::Ask { who, args, .. } => {
+                    expr(who, out);
+                    args.iter().for_each(|a| expr(a, out));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    block(b, &mut out);
+    out
+}
+
+/// Holding areas' names for people, from the comment above `holding NAME` ("# The Isle of Man: …").
+fn holding_names(trees: &Trees) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (item, src) in trees.items() {
+        if let ItemKind::Holding(id) = &item.kind {
+            let comment = comment_above(&src.text, item.span.start.min(src.text.len()));
+            let name = comment.split([':', '.', ',', '(']).next().unwrap_or("").trim();
+            if name.starts_with("The ") && name.len() < 40 {
+                out.insert(id.name.clone(), format!("t{}", &name[1..]));
+            }
+        }
+    }
+    out
 }
 
 /// The comment lines right above an offset, without their `#`, joined.

@@ -1,0 +1,171 @@
+//! What the map data says that the rules read, in words: for each square attribute the rules read,
+//! which squares carry each value (whole rows as a band of rows, towns by name, other squares by
+//! column and row); border exits edge by edge; ferries. Rows and columns are counted from 1 at the
+//! top left, as the map picture shows them.
+
+use crate::map::{AttrValue, MapBoard, Square};
+use crate::variant::Variant;
+use std::collections::BTreeMap;
+
+/// The map facts of a variant, as Markdown paragraphs (none without a map).
+pub fn facts(v: &Variant) -> Vec<String> {
+    let Some(m) = v.map.as_deref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    // The attributes the rules read: as fields, or named in a string (`squares_with("band", …)`).
+    let mut read: Vec<String> = v.program.attrs.iter().map(|a| a.name.clone()).collect();
+    for name in m.attr_names().keys() {
+        let quoted = format!("\"{name}\"");
+        if !read.contains(name) && v.texts.iter().any(|t| t.text.contains(&quoted)) {
+            read.push(name.clone());
+        }
+    }
+    for attr in &read {
+        if let Some(text) = attribute(m, attr) {
+            out.push(text);
+        }
+    }
+    if !m.exits.is_empty() {
+        let exits: Vec<String> = m
+            .exits
+            .iter()
+            .map(|e| {
+                let side = ["north", "east", "south", "west"]
+                    .get(e.side as usize)
+                    .copied()
+                    .unwrap_or("?");
+                format!("{} ({side} edge, {})", place(m, e.at), edge_word(e.feature))
+            })
+            .collect();
+        out.push(format!(
+            "**Border exits** ({}): a tile placed on one of these squares whose edge on that side continues the printed road or city connects abroad: {}.",
+            m.exits.len(),
+            exits.join("; ")
+        ));
+    }
+    if !m.ferries.is_empty() {
+        let ferries: Vec<String> = m
+            .ferries
+            .iter()
+            .map(|f| format!("from {} to {}", place(m, f.from), place(m, f.to)))
+            .collect();
+        out.push(format!(
+            "**Ferries** ({}): once the mainland square of a ferry holds a tile, its island square counts as next to it for placing tiles: {}.",
+            m.ferries.len(),
+            ferries.join("; ")
+        ));
+    }
+    out
+}
+
+fn edge_word(k: crate::geometry::EdgeKind) -> &'static str {
+    match format!("{k:?}").to_lowercase().as_str() {
+        "road" => "road",
+        "city" => "city",
+        _ => "field",
+    }
+}
+
+/// The squares carrying an attribute, by value.
+fn attribute(m: &MapBoard, attr: &str) -> Option<String> {
+    let mut by_value: BTreeMap<String, Vec<(i32, i32)>> = BTreeMap::new();
+    let mut bools = false;
+    for y in 0..m.height {
+        for x in 0..m.width {
+            let Some(sq) = m.square(x, y) else { continue };
+            let key = match sq.attrs.get(attr) {
+                Some(AttrValue::Str(s)) => s.clone(),
+                Some(AttrValue::Bool(true)) => {
+                    bools = true;
+                    String::new()
+                }
+                Some(AttrValue::Int(i)) if *i != 0 => i.to_string(),
+                _ => continue,
+            };
+            by_value.entry(key).or_default().push((x, y));
+        }
+    }
+    if by_value.is_empty() {
+        return None;
+    }
+    if bools {
+        let sqs = &by_value[""];
+        return Some(format!(
+            "**Squares marked `{attr}`** ({}): {}.",
+            sqs.len(),
+            squares(m, sqs)
+        ));
+    }
+    let ints = by_value.keys().all(|k| k.parse::<i64>().is_ok());
+    let rows: Vec<String> = by_value
+        .iter()
+        .map(|(value, sqs)| {
+            if ints {
+                format!("{value} on {}", squares(m, sqs))
+            } else {
+                format!("{value}: {}", squares(m, sqs))
+            }
+        })
+        .collect();
+    Some(format!("**The map's `{attr}`**: {}.", rows.join("; ")))
+}
+
+/// A set of squares in words: whole rows as "rows 1–4 (40 land squares)", towns by name, others by
+/// column and row.
+fn squares(m: &MapBoard, sqs: &[(i32, i32)]) -> String {
+    let land = |list: &[(i32, i32)]| {
+        list.iter()
+            .filter(|&&(x, y)| m.square(x, y).is_some_and(is_land))
+            .count()
+    };
+    let mut rows: Vec<i32> = sqs.iter().map(|s| s.1).collect();
+    rows.dedup();
+    let whole_rows = rows.windows(2).all(|w| w[1] == w[0] + 1)
+        && sqs.len() as i32 == rows.len() as i32 * m.width;
+    if whole_rows {
+        let (a, b) = (rows[0] + 1, rows[rows.len() - 1] + 1);
+        let span = if a == b {
+            format!("row {a}")
+        } else {
+            format!("rows {a}–{b}")
+        };
+        return format!("{span} ({} land squares)", land(sqs));
+    }
+    let named: Vec<String> = sqs
+        .iter()
+        .map(|&at| place(m, at))
+        .collect();
+    if named.len() > 12 {
+        let (r0, r1) = (rows[0] + 1, rows[rows.len() - 1] + 1);
+        let mut cols: Vec<i32> = sqs.iter().map(|s| s.0).collect();
+        cols.sort();
+        let (c0, c1) = (cols[0] + 1, cols[cols.len() - 1] + 1);
+        return format!("{} squares in rows {r0}–{r1}, columns {c0}–{c1}", sqs.len());
+    }
+    format!("{} ({})", named.join(", "), sqs.len())
+}
+
+fn is_land(s: &Square) -> bool {
+    matches!(s.kind, crate::map::SquareKind::Land | crate::map::SquareKind::Island)
+}
+
+/// A square by its printed name, its island's or large city's name, or its column and row.
+fn place(m: &MapBoard, (x, y): (i32, i32)) -> String {
+    let at = format!("column {}, row {}", x + 1, y + 1);
+    let Some(sq) = m.square(x, y) else {
+        return at;
+    };
+    if let Some(n) = sq.name.as_deref().filter(|n| !n.is_empty()) {
+        return n.to_string();
+    }
+    let group = m
+        .islands
+        .iter()
+        .chain(&m.large_cities)
+        .find(|g| g.squares.contains(&(x, y)) && !g.name.is_empty());
+    match group {
+        Some(g) => format!("{} ({at})", g.name),
+        None => at,
+    }
+}

@@ -1,0 +1,172 @@
+//! The page's section on the turn and the end of the game, from what the rules use: the phases of
+//! the actions in force, the triggers of the rules, whether any rule scores at the end, and where
+//! chips may lie face down. Each line names the rules and actions (by heading) that apply there.
+
+use super::page::{Item, Page};
+
+/// What the section needs beyond the page's items.
+pub struct Facts {
+    /// The variant has a map (placement next to placed tiles on land squares).
+    pub map: bool,
+    /// Some rule or action puts chips into a hand face down.
+    pub hand_face_down: bool,
+}
+
+/// The section, as Markdown paragraphs and list lines.
+pub fn section(p: &Page, f: &Facts) -> Vec<String> {
+    let rules = |pred: &dyn Fn(&Item) -> bool| -> Vec<&Item> {
+        p.rules.iter().filter(|r| pred(r)).collect()
+    };
+    let actions = |phase: &str| -> Vec<&Item> {
+        p.actions.iter().filter(|a| a.phase == phase).collect()
+    };
+    let mut out = Vec::new();
+    out.push("Players take turns in order. On your turn:".to_string());
+
+    // 1. The tile.
+    let mut one = String::from("1. **Place a tile.** ");
+    let start = actions("start");
+    if !start.is_empty() {
+        one.push_str(&format!("Instead of drawing you may take {}. ", names(&start)));
+    }
+    one.push_str("Draw the top tile of the draw stack and place it ");
+    one.push_str(if f.map {
+        "on a free land square of the map next to a placed tile (or next to a large city a tile already touches), "
+    } else {
+        "next to a tile already on the table, "
+    });
+    one.push_str(
+        "every side matching the sides it touches. A tile that fits nowhere is put out of the game and you draw another.",
+    );
+    let placed = rules(&|r| matches!(r.trigger.as_str(), "placed" | "adjacent" | "abroad"));
+    if !placed.is_empty() {
+        one.push_str(&format!(" Placing it can set off {}.", names(&placed)));
+    }
+    out.push(one);
+
+    // 2. The follower.
+    let mut two = String::from(
+        "2. **Place a follower (phase 2).** You may put one follower from your reserve on a road (as a robber), city (a knight), monastery (a monk) or field (a farmer; a field is a farm) of the tile you just placed, if no follower stands anywhere on the feature it joins.",
+    );
+    if p.followers == 0 {
+        two.push_str(" (This variant gives each player no followers.)");
+    }
+    let fp = rules(&|r| r.trigger == "follower_placed");
+    if !fp.is_empty() {
+        two.push_str(&format!(" Placing one sets off {}.", names(&fp)));
+    }
+    let follower = actions("follower");
+    if !follower.is_empty() {
+        two.push_str(&format!(" Then you may take {}.", names(&follower)));
+    }
+    out.push(two);
+
+    // 3. Scoring.
+    let mut three = String::from("3. **Score (phase 3).** ");
+    let in_turn = rules(&|r| r.trigger == "scored" && !r.final_only);
+    if in_turn.is_empty() {
+        three.push_str("No rule scores a feature during the game.");
+    } else {
+        three.push_str(&format!(
+            "Each road, city and monastery completed by the tile just placed is scored at once: {}. Its followers then go back to their owners' reserves; a feature left incomplete keeps its followers until it is completed or the game ends.",
+            names(&in_turn)
+        ));
+    }
+    let back = rules(&|r| r.trigger == "returned");
+    if !back.is_empty() {
+        three.push_str(&format!(" A follower coming back sets off {}.", names(&back)));
+    }
+    let score = actions("score");
+    if !score.is_empty() {
+        three.push_str(&format!(" Then you may take {}.", names(&score)));
+    }
+    out.push(three);
+
+    // 4. After the turn.
+    let after = actions("after");
+    let end_turn = rules(&|r| matches!(r.trigger.as_str(), "turn_end" | "round_end"));
+    let start_turn = rules(&|r| r.trigger == "turn_start");
+    if !after.is_empty() || !end_turn.is_empty() || !start_turn.is_empty() {
+        let mut four = String::from("4. **After the turn.** ");
+        if !start_turn.is_empty() {
+            four.push_str(&format!("(At its start: {}.) ", names(&start_turn)));
+        }
+        if !end_turn.is_empty() {
+            four.push_str(&format!("The turn ends with {}. ", names(&end_turn)));
+        }
+        if !after.is_empty() {
+            let then = if four.ends_with(". ") { "Then you" } else { "You" };
+            four.push_str(&format!("{then} may take {}.", names(&after)));
+        }
+        out.push(four.trim_end().to_string());
+    }
+    let forced: Vec<&Item> = p.actions.iter().filter(|a| a.kind == "forced").collect();
+    if !forced.is_empty() {
+        out.push(format!(
+            "At any moment of your turn, as soon as its condition holds, you must take {}.",
+            names(&forced)
+        ));
+    }
+    let asked: Vec<&Item> = p.actions.iter().filter(|a| a.when.starts_with("when a rule asks")).collect();
+    if !asked.is_empty() {
+        out.push(format!(
+            "A rule may ask any player to decide {}; the asked player answers before play goes on.",
+            names(&asked)
+        ));
+    }
+
+    // The end.
+    let mut end = String::from(
+        "**The end of the game.** The game ends when the draw stack is empty. Then every feature still incomplete and every farm is scored",
+    );
+    let finals = rules(&|r| r.trigger == "scored" && r.final_only);
+    let all_scored = rules(&|r| r.trigger == "scored");
+    if all_scored.is_empty() {
+        end.push_str(" (no rule gives points for them)");
+    } else {
+        end.push_str(&format!(": {}", names(&all_scored)));
+        if !finals.is_empty() && finals.len() < all_scored.len() {
+            end.push_str(&format!(" ({} only then)", names(&finals)));
+        }
+    }
+    end.push('.');
+    let game_end = rules(&|r| r.trigger == "game_end");
+    if !game_end.is_empty() {
+        end.push_str(&format!(" Then {}.", names(&game_end)));
+    }
+    let ends_scoring = game_end.iter().any(|r| r.scores);
+    if !ends_scoring {
+        end.push_str(" Nothing else scores at the end");
+        if p.chips > 0 {
+            end.push_str(": chips left in hands, on the map or anywhere else score nothing");
+        }
+        end.push('.');
+    }
+    end.push_str(" The player with the most points wins; tied players share the victory.");
+    out.push(end);
+
+    if p.chips > 0 {
+        let mut look = String::from(
+            "**Face-down chips.** No one may look at a face-down chip on the map, in the supply or set aside.",
+        );
+        if f.hand_face_down {
+            look.push_str(
+                " A chip face down in your hand: you may look at it; the other players may not.",
+            );
+        }
+        look.push_str(" A face-up chip is open to everyone.");
+        out.push(look);
+    }
+    out
+}
+
+/// "*Road*, *City* and *Farm*": headings in italics, as the rows below name them.
+fn names(items: &[&Item]) -> String {
+    let mut names: Vec<String> = items.iter().map(|i| format!("*{}*", i.heading)).collect();
+    names.dedup();
+    match names.len() {
+        0 => String::new(),
+        1 => names.remove(0),
+        n => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
+    }
+}
