@@ -350,14 +350,27 @@ fn the_turn_and_the_end_are_told() {
     let page = |name: &str| carto::doc::page(&carto::variant::load_variant(name, &[]).unwrap());
     let base = page("base").turn.join("\n");
     assert!(base.contains("3. **Score (phase 3).** Each road, city and monastery completed by the tile just placed is scored at once: *Road*, *City* and *Monastery*."), "{base}");
-    assert!(base.contains("(*City incomplete* and *Farm* only then). Nothing else scores at the end. The player"), "{base}");
+    assert!(
+        base.contains(
+            "(*City incomplete* and *Farm* only then). Nothing else scores at the end. The player"
+        ),
+        "{base}"
+    );
     assert!(!base.contains("chip"), "{base}");
     let france = page("france").turn.join("\n");
-    assert!(france.contains("Then you may take *Sell abroad* and *Sell town*."), "{france}");
+    assert!(
+        france.contains("Then you may take *Sell abroad* and *Sell town*."),
+        "{france}"
+    );
     assert!(france.contains("Nothing else scores at the end: chips left in hands, on the map or anywhere else score nothing."), "{france}");
     assert!(!france.contains("in your hand: you may look"), "{france}");
     let ukraine = page("ukraine").turn.join("\n");
-    assert!(ukraine.contains("A chip face down in your hand: you may look at it; the other players may not."), "{ukraine}");
+    assert!(
+        ukraine.contains(
+            "A chip face down in your hand: you may look at it; the other players may not."
+        ),
+        "{ukraine}"
+    );
 }
 
 /// A page printed as text has no HTML and no Markdown marks; `--out` writes the map picture the page
@@ -370,20 +383,41 @@ fn text_page_out_picture_and_plain_json() {
     for bad in ["&nbsp;", "&#", "<br>", "<code>", "**", "`", "|---"] {
         assert!(!out.contains(bad), "`{bad}` in:\n{out}");
     }
-    assert!(out.contains("No chips (30 − scatter_count) go from the supply to the chips set aside face down."), "{out}");
+    assert!(
+        out.contains(
+            "No chips (30 − scatter_count) go from the supply to the chips set aside face down."
+        ),
+        "{out}"
+    );
     assert!(out.contains("The map's band: blue: rows 5–8 (80 land squares); orange: rows 1–4 (79 land squares); purple: rows\n9–12 (49 land squares)."), "{out}");
     let (code, _, err) = carto(&dir, &["doc", "iberia", "--out", "pages"]);
     assert_eq!(code, 0, "{err}");
     let md = std::fs::read_to_string(dir.join("pages/iberia.md")).unwrap();
-    assert!(md.contains("![The map Iberian Peninsula](iberia-map.svg)"), "{md}");
-    assert!(std::fs::read_to_string(dir.join("pages/iberia-map.svg")).unwrap().starts_with("<svg"));
+    assert!(
+        md.contains("![The map Iberian Peninsula](iberia-map.svg)"),
+        "{md}"
+    );
+    assert!(std::fs::read_to_string(dir.join("pages/iberia-map.svg"))
+        .unwrap()
+        .starts_with("<svg"));
     let (code, out, err) = carto(&dir, &["doc", "iberia", "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let treat = v["actions"].as_array().unwrap().iter().find(|a| a["name"] == "treat").unwrap();
-    let (plain, md) = (treat["sentence"].as_str().unwrap(), treat["markdown"].as_str().unwrap());
+    let treat = v["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "treat")
+        .unwrap();
+    let (plain, md) = (
+        treat["sentence"].as_str().unwrap(),
+        treat["markdown"].as_str().unwrap(),
+    );
     assert!(plain.starts_with("As soon as there are chips in your hand, you must choose chip, a chip in your hand; and at_square, a square whose band is the colour of chip, such that all of these are true: (1) at_square is land;"), "{plain}");
-    assert!(md.contains("*at_square*, a square whose `band` is the colour of *chip*"), "{md}");
+    assert!(
+        md.contains("*at_square*, a square whose `band` is the colour of *chip*"),
+        "{md}"
+    );
     assert!(!plain.contains('*') && !plain.contains('`'), "{plain}");
     let _ = std::fs::remove_dir_all(&dir);
 }

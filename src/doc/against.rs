@@ -116,6 +116,11 @@ fn items(a: &[Item], b: &[Item]) -> String {
 
 /// A sentence without the notes on where house rules changed it.
 fn core(s: &str) -> &str {
-    let s = s.split(" Changed by the house rule at ").next().unwrap_or(s);
-    s.split(" Replaced by the house rule at ").next().unwrap_or(s)
+    let s = s
+        .split(" Changed by the house rule at ")
+        .next()
+        .unwrap_or(s);
+    s.split(" Replaced by the house rule at ")
+        .next()
+        .unwrap_or(s)
 }

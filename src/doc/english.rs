@@ -206,7 +206,11 @@ impl Words {
                     ExprKind::Binary(BinOp::Or, ..) => Some(neg),
                     _ => None,
                 };
-                let inner_word = if inner_and == Some(true) { " and " } else { " or " };
+                let inner_word = if inner_and == Some(true) {
+                    " and "
+                } else {
+                    " or "
+                };
                 match inner_and {
                     Some(i) if i != and && !text.contains("(1)") && text.contains(inner_word) => {
                         format!("({text})")
@@ -217,7 +221,11 @@ impl Words {
             .collect();
         let word = if and { "and" } else { "or" };
         let mut out = if texts.len() >= 3 && texts.iter().all(|t| !t.contains("(1)")) {
-            let lead = if and { "all of these are true" } else { "one of these is true" };
+            let lead = if and {
+                "all of these are true"
+            } else {
+                "one of these is true"
+            };
             let items: Vec<String> = texts
                 .iter()
                 .enumerate()
@@ -372,7 +380,9 @@ impl Words {
         match singular(&list_text) {
             Some((one, rest)) => {
                 let subject = format!("{mark} ");
-                if texts.len() == 1 && cond.starts_with(&subject) && cond.matches(&mark).count() == 1
+                if texts.len() == 1
+                    && cond.starts_with(&subject)
+                    && cond.matches(&mark).count() == 1
                 {
                     format!("{quant} {one}{rest} {}", &cond[subject.len()..])
                 } else if cond.is_empty() {
@@ -471,9 +481,12 @@ impl Words {
                     Some(f) => self.quantified("some", &var.name, list, &[f]),
                 })
             }
-            (AggOp::Count, BinOp::Ge | BinOp::Gt | BinOp::Eq | BinOp::Le | BinOp::Lt, _, Some(f))
-                if n > 0 =>
-            {
+            (
+                AggOp::Count,
+                BinOp::Ge | BinOp::Gt | BinOp::Eq | BinOp::Le | BinOp::Lt,
+                _,
+                Some(f),
+            ) if n > 0 => {
                 let howmany = match op {
                     BinOp::Ge => format!("at least {n}"),
                     BinOp::Gt => format!("more than {n}"),
@@ -502,12 +515,18 @@ impl Words {
                 self.locals.push(var.name.clone());
                 let f = self.pred(f, false);
                 self.locals.pop();
-                Some(format!("{howmany} {one}s *{}*{rest} are such that {f}", var.name))
+                Some(format!(
+                    "{howmany} {one}s *{}*{rest} are such that {f}",
+                    var.name
+                ))
             }
             (AggOp::Distinct, BinOp::Eq | BinOp::Ge, _, None) if n > 1 => {
                 let f = field_of_var(map)?;
                 let least = if op == BinOp::Ge { "at least " } else { "" };
-                Some(format!("{} of {least}{n} different {f}s", are(&self.noun(list))))
+                Some(format!(
+                    "{} of {least}{n} different {f}s",
+                    are(&self.noun(list))
+                ))
             }
             (AggOp::Count, BinOp::Eq, 0, _) => Some(match filter {
                 None => format!("{} empty", are(&self.noun(list))),
@@ -542,7 +561,10 @@ impl Words {
             ExprKind::Field(owner, field) => {
                 let is_feature = matches!(&owner.kind, ExprKind::Name(n) if n == "feature");
                 let owner = self.noun(owner);
-                if is_feature && field.name == "tiles" && self.feature_kind.as_deref() == Some("monastery") {
+                if is_feature
+                    && field.name == "tiles"
+                    && self.feature_kind.as_deref() == Some("monastery")
+                {
                     return format!("the number of tiles in and around {owner} (its own tile and each filled square of the 8 around it)");
                 }
                 if !self.is_attr_only(&field.name) {
@@ -662,7 +684,10 @@ impl Words {
         match op {
             AggOp::Count => match filter {
                 Some(_) => format!("the number of {over}"),
-                None => format!("the number of {}", list.strip_prefix("the ").unwrap_or(&list)),
+                None => format!(
+                    "the number of {}",
+                    list.strip_prefix("the ").unwrap_or(&list)
+                ),
             },
             AggOp::Sum => match distinct_field.as_deref() {
                 Some(f) => format!("the total {f} of {list}"),
@@ -737,7 +762,11 @@ impl Words {
                     String::new()
                 };
                 let verb = if n == 1 { "goes" } else { "go" };
-                let tail = if n == 0 { "" } else { " (fewer if it runs out)" };
+                let tail = if n == 0 {
+                    ""
+                } else {
+                    " (fewer if it runs out)"
+                };
                 return format!("{count}{formula} {verb} from {from} to {to} {face}{tail}");
             }
         }
@@ -882,7 +911,9 @@ pub fn singular(list: &str) -> Option<(String, String)> {
     let word_end = rest.find(' ').unwrap_or(rest.len());
     let (word, tail) = rest.split_at(word_end);
     let one = match word {
-        "chips" | "squares" | "followers" | "players" | "tiles" | "stacks" => &word[..word.len() - 1],
+        "chips" | "squares" | "followers" | "players" | "tiles" | "stacks" => {
+            &word[..word.len() - 1]
+        }
         _ => return None,
     };
     let tail = match tail.strip_prefix(" of the map") {

@@ -132,10 +132,7 @@ fn squares(m: &MapBoard, sqs: &[(i32, i32)]) -> String {
         };
         return format!("{span} ({} land squares)", land(sqs));
     }
-    let named: Vec<String> = sqs
-        .iter()
-        .map(|&at| place(m, at))
-        .collect();
+    let named: Vec<String> = sqs.iter().map(|&at| place(m, at)).collect();
     if named.len() > 12 {
         let (r0, r1) = (rows[0] + 1, rows[rows.len() - 1] + 1);
         let mut cols: Vec<i32> = sqs.iter().map(|s| s.0).collect();
@@ -147,7 +144,10 @@ fn squares(m: &MapBoard, sqs: &[(i32, i32)]) -> String {
 }
 
 fn is_land(s: &Square) -> bool {
-    matches!(s.kind, crate::map::SquareKind::Land | crate::map::SquareKind::Island)
+    matches!(
+        s.kind,
+        crate::map::SquareKind::Land | crate::map::SquareKind::Island
+    )
 }
 
 /// A square by its printed name, its island's or large city's name, or its column and row.

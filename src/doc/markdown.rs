@@ -63,9 +63,14 @@ pub fn text(p: &Page, map: Option<&MapBoard>) -> String {
     }
     out.push_str(&heading("Map"));
     match map {
-        Some(m) => out.push_str(&map_picture(m).replace("```text\n", "").replace("```\n", "")
-            .replace('`', "")),
-        None => out.push_str("The endless table: no map; a tile goes anywhere it fits next to another.\n"),
+        Some(m) => out.push_str(
+            &map_picture(m)
+                .replace("```text\n", "")
+                .replace("```\n", "")
+                .replace('`', ""),
+        ),
+        None => out
+            .push_str("The endless table: no map; a tile goes anywhere it fits next to another.\n"),
     }
     for fact in &p.map_facts {
         out.push('\n');
@@ -244,7 +249,9 @@ fn items(title: &str, column: &str, items: &[Item], links: &Links) -> String {
 
 /// An author's comment in a Markdown cell: `<`, `>` and `&` escaped, the rest as written.
 fn escape_comment(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// Text for a table cell: no line breaks (a line break and the indentation around it become one

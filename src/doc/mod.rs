@@ -5,11 +5,11 @@
 
 mod against;
 pub mod english;
-mod markdown;
 mod mapfacts;
+mod markdown;
 mod moment;
-mod turn;
 pub mod page;
+mod turn;
 
 pub use against::against;
 pub use markdown::{index, map_picture, markdown, text};

@@ -259,7 +259,8 @@ fn rule_items(v: &Variant, trees: &Trees, words: &dyn Fn() -> Words) -> Vec<Item
             let mut it = def.item(&r.name, "rule", "", sentence);
             it.trigger = trigger.name.clone();
             let m = super::moment::moment(&trigger.name, when.as_ref(), true);
-            it.final_only = trigger.name == "game_end" || m.lead.starts_with("at the end of the game");
+            it.final_only =
+                trigger.name == "game_end" || m.lead.starts_with("at the end of the game");
             it.scores = calls_in(body).iter().any(|(n, _)| *n == "score");
             Some(it)
         })
@@ -433,7 +434,10 @@ fn rule_sentence(
                 .enumerate()
                 .map(|(i, t)| format!("({}) {t}", i + 1))
                 .collect();
-            out.push_str(&format!(" if all of these are true: {}; then", items.join("; ")));
+            out.push_str(&format!(
+                " if all of these are true: {}; then",
+                items.join("; ")
+            ));
         }
     }
     out.push_str(&format!(" {}.", w.block(body)));
@@ -758,7 +762,11 @@ fn holding_names(trees: &Trees) -> BTreeMap<String, String> {
     for (item, src) in trees.items() {
         if let ItemKind::Holding(id) = &item.kind {
             let comment = comment_above(&src.text, item.span.start.min(src.text.len()));
-            let name = comment.split([':', '.', ',', '(']).next().unwrap_or("").trim();
+            let name = comment
+                .split([':', '.', ',', '('])
+                .next()
+                .unwrap_or("")
+                .trim();
             if name.starts_with("The ") && name.len() < 40 {
                 out.insert(id.name.clone(), format!("t{}", &name[1..]));
             }

@@ -17,9 +17,8 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
     let rules = |pred: &dyn Fn(&Item) -> bool| -> Vec<&Item> {
         p.rules.iter().filter(|r| pred(r)).collect()
     };
-    let actions = |phase: &str| -> Vec<&Item> {
-        p.actions.iter().filter(|a| a.phase == phase).collect()
-    };
+    let actions =
+        |phase: &str| -> Vec<&Item> { p.actions.iter().filter(|a| a.phase == phase).collect() };
     let mut out = Vec::new();
     out.push("Players take turns in order. On your turn:".to_string());
 
@@ -27,7 +26,10 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
     let mut one = String::from("1. **Place a tile.** ");
     let start = actions("start");
     if !start.is_empty() {
-        one.push_str(&format!("Instead of drawing you may take {}. ", names(&start)));
+        one.push_str(&format!(
+            "Instead of drawing you may take {}. ",
+            names(&start)
+        ));
     }
     one.push_str("Draw the top tile of the draw stack and place it ");
     one.push_str(if f.map {
@@ -74,7 +76,10 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
     }
     let back = rules(&|r| r.trigger == "returned");
     if !back.is_empty() {
-        three.push_str(&format!(" A follower coming back sets off {}.", names(&back)));
+        three.push_str(&format!(
+            " A follower coming back sets off {}.",
+            names(&back)
+        ));
     }
     let score = actions("score");
     if !score.is_empty() {
@@ -95,7 +100,11 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
             four.push_str(&format!("The turn ends with {}. ", names(&end_turn)));
         }
         if !after.is_empty() {
-            let then = if four.ends_with(". ") { "Then you" } else { "You" };
+            let then = if four.ends_with(". ") {
+                "Then you"
+            } else {
+                "You"
+            };
             four.push_str(&format!("{then} may take {}.", names(&after)));
         }
         out.push(four.trim_end().to_string());
@@ -107,7 +116,11 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
             names(&forced)
         ));
     }
-    let asked: Vec<&Item> = p.actions.iter().filter(|a| a.when.starts_with("when a rule asks")).collect();
+    let asked: Vec<&Item> = p
+        .actions
+        .iter()
+        .filter(|a| a.when.starts_with("when a rule asks"))
+        .collect();
     if !asked.is_empty() {
         out.push(format!(
             "A rule may ask any player to decide {}; the asked player answers before play goes on.",
