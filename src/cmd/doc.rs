@@ -9,7 +9,7 @@ use std::path::Path;
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// Plain text for reading in a terminal (no tables, no HTML).
+    // Plain text for reading in a terminal (no tables, no HTML).
     Text,
     Markdown,
     Json,

@@ -190,7 +190,10 @@ impl Words {
                     let v = v != neg;
                     if v != and {
                         // A false part of a conjunction (a true one of a disjunction) decides it.
-                        return self.pred(x, neg);
+                        let why: Vec<String> =
+                            param_names(x).into_iter().map(|n| self.param_state(&n)).collect();
+                        let word = if v { "always" } else { "never" };
+                        return format!("{word} (as {})", why.join(" and "));
                     }
                     folded.extend(param_names(x).into_iter().map(|n| self.param_state(&n)));
                 }
@@ -254,6 +257,37 @@ impl Words {
             Some(v) => format!("`{name}` is {v}"),
             None => format!("`{name}`"),
         }
+    }
+
+    /// The texts of a list of conditions that must all hold, constant parts (parameters only) folded:
+    /// a true one is dropped, with a note on the parameter on the last text; a false one makes the
+    /// whole "never".
+    pub fn conds(&mut self, parts: &[&Expr]) -> Vec<String> {
+        let mut kept: Vec<&Expr> = Vec::new();
+        let mut folded: Vec<String> = Vec::new();
+        for x in parts {
+            match self.const_bool(x) {
+                Some(true) => {
+                    folded.extend(param_names(x).into_iter().map(|n| self.param_state(&n)))
+                }
+                Some(false) => {
+                    let why: Vec<String> =
+                        param_names(x).into_iter().map(|n| self.param_state(&n)).collect();
+                    return vec![format!("never (as {})", why.join(" and "))];
+                }
+                None => kept.push(x),
+            }
+        }
+        let mut texts: Vec<String> = kept.iter().map(|x| self.pred(x, false)).collect();
+        folded.dedup();
+        folded.retain(|n| !self.notes_said.contains(n));
+        self.notes_said.extend(folded.iter().cloned());
+        if !folded.is_empty() {
+            if let Some(last) = texts.last_mut() {
+                last.push_str(&format!(" (as {})", folded.join(" and ")));
+            }
+        }
+        texts
     }
 
     /// Whether a name is a parameter here (not shadowed by a local or a bound name).
@@ -361,7 +395,7 @@ impl Words {
         for c in &conds {
             flatten(c, BinOp::And, &mut flat);
         }
-        let texts: Vec<String> = flat.iter().map(|c| self.pred(c, false)).collect();
+        let texts: Vec<String> = self.conds(&flat);
         self.locals.pop();
         if renamed {
             self.rename.pop();
@@ -388,7 +422,12 @@ impl Words {
                 } else if cond.is_empty() {
                     format!("{quant} {one}{rest}")
                 } else {
-                    format!("{quant} {one} {mark}{rest} is such that {cond}")
+                    // "some follower *f* of yours on the board is such that …"
+                    let named = match one.split_once(' ') {
+                        Some((noun, more)) => format!("{noun} {mark} {more}"),
+                        None => format!("{one} {mark}"),
+                    };
+                    format!("{quant} {named}{rest} is such that {cond}")
                 }
             }
             None => format!("for {quant} {mark} of {list_text}, {cond}"),
@@ -677,6 +716,9 @@ impl Words {
         self.locals.pop();
         let over = match (&filter, singular(&list)) {
             (Some(f), Some((one, rest))) => format!("{one}s *{var}*{rest} such that {f}"),
+            (Some(f), None) if list.starts_with('*') => {
+                format!("ones *{var}* of {list} such that {f}")
+            }
             (Some(f), None) => format!("*{var}* of {list} such that {f}"),
             (None, _) => format!("*{var}* of {list}"),
         };
@@ -847,7 +889,7 @@ impl Words {
         if let Some(f) = &c.filter {
             flatten(f, BinOp::And, &mut conds);
         }
-        let texts: Vec<String> = conds.iter().map(|x| self.pred(x, false)).collect();
+        let texts: Vec<String> = self.conds(&conds);
         if renamed {
             self.rename.pop();
         }
@@ -907,6 +949,14 @@ fn param_names(e: &Expr) -> Vec<String> {
 /// "the chips in the square" → ("chip", " in the square"): one element of a list named by a plural
 /// noun, for "some chip in the square", "each square next to *s*".
 pub fn singular(list: &str) -> Option<(String, String)> {
+    if let Some(rest) = list.strip_prefix("your ") {
+        let word_end = rest.find(' ').unwrap_or(rest.len());
+        let (word, tail) = rest.split_at(word_end);
+        if matches!(word, "chips" | "followers") {
+            return Some((format!("{} of yours", &word[..word.len() - 1]), tail.to_string()));
+        }
+        return None;
+    }
     let rest = list.strip_prefix("the ")?;
     let word_end = rest.find(' ').unwrap_or(rest.len());
     let (word, tail) = rest.split_at(word_end);
@@ -1039,6 +1089,7 @@ fn is_plural(subject: &str) -> bool {
             "the chips",
             "the followers",
             "the squares",
+            "the ones",
             "the *",
         ]
         .iter()

@@ -132,7 +132,7 @@ fn squares(m: &MapBoard, sqs: &[(i32, i32)]) -> String {
         };
         return format!("{span} ({} land squares)", land(sqs));
     }
-    let named: Vec<String> = sqs.iter().map(|&at| place(m, at)).collect();
+    let mut named: Vec<String> = sqs.iter().map(|&at| place(m, at)).collect();
     if named.len() > 12 {
         let (r0, r1) = (rows[0] + 1, rows[rows.len() - 1] + 1);
         let mut cols: Vec<i32> = sqs.iter().map(|s| s.0).collect();
@@ -140,7 +140,10 @@ fn squares(m: &MapBoard, sqs: &[(i32, i32)]) -> String {
         let (c0, c1) = (cols[0] + 1, cols[cols.len() - 1] + 1);
         return format!("{} squares in rows {r0}–{r1}, columns {c0}–{c1}", sqs.len());
     }
-    format!("{} ({})", named.join(", "), sqs.len())
+    match named.len() {
+        1 => named.remove(0),
+        n => format!("{} and {} ({n})", named[..n - 1].join(", "), named[n - 1]),
+    }
 }
 
 fn is_land(s: &Square) -> bool {
@@ -152,7 +155,7 @@ fn is_land(s: &Square) -> bool {
 
 /// A square by its printed name, its island's or large city's name, or its column and row.
 fn place(m: &MapBoard, (x, y): (i32, i32)) -> String {
-    let at = format!("column {}, row {}", x + 1, y + 1);
+    let at = format!("column {} row {}", x + 1, y + 1);
     let Some(sq) = m.square(x, y) else {
         return at;
     };

@@ -424,7 +424,7 @@ fn rule_sentence(
     w.you_current = m.you_current;
     w.feature_kind = m.kind.clone();
     let mut out = format!("{},", m.lead);
-    let conds: Vec<String> = m.rest.iter().map(|c| w.pred(c, false)).collect();
+    let conds: Vec<String> = w.conds(&m.rest);
     match conds.len() {
         0 => {}
         1 | 2 => out.push_str(&format!(" if {}, then", conds.join(" and "))),

@@ -256,6 +256,7 @@ impl Checker {
         self.declare_actions();
         self.lower_bodies(&order, &asts);
         self.warn_unused_params();
+        self.warn_params_left_unread(&asts);
         self.asts = asts;
     }
 }

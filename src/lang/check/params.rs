@@ -58,6 +58,57 @@ impl Checker {
         }
     }
 
+    /// Warns at a `remove` in the file checked that leaves an imported parameter unread: the removed
+    /// rule or action read it, and nothing in force does now, so setting it changes nothing.
+    pub(super) fn warn_params_left_unread(&mut self, asts: &[ast::File]) {
+        let Some(checked) = asts.first() else {
+            return;
+        };
+        if self.diags.iter().any(|(df, d)| *df == 0 && d.is_error()) {
+            return;
+        }
+        for (i, used) in self.param_used.clone().into_iter().enumerate() {
+            let (Some(p), Some(&f)) = (self.prog.params.get(i), self.param_file.get(i)) else {
+                continue;
+            };
+            if used || f == 0 {
+                continue;
+            }
+            let name = p.name.clone();
+            for item in &checked.items {
+                let ItemKind::Remove { what, name: removed } = &item.kind else {
+                    continue;
+                };
+                let read = asts.iter().enumerate().skip(1).any(|(k, file)| {
+                    file.items.iter().any(|it| {
+                        it.kind
+                            .definition()
+                            .is_some_and(|(w, n)| w == *what && n.name == removed.name)
+                            && self
+                                .files
+                                .get(k)
+                                .and_then(|s| s.text.get(it.span.clone()))
+                                .is_some_and(|text| mentions(text, &name))
+                    })
+                });
+                if read {
+                    self.file = 0;
+                    self.err(
+                        Diagnostic::warning(
+                            item.span.clone(),
+                            format!("after this `remove`, nothing reads parameter `{name}`"),
+                        )
+                        .with_label(format!("`{}` read `{name}`", removed.name))
+                        .with_note(format!(
+                            "setting `{name}` (`--set`, `override`) no longer changes the game"
+                        )),
+                    );
+                    break;
+                }
+            }
+        }
+    }
+
     pub(super) fn resolve_type(&mut self, t: &ast::TypeExpr) -> Option<Ty> {
         match t {
             ast::TypeExpr::Named(id) => match Base::from_name(&id.name) {
@@ -352,4 +403,12 @@ impl Checker {
     }
 
     // ------------------------------------------------------------ rules and actions
+}
+
+/// Whether `text` has `name` as a whole word.
+fn mentions(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        !text[..at].ends_with(word) && !text[at + name.len()..].starts_with(word)
+    })
 }
