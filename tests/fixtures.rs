@@ -28,14 +28,21 @@ fn fixtures_check_clean() {
         let (code, out, err) = carto(&["check", file]);
         assert_eq!(code, 0, "{out}{err}");
         // `remove rule farm` leaves base's `farm_city` unread: one warning, at the `remove`.
-        let warnings = if file == HOUSE { "1 warning" } else { "0 warnings" };
+        let warnings = if file == HOUSE {
+            "1 warning"
+        } else {
+            "0 warnings"
+        };
         assert!(
             out.contains(&format!("{name}: 0 errors, {warnings}")),
             "{out}"
         );
         if file == HOUSE {
             let all = format!("{out}{err}");
-            assert!(all.contains("warning: after this `remove`, nothing reads parameter `farm_city`"), "{all}");
+            assert!(
+                all.contains("warning: after this `remove`, nothing reads parameter `farm_city`"),
+                "{all}"
+            );
             assert!(all.contains("32 │ remove rule farm"), "{all}");
         }
     }

@@ -18,7 +18,9 @@ fn clean_but_unread(src: &str, param: &str) {
     assert!(!out.contains("error"), "{out}");
     assert_eq!(out.matches("warning").count(), 1, "{out}");
     assert!(
-        out.contains(&format!("warning: after this `remove`, nothing reads parameter `{param}`")),
+        out.contains(&format!(
+            "warning: after this `remove`, nothing reads parameter `{param}`"
+        )),
         "{out}"
     );
 }

@@ -190,8 +190,10 @@ impl Words {
                     let v = v != neg;
                     if v != and {
                         // A false part of a conjunction (a true one of a disjunction) decides it.
-                        let why: Vec<String> =
-                            param_names(x).into_iter().map(|n| self.param_state(&n)).collect();
+                        let why: Vec<String> = param_names(x)
+                            .into_iter()
+                            .map(|n| self.param_state(&n))
+                            .collect();
                         let word = if v { "always" } else { "never" };
                         return format!("{word} (as {})", why.join(" and "));
                     }
@@ -271,8 +273,10 @@ impl Words {
                     folded.extend(param_names(x).into_iter().map(|n| self.param_state(&n)))
                 }
                 Some(false) => {
-                    let why: Vec<String> =
-                        param_names(x).into_iter().map(|n| self.param_state(&n)).collect();
+                    let why: Vec<String> = param_names(x)
+                        .into_iter()
+                        .map(|n| self.param_state(&n))
+                        .collect();
                     return vec![format!("never (as {})", why.join(" and "))];
                 }
                 None => kept.push(x),
@@ -953,7 +957,10 @@ pub fn singular(list: &str) -> Option<(String, String)> {
         let word_end = rest.find(' ').unwrap_or(rest.len());
         let (word, tail) = rest.split_at(word_end);
         if matches!(word, "chips" | "followers") {
-            return Some((format!("{} of yours", &word[..word.len() - 1]), tail.to_string()));
+            return Some((
+                format!("{} of yours", &word[..word.len() - 1]),
+                tail.to_string(),
+            ));
         }
         return None;
     }

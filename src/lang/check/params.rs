@@ -76,7 +76,11 @@ impl Checker {
             }
             let name = p.name.clone();
             for item in &checked.items {
-                let ItemKind::Remove { what, name: removed } = &item.kind else {
+                let ItemKind::Remove {
+                    what,
+                    name: removed,
+                } = &item.kind
+                else {
                     continue;
                 };
                 let read = asts.iter().enumerate().skip(1).any(|(k, file)| {
@@ -408,7 +412,6 @@ impl Checker {
 /// Whether `text` has `name` as a whole word.
 fn mentions(text: &str, name: &str) -> bool {
     let word = |c: char| c.is_alphanumeric() || c == '_';
-    text.match_indices(name).any(|(at, _)| {
-        !text[..at].ends_with(word) && !text[at + name.len()..].starts_with(word)
-    })
+    text.match_indices(name)
+        .any(|(at, _)| !text[..at].ends_with(word) && !text[at + name.len()..].starts_with(word))
 }
