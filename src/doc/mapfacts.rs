@@ -13,7 +13,7 @@ pub fn facts(v: &Variant) -> Vec<String> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    // The attributes the rules read: as fields, or named in a string (`squares_with("band", …)`).
+    // The attributes the rules read: as fields, or named in a string (`squares_with("ATTR", …)`).
     let mut read: Vec<String> = v.program.attrs.iter().map(|a| a.name.clone()).collect();
     for name in m.attr_names().keys() {
         let quoted = format!("\"{name}\"");
