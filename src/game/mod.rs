@@ -98,7 +98,12 @@ enum Step {
     TurnEnd,
     AfterActions,
     NextTurn,
+    /// Final scoring begins: the features with followers are listed.
     Final,
+    /// Final scoring: one listed feature per step (asked decisions come between features).
+    FinalFeatures,
+    /// Final scoring: the `game_end` rules, after every asked decision of the features.
+    GameEnd,
     Over,
 }
 
@@ -121,6 +126,9 @@ pub struct Game<H: Hooks> {
     /// The phase whose actions the pending decision offers (for explaining refusals).
     offer_phase: Option<Phase>,
     completed: Vec<u32>,
+    /// The next feature to score in `completed` (`Score`) or `roots` (`FinalFeatures`): features
+    /// are scored one per step, so that decisions asked while one is scored come before the next.
+    score_next: u32,
     placements: Vec<(u32, u8)>,
     scratch: Vec<u16>,
     roots: Vec<u32>,
@@ -144,6 +152,7 @@ impl<H: Hooks + Clone> Clone for Game<H> {
             resume: self.resume,
             offer_phase: self.offer_phase,
             completed: self.completed.clone(),
+            score_next: self.score_next,
             placements: self.placements.clone(),
             scratch: self.scratch.clone(),
             roots: self.roots.clone(),
@@ -180,6 +189,7 @@ impl<H: Hooks + Clone> Game<H> {
             resume,
             offer_phase,
             completed,
+            score_next,
             placements,
             scratch,
             roots,
@@ -202,6 +212,7 @@ impl<H: Hooks + Clone> Game<H> {
         self.offer_phase = *offer_phase;
         // Completed features wait for the scoring step across a follower decision.
         self.completed.clone_from(completed);
+        self.score_next = *score_next;
         self.placements.clone_from(placements);
         if recorded {
             self.scratch.clone_from(scratch);

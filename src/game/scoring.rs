@@ -1,7 +1,7 @@
 //! Scoring features through the rules: a completed feature during play (its followers return), and
 //! every feature with followers at the end.
 
-use super::{Ctx, Game, GameError, Hooks, Trigger};
+use super::{Ctx, Game, GameError, Hooks, Step, Trigger};
 use crate::state::FollowerAt;
 
 impl<H: Hooks> Game<H> {
@@ -41,9 +41,9 @@ impl<H: Hooks> Game<H> {
         Ok(())
     }
 
-    pub(super) fn final_scoring(&mut self) -> Result<(), GameError> {
+    /// Final scoring begins: each feature with followers once, in follower order.
+    pub(super) fn list_final_features(&mut self) {
         self.st.final_scoring = true;
-        // Each feature with followers once, in follower order.
         let mut roots = std::mem::take(&mut self.roots);
         roots.clear();
         for i in 0..self.st.followers.len() {
@@ -54,12 +54,23 @@ impl<H: Hooks> Game<H> {
                 }
             }
         }
-        for &r in &roots {
-            self.score_feature(r, false)?;
-        }
         self.roots = roots;
-        let ctx = Ctx::default();
-        self.fire(Trigger::GameEnd, &ctx)?;
-        Ok(())
+        self.score_next = 0;
+    }
+
+    /// Scores the next listed feature at the end (one per step, so that decisions asked while it is
+    /// scored come before the next feature); the `game_end` rules come after the last.
+    pub(super) fn score_final_feature(&mut self) -> Result<(), GameError> {
+        match self.roots.get(self.score_next as usize).copied() {
+            Some(r) => {
+                self.score_next += 1;
+                self.score_feature(r, false)
+            }
+            None => {
+                self.score_next = 0;
+                self.step = Step::GameEnd;
+                Ok(())
+            }
+        }
     }
 }

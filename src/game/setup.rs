@@ -36,6 +36,7 @@ impl<H: Hooks> Game<H> {
             resume: None,
             offer_phase: None,
             completed: Vec::new(),
+            score_next: 0,
             placements: Vec::new(),
             scratch: Vec::new(),
             roots: Vec::new(),
@@ -65,6 +66,7 @@ impl<H: Hooks> Game<H> {
         self.decided = true;
         self.asked = None;
         self.forced_clean = false;
+        self.score_next = 0;
         Ok(())
     }
 

@@ -1,7 +1,7 @@
 //! The step machine: runs the automatic steps of a turn (spec §3) until a decision is pending, and
 //! offers each decision's options. Each step is a named function; `run_step` only dispatches.
 
-use super::{Game, GameError, Hooks, Opt, Phase, Step, Trigger};
+use super::{Ctx, Game, GameError, Hooks, Opt, Phase, Step, Trigger};
 use crate::features::NONE;
 use crate::state::EvKind;
 
@@ -43,7 +43,7 @@ impl<H: Hooks> Game<H> {
             // something may have changed: a decision other than pass/draw, or a step that fires
             // triggers or starts a turn (steps that only offer options or draw a tile change
             // nothing rules can see).
-            if self.st.turn > 0 && !self.forced_clean {
+            if self.st.turn > 0 && !self.forced_clean && !self.mid_scoring() {
                 self.options.clear();
                 self.hooks.forced(&mut self.st, &mut self.options)?;
                 if !self.options.is_empty() {
@@ -127,7 +127,13 @@ impl<H: Hooks> Game<H> {
             }
             Step::NextTurn => self.next_turn(),
             Step::Final => {
-                self.final_scoring()?;
+                self.list_final_features();
+                self.step = Step::FinalFeatures;
+                Ok(())
+            }
+            Step::FinalFeatures => self.score_final_feature(),
+            Step::GameEnd => {
+                self.fire(Trigger::GameEnd, &Ctx::default())?;
                 self.step = Step::Over;
                 Ok(())
             }
@@ -237,16 +243,32 @@ impl<H: Hooks> Game<H> {
         Ok(())
     }
 
-    /// Scores the features the placement completed, in the order the board found them.
+    /// Scores the next feature the placement completed, in the order the board found them: one
+    /// feature per step, so that decisions asked while it is scored are offered (after its
+    /// followers return) before the next feature is scored.
     fn score_completed(&mut self) -> Result<(), GameError> {
-        let completed = std::mem::take(&mut self.completed);
-        for &root in &completed {
-            self.score_feature(root, true)?;
+        match self.completed.get(self.score_next as usize).copied() {
+            Some(root) => {
+                self.score_next += 1;
+                self.score_feature(root, true)
+            }
+            None => {
+                self.completed.clear();
+                self.score_next = 0;
+                self.step = Step::ScoreActions;
+                Ok(())
+            }
         }
-        self.completed = completed;
-        self.completed.clear();
-        self.step = Step::ScoreActions;
-        Ok(())
+    }
+
+    /// Whether the step machine is between two features of one scoring (or between final scoring
+    /// and the `game_end` rules): forced actions wait until the scoring is over.
+    fn mid_scoring(&self) -> bool {
+        match self.step {
+            Step::Score => self.score_next > 0,
+            Step::FinalFeatures | Step::GameEnd => true,
+            _ => false,
+        }
     }
 
     /// Ends the turn (logging its choices) and passes to the next player, or to the same player
