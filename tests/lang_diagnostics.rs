@@ -233,6 +233,20 @@ snap!(
     abroad_without_exits,
     "variant \"v\" { map = \"testmap\" }\nrule r on abroad { }\n"
 );
+// Issue 17, A6: on the endless table there are no map squares around a tile.
+snap!(
+    adjacent_on_endless_table,
+    "variant \"v\" { map = unbounded }\nrule r on adjacent { score(player, 1) }\n"
+);
+snap!(
+    neighbours_on_endless_table,
+    "variant \"v\" { map = unbounded }\nrule r on placed { score(player, len(neighbours(square))) }\n"
+);
+// Issue 17, A7: the engine's own option words cannot name an action (two options called `pass`).
+snap!(
+    action_named_like_an_option,
+    "action pass { }\naction draw phase start { }\naction place(n: int) { }\nforced follower when turn_number() == 1 { }\n"
+);
 snap!(
     choice_size_type,
     "action a choose c: chips from chips(hand(player)) size true { }\n"

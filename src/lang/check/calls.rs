@@ -38,6 +38,16 @@ impl Checker {
         {
             self.check_squares_with_attr(attr, aspan);
         }
+        if b == Builtin::Neighbours && self.on_endless_table() {
+            self.err(
+                Diagnostic::warning(name.span.clone(), "`neighbours` is always empty here")
+                    .with_label("`map = unbounded`: the endless table has no map squares")
+                    .with_note(
+                        "`neighbours(square)` lists the map squares around a square; on the \
+                         endless table there are none",
+                    ),
+            );
+        }
         let (out, first_ty) = self.call_args(b, args, sc);
         let ret = match b.info().ret {
             RTy::T(t) => t,

@@ -182,6 +182,16 @@ impl Checker {
             self.err(d.with_note(format!("the triggers are: {}", all.join(", "))));
             return None;
         };
+        if t == Trigger::Adjacent && self.on_endless_table() {
+            self.err(
+                Diagnostic::warning(trigger.span.clone(), "this trigger can never apply")
+                    .with_label("`map = unbounded`: the endless table has no map squares")
+                    .with_note(
+                        "`adjacent` fires for each map square next to the placed tile; on the \
+                         endless table there is none (use `placed` for the tile itself)",
+                    ),
+            );
+        }
         if t == Trigger::Abroad {
             if let Some(MapKnowledge::Known {
                 name: m, exits: 0, ..
@@ -203,6 +213,7 @@ impl Checker {
             return None;
         };
         self.file = e.file;
+        self.reserved_action_name(&a.name);
         let mut sc = Scope::default();
         sc.bind("player", Ty::of(Base::Player));
         let params = self.action_params(a, &mut sc);
@@ -249,6 +260,27 @@ impl Checker {
     }
 
     /// A forced action with no choices whose `when` always holds would be taken forever.
+    /// An action's name is its option's name: the words option lists use for the engine's own
+    /// options (`pass`, `draw`, `place …`, `follower …`) cannot name an action, or a decision would
+    /// list two options of one name (or one a script could not tell from a placement).
+    fn reserved_action_name(&mut self, name: &ast::Ident) {
+        if let Some(word) = RESERVED_OPTION_WORDS.iter().find(|w| **w == name.name) {
+            let what = match *word {
+                "pass" => "`pass` is the option that declines a decision",
+                "draw" => "`draw` is the option that draws the turn's tile",
+                "place" => "`place …` names the placements of a tile",
+                _ => "`follower …` names the follower placements",
+            };
+            self.err(
+                Diagnostic::error(
+                    name.span.clone(),
+                    format!("an action cannot be named `{word}`: option lists use that name"),
+                )
+                .with_label(format!("{what}; choose another name")),
+            );
+        }
+    }
+
     fn forced_always_applies(&mut self, a: &ast::ActionDecl) {
         if a.forced
             && a.choices.is_empty()
@@ -353,3 +385,6 @@ fn ast_conjuncts<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Expr>) {
         _ => out.push(e),
     }
 }
+
+/// The first words of the engine's own options: no action may be named so.
+const RESERVED_OPTION_WORDS: [&str; 4] = ["pass", "draw", "place", "follower"];

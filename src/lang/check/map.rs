@@ -57,6 +57,11 @@ impl Checker {
         }
     }
 
+    /// Whether the variant plays on the endless table (`map = unbounded`): no map squares exist.
+    pub(super) fn on_endless_table(&self) -> bool {
+        self.prog.header.map == Some(MapRef::Unbounded)
+    }
+
     /// What the checker knows of a loaded map.
     fn map_knowledge(&self, board: &MapBoard) -> MapKnowledge {
         let attrs = attribute_types(board, &self.prog.colours);

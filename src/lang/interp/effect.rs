@@ -37,8 +37,12 @@ impl Interp {
                 },
                 p => self.place(p),
             };
+            let from = st.chips.get(c as usize).map(|x| x.place);
             st.move_chip(c, dest, up);
-            if let (Place::Hand(p), true) = (dest, self.listens[Trigger::Gained as usize]) {
+            // A gain is a chip that enters a player's hand from elsewhere (as `carto sim` counts
+            // chips gained): turning a chip over in its hand gains nothing.
+            let listens = self.listens[Trigger::Gained as usize];
+            if let (Place::Hand(p), true, false) = (dest, listens, from == Some(dest)) {
                 let ctx = Ctx {
                     player: p,
                     chip: c,
