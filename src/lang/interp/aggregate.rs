@@ -503,16 +503,21 @@ impl Interp {
             let Value::Int(i) = mapped else {
                 return Err(self.fail(format!("{} of something that is not a number", op.name())));
             };
-            let Some(s) = sum.checked_add(i) else {
-                return Err(self.fail(format!(
-                    "the sum overflows (numbers run from {} to {})",
-                    i64::MIN,
-                    i64::MAX
-                )));
-            };
-            sum = s;
-            min = Some(min.map_or(i, |m| m.min(i)));
-            max = Some(max.map_or(i, |m| m.max(i)));
+            match op {
+                // Only a sum can overflow: `max` and `min` of large numbers are no sum.
+                AggOp::Sum => {
+                    let Some(s) = sum.checked_add(i) else {
+                        return Err(self.fail(format!(
+                            "the sum overflows (numbers run from {} to {})",
+                            i64::MIN,
+                            i64::MAX
+                        )));
+                    };
+                    sum = s;
+                }
+                AggOp::Min => min = Some(min.map_or(i, |m| m.min(i))),
+                _ => max = Some(max.map_or(i, |m| m.max(i))),
+            }
         }
         Ok(Value::Int(match op {
             AggOp::Count => count,
@@ -664,6 +669,17 @@ mod tests {
             .collect();
         assert_eq!(by_value.len(), 1);
         assert_eq!(interp.static_vals[by_value[0]].len(), 2);
+    }
+
+    /// Issue 21: `max` and `min` of numbers whose sum overflows are no sum: they were refused with
+    /// "the sum overflows". Each player's first tile scores max / 10^18 = 9 and -min / 10^18 = 8.
+    #[test]
+    fn max_of_large_numbers_is_not_a_sum() {
+        let rules = "rule r on placed when turn_number() <= 2 {\n\
+                       score(player, max(x in [9000000000000000000, 9000000000000000000]: x) / 1000000000000000000)\n\
+                       score(player, 0 - min(x in [-8000000000000000000, -8000000000000000000]: x) / 1000000000000000000)\n}";
+        let (scores, _) = play(rules, 1);
+        assert_eq!(scores, vec![vec![17, 17]]);
     }
 
     #[test]
