@@ -29,6 +29,7 @@ fn main() {
         holdings: vec![],
         fixed_stack: None,
         sources: Vec::new(),
+        laid_chips: Vec::new(),
     });
     let players = vec!["a".to_string(), "b".to_string()];
     let Ok(mut game) = Game::new(cfg, NoRules, &players, 0, false) else {

@@ -113,12 +113,25 @@ pub fn json_log_with_rules<H: Hooks>(
     for e in &game.st.events {
         log.event(game, &n, e);
     }
-    // An unfinished game (a script that stops at a pending decision) has no `game_end`.
+    // An unfinished game (a script that stops at a pending decision) has no `game_end`: its last
+    // line says so, with the choices taken since the last `turn_end` (so that it replays).
     if game.is_over() {
         // The game ends in the turn of its final scoring.
         let last = game.st.events.last().map_or(0, |e| e.turn);
         log.line(last, None, "game_end", game_end(game, &n));
+    } else {
+        let st = &game.st;
+        let mut f = Map::new();
+        f.insert("stopped_turn_choices".into(), json!(st.turn_choices));
+        if !st.turn_deciders.is_empty() {
+            let names: Vec<String> = st.turn_deciders.iter().map(|&p| n.player(p)).collect();
+            f.insert("stopped_turn_deciders".into(), json!(names));
+        }
+        if let Some(last) = log.last.as_mut() {
+            last.extend(f);
+        }
     }
+    log.finish();
     log.out
 }
 
@@ -128,6 +141,8 @@ pub fn json_log_with_rules<H: Hooks>(
 #[derive(Default)]
 struct LogLines {
     out: String,
+    /// The last line, written out when the next comes (or at `finish`).
+    last: Option<Map<String, Value>>,
     seq: u64,
     discarded: Vec<Value>,
     notes: Vec<Value>,
@@ -157,9 +172,17 @@ impl LogLines {
                 Value::Array(std::mem::take(&mut self.notes)),
             );
         }
-        self.out.push_str(&Value::Object(m).to_string());
-        self.out.push('\n');
+        self.finish();
+        self.last = Some(m);
         self.seq += 1;
+    }
+
+    /// Writes out the last line.
+    fn finish(&mut self) {
+        if let Some(m) = self.last.take() {
+            self.out.push_str(&Value::Object(m).to_string());
+            self.out.push('\n');
+        }
     }
 
     /// The line of one event; a discarded tile or a note waits for the next line, a choice has none.
@@ -222,6 +245,14 @@ fn game_start<H: Hooks>(
     }
     if !cfg.start_names.is_empty() {
         f.insert("starts".into(), json!(cfg.start_names));
+    }
+    if !cfg.laid_chips.is_empty() {
+        let chips: Vec<Value> = cfg
+            .laid_chips
+            .iter()
+            .map(|c| json!({"id": c.id, "at": c.at, "face": if c.face_up { "up" } else { "down" }}))
+            .collect();
+        f.insert("chips".into(), Value::Array(chips));
     }
     let map = cfg.map.as_ref().map_or("unbounded", |m| m.name.as_str());
     f.insert("map".into(), json!(map));

@@ -143,16 +143,32 @@ fn logged_choices(lines: &[Value]) -> Vec<(usize, String)> {
     lines
         .iter()
         .enumerate()
-        .filter(|(_, l)| l["event"] == "turn_end" || l["event"] == "game_end")
         .flat_map(|(i, l)| {
-            l["choices"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
+            let ended = l["event"] == "turn_end" || l["event"] == "game_end";
+            let mut choices = if ended {
+                l["choices"].as_array().cloned().unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            // A game that stopped at a pending decision: the choices of its unfinished turn.
+            choices.extend(
+                l["stopped_turn_choices"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default(),
+            );
+            choices
                 .into_iter()
                 .filter_map(move |c| c.as_str().map(|s| (i, s.to_string())))
         })
         .collect()
+}
+
+/// Whether the log is of a game that stopped at a pending decision (its last line says so).
+fn stopped_early(lines: &[Value]) -> bool {
+    lines
+        .last()
+        .is_some_and(|l| l.get("stopped_turn_choices").is_some())
 }
 
 /// What a log's `game_start` line says about the game.
@@ -310,6 +326,8 @@ pub fn replay_game(
     let mut game = v
         .new_game(Arc::new(cfg), &players, seed, true)
         .map_err(|e| game_bad(0, e))?;
+    lay_logged_chips(src, &lines[0], &mut game)?;
+    let stopped = stopped_early(&lines);
     let mut next = logged_choices(&lines).into_iter();
     // A choice the replay cannot take is reported at the first line where the replay went another
     // way, when there is one before it (an edited tile or follower line, say).
@@ -330,6 +348,10 @@ pub fn replay_game(
         };
     while game.advance().map_err(|e| game_bad(0, e))? {
         let Some((line, name)) = next.next() else {
+            if stopped {
+                // The game stopped here when it was played.
+                break;
+            }
             return Err(stuck(
                 &game,
                 lines.len().saturating_sub(1),
@@ -348,6 +370,37 @@ pub fn replay_game(
         lines,
         changed,
     })
+}
+
+/// Lays the chips a script laid after setup (`game_start.chips`), as the game that was logged did.
+fn lay_logged_chips(
+    src: &Source,
+    start: &Value,
+    game: &mut crate::game::Game<crate::lang::interp::Interp>,
+) -> Result<(), InputError> {
+    let Some(chips) = start.get("chips") else {
+        return Ok(());
+    };
+    let bad = |msg: String| fail(src, 0, format!("`game_start`'s `chips`: {msg}"), &[]);
+    let Some(chips) = chips.as_array() else {
+        return Err(bad("not a list".into()));
+    };
+    for c in chips {
+        let id = c["id"].as_u64().and_then(|i| u16::try_from(i).ok());
+        let at = c["at"].as_str();
+        let up = match c["face"].as_str() {
+            Some("up") => Some(true),
+            Some("down") => Some(false),
+            _ => None,
+        };
+        let (Some(id), Some(at), Some(up)) = (id, at, up) else {
+            return Err(bad(format!(
+                "{c} is not {{\"id\": N, \"at\": PLACE, \"face\": \"up\" or \"down\"}}"
+            )));
+        };
+        crate::script::lay_chip(game, id, at, up).map_err(|(msg, _)| bad(msg))?;
+    }
+    Ok(())
 }
 
 /// The variant's configuration as the log's game had it: the rules and their files named as the log

@@ -481,27 +481,45 @@ fn configure(src: &Source, h: &Header, variant: &Variant) -> Result<Config, Inpu
 /// Moves the chips of the script's `chip` lines to their places, as setup left them otherwise.
 fn lay_chips(src: &Source, h: &Header, game: &mut Game<Interp>) -> Result<(), InputError> {
     for (id, place, up, span) in &h.chips {
-        let Some(p) = parse_place(game, place) else {
-            return Err(fail(
-                src,
-                span.clone(),
-                place_problem(game, place),
-                "supply, aside, box, map:X,Y, hand:NAME or slot:X,Y:I (I below the square's slots)",
-            ));
-        };
-        if (*id as usize) >= game.st.chips.len() {
-            return Err(fail(
-                src,
-                span.clone(),
-                format!("no chip {id}: the chip set has {}", game.st.chips.len()),
-                "chip id",
-            ));
-        }
-        let turn = game.st.turn;
-        game.st.turn = 0;
-        game.st.move_chip(*id, p, *up);
-        game.st.turn = turn;
+        lay_chip(game, *id, place, *up)
+            .map_err(|(msg, label)| fail(src, span.clone(), msg, label))?;
     }
+    Ok(())
+}
+
+/// Lays chip `id` at `place` (as logs write places) after setup, and records it in the game's
+/// configuration for the log (`game_start.chips`); a script's `chip ID at PLACE`, and a replay of
+/// its log. An error comes with the label for the part of the line it is about.
+pub fn lay_chip(
+    game: &mut Game<Interp>,
+    id: u16,
+    place: &str,
+    up: bool,
+) -> Result<(), (String, &'static str)> {
+    let Some(p) = parse_place(game, place) else {
+        return Err((
+            place_problem(game, place),
+            "supply, aside, box, map:X,Y, hand:NAME, slot:X,Y:I (I below the square's slots), under:FOLLOWER or a holding area's name",
+        ));
+    };
+    if (id as usize) >= game.st.chips.len() {
+        return Err((
+            format!("no chip {id}: the chip set has {}", game.st.chips.len()),
+            "chip id",
+        ));
+    }
+    let turn = game.st.turn;
+    game.st.turn = 0;
+    game.st.move_chip(id, p, up);
+    game.st.turn = turn;
+    let at = crate::output::Namer { game: &*game }.place(p);
+    std::sync::Arc::make_mut(&mut game.cfg)
+        .laid_chips
+        .push(crate::game::LaidChip {
+            id,
+            at,
+            face_up: up,
+        });
     Ok(())
 }
 
@@ -716,7 +734,14 @@ fn place_problem(game: &Game<Interp>, place: &str) -> String {
             1 - b.origin.1,
             b.gh - 2 - b.origin.1
         ),
-        _ => format!("unknown place `{place}`"),
+        _ => {
+            let mut forms = String::from("supply, aside, box, map:X,Y, hand:NAME, slot:X,Y:I, under:FOLLOWER");
+            for h in game.cfg.holdings.iter() {
+                forms.push_str(", ");
+                forms.push_str(h);
+            }
+            format!("unknown place `{place}` (places: {forms})")
+        }
     }
 }
 
@@ -732,6 +757,10 @@ pub fn parse_place(game: &Game<Interp>, s: &str) -> Option<Place> {
         "supply" => Place::Supply,
         "aside" => Place::Aside,
         "box" => Place::Box,
+        // A holding area, by the name the rules give it (as transcripts and logs print it).
+        _ if game.cfg.holdings.iter().any(|h| h == s) => {
+            Place::Holding(game.cfg.holdings.iter().position(|h| h == s)? as u8)
+        }
         _ => {
             let (kind, rest) = s.split_once(':')?;
             match kind {

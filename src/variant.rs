@@ -319,6 +319,7 @@ pub fn variant_from_source(
         holdings: program.holdings.clone(),
         fixed_stack: None,
         sources: files,
+        laid_chips: Vec::new(),
     };
     Ok(Variant {
         name,

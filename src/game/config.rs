@@ -28,6 +28,17 @@ pub struct Config {
     pub fixed_stack: Option<Vec<u16>>,
     /// The files the rules were read from, with their hashes, for the log (`game_start.sources`).
     pub sources: Vec<crate::sources::SourceFile>,
+    /// Chips a script laid after setup (`chip ID at PLACE`), in order, for the log
+    /// (`game_start.chips`), so that the game replays.
+    pub laid_chips: Vec<LaidChip>,
+}
+
+/// A chip a script laid after setup: its id, its place as the log names it, and its face.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaidChip {
+    pub id: u16,
+    pub at: String,
+    pub face_up: bool,
 }
 
 impl Config {

@@ -20,7 +20,7 @@ mod setup;
 mod steps;
 
 pub use crate::lang::builtins::{Phase, Trigger};
-pub use config::{compile_tiles, Config};
+pub use config::{compile_tiles, Config, LaidChip};
 pub use hooks::Hooks;
 pub use names::{canonical_option, segment_name};
 

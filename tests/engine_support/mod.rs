@@ -129,5 +129,6 @@ pub fn config(t: &Tiles, stack: &[&str], followers: u16) -> Config {
         holdings: vec![],
         fixed_stack: (!stack.is_empty()).then(|| stack.iter().map(|id| t.ty(id)).collect()),
         sources: Vec::new(),
+        laid_chips: Vec::new(),
     }
 }

@@ -5,7 +5,7 @@ use super::compile_cond::Cond;
 use super::{Chosen, Interp, Offer, MAX_ACTIONS_PER_TURN, R};
 use crate::game::{Hooks, Opt, Phase};
 use crate::lang::ir::{Action, ChoiceKind, Expr, Limit, Value};
-use crate::state::State;
+use crate::state::{Place, State};
 
 impl Interp {
     pub(super) fn refresh_usage(&mut self, st: &State) {
@@ -370,13 +370,45 @@ impl Interp {
         chosen: &mut Vec<Chosen>,
         out: &mut Vec<Opt>,
     ) -> R<()> {
+        // The chips offered so far: a chip like one of them (colour, value, face and place) is the
+        // same move, offered once (as `chips from` does).
+        let mut offered = self.scratch.pop().unwrap_or_default();
+        offered.clear();
+        let r = self.try_each_in(st, at, slot, last, items, filter, chosen, out, &mut offered);
+        offered.clear();
+        self.scratch.push(offered);
+        r
+    }
+
+    /// [`Self::try_each`], with the chips offered so far in `offered`.
+    #[allow(clippy::too_many_arguments)]
+    fn try_each_in(
+        &mut self,
+        st: &mut State,
+        at: Choosing,
+        slot: u16,
+        last: bool,
+        items: &[Value],
+        filter: Option<&Cond>,
+        chosen: &mut Vec<Chosen>,
+        out: &mut Vec<Opt>,
+        offered: &mut Vec<Value>,
+    ) -> R<()> {
         for &item in items {
             self.tick()?;
+            if let Value::Chip(c) = item {
+                if offered.iter().any(|&o| same_move(st, o, c)) {
+                    continue;
+                }
+            }
             self.set(slot, item)?;
             if let Some(f) = filter {
                 if !f(self, st)? {
                     continue;
                 }
+            }
+            if let Value::Chip(_) = item {
+                offered.push(item);
             }
             if last {
                 // An offer: the earlier choices, then this value.
@@ -458,6 +490,102 @@ impl Interp {
         r
     }
 
+    /// The name of value `i` of offer `o`, told apart from the values other offers of its action
+    /// choose there after the same earlier values: chips of one colour and value that differ in face
+    /// get `.up`/`.down`, in place `@PLACE` (`purple1.down`, `purple1@map:3,4`), so that every option
+    /// of a decision has its own name.
+    pub(super) fn value_name_apart(&self, st: &State, o: &Offer, i: u32, v: Chosen) -> String {
+        let mut name = self.value_name(st, v);
+        let (face, place) = self.differ_from_others(st, o, i, v);
+        match v {
+            Chosen::Value(Value::Chip(c)) => {
+                let ch = st.chips[c as usize];
+                if face {
+                    name.push_str(if ch.face_up { ".up" } else { ".down" });
+                }
+                if place {
+                    name.push('@');
+                    name.push_str(&place_name(st, &self.prog.holdings, ch.place));
+                }
+            }
+            Chosen::Chips { start, len } if face => {
+                let ids = &self.offer_chips[start as usize..(start + len) as usize];
+                let parts: Vec<String> = ids
+                    .iter()
+                    .map(|&c| {
+                        let ch = st.chips[c as usize];
+                        let face = if ch.face_up { "up" } else { "down" };
+                        format!("{}.{face}", self.chip_name(ch))
+                    })
+                    .collect();
+                name = parts.join("+");
+            }
+            _ => {}
+        }
+        name
+    }
+
+    /// Whether another offer of `o`'s action and player, with the same values before `i`, chooses
+    /// at `i` chips of the same colours and values as `v` but in another face, or another place.
+    fn differ_from_others(&self, st: &State, o: &Offer, i: u32, v: Chosen) -> (bool, bool) {
+        let (mut face, mut place) = (false, false);
+        let key = |c: u16| {
+            let ch = st.chips[c as usize];
+            (ch.colour, ch.value)
+        };
+        let vals = |x: &Offer| {
+            let (a, b) = (x.start as usize, (x.start + x.len) as usize);
+            self.offer_vals.get(a..b).unwrap_or(&[])
+        };
+        let mine = vals(o);
+        let Some(&me) = mine.get(i as usize) else {
+            return (false, false);
+        };
+        debug_assert_eq!(me, v);
+        for other in &self.offers {
+            if other.action != o.action || other.player != o.player || other.len != o.len {
+                continue;
+            }
+            let theirs = vals(other);
+            if theirs.len() != mine.len() || theirs[..i as usize] != mine[..i as usize] {
+                continue;
+            }
+            match (me, theirs[i as usize]) {
+                (Chosen::Value(Value::Chip(a)), Chosen::Value(Value::Chip(b)))
+                    if a != b && key(a) == key(b) =>
+                {
+                    let (x, y) = (st.chips[a as usize], st.chips[b as usize]);
+                    face |= x.face_up != y.face_up;
+                    place |= x.place != y.place;
+                }
+                (Chosen::Chips { start: s1, len: l1 }, Chosen::Chips { start: s2, len: l2 })
+                    if (s1, l1) != (s2, l2) && l1 == l2 =>
+                {
+                    let a = &self.offer_chips[s1 as usize..(s1 + l1) as usize];
+                    let b = &self.offer_chips[s2 as usize..(s2 + l2) as usize];
+                    let mut ka: Vec<_> = a.iter().map(|&c| key(c)).collect();
+                    let mut kb: Vec<_> = b.iter().map(|&c| key(c)).collect();
+                    ka.sort_unstable();
+                    kb.sort_unstable();
+                    face |= ka == kb;
+                }
+                _ => {}
+            }
+        }
+        (face, place)
+    }
+
+    /// A chip as options name it: its colour and value (`purple1`).
+    fn chip_name(&self, ch: crate::state::Chip) -> String {
+        let col = self
+            .prog
+            .colours
+            .get(ch.colour as usize)
+            .map(|s| s.as_str())
+            .unwrap_or("?");
+        format!("{col}{}", ch.value)
+    }
+
     pub(super) fn value_name(&self, st: &State, v: Chosen) -> String {
         match v {
             Chosen::Chips { start, len } => {
@@ -522,6 +650,42 @@ impl Interp {
                 v => format!("{v:?}"),
             },
         }
+    }
+}
+
+/// Whether offering chip `c` is the same move as offering `o` (a chip already offered): two chips
+/// of one colour and value, in one face and one place, are interchangeable.
+fn same_move(st: &State, o: Value, c: u16) -> bool {
+    let Value::Chip(d) = o else {
+        return false;
+    };
+    let (a, b) = (st.chips[c as usize], st.chips[d as usize]);
+    (a.colour, a.value, a.face_up, a.place) == (b.colour, b.value, b.face_up, b.place)
+}
+
+/// A chip's place as logs and scripts write it (`hand:ann`, `map:3,4`, `slot:3,4:0`).
+fn place_name(st: &State, holdings: &[String], p: Place) -> String {
+    let player = |p: u8| {
+        st.players
+            .get(p as usize)
+            .map(|p| p.name.clone())
+            .unwrap_or_default()
+    };
+    match p {
+        Place::Supply => "supply".into(),
+        Place::Aside => "aside".into(),
+        Place::Box => "box".into(),
+        Place::Square(c) => {
+            let (x, y) = st.board.xy(c);
+            format!("map:{x},{y}")
+        }
+        Place::Hand(p) => format!("hand:{}", player(p)),
+        Place::Slot(c, i) => {
+            let (x, y) = st.board.xy(c);
+            format!("slot:{x},{y}:{i}")
+        }
+        Place::Under(f) => format!("under:{}", st.follower_id(f)),
+        Place::Holding(h) => holdings.get(h as usize).cloned().unwrap_or_default(),
     }
 }
 

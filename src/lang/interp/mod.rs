@@ -59,7 +59,7 @@ struct AskRequest {
 }
 
 /// A chosen value, kept across a decision (chip subsets as their own range of chip ids).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Chosen {
     Value(Value),
     Chips { start: u32, len: u32 },
@@ -490,7 +490,7 @@ impl Hooks for Interp {
         for i in params..o.len {
             if let Some(&v) = self.offer_vals.get((o.start + i) as usize) {
                 s.push(' ');
-                s.push_str(&self.value_name(st, v));
+                s.push_str(&self.value_name_apart(st, o, i, v));
             }
         }
         s
