@@ -16,6 +16,7 @@ impl RulesResolver for Mem {
             "lib" => "param points: int = 2 \"points\"\nrule lib_rule on placed { score(player, points) }\n",
             "cycle_a" => "import \"cycle_b\"\n",
             "cycle_b" => "import \"cycle_a\"\n",
+            "forced_lib" => "forced tax when turn_number() == 1 { }\n",
             _ => return Err(format!("no rules named `{name}` here")),
         };
         Ok(Source::new(format!("{name}.rules"), text))
@@ -233,6 +234,16 @@ snap!(
     abroad_without_exits,
     "variant \"v\" { map = \"testmap\" }\nrule r on abroad { }\n"
 );
+// Issue 17, B: redefining an imported forced action suggests `replace forced`; a replacement that
+// changes what kind of definition it is (forced to optional) is warned.
+snap!(
+    redefined_imported_forced,
+    "import \"forced_lib\"\nforced tax when turn_number() == 2 { }\n"
+);
+snap!(
+    replace_changes_kind,
+    "import \"forced_lib\"\nreplace action tax phase after { }\n"
+);
 // Issue 17, A6: on the endless table there are no map squares around a tile.
 snap!(
     adjacent_on_endless_table,
@@ -301,7 +312,26 @@ fn sample_variant_checks_clean() {
     let r = check_source(&source, &carto::lang::check::BundledRules, &|n, _| {
         Err(format!("no map {n}"))
     });
-    assert!(r.diagnostics.is_empty(), "{}", render(&r));
+    // It plays on the endless table, where its `adjacent` rule and `neighbours` never apply: the
+    // two warnings that say so (issue 17, A6) are its only diagnostics.
+    let messages: Vec<&str> = r
+        .diagnostics
+        .iter()
+        .map(|(_, d)| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "`neighbours` is always empty here",
+            "this trigger can never apply"
+        ],
+        "{}",
+        render(&r)
+    );
+    assert!(r
+        .diagnostics
+        .iter()
+        .all(|(_, d)| d.severity == carto::diag::Severity::Warning));
     let mut p = r.program.unwrap_or_default();
     assert_eq!(p.actions.len(), 5);
     assert_eq!(p.rules.len(), 7);

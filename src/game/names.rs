@@ -46,6 +46,9 @@ impl<H: Hooks> Game<H> {
         let mut why = String::new();
         let now = if self.forced_pending || self.decided {
             None
+        } else if self.asked.is_some() {
+            // A decision a rule asked for: its options are the asked action's.
+            Some(Phase::Asked)
         } else {
             self.offer_phase
         };

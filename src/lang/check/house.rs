@@ -360,9 +360,10 @@ impl Checker {
                     .with_label("a second definition of this name")
                     .with_note(format!("the imported {w} is at {}", at.unwrap_or_default()))
                     .with_note(format!(
-                        "say what this does to it: `replace {w} {n} …` for a whole new definition, \
+                        "say what this does to it: `replace {} {n} …` for a whole new definition, \
                          `change {w} {n} when …` (or `{{ … }}`) to change one part, \
-                         `remove {w} {n}` to drop it"
+                         `remove {w} {n}` to drop it",
+                        def_word(&item.kind)
                     )),
                 );
                 // Go on as if it said `replace`, so its body is checked.
@@ -386,6 +387,22 @@ impl Checker {
             // Reported; checked as a new definition.
             if c.get(kind, &n).is_some() {
                 return;
+            }
+        }
+        if let Some(old) = c.get(kind, &n) {
+            let (was, now) = (def_kind(&old.def), def_kind(def));
+            if was != now {
+                self.err(
+                    Diagnostic::warning(
+                        name.span.clone(),
+                        format!("this makes `{n}` {now}; the imported one is {was}"),
+                    )
+                    .with_label(format!("replaced by {now}"))
+                    .with_note(format!(
+                        "to keep it {was}, write `replace {} {n} …`",
+                        def_word(&old.def)
+                    )),
+                );
             }
         }
         let entry = self.entry(item, def);
@@ -477,5 +494,25 @@ impl Checker {
         }
         self.err(d);
         false
+    }
+}
+
+/// The word that starts a definition like `def`: `rule`, `action` or `forced`.
+fn def_word(def: &ItemKind) -> &'static str {
+    match def {
+        ItemKind::Action(a) if a.forced => "forced",
+        ItemKind::Action(_) => "action",
+        _ => "rule",
+    }
+}
+
+/// What kind of definition `def` is, for people: a rule, a forced action, an asked action (one
+/// with parameters) or an action offered in a phase.
+fn def_kind(def: &ItemKind) -> &'static str {
+    match def {
+        ItemKind::Action(a) if a.forced => "a forced action",
+        ItemKind::Action(a) if a.params.is_some() => "an asked action (offered when a rule asks)",
+        ItemKind::Action(_) => "an action a player may take",
+        _ => "a rule",
     }
 }

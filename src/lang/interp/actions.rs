@@ -65,6 +65,30 @@ impl Interp {
         else {
             return Ok(None);
         };
+        if now == Some(Phase::Asked) {
+            // The decision a rule asked for: its action's choices excluded the value (its `when`
+            // held, or the decision would not have been offered); another action is not asked.
+            let asked = self
+                .ask_next
+                .checked_sub(1)
+                .and_then(|i| self.asks.get(i))
+                .map(|r| r.action as usize);
+            if asked == Some(ai) {
+                return Ok(Some(self.refusing_choice(st, ai, a, name)));
+            }
+            let what = match asked.and_then(|i| prog.actions.get(i)) {
+                Some(x) => format!("this decision asks for `{}` (or pass)", x.name),
+                None => "this decision asks for another action (or pass)".to_string(),
+            };
+            let offered = match a.phase {
+                Some(Phase::Asked) => "only when a rule asks for it (`ask`)".to_string(),
+                None => "as a forced action".to_string(),
+                p => format!("in {}", phase_name(p)),
+            };
+            return Ok(Some(format!(
+                "action `{word}` is offered {offered}; {what}"
+            )));
+        }
         self.refresh_usage(st);
         if let Some(r) = a.limits.iter().find_map(|l| self.limit_refusal(st, ai, l)) {
             return Ok(Some(format!("action `{word}` is refused by its {r}")));
