@@ -735,7 +735,8 @@ fn place_problem(game: &Game<Interp>, place: &str) -> String {
             b.gh - 2 - b.origin.1
         ),
         _ => {
-            let mut forms = String::from("supply, aside, box, map:X,Y, hand:NAME, slot:X,Y:I, under:FOLLOWER");
+            let mut forms =
+                String::from("supply, aside, box, map:X,Y, hand:NAME, slot:X,Y:I, under:FOLLOWER");
             for h in game.cfg.holdings.iter() {
                 forms.push_str(", ");
                 forms.push_str(h);

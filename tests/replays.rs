@@ -24,10 +24,7 @@ fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
             if p.file_name().is_some_and(|n| n != "snapshots") {
                 files(&p, exts, out);
             }
-        } else if p
-            .extension()
-            .is_some_and(|e| exts.iter().any(|x| e == *x))
-        {
+        } else if p.extension().is_some_and(|e| exts.iter().any(|x| e == *x)) {
             out.push(p);
         }
     }
