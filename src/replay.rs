@@ -164,6 +164,23 @@ fn logged_choices(lines: &[Value]) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// A log of a game replayed so far, without what its last line says of where it stopped (the
+/// replay stopped there only because it could not go on): to compare with the log's lines.
+fn without_stop(log: &str) -> String {
+    let Some(last) = log.lines().last() else {
+        return log.to_string();
+    };
+    let Ok(Value::Object(mut m)) = serde_json::from_str::<Value>(last) else {
+        return log.to_string();
+    };
+    if m.remove("stopped_turn_choices").is_none() {
+        return log.to_string();
+    }
+    m.remove("stopped_turn_deciders");
+    let head = &log[..log.len() - last.len() - 1];
+    format!("{head}{}\n", Value::Object(m))
+}
+
 /// Whether the log is of a game that stopped at a pending decision (its last line says so).
 fn stopped_early(lines: &[Value]) -> bool {
     lines
@@ -333,7 +350,7 @@ pub fn replay_game(
     // way, when there is one before it (an edited tile or follower line, say).
     let stuck =
         |game: &crate::game::Game<crate::lang::interp::Interp>, line: usize, why: String| {
-            let so_far = crate::output::json_log(game, &v.params());
+            let so_far = without_stop(&crate::output::json_log(game, &v.params()));
             match first_difference(&lines, &src.text, &so_far) {
                 Some((i, a, b)) if i < line => bad(
                     i,
