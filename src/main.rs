@@ -54,7 +54,7 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Plays one game, each seat by an agent (random, greedy, mcts or a person) and prints its transcript.
+    /// Plays one game, each seat by an agent (`--agents`) or a person, and prints its transcript.
     Play(cmd::play::Args),
     /// Runs a scripted game and prints its transcript.
     Run(cmd::run::Args),

@@ -4,7 +4,7 @@
 //! stopped by the interpreter's operation budget with an error, and the game stops after
 //! [`TURNS`] turns or [`MAX_DECISIONS`] decisions.
 
-use crate::agent::{Agent, Greedy, Random};
+use crate::agent::{Agent, Greedy, Random, View};
 use crate::diag::Source;
 use crate::lang::gen;
 use crate::rng::Rng;
@@ -76,7 +76,7 @@ pub fn play_generated(data: &[u8]) -> Trial {
     let mut rng = Rng::new(seed);
     let result = (|| {
         while game.st.turn <= TURNS && trial.decisions < MAX_DECISIONS && game.advance()? {
-            let i = agent.choose(&game, &mut rng)?;
+            let i = agent.choose(&View::of(&game), &mut rng)?;
             game.choose(i)?;
             trial.decisions += 1;
         }

@@ -3,10 +3,11 @@
 //! --agents` replays a game of `carto sim`; and a person plays a game through a pipe, with a bad
 //! answer asked again.
 
-use carto::agent::{parse_agent, Agent};
+use carto::agent::{parse_agent, Agent, View};
 use carto::game::Game;
 use carto::lang::interp::Interp;
 use carto::rng::Rng;
+use carto::state::Place;
 use carto::variant::{bundled_variants, load_variant};
 use proptest::prelude::*;
 use std::process::{Command, Stdio};
@@ -136,7 +137,7 @@ fn play_checked(name: &str, seed: u64, agents: &mut [Box<dyn Agent>]) {
         let who = game.decider() as usize;
         let agent = &mut agents[who % agents.len()];
         let i = agent
-            .choose(&game, &mut rng)
+            .choose(&View::of(&game), &mut rng)
             .unwrap_or_else(|e| panic!("{name} seed {seed}: {}: {e}", agent.name()));
         assert!(
             i < game.options.len(),
@@ -409,7 +410,7 @@ fn play_with(
     let mut rng = Rng::new(seed).fork();
     while game.advance().unwrap() {
         let who = game.decider() as usize;
-        let i = agents[who].choose(&game, &mut rng).unwrap();
+        let i = agents[who].choose(&View::of(&game), &mut rng).unwrap();
         game.choose(i).unwrap();
     }
     game.st.events
@@ -440,6 +441,72 @@ fn greedy_reading_the_board_plays_exactly_as_greedy_playing_copies() {
         assert_eq!(read.len(), copied.len(), "seed {seed}, {seats} players");
         for (k, (a, b)) in read.iter().zip(&copied).enumerate() {
             assert_eq!(a, b, "seed {seed}, {seats} players: event {k} differs");
+        }
+    }
+}
+
+/// A copy of `game` in which what the deciding player may not see is shuffled: the draw stack, the
+/// tiles under each tile stack's face-up top, the faces (colour and value) of the chips face down
+/// outside the player's own area, the supply's order and the rules' generator.
+fn shuffle_hidden(game: &Game<Interp>, rng: &mut Rng) -> Game<Interp> {
+    let mut g = game.clone();
+    let me = g.decider();
+    rng.shuffle(&mut g.st.stack);
+    for s in &mut g.st.tile_stacks {
+        let n = s.tiles.len().saturating_sub(1);
+        rng.shuffle(&mut s.tiles[..n]);
+    }
+    let hidden: Vec<usize> = (0..g.st.chips.len())
+        .filter(|&i| !g.st.chips[i].face_up && g.st.chips[i].place != Place::Hand(me))
+        .collect();
+    let mut faces: Vec<(u8, u8)> = hidden
+        .iter()
+        .map(|&i| (g.st.chips[i].colour, g.st.chips[i].value))
+        .collect();
+    rng.shuffle(&mut faces);
+    for (&i, &(colour, value)) in hidden.iter().zip(&faces) {
+        g.st.chips[i].colour = colour;
+        g.st.chips[i].value = value;
+    }
+    rng.shuffle(&mut g.st.supply);
+    g.st.rng = rng.fork();
+    g.st.chips_changed();
+    g
+}
+
+/// Agents see only what a player sees: at decisions of a game in every variant, each agent chooses
+/// the same option in the game and in a copy where what the decider may not see is shuffled (the
+/// order of the tiles to come, face-down chips' faces, the rules' generator). The shuffles do
+/// change what a peeking agent would read (checked), so an agent that peeked would fail here.
+#[test]
+fn agents_choose_the_same_when_what_they_may_not_see_is_shuffled() {
+    for (name, _) in bundled_variants() {
+        for spec in ["random", "greedy", "mcts:6"] {
+            let mut game = new_game(name, 21);
+            game.st.record = false;
+            let (mut seen, mut other) = (parse_agent(spec).unwrap(), parse_agent(spec).unwrap());
+            let mut play = Rng::new(22);
+            let (mut k, mut changed_order, mut changed_faces) = (0, 0, 0);
+            while k < 60 && game.advance().unwrap() {
+                if k % 6 == 0 {
+                    let shuffled = shuffle_hidden(&game, &mut Rng::new(k));
+                    changed_order += usize::from(shuffled.st.stack != game.st.stack);
+                    changed_faces += usize::from(shuffled.st.chips != game.st.chips);
+                    let a = seen.choose(&View::of(&game), &mut Rng::new(100 + k)).unwrap();
+                    let b = other
+                        .choose(&View::of(&shuffled), &mut Rng::new(100 + k))
+                        .unwrap();
+                    assert_eq!(a, b, "{name}, {spec}, decision {k}: the hidden changed its choice");
+                }
+                let i = play.below(game.options.len() as u32) as usize;
+                game.choose(i).unwrap();
+                k += 1;
+            }
+            assert!(changed_order > 0, "{name}: the shuffle never changed the draw order");
+            let hides_faces = game.st.chips.iter().any(|c| !c.face_up);
+            if hides_faces && spec == "random" {
+                assert!(changed_faces > 0, "{name}: the shuffle never changed a chip's face");
+            }
         }
     }
 }

@@ -7,15 +7,16 @@
 //!
 //! Where the rules score features by their facts alone (`points::feature_scoring`), the position is
 //! read from the board without playing the option (`value::Preview`); otherwise, and for options
-//! the preview cannot read (actions), the option is played in a scratch copy of the game. Both give
-//! the same value (a test plays whole games both ways).
+//! the preview cannot read (actions), the option is played in a sample of the game (a copy in which
+//! what the player may not see, such as a face-down chip's value, is dealt afresh: `View::sample`),
+//! the same sample for every option of a decision. Both give the same value (a test plays whole
+//! games both ways).
 
 use super::lookahead::{finish_quietly, margin, quiet_option, Scratch};
 use super::points::{feature_scoring, FeaturePoints};
 use super::value::{Outcome, Preview};
-use super::Agent;
-use crate::game::{Game, GameError};
-use crate::lang::interp::Interp;
+use super::{Agent, View};
+use crate::game::GameError;
 use crate::rng::Rng;
 
 /// What a follower kept in the supply is worth, in points, at the start of the game (falling to 0
@@ -50,12 +51,13 @@ impl Greedy {
     /// The value of option `i` for the deciding player `me`, played in a copy of the game.
     fn value_in_copy(
         &mut self,
-        game: &Game<Interp>,
+        view: &View,
         i: usize,
-        me: u8,
         left: f64,
+        world: &Rng,
     ) -> Result<f64, GameError> {
-        let g = self.scratch.load(game);
+        let me = view.me();
+        let g = view.sample(&mut self.scratch, &mut world.clone());
         g.choose(i)?;
         // End the game after this turn: no tile to draw, so the final scoring runs next.
         g.st.stack.clear();
@@ -73,20 +75,32 @@ impl Greedy {
     /// The value of option `i`, read from the board when the preview can, else played in a copy.
     fn value(
         &mut self,
-        game: &Game<Interp>,
+        view: &View,
         i: usize,
-        me: u8,
         left: f64,
         read: bool,
+        world: &Rng,
     ) -> Result<f64, GameError> {
+        let (game, me) = (view.game, view.me());
         if read {
             let opt = game.options[i];
             if let Some(o) = self.preview.outcome(game, opt, me, &mut self.points)? {
                 return Ok(worth(lead(&o, game.st.players.len(), me), left, o.spare));
             }
         }
-        self.value_in_copy(game, i, me, left)
+        self.value_in_copy(view, i, left, world)
     }
+}
+
+/// The generator a decision's sample is dealt from: seeded by what the player sees (turn, seat,
+/// options, tiles left), so that greedy draws nothing from the agents' generator but its tie-breaks
+/// (its choices are those it made before it sampled) and a shuffle of the hidden changes nothing.
+fn world(view: &View) -> Rng {
+    let seen = (u64::from(view.turn()) << 40)
+        ^ (u64::from(view.me()) << 32)
+        ^ ((view.options().len() as u64) << 16)
+        ^ view.tiles_left() as u64;
+    Rng::new(seen)
 }
 
 /// The lead of `me` over the best other player in an outcome of a game of `seats` players.
@@ -106,12 +120,12 @@ impl Agent for Greedy {
         "greedy"
     }
 
-    fn choose(&mut self, game: &Game<Interp>, rng: &mut Rng) -> Result<usize, GameError> {
+    fn choose(&mut self, view: &View, rng: &mut Rng) -> Result<usize, GameError> {
+        let (game, me) = (view.game, view.me());
         let n = game.options.len();
         if n <= 1 {
             return Ok(0);
         }
-        let me = game.decider();
         let tiles_total: u32 = game.cfg.counts.iter().sum();
         let left = game.st.stack.len() as f64 / f64::from(tiles_total.max(1));
         let read = *self
@@ -122,10 +136,11 @@ impl Agent for Greedy {
         if read {
             self.preview.load(game, me, &mut self.points)?;
         }
+        let world = world(view);
         let mut best = f64::NEG_INFINITY;
         self.best.clear();
         for i in 0..n {
-            let v = self.value(game, i, me, left, read)?;
+            let v = self.value(view, i, left, read, &world)?;
             if v > best {
                 best = v;
                 self.best.clear();

@@ -4,7 +4,7 @@
 //! says why and asks again (up to `MAX_REFUSED` times in a row). It reads lines from any reader, so a terminal and a pipe work alike.
 
 use super::lookahead::Scratch;
-use super::Agent;
+use super::{Agent, View};
 use crate::game::{canonical_option, Game, GameError};
 use crate::lang::interp::Interp;
 use crate::render::ascii::ascii_board;
@@ -123,7 +123,9 @@ impl Agent for Human {
         "human"
     }
 
-    fn choose(&mut self, game: &Game<Interp>, _rng: &mut Rng) -> Result<usize, GameError> {
+    fn choose(&mut self, view: &View, _rng: &mut Rng) -> Result<usize, GameError> {
+        // A person sees the board as `situation` draws it (face-down chips hidden).
+        let game = view.game;
         let shown = situation(game);
         let _ = write!(self.output, "{shown}");
         let mut refused = 0;

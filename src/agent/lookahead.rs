@@ -1,19 +1,24 @@
 //! Looking ahead in a copy of the game: a scratch game that keeps its buffers between copies
-//! (`Game::copy_unrecorded`), what the deciding player cannot know hidden from it (the order of the draw stack
-//! and of the face-down supply, the rules' own randomness), and the simple policies look-aheads use.
+//! (`Game::copy_unrecorded`), samples of what the deciding player cannot see (the order of the
+//! tiles to come, the faces of face-down chips, the rules' own randomness) dealt afresh in it, and
+//! the simple policies look-aheads use.
 
 use crate::game::{Game, GameError, Opt};
 use crate::lang::interp::Interp;
 use crate::rng::Rng;
+use crate::state::{Chip, Place};
 
 /// Most decisions a look-ahead takes before it stops and reads the scores as they are (a safeguard:
 /// games end long before, since every turn uses up a tile).
 pub const MAX_LOOKAHEAD_DECISIONS: u32 = 5000;
 
-/// A scratch copy of a game, reused from decision to decision.
+/// A scratch copy of a game, reused from decision to decision, with the buffers a sample deals
+/// from.
 #[derive(Default)]
 pub struct Scratch {
     game: Option<Game<Interp>>,
+    tiles: Vec<u16>,
+    faces: Vec<(u8, u8)>,
 }
 
 impl Scratch {
@@ -25,14 +30,76 @@ impl Scratch {
         g.copy_unrecorded(game);
         g
     }
+
+    /// The scratch game, now a copy of `game` that player `me` cannot tell from it: what `me` may
+    /// not see is dealt afresh from `rng` (see [`deal_hidden`]).
+    pub fn sample(&mut self, game: &Game<Interp>, me: u8, rng: &mut Rng) -> &mut Game<Interp> {
+        let g = self.game.get_or_insert_with(|| game.clone());
+        g.copy_unrecorded(game);
+        deal_hidden(g, me, rng, &mut self.tiles, &mut self.faces);
+        g
+    }
 }
 
-/// Hides from a look-ahead what the player cannot know: the draw order, the order of the face-down
-/// supply and the rules' randomness are drawn afresh from `rng`.
-pub fn conceal(g: &mut Game<Interp>, rng: &mut Rng) {
-    rng.shuffle(&mut g.st.stack);
-    g.st.rng = rng.fork();
-    g.st.shuffle_supply();
+/// Whether player `me` sees the face of chip `c`: it is face up, or in their own area.
+pub fn sees(c: &Chip, me: u8) -> bool {
+    c.face_up || c.place == Place::Hand(me)
+}
+
+/// Deals afresh from `rng` what player `me` may not see, from what they see alone: the result
+/// depends on `rng` and on how many of what are hidden where, never on the hidden order or faces.
+/// - The tiles not seen yet (the draw stack, and every tile stack under its face-up top) are
+///   pooled, sorted, shuffled and dealt back, as many to each place as it held.
+/// - The faces (colour and value) of the chips whose face `me` cannot see (face down, and not in
+///   `me`'s own area: on the map, in the supply, set aside, in another player's area) are sorted,
+///   shuffled and dealt back to those chips in chip order. (Where the rules make a face-down
+///   chip's colour public, a sample may give it another colour: it never knows more than `me`.)
+/// - The supply's order is sorted and shuffled, and the rules' own generator is forked from `rng`.
+fn deal_hidden(
+    g: &mut Game<Interp>,
+    me: u8,
+    rng: &mut Rng,
+    tiles: &mut Vec<u16>,
+    faces: &mut Vec<(u8, u8)>,
+) {
+    let st = &mut g.st;
+    tiles.clear();
+    tiles.extend_from_slice(&st.stack);
+    for s in &st.tile_stacks {
+        if let Some((_, under)) = s.tiles.split_last() {
+            tiles.extend_from_slice(under);
+        }
+    }
+    tiles.sort_unstable();
+    rng.shuffle(tiles);
+    let (to_stack, mut rest) = tiles.split_at(st.stack.len());
+    st.stack.copy_from_slice(to_stack);
+    for s in &mut st.tile_stacks {
+        let n = s.tiles.len().saturating_sub(1);
+        let (under, more) = rest.split_at(n);
+        s.tiles[..n].copy_from_slice(under);
+        rest = more;
+    }
+    faces.clear();
+    faces.extend(
+        st.chips
+            .iter()
+            .filter(|c| !sees(c, me))
+            .map(|c| (c.colour, c.value)),
+    );
+    if !faces.is_empty() {
+        faces.sort_unstable();
+        rng.shuffle(faces);
+        let hidden = st.chips.iter_mut().filter(|c| !sees(c, me));
+        for (c, &(colour, value)) in hidden.zip(faces.iter()) {
+            c.colour = colour;
+            c.value = value;
+        }
+    }
+    st.supply.sort_unstable();
+    rng.shuffle(&mut st.supply);
+    st.rng = rng.fork();
+    st.chips_changed();
 }
 
 /// The quiet choice: pass or draw when offered (no follower, no action), else the first option.

@@ -1,16 +1,15 @@
 //! `mcts[:N]`: Monte Carlo tree search with UCT (UCB1) over the pending decision's named options:
-//! N playouts per decision, each in a scratch copy of the game (`clone_from`, buffers kept) with the
-//! hidden order of tiles and chips drawn afresh, one option chosen by UCB1, then a rollout of
+//! N playouts per decision, each in a sample of the game (a scratch copy, buffers kept, in which
+//! what the player may not see is dealt afresh: `View::sample`), one option chosen by UCB1, then a rollout of
 //! uniformly random choices to the end of the turn, where the game is ended (no tile left) so the
 //! rules' own final scoring values the position. (Rollouts to the end of the game lose to `greedy`:
 //! random play leaves nearly every feature open, so their outcome says little about the option.)
 //! A playout's reward for the deciding player is a logistic function of its score margin over the
 //! best other player. The most visited option is taken.
 
-use super::lookahead::{conceal, finish_randomly, margin, Scratch, MAX_LOOKAHEAD_DECISIONS};
-use super::Agent;
-use crate::game::{Game, GameError};
-use crate::lang::interp::Interp;
+use super::lookahead::{finish_randomly, margin, Scratch, MAX_LOOKAHEAD_DECISIONS};
+use super::{Agent, View};
+use crate::game::GameError;
 use crate::rng::Rng;
 
 /// Playouts per decision when the spec gives none (`mcts`).
@@ -65,13 +64,12 @@ impl Mcts {
     /// One playout after option `i`: its reward for player `me`.
     fn playout(
         &mut self,
-        game: &Game<Interp>,
+        view: &View,
         i: usize,
-        me: u8,
         rng: &mut Rng,
     ) -> Result<f64, GameError> {
-        let g = self.scratch.load(game);
-        conceal(g, rng);
+        let me = view.me();
+        let g = view.sample(&mut self.scratch, rng);
         g.choose(i)?;
         let stop = g.st.turn + ROLLOUT_TURNS;
         let mut n = 0;
@@ -93,19 +91,18 @@ impl Agent for Mcts {
         &self.spec
     }
 
-    fn choose(&mut self, game: &Game<Interp>, rng: &mut Rng) -> Result<usize, GameError> {
-        let n = game.options.len();
+    fn choose(&mut self, view: &View, rng: &mut Rng) -> Result<usize, GameError> {
+        let n = view.options().len();
         if n <= 1 {
             return Ok(0);
         }
-        let me = game.decider();
         self.visits.clear();
         self.visits.resize(n, 0);
         self.reward.clear();
         self.reward.resize(n, 0.0);
         for t in 0..self.playouts {
             let i = self.select(t);
-            let r = self.playout(game, i, me, rng)?;
+            let r = self.playout(view, i, rng)?;
             self.visits[i] += 1;
             self.reward[i] += r;
         }

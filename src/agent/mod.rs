@@ -1,11 +1,13 @@
-//! Agents: who decides at a pending decision. An agent sees the engine's state and the named legal
-//! options (never a variant's name) and returns the index of one option; a new agent needs no change
-//! to the engine or to any rules file.
+//! Agents: who decides at a pending decision. An agent sees what the deciding player sees (a
+//! [`View`]: the public game, the player's own hand, the named legal options; never a variant's
+//! name, the order of the tiles to come or a hidden chip's face) and returns the index of one
+//! option; a new agent needs no change to the engine or to any rules file.
 //!
 //! Rooms: `random` (uniform over the options), `greedy` (the best immediate gain), `mcts` (UCT
 //! search with random playouts), `human` (a person at a terminal or a pipe), `lookahead` (the
 //! scratch copies of the game the searching agents play in), `value` (what an option would gain,
-//! read from the board without a copy) and `points` (the rules' points for a feature, remembered).
+//! read from the board without a copy), `view` (what a player sees) and `points` (the rules'
+//! points for a feature, remembered).
 
 mod greedy;
 mod human;
@@ -14,49 +16,114 @@ mod mcts;
 mod points;
 mod random;
 mod value;
+mod view;
 
 pub use greedy::Greedy;
 pub use human::{situation, Human};
 pub use mcts::{Mcts, DEFAULT_PLAYOUTS, MAX_PLAYOUTS};
 pub use random::Random;
+pub use view::View;
 
-use crate::game::{Game, GameError};
-use crate::lang::interp::Interp;
+use crate::game::GameError;
 use crate::rng::Rng;
 
 /// A player at the table.
 pub trait Agent: Send {
     /// The agent's spec, as `parse_agent` reads it (`random`, `mcts:200`, …).
     fn name(&self) -> &str;
-    /// Picks one of `game.options` (the pending decision, after `game.advance()` returned
-    /// `Ok(true)`), for the seat `game.decider()`. Randomness comes only from `rng`.
-    fn choose(&mut self, game: &Game<Interp>, rng: &mut Rng) -> Result<usize, GameError>;
+    /// Picks one of `view.options()` (the pending decision, after `game.advance()` returned
+    /// `Ok(true)`), for the seat `view.me()`, from what that player sees ([`View::of`] the game).
+    /// Randomness comes only from `rng`.
+    fn choose(&mut self, view: &View, rng: &mut Rng) -> Result<usize, GameError>;
 }
 
-/// The agents `parse_agent` knows, for help texts and messages.
-pub const AGENT_SPECS: &str = "random, greedy, mcts, mcts:N, human";
+/// A kind of agent `parse_agent` knows. This table is the only list of agent names: the parser,
+/// the `--agents` help of `play` and `sim`, their messages and the shell completions read it.
+pub struct AgentKind {
+    /// The name a spec starts with.
+    pub name: &'static str,
+    /// What the agent does, for help texts.
+    pub about: &'static str,
+    /// Whether the spec may give a number after a colon (`mcts:N`), and the most it may be.
+    pub budget: Option<u32>,
+    /// Whether it is a person (who plays at `carto play` only).
+    pub person: bool,
+    /// The agent, with the number the spec gave.
+    make: fn(Option<u32>) -> Box<dyn Agent>,
+}
 
-/// Reads an agent spec: `random`, `greedy`, `mcts` (200 playouts per decision), `mcts:N`, or
-/// `human` (a person at standard input and output).
-pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, String> {
+/// Every agent, in the order help texts list them.
+pub const AGENTS: &[AgentKind] = &[
+    AgentKind {
+        name: "random",
+        about: "every legal option equally likely",
+        budget: None,
+        person: false,
+        make: |_| Box::new(Random),
+    },
+    AgentKind {
+        name: "greedy",
+        about: "the option with the best immediate gain",
+        budget: None,
+        person: false,
+        make: |_| Box::new(Greedy::default()),
+    },
+    AgentKind {
+        name: "mcts",
+        about: "tree search; mcts:N for N playouts per decision (default 200)",
+        budget: Some(MAX_PLAYOUTS),
+        person: false,
+        make: |n| Box::new(Mcts::new(n.unwrap_or(DEFAULT_PLAYOUTS))),
+    },
+    AgentKind {
+        name: "human",
+        about: "a person at the terminal, or answers piped to standard input",
+        budget: None,
+        person: true,
+        make: |_| Box::new(Human::stdio()),
+    },
+];
+
+/// The specs `parse_agent` reads, for messages: `random, greedy, mcts, mcts:N, human`.
+pub fn agent_specs() -> String {
+    let mut out = Vec::new();
+    for k in AGENTS {
+        out.push(k.name.to_string());
+        if k.budget.is_some() {
+            out.push(format!("{}:N", k.name));
+        }
+    }
+    out.join(", ")
+}
+
+/// The kind of agent a spec names, and the number it gives (`mcts:50`).
+pub fn agent_kind(spec: &str) -> Result<(&'static AgentKind, Option<u32>), String> {
     let spec = spec.trim();
-    if let Some(n) = spec.strip_prefix("mcts:") {
-        let playouts = n
-            .parse::<u32>()
-            .ok()
-            .filter(|p| (1..=MAX_PLAYOUTS).contains(p))
-            .ok_or_else(|| {
-                format!(
-                    "`{spec}`: the playouts per decision must be a number from 1 to {MAX_PLAYOUTS}"
-                )
-            })?;
-        return Ok(Box::new(Mcts::new(playouts)));
-    }
-    match spec {
-        "random" => Ok(Box::new(Random)),
-        "greedy" => Ok(Box::new(Greedy::default())),
-        "mcts" => Ok(Box::new(Mcts::new(DEFAULT_PLAYOUTS))),
-        "human" => Ok(Box::new(Human::stdio())),
-        other => Err(format!("unknown agent `{other}` (known: {AGENT_SPECS})")),
-    }
+    let (name, n) = match spec.split_once(':') {
+        Some((name, n)) => (name, Some(n)),
+        None => (spec, None),
+    };
+    let unknown = || format!("unknown agent `{spec}` (known: {})", agent_specs());
+    let kind = AGENTS.iter().find(|k| k.name == name).ok_or_else(unknown)?;
+    let Some(n) = n else {
+        return Ok((kind, None));
+    };
+    let Some(most) = kind.budget else {
+        return Err(unknown());
+    };
+    let n = n
+        .parse::<u32>()
+        .ok()
+        .filter(|p| (1..=most).contains(p))
+        .ok_or_else(|| {
+            format!("`{spec}`: the playouts per decision must be a number from 1 to {most}")
+        })?;
+    Ok((kind, Some(n)))
+}
+
+/// Reads an agent spec (see [`AGENTS`]): `random`, `greedy`, `mcts` (200 playouts per decision),
+/// `mcts:N`, or `human` (a person at standard input and output).
+pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, String> {
+    let (kind, n) = agent_kind(spec)?;
+    Ok((kind.make)(n))
 }

@@ -1,8 +1,8 @@
 //! `random`: every legal option equally likely.
 
 use super::Agent;
-use crate::game::{Game, GameError};
-use crate::lang::interp::Interp;
+use super::View;
+use crate::game::GameError;
 use crate::rng::Rng;
 
 /// Uniform over the legal options: the same choices `carto play` makes from the same generator.
@@ -13,7 +13,7 @@ impl Agent for Random {
         "random"
     }
 
-    fn choose(&mut self, game: &Game<Interp>, rng: &mut Rng) -> Result<usize, GameError> {
-        Ok(rng.below(game.options.len() as u32) as usize)
+    fn choose(&mut self, view: &View, rng: &mut Rng) -> Result<usize, GameError> {
+        Ok(rng.below(view.options().len() as u32) as usize)
     }
 }

@@ -191,3 +191,30 @@ pub fn plural(n: usize) -> &'static str {
         "s"
     }
 }
+
+/// `--agents` of `play` and `sim`: the names in the help and the shell completions come from the
+/// one table of agents (`carto::agent::AGENTS`); each spec is read, and refused with its message,
+/// by `parse_agent` when the command starts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AgentNames;
+
+impl clap::builder::TypedValueParser for AgentNames {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        Ok(value.to_string_lossy().into_owned())
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(carto::agent::AGENTS.iter().map(|k| {
+            clap::builder::PossibleValue::new(k.name).help(k.about)
+        })))
+    }
+}

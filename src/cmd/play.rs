@@ -2,7 +2,7 @@
 //! terminal), its transcript, board and scores.
 
 use super::{check_players, new_game, Failure};
-use carto::agent::{parse_agent, Agent};
+use carto::agent::{parse_agent, Agent, View};
 use carto::game::Game;
 use carto::lang::interp::Interp;
 use carto::variant::{load_variant, InputError};
@@ -42,9 +42,8 @@ pub struct Args {
     /// by colour and value).
     #[arg(long)]
     verbose: bool,
-    /// Who plays each seat, comma-separated, or one for all: random, greedy, mcts, mcts:N, human
-    /// (a person at the terminal, or answers piped to standard input).
-    #[arg(long, value_delimiter = ',', default_value = "random")]
+    /// Who plays each seat, comma-separated, or one for all.
+    #[arg(long, value_delimiter = ',', default_value = "random", value_parser = super::AgentNames)]
     agents: Vec<String>,
 }
 
@@ -122,7 +121,7 @@ fn play_with_agents(
     while game.advance()? {
         let who = game.decider() as usize;
         let agent = &mut seats[who % seats.len()];
-        let i = agent.choose(game, &mut rng)?;
+        let i = agent.choose(&View::of(game), &mut rng)?;
         if person && agent.name() != "human" {
             let name = &game.st.players[who].name;
             emitln!("{name} takes: {}", game.option_name(game.options[i]));

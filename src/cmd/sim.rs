@@ -60,7 +60,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<String>,
     /// The agent of each seat, comma-separated (one for every seat: `--agents greedy`).
-    #[arg(long, value_delimiter = ',', default_value = "random")]
+    #[arg(long, value_delimiter = ',', default_value = "random", value_parser = super::AgentNames)]
     pub agents: Vec<String>,
     /// Player names, comma-separated (default: as many as the agents, at least two).
     #[arg(long, value_delimiter = ',')]
@@ -350,12 +350,13 @@ fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure
         )));
     }
     for a in &agents {
-        if a == "human" {
-            return Err(Failure::Usage(
-                "`human` plays at `carto play`; sim plays without people".into(),
-            ));
+        let (kind, _) = carto::agent::agent_kind(a).map_err(Failure::Usage)?;
+        if kind.person {
+            return Err(Failure::Usage(format!(
+                "`{}` plays at `carto play`; sim plays without people",
+                kind.name
+            )));
         }
-        carto::agent::parse_agent(a).map_err(Failure::Usage)?;
     }
     Ok((agents, players))
 }

@@ -2,7 +2,7 @@
 //! actions, per seat), and the game's [`Outcome`] is read from the scores and the state's tally.
 
 use super::stats::Outcome;
-use crate::agent::Agent;
+use crate::agent::{Agent, View};
 use crate::game::{Game, GameError, Hooks as _, Opt};
 use crate::lang::interp::Interp;
 use crate::rng::Rng;
@@ -27,7 +27,7 @@ pub fn play_counted(
     let mut rng = agent_rng(seed);
     while game.advance()? {
         let who = game.decider() as usize;
-        let i = agents[who % agents.len()].choose(game, &mut rng)?;
+        let i = agents[who % agents.len()].choose(&View::of(game), &mut rng)?;
         match game.options.get(i) {
             Some(Opt::Place { .. }) => out.turns[who] += 1,
             Some(&Opt::Action(h)) => {
