@@ -492,20 +492,31 @@ fn agents_choose_the_same_when_what_they_may_not_see_is_shuffled() {
                     let shuffled = shuffle_hidden(&game, &mut Rng::new(k));
                     changed_order += usize::from(shuffled.st.stack != game.st.stack);
                     changed_faces += usize::from(shuffled.st.chips != game.st.chips);
-                    let a = seen.choose(&View::of(&game), &mut Rng::new(100 + k)).unwrap();
+                    let a = seen
+                        .choose(&View::of(&game), &mut Rng::new(100 + k))
+                        .unwrap();
                     let b = other
                         .choose(&View::of(&shuffled), &mut Rng::new(100 + k))
                         .unwrap();
-                    assert_eq!(a, b, "{name}, {spec}, decision {k}: the hidden changed its choice");
+                    assert_eq!(
+                        a, b,
+                        "{name}, {spec}, decision {k}: the hidden changed its choice"
+                    );
                 }
                 let i = play.below(game.options.len() as u32) as usize;
                 game.choose(i).unwrap();
                 k += 1;
             }
-            assert!(changed_order > 0, "{name}: the shuffle never changed the draw order");
+            assert!(
+                changed_order > 0,
+                "{name}: the shuffle never changed the draw order"
+            );
             let hides_faces = game.st.chips.iter().any(|c| !c.face_up);
             if hides_faces && spec == "random" {
-                assert!(changed_faces > 0, "{name}: the shuffle never changed a chip's face");
+                assert!(
+                    changed_faces > 0,
+                    "{name}: the shuffle never changed a chip's face"
+                );
             }
         }
     }

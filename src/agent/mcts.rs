@@ -62,12 +62,7 @@ impl Mcts {
     }
 
     /// One playout after option `i`: its reward for player `me`.
-    fn playout(
-        &mut self,
-        view: &View,
-        i: usize,
-        rng: &mut Rng,
-    ) -> Result<f64, GameError> {
+    fn playout(&mut self, view: &View, i: usize, rng: &mut Rng) -> Result<f64, GameError> {
         let me = view.me();
         let g = view.sample(&mut self.scratch, rng);
         g.choose(i)?;
