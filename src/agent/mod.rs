@@ -42,8 +42,6 @@ pub trait Agent: Send {
 pub struct AgentKind {
     /// The name a spec starts with.
     pub name: &'static str,
-    /// What the agent does, for help texts.
-    pub about: &'static str,
     /// Whether the spec may give a number after a colon (`mcts:N`), and the most it may be.
     pub budget: Option<u32>,
     /// Whether it is a person (who plays at `carto play` only).
@@ -56,28 +54,24 @@ pub struct AgentKind {
 pub const AGENTS: &[AgentKind] = &[
     AgentKind {
         name: "random",
-        about: "every legal option equally likely",
         budget: None,
         person: false,
         make: |_| Box::new(Random),
     },
     AgentKind {
         name: "greedy",
-        about: "the option with the best immediate gain",
         budget: None,
         person: false,
         make: |_| Box::new(Greedy::default()),
     },
     AgentKind {
         name: "mcts",
-        about: "tree search; mcts:N for N playouts per decision (default 200)",
         budget: Some(MAX_PLAYOUTS),
         person: false,
         make: |n| Box::new(Mcts::new(n.unwrap_or(DEFAULT_PLAYOUTS))),
     },
     AgentKind {
         name: "human",
-        about: "a person at the terminal, or answers piped to standard input",
         budget: None,
         person: true,
         make: |_| Box::new(Human::stdio()),

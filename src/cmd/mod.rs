@@ -213,8 +213,11 @@ impl clap::builder::TypedValueParser for AgentNames {
     fn possible_values(
         &self,
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        Some(Box::new(carto::agent::AGENTS.iter().map(|k| {
-            clap::builder::PossibleValue::new(k.name).help(k.about)
-        })))
+        // Names only: a value's own help would turn `--help` into the long layout.
+        Some(Box::new(
+            carto::agent::AGENTS
+                .iter()
+                .map(|k| clap::builder::PossibleValue::new(k.name)),
+        ))
     }
 }

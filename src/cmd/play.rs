@@ -42,7 +42,7 @@ pub struct Args {
     /// by colour and value).
     #[arg(long)]
     verbose: bool,
-    /// Who plays each seat, comma-separated, or one for all.
+    /// Who plays each seat, comma-separated, or one for all (`mcts:N`: N playouts a decision).
     #[arg(long, value_delimiter = ',', default_value = "random", value_parser = super::AgentNames)]
     agents: Vec<String>,
 }
