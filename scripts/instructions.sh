@@ -2,7 +2,9 @@
 # Prints the instructions one random game of each VARIANT costs, counted with callgrind:
 #   (Ir of `carto bench V --games 21` - Ir of `carto bench V --games 1`) / 20
 # Counting instructions is repeatable on a busy machine, unlike timing. Needs valgrind and a release
-# build (`cargo build --release`); CARTO=path overrides the binary.
+# build (`cargo build --release`: the counts need no debug info; for callgrind_annotate by function
+# and line, `cargo build --profile profiling` and CARTO=target/profiling/carto); CARTO=path
+# overrides the binary.
 # Usage: scripts/instructions.sh [VARIANT...]   (default: every bundled variant)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,7 +3,16 @@
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
-use codespan_reporting::term::{self, termcolor::NoColor, Config};
+use codespan_reporting::term::termcolor::{Ansi, NoColor, WriteColor};
+use codespan_reporting::term::{self, Config};
+
+/// Whether diagnostics are rendered in colour (off unless the command line turns it on).
+static COLOUR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Turns colour on or off for every diagnostic rendered after (`--color`, `NO_COLOR`).
+pub fn set_colour(on: bool) {
+    COLOUR.store(on, std::sync::atomic::Ordering::Relaxed);
+}
 use std::ops::Range;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -80,12 +89,24 @@ impl Source {
         (line, col)
     }
 
-    /// Renders diagnostics (in the order given) as plain text.
+    /// Renders diagnostics (in the order given) as text: plain, or with the terminal's colours when
+    /// [`set_colour`] turned them on.
     pub fn render(&self, diags: &[Diagnostic]) -> String {
+        if COLOUR.load(std::sync::atomic::Ordering::Relaxed) {
+            let mut out = Ansi::new(Vec::new());
+            self.render_into(diags, &mut out);
+            String::from_utf8_lossy(&out.into_inner()).into_owned()
+        } else {
+            let mut out = NoColor::new(Vec::new());
+            self.render_into(diags, &mut out);
+            String::from_utf8_lossy(&out.into_inner()).into_owned()
+        }
+    }
+
+    fn render_into(&self, diags: &[Diagnostic], out: &mut dyn WriteColor) {
         let mut files = SimpleFiles::new();
         let id = files.add(self.name.clone(), self.text.clone());
         let config = Config::default();
-        let mut out = NoColor::new(Vec::new());
         for d in diags {
             let start = floor_char_boundary(&self.text, d.span.start);
             let end = floor_char_boundary(&self.text, d.span.end.max(d.span.start));
@@ -97,9 +118,8 @@ impl Source {
             .with_labels(vec![Label::primary(id, start..end).with_message(&d.label)])
             .with_notes(d.notes.clone());
             // Writing into a Vec cannot fail; a failure here would only lose text.
-            let _ = term::emit(&mut out, &config, &files, &cs);
+            let _ = term::emit(out, &config, &files, &cs);
         }
-        String::from_utf8_lossy(&out.into_inner()).into_owned()
     }
 }
 

@@ -107,8 +107,90 @@ pub fn read_text(path: &Path) -> Result<String, String> {
     read_text_limited(path, MAX_FILE_BYTES)
 }
 
+thread_local! {
+    /// The folder (canonical) reads are confined to while a log is loaded, and how to name it.
+    static CONFINED: std::cell::RefCell<Option<(PathBuf, String)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with every read of this thread confined to the folder `dir` (by canonical path, so a
+/// symbolic link that leads out of it is caught): a file the data names outside it is refused unread.
+pub fn confined<T>(dir: &Path, f: impl FnOnce() -> T) -> T {
+    let shown = match dir.as_os_str().is_empty() {
+        true => ".".to_string(),
+        false => dir.display().to_string(),
+    };
+    let canonical = std::fs::canonicalize(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    })
+    .unwrap_or_else(|_| dir.to_path_buf());
+    let before = CONFINED.with(|c| c.replace(Some((canonical, shown))));
+    let out = f();
+    CONFINED.with(|c| *c.borrow_mut() = before);
+    out
+}
+
+/// Refuses a read outside the folder of [`confined`], if any.
+fn check_confined(path: &Path) -> Result<(), String> {
+    CONFINED.with(|c| {
+        let c = c.borrow();
+        let Some((dir, shown)) = c.as_ref() else {
+            return Ok(());
+        };
+        // A file that does not exist is reported as missing by the read itself.
+        let Ok(real) = std::fs::canonicalize(path) else {
+            return Ok(());
+        };
+        if real.starts_with(dir) {
+            return Ok(());
+        }
+        Err(format!(
+            "`{}` is outside the log's folder `{shown}` (it was not read): while a log is loaded, \
+             carto reads only files in its folder",
+            path.display()
+        ))
+    })
+}
+
+/// Reads standard input as text (a log or script piped in as `-`), with the limits of [`read_text`].
+pub fn read_stdin() -> Result<String, String> {
+    let shown = "standard input";
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "{shown} is larger than {} MiB, the most carto reads",
+            MAX_FILE_BYTES >> 20
+        ));
+    }
+    text_of(bytes, shown)
+}
+
+/// The text of a file's bytes: no NUL byte, no byte-order mark, valid UTF-8.
+fn text_of(mut bytes: Vec<u8>, shown: &str) -> Result<String, String> {
+    if bytes.contains(&0) {
+        return Err(format!("{shown} is binary, not text"));
+    }
+    // A UTF-8 byte-order mark (some Windows editors write one) is not part of the text.
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{shown} is not valid UTF-8 (byte {} is not part of a character)",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 /// [`read_text`] with a given size limit in bytes.
 pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, String> {
+    check_confined(path)?;
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => format!("no file `{shown}`"),
@@ -144,16 +226,7 @@ pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, String> {
     if bytes.contains(&0) {
         return Err(format!("`{shown}` is a binary file, not text"));
     }
-    // A UTF-8 byte-order mark (some Windows editors write one) is not part of the text.
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        bytes.drain(..3);
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "`{shown}` is not valid UTF-8 (byte {} is not part of a character)",
-            e.utf8_error().valid_up_to()
-        )
-    })
+    text_of(bytes, &format!("`{shown}`"))
 }
 
 /// For a file that does not exist: the name of the nearest file beside it (a likely typo), if any.

@@ -50,6 +50,31 @@ Examples:
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colours in diagnostics: `auto` (when standard error is a terminal and `NO_COLOR` is not
+    /// set), `always` or `never`.
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    color: ColorWhen,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    fn on(self) -> bool {
+        use std::io::IsTerminal as _;
+        match self {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::io::stderr().is_terminal()
+            }
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -83,8 +108,26 @@ enum Command {
     Completions(cmd::completions::Args),
 }
 
+/// Prints what clap says instead of running a command (`--help`, `--version`, a usage error) and
+/// exits with its code; 1 when the help or version cannot be written (a full disk).
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    use std::io::Write as _;
+    let written = e.print().and_then(|()| std::io::stdout().flush());
+    match written {
+        Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write to standard output: {w}");
+            ExitCode::from(1)
+        }
+        _ => ExitCode::from(e.exit_code().clamp(0, 255) as u8),
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
+    carto::diag::set_colour(cli.color.on());
     let r = match cli.command {
         Command::Play(a) => cmd::play::run(a),
         Command::Run(a) => cmd::run::run(a),

@@ -8,7 +8,6 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::ops::Range;
-use std::path::Path;
 use toml::Spanned;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -205,8 +204,7 @@ impl MapResolver for BundledResolver {
         if let Some(text) = bundled_map(name) {
             return Ok(Source::new(name, text));
         }
-        let dir = Path::new(&from.name).parent().unwrap_or(Path::new(""));
-        let path = dir.join(name);
+        let path = crate::paths::beside(&from.name, name)?;
         match crate::files::read_text(&path) {
             Ok(text) => Ok(Source::new(path.to_string_lossy(), text)),
             Err(e) => {
@@ -230,8 +228,29 @@ pub const MAX_SQUARES: i64 = 65_536;
 /// diagnostics (rendered with its `file:line:col`) as a note.
 pub fn parse_map(source: &Source, resolver: &dyn MapResolver) -> Result<MapBoard, Vec<Diagnostic>> {
     let mut stack = vec![source.name.clone()];
-    parse_nested(source, resolver, &mut stack)
+    let mut board = parse_nested(source, resolver, &mut stack)?;
+    if !board.squares.iter().any(|s| s.kind == SquareKind::Land) {
+        return Err(vec![Diagnostic::error(
+            0..0,
+            "the map has no land square: no tile could be placed on it",
+        )
+        .with_note(
+            "the legend says which grid characters are land (see maps/README.md)",
+        )]);
+    }
+    // A map without a name is called after its file (`my-map.toml`: "my-map").
+    if board.name.trim().is_empty() {
+        board.name = std::path::Path::new(&source.name)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "map".into());
+    }
+    Ok(board)
 }
+
+/// The most chip slots a square may have (`slots = N`): the interpreter keeps a square's free slots
+/// as the bits of a `u16`.
+pub const MAX_SLOTS: u8 = 16;
 
 fn parse_nested(
     source: &Source,
@@ -503,13 +522,29 @@ impl Cx<'_> {
                 RawAttr::Bool(b) => AttrValue::Bool(*b),
                 RawAttr::Str(s) => AttrValue::Str(s.clone()),
                 RawAttr::Other(what) => {
+                    let a = if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    };
                     self.error(
-                        Diagnostic::error(span, format!("attribute `{name}` is a {what}"))
+                        Diagnostic::error(span, format!("attribute `{name}` is {a} {what}"))
                             .with_label("expected a string, an integer or a boolean"),
                     );
                     continue;
                 }
             };
+            if let (true, AttrValue::Int(n)) = (name == "slots", &v) {
+                if !(0..=i64::from(MAX_SLOTS)).contains(n) {
+                    self.error(
+                        Diagnostic::error(
+                            span.clone(),
+                            format!("`slots = {n}`: a square has 0 to {MAX_SLOTS} chip slots"),
+                        )
+                        .with_label(format!("expected 0 to {MAX_SLOTS}")),
+                    );
+                }
+            }
             self.check_attr_type(name, v.type_name(), span, None);
             out.insert(name.clone(), v);
         }
@@ -1064,6 +1099,12 @@ fn add_towns(cx: &mut Cx, board: &mut MapBoard, raw: &RawMap) {
         for t in list {
             let attrs = cx.attrs(&t.attrs);
             let name = t.name.get_ref();
+            if name.trim().is_empty() || crate::paths::control_char(name).is_some() {
+                cx.error(
+                    Diagnostic::error(t.name.span(), format!("a {what} needs a name"))
+                        .with_label("a name on one line, such as \"Paris\""),
+                );
+            }
             if let Some(first) = names.get(name) {
                 let first = cx.at(first);
                 cx.error(

@@ -1,6 +1,18 @@
 //! The rules for names and paths that come from files (issue 18, "files from strangers"), in one
 //! place: what a name that becomes part of a file name may hold, which characters a name shown in a
 //! transcript may not hold, and (for paths a file names) where a file may be read from.
+//!
+//! - A name that becomes a file name is a name ([`is_name`]).
+//! - A file names other files relative to its own folder, never by an absolute path ([`beside`]).
+//! - A log names its rules as a bundled name or a `.rules` file in its folder ([`log_rules`]); while
+//!   a log is loaded, every read is confined to its folder by canonical path, so a symbolic link out
+//!   of it is caught too ([`crate::files::confined`]).
+//! - `-` names standard input (a log or script to read) or standard output (a file to write).
+
+use std::path::{Component, Path, PathBuf};
+
+/// The name that means standard input or standard output.
+pub const STDIO: &str = "-";
 
 /// The most characters of a name that becomes part of a file name (a variant's name: `doc --out`
 /// writes `NAME.md`).
@@ -48,6 +60,45 @@ pub fn control_char(s: &str) -> Option<char> {
     s.chars().find(|c| c.is_control())
 }
 
+/// The path of a file another file names (an import, a map, a map part, a tile set): relative to the
+/// folder of the file `from` that names it. An absolute path is refused: a shared file names the
+/// files that go with it relative to itself, never a place of the reader's machine.
+pub fn beside(from: &str, name: &str) -> Result<PathBuf, String> {
+    if Path::new(name).is_absolute() {
+        return Err(format!(
+            "`{}` is an absolute path: a file names the files that go with it relative to its own \
+             folder",
+            name.escape_debug()
+        ));
+    }
+    let dir = Path::new(from).parent().unwrap_or(Path::new(""));
+    Ok(dir.join(name))
+}
+
+/// Checks the rules a log's `game_start` names by path (a bundled name is not a path): a `.rules`
+/// file in the log's folder or below it. An absolute path, one that leaves the folder (`..`) or a
+/// file of another kind is refused before anything is read, so a log cannot make carto read (and
+/// quote) a file of the reader's machine; `--rules FILE` names rules kept elsewhere.
+pub fn log_rules(rules: &str) -> Result<(), String> {
+    let shown = rules.escape_debug();
+    let why = if Path::new(rules).is_absolute() {
+        "an absolute path"
+    } else if Path::new(rules)
+        .components()
+        .any(|c| matches!(c, Component::ParentDir))
+    {
+        "a path that leaves the log's folder"
+    } else if !rules.ends_with(".rules") {
+        "not a rules file (a name ending in `.rules`) nor a bundled variant"
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "the log's `rules` is `{shown}`, {why}: a log names its rules relative to its own folder \
+         (it was not read)\n  give the rules with `--rules FILE` if you trust them"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +124,27 @@ mod tests {
         }
         assert_eq!(not_a_name("../x").unwrap(), "it holds `.`");
         assert_eq!(not_a_name("a\nb").unwrap(), "it holds the character U+000A");
+    }
+
+    #[test]
+    fn log_rules_stay_in_the_folder() {
+        assert_eq!(log_rules("house.rules"), Ok(()));
+        assert_eq!(log_rules("sub/house.rules"), Ok(()));
+        for bad in [
+            "/etc/passwd",
+            "../x.rules",
+            "a/../../x.rules",
+            "x.toml",
+            "/abs.rules",
+        ] {
+            let e = log_rules(bad).unwrap_err();
+            assert!(e.contains("it was not read"), "{bad}: {e}");
+        }
+        assert!(beside("a/b.rules", "/etc/passwd").is_err());
+        assert_eq!(
+            beside("a/b.rules", "c.toml").unwrap(),
+            Path::new("a/c.toml")
+        );
     }
 
     #[test]

@@ -68,7 +68,26 @@ fn first_difference(log: &[Value], log_text: &str, again: &str) -> Option<(usize
 
 /// Replays a log; `Err` when the log cannot be read or the replay differs from it.
 pub fn replay(src: &Source) -> Result<Replay, InputError> {
-    let r = replay_game(src, &mut |_| {})?;
+    replay_with(src, None)
+}
+
+/// [`replay`], with the rules read from `rules` (a path the user gave) instead of those the log names.
+pub fn replay_with(src: &Source, rules: Option<&str>) -> Result<Replay, InputError> {
+    let r = replay_game_with(src, rules, &mut |_| {})?;
+    let (lines, spacing_differs) = verify(src, &r)?;
+    let turns = r.lines.iter().filter(|l| l["event"] == "turn_end").count();
+    Ok(Replay {
+        turns,
+        lines,
+        changed: r.changed,
+        spacing_differs,
+    })
+}
+
+/// Compares a replayed game's log with the log it was played from: `Err` at the first line that
+/// differs (an edited score, a reordered line, a wrong hash); else the number of lines and whether
+/// some line is spaced otherwise than carto writes it.
+pub fn verify(src: &Source, r: &Replayed) -> Result<(usize, bool), InputError> {
     let again = crate::output::json_log(&r.game, &r.variant.params());
     if let Some((i, a, b)) = first_difference(&r.lines, &src.text, &again) {
         let msg = format!("the replay differs here\n  log:    {a}\n  replay: {b}");
@@ -80,13 +99,7 @@ pub fn replay(src: &Source) -> Result<Replay, InputError> {
         return Err(fail(src, n.min(m), msg, &r.changed));
     }
     let spacing_differs = src.text.lines().zip(again.lines()).any(|(a, b)| a != b);
-    let turns = r.lines.iter().filter(|l| l["event"] == "turn_end").count();
-    Ok(Replay {
-        turns,
-        lines: n,
-        changed: r.changed,
-        spacing_differs,
-    })
+    Ok((n, spacing_differs))
 }
 
 /// The log's lines as JSON values.
@@ -238,36 +251,48 @@ fn read_start<'a>(src: &Source, lines: &'a [Value]) -> Result<Start<'a>, InputEr
     })
 }
 
-/// Loads the variant a log names (a rules file relative to the log), with the log's parameters;
-/// every problem is reported at the log's first line.
-fn load_logged_variant(src: &Source, start: &Value, rules: &str) -> Result<Variant, InputError> {
+/// Loads the variant a log names (a bundled name, or a `.rules` file in the log's folder: see
+/// [`crate::paths::log_rules`]), with the log's parameters; every problem is reported at the log's
+/// first line. Every file read meanwhile must be in the log's folder. `given` is a rules file the
+/// user named (`--rules FILE`), read instead of the log's, from anywhere.
+fn load_logged_variant(
+    src: &Source,
+    start: &Value,
+    rules: &str,
+    given: Option<&str>,
+) -> Result<Variant, InputError> {
     let bad = |msg: String| fail(src, 0, msg, &[]);
+    let sets = param_sets(start);
+    let set_error = |i: usize, e: String| bad(format!("the log's parameter `{}`: {e}", sets[i]));
+    if let Some(path) = given {
+        return crate::variant::load_variant_with(path, &sets, &set_error)
+            .map_err(|e| with_rules_change(e, start, path, false));
+    }
     let bundled = crate::lang::check::BUNDLED_RULES
         .iter()
         .any(|(n, _)| *n == rules);
-    let path = locate_rules(rules, &src.name);
     if !bundled {
-        if let Err(e) = crate::files::read_text(std::path::Path::new(&path)) {
-            let looks_like_path = rules.contains('/') || rules.ends_with(".rules");
-            let what = if looks_like_path {
-                format!("the log's `rules` is `{rules}`, a path relative to the log's folder")
-            } else {
-                let names: Vec<&str> = crate::variant::bundled_variants().map(|(n, _)| n).collect();
-                format!(
-                    "`{rules}` is not a bundled variant of this carto ({}) nor a file beside the log",
-                    names.join(", ")
-                )
-            };
-            return Err(bad(format!(
-                "cannot read the rules the game was played with: {e}\n  ({what})"
-            )));
-        }
+        crate::paths::log_rules(rules).map_err(bad)?;
     }
-    let sets = param_sets(start);
-    crate::variant::load_variant_with(&path, &sets, &|i, e| {
-        bad(format!("the log's parameter `{}`: {e}", sets[i]))
+    let folder = std::path::Path::new(&src.name)
+        .parent()
+        .unwrap_or(std::path::Path::new(""))
+        .to_path_buf();
+    crate::files::confined(&folder, || {
+        let path = locate_rules(rules, &src.name);
+        if !bundled {
+            if let Err(e) = crate::files::read_text(std::path::Path::new(&path)) {
+                return Err(bad(format!(
+                    "cannot read the rules the game was played with: {e}\n  (the log's `rules` is \
+                     `{}`, a path relative to the log's folder; `--rules FILE` names rules kept \
+                     elsewhere)",
+                    rules.escape_debug()
+                )));
+            }
+        }
+        crate::variant::load_variant_with(&path, &sets, &set_error)
+            .map_err(|e| with_rules_change(e, start, &path, bundled))
     })
-    .map_err(|e| with_rules_change(e, start, &path, bundled))
 }
 
 /// A rules file that no longer loads: says so when it changed since the game was played (its hash
@@ -304,13 +329,22 @@ pub fn replay_game(
     src: &Source,
     at_decision: &mut dyn FnMut(&crate::game::Game<crate::lang::interp::Interp>),
 ) -> Result<Replayed, InputError> {
+    replay_game_with(src, None, at_decision)
+}
+
+/// [`replay_game`], with the rules read from `given` (a path the user gave) when there is one.
+pub fn replay_game_with(
+    src: &Source,
+    given: Option<&str>,
+    at_decision: &mut dyn FnMut(&crate::game::Game<crate::lang::interp::Interp>),
+) -> Result<Replayed, InputError> {
     let lines = parse_lines(src)?;
     let Start {
         rules,
         seed,
         players,
     } = read_start(src, &lines)?;
-    let v = load_logged_variant(src, &lines[0], rules)?;
+    let v = load_logged_variant(src, &lines[0], rules, given)?;
     let (lo, hi) = v.players;
     if players.len() < lo || players.len() > hi {
         return Err(fail(

@@ -461,6 +461,15 @@ fn configure(src: &Source, h: &Header, variant: &Variant) -> Result<Config, Inpu
     let mut cfg: Config = (*variant.config).clone();
     cfg.start_names = h.starts.clone();
     if let Some((ids, span)) = &h.tiles {
+        let most = crate::variant::MAX_TILES;
+        if ids.len() as u64 > most {
+            return Err(fail(
+                src,
+                span.clone(),
+                format!("{} tiles; a game takes at most {most}", ids.len()),
+                "too many tiles",
+            ));
+        }
         let mut order = Vec::new();
         for id in ids {
             let Some(t) = cfg.tile_by_id(id) else {

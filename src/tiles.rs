@@ -526,6 +526,14 @@ impl Checker<'_> {
                 self.error(v.span(), "`id` must not be empty", "expected a short id");
                 return None;
             }
+            if let Some(why) = crate::paths::not_a_name(&s) {
+                self.error(
+                    v.span(),
+                    format!("a tile's id must be a name: {why}"),
+                    "letters, digits, `-` and `_`: an id is part of every option that places the tile",
+                );
+                return None;
+            }
             Some(s)
         });
         let name = match &v.name {

@@ -35,7 +35,7 @@ fn variant_names() -> Vec<&'static str> {
 
 /// Whether a rules file declares a variant of its own (not only through what it imports).
 pub fn declares_variant(source: &Source) -> bool {
-    let (file, _) = crate::lang::parser::parse_file(source);
+    let (file, _) = crate::lang::check::parse_once(source);
     file.items
         .iter()
         .any(|i| matches!(i.kind, crate::lang::ast::ItemKind::Variant { .. }))
@@ -87,10 +87,7 @@ pub fn load_map_recorded(
     let src = if let Some(text) = bundled {
         Source::new(format!("maps/{name}.toml"), text)
     } else {
-        let dir = std::path::Path::new(&from.name)
-            .parent()
-            .unwrap_or(std::path::Path::new(""));
-        let path = dir.join(name);
+        let path = crate::paths::beside(&from.name, name)?;
         let p = path.display().to_string();
         if !crate::header::looks_like_path(name) && !path.exists() {
             return Err(unknown_map(name));
@@ -391,9 +388,15 @@ fn apply_sets(
 /// What a parameter takes: its type and default, and its allowed values when it lists them.
 fn param_help(program: &Program, p: usize) -> String {
     let p = &program.params[p];
-    let show = |v: Value| match value_json(program, v) {
-        serde_json::Value::String(s) => s,
-        j => j.to_string(),
+    // Written as `--set` takes it: a table as `{1: 1, 2: 3}`, a string or range bare.
+    let show = |v: Value| match (v, value_json(program, v)) {
+        (Value::Table(t), _) => {
+            let entries = program.tables.get(t as usize).cloned().unwrap_or_default();
+            let parts: Vec<String> = entries.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        (_, serde_json::Value::String(s)) => s,
+        (_, j) => j.to_string(),
     };
     let k = &p.name;
     let mut e = format!(

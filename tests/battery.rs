@@ -285,6 +285,26 @@ fn bad_rules() {
             "rule forever on placed {\n  for a in 1..1000 {\n    for b in 1..1000 {\n      for c in 1..1000 {\n        score(player, 0)\n      }\n    }\n  }\n}",
         ),
         r("score_overflows", "rule huge on placed {\n  score(player, 9223372036854775807)\n}"),
+        // Issue 18: silent acceptances of the checker.
+        c(
+            "choose_size_empty",
+            "action a phase score\n    choose pay: chips from chips(hand(player)) size 3..1 {\n  score(player, 1)\n}",
+        ),
+        c("table_key_twice", "param p: table = {1: 1, 1: 2} \"a\"\nrule r on placed {\n  score(player, p[1])\n}"),
+        c("division_by_zero", "rule r on scored {\n  score(feature.winners, feature.tiles / 0)\n}"),
+        c("remainder_by_zero", "rule r on scored {\n  score(feature.winners, feature.tiles % 0)\n}"),
+        rules_case(
+            "variant_name_a_path",
+            "doc",
+            "import \"base\"\nvariant \"../x\" {\n  title = \"T\"\n}\n",
+        ),
+        rules_case("variant_name_empty", "check", "import \"base\"\nvariant \"\" {\n}\n"),
+        rules_case(
+            "title_with_a_newline",
+            "check",
+            "import \"base\"\nvariant \"t\" {\n  title = \"a\\nb\"\n}\n",
+        ),
+        rules_case("import_absolute", "check", "import \"/etc/passwd\"\n"),
         case(
             "check_map_option_missing",
             &[("v.rules", &rules(""))],
@@ -325,6 +345,17 @@ fn bad_maps() {
     );
     let cases = vec![
         map_case("not_toml", "this is not toml\n"),
+        // Issue 18.
+        m("start_name_empty", "name = \"Home\"", "name = \"\""),
+        m(
+            "slots_over_the_limit",
+            "town = true }",
+            "town = true, attrs = { slots = 100 } }",
+        ),
+        map_case(
+            "no_land",
+            "name = \"Wet\"\ngrid = \"\"\"\n~~~\n~~~\n\"\"\"\n[legend]\n\"~\" = \"sea\"\n",
+        ),
         map_case("empty", ""),
         m(
             "grid_missing",
@@ -444,6 +475,7 @@ fn bad_tile_sets() {
             "v.rules",
         ),
         sets("no_sets", ""),
+        edit("id_not_a_name", "id = \"S\"", "id = \"A,B at 0\""),
         sets("set_a_number", "3"),
     ];
     battery("tile_sets", cases);
@@ -462,6 +494,10 @@ fn bad_scripts() {
     let raw = |name: &str, text: &str| script_case(name, text, &[]);
     let cases = vec![
         raw("empty", ""),
+        s(
+            "tiles_over_the_limit",
+            &format!("tiles {}", vec!["U"; 1001].join(",")),
+        ),
         raw("variant_missing", "players ann, bob\nplace U at 1,0 r0\n"),
         raw("variant_unknown", "variant nosuch\n"),
         raw("variant_misspelt", "variant bsae\n"),
@@ -695,6 +731,7 @@ fn bad_command_lines() {
         i("set_unknown", "play base --set nosuch=1"),
         i("set_wrong_type", "play base --set followers=many"),
         i("set_outside_range", "play base --set followers=99"),
+        i("set_table_wrong_type", "play ukraine --set trade=many"),
         u("bench_zero_games", "bench base --games 0"),
         u("bench_games_a_word", "bench base --games many"),
         u("sim_zero_threads", "sim base --threads 0"),

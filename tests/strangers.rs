@@ -154,3 +154,300 @@ fn titles_and_player_names_hold_no_control_characters() {
         );
     }
 }
+
+/// Runs carto in `dir` with `input` on standard input; (exit code, stdout, stderr).
+fn carto_stdin(dir: &Path, args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_carto"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let text = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(text.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A log of a game of `my.rules` (in `dir`), written beside it as `g.log`; its text.
+fn logged_game(dir: &Path) -> String {
+    write_file(dir, "my.rules", RULES);
+    let (code, _, err) = carto_in(dir, &["play", "my.rules", "--quiet", "--log", "g.log"]);
+    assert_eq!(code, 0, "{err}");
+    let log = std::fs::read_to_string(dir.join("g.log")).unwrap();
+    assert!(log.starts_with("{\"event\":\"game_start\""), "{log}");
+    assert!(log.contains("\"rules\":\"my.rules\""), "{log}");
+    log
+}
+
+#[test]
+fn a_log_names_its_rules_in_its_own_folder() {
+    let dir = fresh_dir("strangers", "log-rules");
+    let log = logged_game(&dir);
+    let cases = [
+        ("/etc/passwd", "an absolute path"),
+        ("../my.rules", "a path that leaves the log's folder"),
+        ("sub/../../my.rules", "a path that leaves the log's folder"),
+        ("g.log", "not a rules file"),
+    ];
+    for (rules, why) in cases {
+        let bad = log.replacen(
+            "\"rules\":\"my.rules\"",
+            &format!("\"rules\":\"{rules}\""),
+            1,
+        );
+        write_file(&dir, "bad.log", &bad);
+        for cmd in ["replay", "render", "view"] {
+            let (code, out, err) = carto_in(
+                &dir,
+                &[cmd, "bad.log", "-o", "x"][..if cmd == "replay" { 2 } else { 4 }],
+            );
+            assert_eq!(code, 1, "{cmd} {rules}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "bad.log:1:1: the log's `rules` is `{rules}`, {why}"
+                )) && err.contains("(it was not read)"),
+                "{cmd} {rules}: {err}"
+            );
+            // Nothing of the file is quoted (the first line of /etc/passwd names root).
+            assert!(!err.contains("root") && !out.contains("root"), "{err}");
+        }
+    }
+    assert!(!dir.join("x").exists());
+}
+
+#[test]
+#[cfg(unix)]
+fn a_log_loads_nothing_outside_its_folder() {
+    let dir = fresh_dir("strangers", "confined");
+    logged_game(&dir);
+    // The log in a folder of its own, its rules a symbolic link to the rules outside it.
+    std::fs::create_dir_all(dir.join("logs")).unwrap();
+    std::fs::copy(dir.join("g.log"), dir.join("logs/g.log")).unwrap();
+    std::os::unix::fs::symlink("../my.rules", dir.join("logs/my.rules")).unwrap();
+    for cmd in ["replay", "render", "view"] {
+        let (code, _, err) = carto_in(&dir, &[cmd, "logs/g.log"]);
+        assert_eq!(code, 1, "{cmd}: {err}");
+        assert!(
+            err.contains("`logs/my.rules` is outside the log's folder `logs` (it was not read)"),
+            "{cmd}: {err}"
+        );
+    }
+    // Rules beside the log that import a file outside it.
+    std::fs::remove_file(dir.join("logs/my.rules")).unwrap();
+    write_file(&dir, "logs/my.rules", "import \"../my.rules\"\n");
+    let (code, _, err) = carto_in(&dir, &["replay", "logs/g.log"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("is outside the log's folder `logs`"), "{err}");
+    // `--rules` names rules from anywhere.
+    for cmd in ["replay", "render", "view"] {
+        let (code, _, err) = carto_in(
+            &dir,
+            &[cmd, "logs/g.log", "--rules", "my.rules", "-o", "out"]
+                [..if cmd == "replay" { 4 } else { 6 }],
+        );
+        assert_eq!(code, 0, "{cmd}: {err}");
+    }
+    // A log written away from its rules says it will need `--rules`.
+    let (code, _, err) = carto_in(
+        &dir,
+        &["play", "my.rules", "--quiet", "--log", "logs/h.log"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: the log names its rules as `../my.rules`, outside its folder"),
+        "{err}"
+    );
+}
+
+#[test]
+fn render_and_view_draw_only_a_log_that_replays() {
+    let dir = fresh_dir("strangers", "verify");
+    let log = logged_game(&dir);
+    // ann's final score, edited.
+    let end = log.lines().last().unwrap();
+    let edited_end = end.replacen("\"scores\":{\"ann\":", "\"scores\":{\"ann\":9", 1);
+    assert_ne!(end, edited_end, "{end}");
+    write_file(&dir, "edited.log", log.replace(end, &edited_end));
+    let last = log.lines().count();
+    for cmd in ["replay", "render", "view"] {
+        let (code, out, err) = carto_in(
+            &dir,
+            &[cmd, "edited.log", "-o", "x"][..if cmd == "replay" { 2 } else { 4 }],
+        );
+        assert_eq!(code, 1, "{cmd}: {err}");
+        assert!(
+            err.contains(&format!("edited.log:{last}:1: the replay differs here")),
+            "{cmd}: {err}"
+        );
+        assert!(out.is_empty(), "{cmd}: {out}");
+    }
+    assert!(!dir.join("x").exists());
+    for cmd in ["render", "view"] {
+        let (code, _, err) = carto_in(&dir, &[cmd, "edited.log", "--draw-anyway", "-o", "x"]);
+        assert_eq!(code, 0, "{cmd}: {err}");
+        assert!(
+            err.starts_with(&format!(
+                "warning: edited.log:{last}:1: the replay differs here"
+            )) && err.contains("drawing the replay, not the log's values (--draw-anyway)"),
+            "{cmd}: {err}"
+        );
+        assert!(std::fs::metadata(dir.join("x")).unwrap().len() > 1000);
+    }
+}
+
+#[test]
+fn a_dash_is_standard_input_or_output() {
+    let dir = fresh_dir("strangers", "dash");
+    let (code, log, err) = carto_in(&dir, &["play", "base", "--seed", "4", "--log", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(log.starts_with("{\"event\":\"game_start\""), "{log}");
+    assert!(
+        log.lines().all(|l| l.starts_with('{')),
+        "only the log: {log}"
+    );
+    assert!(!dir.join("-").exists());
+    let (code, out, err) = carto_stdin(&dir, &["replay", "-"], &log);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("<stdin>: ") && out.contains("the replay is identical"),
+        "{out}"
+    );
+    let (code, svg, err) = carto_stdin(&dir, &["render", "-", "-o", "-"], &log);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{}",
+        &svg[..svg.len().min(80)]
+    );
+    let (code, html, err) = carto_stdin(&dir, &["view", "-"], &log);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        html.starts_with("<!DOCTYPE html>"),
+        "{}",
+        &html[..html.len().min(80)]
+    );
+    write_file(&dir, "s.script", "variant base\nseed 2\nrest random\n");
+    let (code, log, err) = carto_in(&dir, &["run", "s.script", "--log", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(log.lines().all(|l| l.starts_with('{')), "{log}");
+    let (code, out, err) = carto_stdin(&dir, &["run", "-"], "variant base\nseed 2\nrest random\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("final"), "{out}");
+    assert!(!dir.join("-").exists());
+}
+
+#[test]
+#[cfg(unix)]
+fn render_and_view_on_a_terminal_write_a_file() {
+    // `script` gives carto a terminal for standard output.
+    if !Path::new("/usr/bin/script").exists() {
+        eprintln!("no /usr/bin/script: skipped");
+        return;
+    }
+    let dir = fresh_dir("strangers", "terminal");
+    logged_game(&dir);
+    let bin = env!("CARGO_BIN_EXE_carto");
+    for (cmd, file) in [("render", "g.svg"), ("view", "g.html")] {
+        let line = format!("{bin} {cmd} g.log");
+        let out = std::process::Command::new("script")
+            .args(["-qec", &line, "/dev/null"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{said}");
+        assert!(
+            said.contains(&format!("wrote {file} (standard output is a terminal")),
+            "{said}"
+        );
+        assert!(
+            said.len() < 300,
+            "the drawing went to the terminal: {}",
+            said.len()
+        );
+        assert!(std::fs::metadata(dir.join(file)).unwrap().len() > 1000);
+    }
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn help_and_version_to_a_full_disk_fail() {
+    for args in [&["--help"][..], &["--version"], &["play", "--help"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_carto"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("error: cannot write to standard output"),
+            "{args:?}: {err}"
+        );
+    }
+    // To a pipe, as ever.
+    let (code, out, _) = carto_in(Path::new("."), &["--version"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("carto "), "{out}");
+}
+
+#[test]
+fn what_carto_prints_as_a_value_it_accepts() {
+    let dir = fresh_dir("strangers", "set");
+    let (code, _, err) = carto_in(&dir, &["play", "ukraine", "--set", "trade=many"]);
+    assert_eq!(code, 1, "{err}");
+    let shown = "trade={1: 1, 2: 3, 3: 6, 4: 10}";
+    assert!(err.contains(&format!("(its default: `{shown}`)")), "{err}");
+    let (code, _, err) = carto_in(&dir, &["play", "ukraine", "--quiet", "--set", shown]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn diagnostics_in_colour_when_asked() {
+    let dir = fresh_dir("strangers", "colour");
+    write_file(
+        &dir,
+        "v.rules",
+        "import \"base\"\nvariant \"v\" {\n  nope = 1\n}\n",
+    );
+    let (code, _, plain) = carto_in(&dir, &["check", "v.rules"]);
+    assert_eq!(code, 1);
+    assert!(
+        plain.contains("unknown header key") && !plain.contains('\u{1b}'),
+        "{plain}"
+    );
+    let (code, _, never) = carto_in(&dir, &["check", "v.rules", "--color", "never"]);
+    assert_eq!((code, &never), (1, &plain));
+    let (code, _, coloured) = carto_in(&dir, &["--color", "always", "check", "v.rules"]);
+    assert_eq!(code, 1);
+    assert!(coloured.contains("\u{1b}["), "{coloured}");
+    // Without its colours, the same text.
+    let mut stripped = String::new();
+    let mut rest = coloured.as_str();
+    while let Some(i) = rest.find('\u{1b}') {
+        stripped.push_str(&rest[..i]);
+        let end = rest[i..].find('m').unwrap();
+        rest = &rest[i + end + 1..];
+    }
+    stripped.push_str(rest);
+    assert_eq!(stripped, plain);
+    let (code, _, err) = carto_in(&dir, &["check", "v.rules", "--color", "sometimes"]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -19,7 +19,9 @@ pub struct Args {
     /// Checks against this map (a bundled name or a path) instead of the one the header names.
     #[arg(long, value_name = "MAP")]
     map: Option<String>,
-    /// `text` (for people, on stderr) or `json` (one object on stdout: `files` and `diagnostics`).
+    /// `text` (for people: the problems on stderr, then one summary line per file on stdout, such
+    /// as `my.rules: 0 errors, 1 warning`) or `json` (one object on stdout: `files` and
+    /// `diagnostics`).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
 }

@@ -6,9 +6,11 @@ use clap_complete::Shell;
 
 const EXAMPLES: &str = "\
 Examples:
+  mkdir -p ~/.local/share/bash-completion/completions        (the folder is missing on a fresh machine)
   carto completions bash > ~/.local/share/bash-completion/completions/carto
-  carto completions zsh > ~/.zfunc/_carto          (with `fpath+=~/.zfunc` before compinit)
-  carto completions fish > ~/.config/fish/completions/carto.fish";
+  mkdir -p ~/.zfunc && carto completions zsh > ~/.zfunc/_carto
+                                                    (with `fpath+=~/.zfunc` before compinit)
+  mkdir -p ~/.config/fish/completions && carto completions fish > ~/.config/fish/completions/carto.fish";
 
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]

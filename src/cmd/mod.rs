@@ -87,6 +87,42 @@ pub fn finish_stdout() -> Result<(), Failure> {
     }
 }
 
+/// Writes `text` to the file `path` (never onto a file this command read), or to standard output
+/// for `-`.
+pub fn write_to(path: &str, text: &str, what: &str) -> Result<(), Failure> {
+    if path == carto::paths::STDIO {
+        emit!("{text}");
+        return Ok(());
+    }
+    carto::files::write_text(path.as_ref(), text, what)
+        .map_err(|e| Failure::Input(InputError(format!("error: {e}"))))
+}
+
+/// Writes a game's log to `path` (`-`: standard output), naming its rules relative to the log's
+/// folder; warns when that is outside the folder, where a replay will not read them unless told
+/// (`--rules`).
+pub fn write_log(
+    game: &Game<Interp>,
+    params: &[(String, serde_json::Value)],
+    path: &str,
+) -> Result<(), Failure> {
+    let file = std::path::Path::new(path);
+    let rules = carto::sources::rules_for_log(&game.cfg.rules, file);
+    let text = carto::output::json_log_with_rules(game, params, &rules);
+    write_to(path, &text, "the log")?;
+    let bundled = carto::lang::check::BUNDLED_RULES
+        .iter()
+        .any(|(n, _)| *n == rules);
+    if !bundled && carto::paths::log_rules(&rules).is_err() {
+        eprintln!(
+            "warning: the log names its rules as `{}`, outside its folder: replay, render and view \
+             will read them only when named with `--rules FILE` (or keep the rules beside the log)",
+            rules.escape_debug()
+        );
+    }
+    Ok(())
+}
+
 pub const MAX_PLAYERS: usize = 6;
 /// The most games `bench` and `sim` will play in one run.
 pub const MAX_GAMES: u64 = 100_000_000;

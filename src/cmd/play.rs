@@ -25,7 +25,8 @@ pub struct Args {
     /// Player names, comma-separated, in seat order (2 to 6, as the variant allows).
     #[arg(long, value_delimiter = ',', default_value = "ann,bob", value_parser = super::player_name)]
     players: Vec<String>,
-    /// Writes the JSON Lines game log to this file.
+    /// Writes the JSON Lines game log to this file (`-`: to standard output, instead of the
+    /// transcript).
     #[arg(long, value_name = "FILE")]
     log: Option<String>,
     /// Sets a parameter of the rules: `--set name=value` (repeatable).
@@ -64,7 +65,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         eprint!("{}", v.warnings);
     }
     check_players(&v, &a.players)?;
-    if let Some(path) = &a.log {
+    if let Some(path) = a.log.as_ref().filter(|p| *p != carto::paths::STDIO) {
         // Said before the game is played, not after.
         carto::files::refuse_input(path.as_ref(), "the log")
             .map_err(|e| InputError(format!("error: {e}")))?;
@@ -75,9 +76,11 @@ pub fn run(a: Args) -> Result<(), Failure> {
     play_with_agents(&mut game, &mut seats, a.seed)
         .map_err(|e| Failure::Input(InputError(v.explain(&e))))?;
     if let Some(path) = &a.log {
-        let text = carto::output::json_log_to_file(&game, &v.params(), path.as_ref());
-        carto::files::write_text(path.as_ref(), &text, "the log")
-            .map_err(|e| InputError(format!("error: {e}")))?;
+        super::write_log(&game, &v.params(), path)?;
+        if path == carto::paths::STDIO {
+            // The log is the whole of standard output.
+            return Ok(());
+        }
     }
     if !a.quiet {
         emit!(
@@ -116,9 +119,23 @@ fn play_with_agents(
     seats: &mut [Box<dyn Agent>],
     seed: u64,
 ) -> Result<(), carto::game::GameError> {
+    use std::io::IsTerminal as _;
     let mut rng = carto::sim::play::agent_rng(seed);
     let person = seats.iter().any(|a| a.name() == "human");
+    // A game of search agents can take a while: on a terminal, after a second, the turn is shown on
+    // stderr (one line, rewritten, and cleared at the end).
+    let start = std::time::Instant::now();
+    let progress = !person && std::io::stderr().is_terminal();
+    let mut shown = None;
     while game.advance()? {
+        if progress && start.elapsed().as_secs() >= 1 && shown != Some(game.st.turn) {
+            shown = Some(game.st.turn);
+            eprint!(
+                "\rplaying: turn {} ({} tiles left) ",
+                game.st.turn,
+                game.st.stack.len()
+            );
+        }
         let who = game.decider() as usize;
         let agent = &mut seats[who % seats.len()];
         let i = agent.choose(&View::of(game), &mut rng)?;
@@ -127,6 +144,9 @@ fn play_with_agents(
             emitln!("{name} takes: {}", game.option_name(game.options[i]));
         }
         game.choose(i)?;
+    }
+    if shown.is_some() {
+        eprint!("\r\x1b[K");
     }
     Ok(())
 }

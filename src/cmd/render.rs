@@ -5,7 +5,7 @@ use carto::variant::InputError;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A game log (JSON Lines, from `--log`) or a script.
+    /// A game log (JSON Lines, from `--log`) or a script; `-` reads it from standard input.
     #[arg(required_unless_present = "map", conflicts_with = "map")]
     pub game: Option<String>,
     /// The turn to draw (0 is the setup); default: the end of the game.
@@ -14,9 +14,40 @@ pub struct Args {
     /// Draws this map alone (a bundled map name, a variant's name, or a map file).
     #[arg(long, value_name = "NAME-or-FILE")]
     pub map: Option<String>,
-    /// Writes the SVG to this file instead of standard output.
+    /// Writes the SVG to this file (`-`: standard output). Default: standard output, or a file
+    /// named after the input (`game.log` gives `game.svg`) when standard output is a terminal.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<String>,
+    #[command(flatten)]
+    pub log: LogArgs,
+}
+
+/// How `render` and `view` take a log.
+#[derive(clap::Args)]
+pub struct LogArgs {
+    /// The rules the game was played with, when they are not where the log says (a log names its
+    /// rules relative to its own folder, and carto reads nothing outside it).
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<String>,
+    /// Draws a log that disagrees with its replay (an edited score or line), with a warning: what is
+    /// drawn is the replay, not the log's values.
+    #[arg(long)]
+    pub draw_anyway: bool,
+}
+
+impl LogArgs {
+    /// Loads the game to draw and prints the warnings it gave.
+    pub fn load(&self, path: &str) -> Result<carto::render::load::Loaded, Failure> {
+        let opts = carto::render::load::LoadOptions {
+            rules: self.rules.clone(),
+            draw_anyway: self.draw_anyway,
+        };
+        let loaded = carto::render::load::load_game(path, &opts)?;
+        for w in &loaded.warnings {
+            eprintln!("{w}");
+        }
+        Ok(loaded)
+    }
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -25,10 +56,15 @@ pub fn run(args: Args) -> Result<(), Failure> {
             if args.turn.is_some() {
                 return Err(Failure::Usage("--turn is for a game, not a map".into()));
             }
+            if args.log.rules.is_some() || args.log.draw_anyway {
+                return Err(Failure::Usage(
+                    "--rules and --draw-anyway are for a game log, not a map".into(),
+                ));
+            }
             carto::render::svg::map_svg(&load_map(name)?)
         }
         (None, Some(path)) => {
-            let loaded = carto::render::load::load_game(path)?;
+            let loaded = args.log.load(path)?;
             let last = carto::render::timeline::last_turn(&loaded.game);
             if let Some(t) = args.turn.filter(|&t| t > last) {
                 return Err(Failure::Input(InputError(format!(
@@ -40,7 +76,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         }
         (None, None) => return Err(Failure::Usage("name a game or a --map".into())),
     };
-    write_out(args.output.as_deref(), &svg)
+    let input = args.game.as_deref().or(args.map.as_deref()).unwrap_or("");
+    write_out(args.output.as_deref(), input, "svg", &svg)
 }
 
 /// A map by bundled name or path, or the map of a bundled variant or rules file.
@@ -90,11 +127,27 @@ fn no_such_map(name: &str) -> String {
     )
 }
 
-/// Writes to a file, or to standard output without one.
-pub fn write_out(path: Option<&str>, text: &str) -> Result<(), Failure> {
+/// Writes a drawing to the file `path` (`-`: standard output). Without a path: to standard output,
+/// or, when that is a terminal (where a page of SVG or HTML is of no use), to a file named after
+/// the input in the current folder, saying so.
+pub fn write_out(path: Option<&str>, input: &str, ext: &str, text: &str) -> Result<(), Failure> {
+    use std::io::IsTerminal as _;
     match path {
-        Some(p) => carto::files::write_text(p.as_ref(), text, "the output")
-            .map_err(|e| Failure::Input(InputError(format!("error: {e}")))),
+        Some(p) => super::write_to(p, text, "the output"),
+        None if std::io::stdout().is_terminal() => {
+            let stem = std::path::Path::new(input)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .filter(|s| input != carto::paths::STDIO && !s.is_empty())
+                .unwrap_or("game");
+            let name = format!("{stem}.{ext}");
+            super::write_to(&name, text, "the output")?;
+            eprintln!(
+                "wrote {name} (standard output is a terminal; `-o FILE` names the file, `-o -` \
+                 prints it)"
+            );
+            Ok(())
+        }
         None => {
             emit!("{text}");
             Ok(())

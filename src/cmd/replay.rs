@@ -11,17 +11,22 @@ Examples:
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// A game log (JSON Lines) written by `carto play --log` or `carto run --log`.
+    /// A game log (JSON Lines) written by `carto play --log` or `carto run --log`; `-` reads it
+    /// from standard input.
     log: String,
+    /// The rules the game was played with, when they are not where the log says (a log names its
+    /// rules relative to its own folder, and carto reads nothing outside it).
+    #[arg(long, value_name = "FILE")]
+    rules: Option<String>,
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
-    let text = carto::variant::read_text(&a.log)?;
-    let r = carto::replay::replay(&carto::diag::Source::new(a.log.clone(), text))?;
+    let src = carto::render::load::read_input(&a.log)?;
+    let r = carto::replay::replay_with(&src, a.rules.as_deref())?;
     if !r.changed.is_empty() {
         eprintln!(
             "warning: {}: the rules have changed since the game was played:",
-            a.log
+            src.name
         );
         for c in &r.changed {
             eprintln!("  {c}");
@@ -32,7 +37,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     } else {
         "the replay is identical all the same"
     };
-    emitln!("{}: {} lines, {} turns: {same}", a.log, r.lines, r.turns);
+    emitln!("{}: {} lines, {} turns: {same}", src.name, r.lines, r.turns);
     if r.spacing_differs {
         emitln!("  (the log's JSON is spaced or ordered otherwise than carto writes it; its content is the same)");
     }

@@ -2,7 +2,6 @@
 
 use super::Failure;
 use carto::render::text::{transcript_with, TranscriptOptions};
-use carto::variant::InputError;
 
 const FORMAT: &str = "\
 Script format (one statement a line; `#` starts a comment; docs/format-script.md has the details):
@@ -36,9 +35,10 @@ Examples:
 #[derive(clap::Args)]
 #[command(after_help = FORMAT)]
 pub struct Args {
-    /// The script to play (format below).
+    /// The script to play (format below); `-` reads it from standard input.
     script: String,
-    /// Writes the JSON Lines game log to this file.
+    /// Writes the JSON Lines game log to this file (`-`: to standard output, instead of the
+    /// transcript).
     #[arg(long, value_name = "FILE")]
     log: Option<String>,
     /// Lists every chip moved at setup on a line of its own (the transcript otherwise sums them up
@@ -48,8 +48,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
-    let text = carto::variant::read_text(&a.script)?;
-    let src = carto::diag::Source::new(a.script.as_str(), text);
+    let src = carto::render::load::read_input(&a.script)?;
     let opts = options(a.verbose);
     let r = match carto::script::run_script_keeping(&src) {
         Ok(r) => r,
@@ -66,9 +65,11 @@ pub fn run(a: Args) -> Result<(), Failure> {
         }
     };
     if let Some(path) = &a.log {
-        let text = carto::output::json_log_to_file(&r.game, &r.variant.params(), path.as_ref());
-        carto::files::write_text(path.as_ref(), &text, "the log")
-            .map_err(|e| InputError(format!("error: {e}")))?;
+        super::write_log(&r.game, &r.variant.params(), path)?;
+        if path == carto::paths::STDIO {
+            // The log is the whole of standard output.
+            return Ok(());
+        }
     }
     emit!("{}", transcript_with(&r.game, opts));
     Ok(())

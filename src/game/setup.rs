@@ -17,7 +17,10 @@ impl<H: Hooks> Game<H> {
         seed: u64,
         record: bool,
     ) -> Result<Self, GameError> {
-        let total: u32 = cfg.counts.iter().sum();
+        // The endless table reaches as far as a line of every tile of the game in any direction:
+        // the tile sets' tiles, or a script's draw stack (at most `MAX_TILES`) when it is longer.
+        let fixed = cfg.fixed_stack.as_ref().map_or(0, |s| s.len() as u32);
+        let total: u32 = cfg.counts.iter().sum::<u32>().max(fixed);
         let board = match &cfg.map {
             Some(m) => Board::from_map(m),
             None => Board::unbounded(total as usize),

@@ -44,10 +44,18 @@ pub fn const_value(prog: &mut Program, e: &ast::Expr, ty: Ty) -> Result<Value, D
         }
         ExprKind::Table(entries) => {
             let mut t = Vec::new();
-            for (k, v) in entries {
-                let k = const_value(prog, k, Ty::INT)?;
+            for (ke, v) in entries {
+                let k = const_value(prog, ke, Ty::INT)?;
                 let v = const_value(prog, v, Ty::INT)?;
                 if let (Value::Int(k), Value::Int(v)) = (k, v) {
+                    if t.iter().any(|(x, _)| *x == k) {
+                        return Err(Diagnostic::error(
+                            ke.span.clone(),
+                            format!("key {k} is given twice in this table"),
+                        )
+                        .with_label("a second value for this key")
+                        .with_note("a table gives each key one value"));
+                    }
                     t.push((k, v));
                 }
             }

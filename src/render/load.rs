@@ -18,6 +18,19 @@ pub struct Loaded {
     /// Every decision with all its options (from a log); empty for a script, whose transcript
     /// events list the options when there are few.
     pub decisions: Vec<Decision>,
+    /// What to tell the user before drawing (rules changed since the game, a log drawn although it
+    /// disagrees with its replay), one message each.
+    pub warnings: Vec<String>,
+}
+
+/// How to load a game to draw.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// A rules file the user named (`--rules FILE`), read instead of the rules the log names.
+    pub rules: Option<String>,
+    /// Draws a log that disagrees with its replay (the replay's values, with a warning) instead of
+    /// refusing it.
+    pub draw_anyway: bool,
 }
 
 /// Whether a file's text is a game log (JSON Lines) rather than a script.
@@ -25,27 +38,66 @@ pub fn is_log(text: &str) -> bool {
     text.trim_start().starts_with('{')
 }
 
-/// Loads a game log or a script from `path`.
-pub fn load_game(path: &str) -> Result<Loaded, InputError> {
-    let text = crate::variant::read_text(path)?;
-    let src = Source::new(path, text);
+/// Reads a file, or standard input for `-` (named `<stdin>`, its folder the current one).
+pub fn read_input(path: &str) -> Result<Source, InputError> {
+    if path == crate::paths::STDIO {
+        let text = crate::files::read_stdin().map_err(|e| InputError(format!("error: {e}")))?;
+        return Ok(Source::new("<stdin>", text));
+    }
+    Ok(Source::new(path, crate::variant::read_text(path)?))
+}
+
+/// Loads a game log or a script from `path` (`-`: standard input). A log is replayed and checked as
+/// `carto replay` checks it: one that disagrees with its replay (an edited score, a reordered line)
+/// is refused, or drawn with a warning when `opts.draw_anyway`.
+pub fn load_game(path: &str, opts: &LoadOptions) -> Result<Loaded, InputError> {
+    let src = read_input(path)?;
     if is_log(&src.text) {
         let mut decisions = Vec::new();
-        let r = crate::replay::replay_game(&src, &mut |g| {
+        let r = crate::replay::replay_game_with(&src, opts.rules.as_deref(), &mut |g| {
             decisions.push(Decision {
                 turn: g.st.turn,
                 options: g.option_names(),
             })
         })?;
+        let mut warnings = Vec::new();
+        if !r.changed.is_empty() {
+            warnings.push(format!(
+                "warning: {}: the rules have changed since the game was played:\n  {}",
+                src.name,
+                r.changed.join("\n  ")
+            ));
+        }
+        if let Err(e) = crate::replay::verify(&src, &r) {
+            let e = e.0.trim_end().to_string();
+            if !opts.draw_anyway {
+                return Err(InputError(format!(
+                    "{e}\n  the log disagrees with its replay, so it is not drawn; \
+                     `--draw-anyway` draws the replay (not the log's values) all the same"
+                )));
+            }
+            let e = e.strip_prefix("error: ").unwrap_or(&e);
+            warnings.push(format!(
+                "warning: {e}\n  drawing the replay, not the log's values (--draw-anyway)"
+            ));
+        }
         Ok(Loaded {
             game: r.game,
             decisions,
+            warnings,
         })
     } else {
+        if opts.rules.is_some() {
+            return Err(InputError(format!(
+                "error: {}: `--rules` is for a game log; a script names its own variant",
+                src.name
+            )));
+        }
         let r = crate::script::run_script(&src)?;
         Ok(Loaded {
             game: r.game,
             decisions: Vec::new(),
+            warnings: Vec::new(),
         })
     }
 }

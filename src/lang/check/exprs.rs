@@ -308,6 +308,14 @@ impl Checker {
                 (bx(op, x, y), Ty::BOOL)
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                if matches!(op, BinOp::Div | BinOp::Rem) && super::items::int_literal(b) == Some(0)
+                {
+                    self.err(
+                        Diagnostic::error(b.span.clone(), "division by zero")
+                            .with_label("this is 0")
+                            .with_note("play would stop here with an error"),
+                    );
+                }
                 let x = self.expect(a, sc, Ty::INT);
                 let y = self.expect(b, sc, Ty::INT);
                 (bx(op, x, y), Ty::INT)

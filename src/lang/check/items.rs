@@ -342,6 +342,22 @@ impl Checker {
                 let from = self.expect(&c.from, sc, Ty::list(Base::Chip));
                 let size = c.size.as_ref().map(|s| {
                     let (e, t) = self.expr(s, sc);
+                    if let ast::ExprKind::Range(a, b) = &s.kind {
+                        if let (Some(a), Some(b)) = (int_literal(a), int_literal(b)) {
+                            if a > b || b < 0 {
+                                self.err(
+                                    Diagnostic::error(
+                                        s.span.clone(),
+                                        format!("`size {a}..{b}` allows no number of chips"),
+                                    )
+                                    .with_label("an empty range")
+                                    .with_note(
+                                        "write the fewest, then the most, such as `size 1..3`",
+                                    ),
+                                );
+                            }
+                        }
+                    }
                     if !(Ty::of(Base::Range).accepts(t) || t == Ty::INT) {
                         self.err(
                             Diagnostic::error(
@@ -388,3 +404,15 @@ fn ast_conjuncts<'a>(e: &'a ast::Expr, out: &mut Vec<&'a ast::Expr>) {
 
 /// The first words of the engine's own options: no action may be named so.
 const RESERVED_OPTION_WORDS: [&str; 4] = ["pass", "draw", "place", "follower"];
+
+/// The value of an integer literal (`3`, `-3`), if the expression is one.
+pub(super) fn int_literal(e: &ast::Expr) -> Option<i64> {
+    match &e.kind {
+        ast::ExprKind::Int(i) => Some(*i),
+        ast::ExprKind::Unary(ast::UnOp::Neg, x) => match x.kind {
+            ast::ExprKind::Int(i) => Some(-i),
+            _ => None,
+        },
+        _ => None,
+    }
+}

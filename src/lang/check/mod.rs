@@ -13,6 +13,7 @@ mod exprs;
 mod header;
 pub mod house;
 mod imports;
+pub use imports::parse_once;
 mod items;
 mod limits;
 mod map;
@@ -50,10 +51,7 @@ pub struct BundledRules;
 impl RulesResolver for BundledRules {
     fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
         if name.contains('/') || name.ends_with(".rules") {
-            let dir = std::path::Path::new(&from.name)
-                .parent()
-                .unwrap_or(std::path::Path::new(""));
-            let path = dir.join(name);
+            let path = crate::paths::beside(&from.name, name)?;
             return crate::files::read_text(&path)
                 .map(|text| Source::new(path.display().to_string(), text));
         }
@@ -70,10 +68,10 @@ impl RulesResolver for BundledRules {
     }
 
     fn tile_set(&self, path: &str, from: &Source) -> Option<Result<Source, String>> {
-        let dir = std::path::Path::new(&from.name)
-            .parent()
-            .unwrap_or(std::path::Path::new(""));
-        let p = dir.join(path);
+        let p = match crate::paths::beside(&from.name, path) {
+            Ok(p) => p,
+            Err(e) => return Some(Err(e)),
+        };
         Some(crate::files::read_text(&p).map(|text| Source::new(p.display().to_string(), text)))
     }
 }

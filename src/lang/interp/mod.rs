@@ -387,7 +387,7 @@ fn slot_counts(m: &MapBoard) -> Vec<u8> {
     m.squares
         .iter()
         .map(|s| match s.attrs.get("slots") {
-            Some(AttrValue::Int(n)) => (*n).clamp(0, 16) as u8,
+            Some(AttrValue::Int(n)) => (*n).clamp(0, i64::from(crate::map::MAX_SLOTS)) as u8,
             _ => 0,
         })
         .collect()

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of carto's loaders with libFuzzer (cargo-fuzz).
+#
+# Usage: scripts/fuzz.sh [TARGET|all] [SECONDS]     (default: all targets, 60 seconds each)
+#   TARGET: rules, map, tiles, script or play (fuzz/fuzz_targets/).
+#
+# - Installs cargo-fuzz when it is missing (`cargo install cargo-fuzz --locked`, from crates.io).
+# - Uses the nightly toolchain when rustup has one; else stable with RUSTC_BOOTSTRAP=1.
+# - Seeds each target's corpus (fuzz/corpus/TARGET, never committed) from the repository's own
+#   rules files, maps, tile sets and scripts.
+# - Builds with debug assertions and overflow checks (`--debug-assertions`) and the address
+#   sanitizer (FUZZ_SANITIZER=none turns it off: about 5 times as many inputs a second).
+# - Limits memory to 2,560 MB: the sanitizer's own bookkeeping takes ~1 GB of a `play` run, so
+#   libFuzzer's default 2,048 reports false out-of-memory errors there.
+# - Prints each target's executions per second and coverage at the end.
+#
+# A crash or timeout leaves its input in fuzz/artifacts/TARGET/ (and this script exits 1); replay it
+# with `cargo +nightly fuzz run TARGET FILE`; once fixed, keep it under tests/regressions/TARGET/
+# (tests/hostile.rs runs every file there).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target=${1:-all}
+seconds=${2:-60}
+all=(rules map tiles script play)
+case "$target" in
+  all) targets=("${all[@]}") ;;
+  rules|map|tiles|script|play) targets=("$target") ;;
+  *) echo "fuzz.sh: unknown target \`$target\` (one of: ${all[*]}, all)" >&2; exit 2 ;;
+esac
+case "$seconds" in
+  ''|*[!0-9]*) echo "fuzz.sh: SECONDS must be a whole number, not \`$seconds\`" >&2; exit 2 ;;
+esac
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "fuzz.sh: installing cargo-fuzz" >&2
+  cargo install cargo-fuzz --locked
+fi
+toolchain=()
+if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+  toolchain=(+nightly)
+else
+  export RUSTC_BOOTSTRAP=1
+fi
+sanitizer=${FUZZ_SANITIZER:-address}
+
+# The seeds of a target: the repository's files of its kind.
+seed() {
+  local dir=fuzz/corpus/$1
+  mkdir -p "$dir"
+  case "$1" in
+    rules) find rules tests -name '*.rules' -size -64k ;;
+    map) find maps tests -maxdepth 3 -name '*.toml' -not -path 'maps/tiles/*' -size -64k \
+           -exec grep -l '^grid\|^\[\[part' {} + ;;
+    tiles) find maps/tiles tests -name '*.toml' -size -64k -exec grep -l '^\[\[tile\]\]' {} + ;;
+    script) find tests/scripts -name '*.script' -size -4k ;;
+    play) ;;  # bytes steering a generator: libFuzzer starts from nothing
+  esac | while read -r f; do
+    cp "$f" "$dir/$(echo "$f" | tr '/' '_')"
+  done
+}
+
+summary=()
+for t in "${targets[@]}"; do
+  seed "$t"
+  log=$(mktemp)
+  echo "fuzz.sh: $t for ${seconds}s (sanitizer: $sanitizer)" >&2
+  cargo "${toolchain[@]}" fuzz run --debug-assertions --sanitizer "$sanitizer" "$t" "fuzz/corpus/$t" -- \
+    -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 -max_len=8192 -print_final_stats=1 \
+    2>&1 | tee "$log" | grep -E '^#[0-9]+.*(pulse|DONE)|ERROR|panicked|SUMMARY' | tail -n 5 >&2 || true
+  execs=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
+  cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$')
+  summary+=("$t: ${execs:-?} inputs/s, coverage ${cov:-?} edges")
+  if grep -qE 'ERROR: libFuzzer|panicked|SUMMARY: .*Sanitizer' "$log"; then
+    summary+=("$t: FOUND a problem: see fuzz/artifacts/$t/ and $log")
+    failed=1
+  else
+    rm -f "$log"
+  fi
+done
+printf '%s\n' "${summary[@]}"
+exit "${failed:-0}"
