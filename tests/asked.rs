@@ -7,6 +7,10 @@ mod common;
 use common::{carto, scratch_dir};
 use std::path::PathBuf;
 
+/// The rules of the asked games: their logs are written in the temp folder, away from the rules, so a
+/// replay names them (a log reads only in its own folder).
+const RULES: &str = "tests/scripts/lang/asked.rules";
+
 fn scratch(name: &str) -> PathBuf {
     scratch_dir("asked").join(name)
 }
@@ -60,7 +64,7 @@ fn a_scripted_game_logs_who_decides_and_replays() {
     assert_eq!(end["choices"], serde_json::json!(["pay_toll orange1"]));
     assert_eq!(end["deciders"], serde_json::json!(["ann"]));
     assert_eq!(end["scores"], serde_json::json!({"ann": 22, "bob": 12}));
-    let (code, out, err) = carto(&["replay", log.to_str().unwrap()]);
+    let (code, out, err) = carto(&["replay", log.to_str().unwrap(), "--rules", RULES]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("the replay is identical"), "{out}");
 }
@@ -84,7 +88,7 @@ fn random_games_with_asked_decisions_replay() {
         assert_eq!(code, 0, "{err}{out}");
         let text = std::fs::read_to_string(&log).unwrap();
         asked += text.matches("\"deciders\"").count();
-        let (code, out, err) = carto(&["replay", log.to_str().unwrap()]);
+        let (code, out, err) = carto(&["replay", log.to_str().unwrap(), "--rules", RULES]);
         assert_eq!(code, 0, "seed {seed}: {err}");
         assert!(out.contains("the replay is identical"), "{out}");
     }
