@@ -902,6 +902,12 @@ impl Base {
     pub fn panel_top(&self) -> f64 {
         self.frame.board_bottom() + 14.0
     }
+    /// Where the square (x, y) is drawn: its top-left corner and its side, in the picture's units
+    /// (for a page that marks squares on the picture, such as the web playground's legal squares).
+    pub fn square_px(&self, x: i32, y: i32) -> (f64, f64, f64) {
+        let (px, py) = self.frame.px(x, y);
+        (px, py, S)
+    }
 }
 
 /// The board's frame and ground for the tiles of `snap` (the whole map when there is one).

@@ -13,6 +13,7 @@ pub mod hist;
 pub mod merge;
 pub mod play;
 pub mod plot;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod progress;
 pub mod report;
 pub mod run;

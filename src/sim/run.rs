@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Duration;
 
 /// Games a worker takes at a time.
@@ -303,8 +304,34 @@ impl Shared<'_> {
     }
 }
 
+/// On wasm32 (the web playground) there are no threads and no clock: one worker plays every game
+/// on the calling thread, then the rows are written in game order and the progress told once.
+#[cfg(target_arch = "wasm32")]
+fn play_on_threads<'a>(
+    spec: &'a Spec<'a>,
+    layout: &'a Layout,
+    maps: &[Mapping],
+    shared: &Shared,
+    watch: Watch,
+) -> (Vec<Worker<'a>>, Option<String>) {
+    let (tx, rx) = mpsc::channel::<Row>();
+    let worker = work(spec, layout, maps, shared, tx, watch.rows.is_some());
+    let mut order = InOrder {
+        pending: rx.try_iter().collect(),
+        next: spec.first,
+        error: None,
+    };
+    if let Some(rows) = watch.rows {
+        order.write_next(rows, spec.seed, shared.stop);
+        order.write_rest(rows, spec.seed);
+    }
+    (watch.tick)(shared.done.load(Ordering::Relaxed));
+    (worker.into_iter().collect(), order.error)
+}
+
 /// Plays the games on `spec.threads` threads while the calling thread watches them (see
 /// [`watch_workers`]); returns the workers that could start, and the first error writing a row.
+#[cfg(not(target_arch = "wasm32"))]
 fn play_on_threads<'a>(
     spec: &'a Spec<'a>,
     layout: &'a Layout,
@@ -394,6 +421,7 @@ impl Worker<'_> {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// The calling thread's part while the workers play: it reports progress about ten times a
 /// second and writes the rows in game order, until every worker is done. Returns the first error
 /// writing a row.

@@ -1,0 +1,39 @@
+// The rules, the variant they started from and the parameters, in the page's address (#s=…): a link
+// reopens the same state. Compressed (deflate) and base64url; nothing is sent anywhere.
+const unb64 = (s) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+
+async function pipe(bytes, stream) {
+  const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
+  return new Uint8Array(await out.arrayBuffer());
+}
+
+export async function encodeState(state) {
+  const json = new TextEncoder().encode(JSON.stringify(state));
+  const packed = await pipe(json, new CompressionStream("deflate-raw"));
+  let s = "";
+  for (let i = 0; i < packed.length; i += 0x8000) s += String.fromCharCode(...packed.subarray(i, i + 0x8000));
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export async function decodeState(code) {
+  const json = await pipe(unb64(code), new DecompressionStream("deflate-raw"));
+  const s = JSON.parse(new TextDecoder().decode(json));
+  if (typeof s.text !== "string" || typeof s.base !== "string") throw new Error("not a playground link");
+  const sets = {};
+  for (const [k, v] of Object.entries(s.sets || {})) if (typeof v === "string") sets[k] = v;
+  return { base: s.base, text: s.text, sets };
+}
+
+// The state the address holds, or null (none, or not readable: the page then starts afresh).
+export async function readAddress() {
+  const m = /^#s=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (!m) return null;
+  try { return await decodeState(m[1]); } catch (e) { console.warn("the link's state cannot be read:", e); return null; }
+}
+
+let pending = 0;
+export async function writeAddress(app) {
+  const mine = ++pending;
+  const code = await encodeState({ base: app.base, text: app.text(), sets: app.sets });
+  if (mine === pending) history.replaceState(null, "", "#s=" + code);
+}

@@ -1,0 +1,231 @@
+//! The functions the page calls, by name: what is bundled, check, the page and map, parameters.
+
+use carto::diag::{Diagnostic, Source};
+use carto::lang::check::{check_source, render, BundledRules, CheckResult};
+use carto::variant::{declares_variant, variant_from_source, InputError, Variant};
+use serde_json::{json, Value};
+
+pub fn dispatch(req: &Value) -> Value {
+    let s = |k: &str| req.get(k).and_then(Value::as_str).unwrap_or("");
+    match s("fn") {
+        "bundled" => bundled(),
+        "check" => check(s("name"), s("text")),
+        "doc" => doc(s("name"), s("text"), &strings(req.get("sets"))),
+        f if f.starts_with("play_") => crate::play::dispatch(f, req),
+        f if f.starts_with("sim_") => crate::sim::dispatch(f, req),
+        other => json!({"error": format!("no function `{other}`")}),
+    }
+}
+
+/// A list of strings from JSON (anything else is left out).
+pub fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The bundled variants (name and title) and every bundled rules file's text.
+fn bundled() -> Value {
+    let variants: Vec<Value> = carto::variant::bundled_variants()
+        .map(|(n, text)| {
+            let title = title_of(text).unwrap_or_else(|| n.to_string());
+            json!({"name": n, "title": title})
+        })
+        .collect();
+    let rules: serde_json::Map<String, Value> = carto::bundled::RULES
+        .iter()
+        .map(|(n, t)| (n.to_string(), json!(t)))
+        .collect();
+    let maps: Vec<&str> = carto::map::bundled_maps().collect();
+    json!({"variants": variants, "rules": rules, "maps": maps, "builtins": builtins()})
+}
+
+/// The header's `title = "…"`, read from the text.
+fn title_of(text: &str) -> Option<String> {
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("title ="))?;
+    let (_, rest) = line.split_once('"')?;
+    Some(rest.rsplit_once('"')?.0.to_string())
+}
+
+/// The builtin table (name, signature, one line of doc), for hover and completion.
+fn builtins() -> Value {
+    use carto::lang::builtins::{Builtin, Trigger, FIELDS};
+    let mut out: Vec<Value> = Builtin::ALL
+        .iter()
+        .map(|b| {
+            let i = b.info();
+            let kind = if i.effect { "effect" } else { "query" };
+            json!({"name": i.name, "kind": kind, "signature": b.signature(), "doc": i.doc})
+        })
+        .collect();
+    for t in Trigger::ALL {
+        let binds: Vec<String> = t
+            .binds()
+            .iter()
+            .map(|(n, ty)| format!("{n}: {ty}"))
+            .collect();
+        out.push(json!({"name": t.name(), "kind": "trigger",
+            "signature": format!("on {}", t.name()),
+            "doc": if binds.is_empty() { "a trigger; it binds no names".to_string() } else { format!("a trigger; it binds {}", binds.join(", ")) }}));
+    }
+    for (owner, name, _, ty, doc) in FIELDS {
+        out.push(json!({"name": name, "kind": "field",
+            "signature": format!("{}.{name}: {ty}", owner.name()), "doc": doc}));
+    }
+    json!(out)
+}
+
+/// The user's text as `carto check NAME` checks it (bundled imports and maps only: nothing else
+/// exists in the page).
+fn check_result(name: &str, text: &str) -> (Source, CheckResult) {
+    let source = Source::new(name, text);
+    let loader = |m: &str, from: &Source| carto::variant::load_map(m, from);
+    let mut result = check_source(&source, &BundledRules, &loader);
+    if result.errors() == 0 && !declares_variant(&source) {
+        result
+            .diagnostics
+            .push((source.clone(), not_a_variant(name)));
+    }
+    (source, result)
+}
+
+/// `carto check`'s warning for a file without a `variant` header.
+fn not_a_variant(name: &str) -> Diagnostic {
+    Diagnostic::warning(0..0, "this file declares no variant: `carto play` refuses it")
+        .with_label("no `variant \"name\" { … }` header")
+        .with_note(format!(
+            "it can be imported by a variant (`import \"{}\"`); to play it, add a header `variant \"name\" {{ … }}`",
+            name
+        ))
+}
+
+/// Every diagnostic with `carto check --format json`'s fields, plus the editor's offsets (UTF-16
+/// units, as the editor counts) when it is in the user's file; the text `carto check` prints.
+fn check(name: &str, text: &str) -> Value {
+    let (source, result) = check_result(name, text);
+    let errors = result.errors();
+    let warnings = result.diagnostics.len() - errors;
+    let diagnostics: Vec<Value> = result
+        .diagnostics
+        .iter()
+        .map(|(src, d)| {
+            let mut j = diagnostic_json(src, d);
+            if src.name == source.name && src.text == source.text {
+                j["from"] = json!(utf16(text, d.span.start));
+                j["to"] = json!(utf16(text, d.span.end.max(d.span.start)));
+            }
+            j["text"] = json!(src.render(std::slice::from_ref(d)));
+            j
+        })
+        .collect();
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    json!({
+        "diagnostics": diagnostics,
+        "text": render(&result),
+        "summary": format!("{name}: {errors} error{}, {warnings} warning{}", plural(errors), plural(warnings)),
+        "errors": errors,
+        "warnings": warnings,
+    })
+}
+
+/// A diagnostic as `carto check --format json` writes it.
+fn diagnostic_json(src: &Source, d: &Diagnostic) -> Value {
+    let (line, column) = src.line_col(d.span.start);
+    let (end_line, end_column) = src.line_col(d.span.end.max(d.span.start));
+    let severity = if d.is_error() { "error" } else { "warning" };
+    let hint = (!d.notes.is_empty()).then(|| d.notes.join("\n"));
+    json!({
+        "file": src.name, "line": line, "column": column, "end_line": end_line,
+        "end_column": end_column, "severity": severity, "message": d.message,
+        "label": d.label, "hint": hint,
+    })
+}
+
+/// A byte offset of `text` in UTF-16 units.
+fn utf16(text: &str, byte: usize) -> usize {
+    let mut b = byte.min(text.len());
+    while !text.is_char_boundary(b) {
+        b -= 1;
+    }
+    text[..b].encode_utf16().count()
+}
+
+/// Loads the user's text as a variant with parameters set (`name=value`), as `carto play NAME
+/// --set …` would.
+pub fn load(name: &str, text: &str, sets: &[String]) -> Result<Variant, InputError> {
+    // A bundled variant's own text is named as `carto` names it (what a log records and replay
+    // compares); any other text is the user's file.
+    let bundled = carto::bundled::RULES
+        .iter()
+        .any(|(n, t)| *n == name && *t == text);
+    let source = if bundled {
+        Source::new(format!("rules/{name}.rules"), text)
+    } else if carto::bundled::RULES.iter().any(|(n, _)| *n == name) {
+        // Edited: no longer the bundled file, whatever it is called.
+        return load("my.rules", text, sets);
+    } else {
+        Source::new(name, text)
+    };
+    variant_from_source(&source, name, sets, &|i, e| {
+        InputError(format!("error: `{}`: {e}", sets[i]))
+    })
+}
+
+/// The page as `carto doc NAME` writes it (Markdown), the map as `carto render --map NAME` draws
+/// it, and the parameters with their values in force.
+fn doc(name: &str, text: &str, sets: &[String]) -> Value {
+    let v = match load(name, text, sets) {
+        Ok(v) => v,
+        Err(e) => return json!({"error": e.0}),
+    };
+    let page = carto::doc::page(&v);
+    let markdown = carto::doc::markdown(&page, v.map.as_deref(), &carto::doc::Links::None);
+    let map = v.map.as_deref().map(carto::render::svg::map_svg);
+    json!({
+        "name": v.name,
+        "title": page.title,
+        "markdown": markdown,
+        "map_svg": map,
+        "params": page.params,
+        "players": page.players,
+        "warnings": v.warnings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_finds_an_error_at_its_line() {
+        let text = carto::bundled::RULES
+            .iter()
+            .find(|(n, _)| *n == "base")
+            .unwrap()
+            .1;
+        let clean = check("my.rules", text);
+        assert_eq!(clean["errors"], 0, "{clean}");
+        let broken = text.replacen("variant \"base\"", "variantx \"base\"", 1);
+        let r = check("my.rules", &broken);
+        assert!(r["errors"].as_u64().unwrap() >= 1, "{r}");
+        assert!(r["diagnostics"][0]["from"].is_u64(), "{r}");
+    }
+
+    #[test]
+    fn doc_has_the_page_and_the_map() {
+        let text = carto::bundled::RULES
+            .iter()
+            .find(|(n, _)| *n == "france")
+            .unwrap()
+            .1;
+        let d = doc("france", text, &[]);
+        assert!(d["markdown"].as_str().unwrap().starts_with("# "), "{d}");
+        assert!(d["map_svg"].as_str().unwrap().contains("<svg"), "{d}");
+    }
+}

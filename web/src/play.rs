@@ -1,0 +1,307 @@
+//! A game in the page: the person's seats decide by clicking, the other seats are agents. Every
+//! choice is kept, so undo rebuilds the game up to the person's last decision; the log is the one
+//! `carto play --log` writes, so `carto replay` accepts it.
+
+use crate::api::{load, strings};
+use carto::agent::{parse_agent, Agent};
+use carto::game::{Game, Opt};
+use carto::lang::interp::Interp;
+use carto::render::{svg, tile_svg, timeline};
+use carto::rng::Rng;
+use carto::variant::Variant;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+
+/// The side of a square in the pictures (the board's unit).
+const SIDE: f64 = 56.0;
+
+pub struct Session {
+    v: Variant,
+    /// The name the rules were loaded under (the log's `rules`).
+    rules: String,
+    players: Vec<String>,
+    seed: u64,
+    /// One per seat; `None` is the person at the page.
+    agents: Vec<Option<Box<dyn Agent>>>,
+    rng: Rng,
+    game: Game<Interp>,
+    /// Every choice so far; for the person's, the agents' generator as it was before it (undo puts
+    /// it back, so the agents answer as they did).
+    choices: Vec<(usize, Option<Rng>)>,
+    /// A rule's failure that stopped the game.
+    error: Option<String>,
+}
+
+thread_local! {
+    static GAME: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+pub fn dispatch(f: &str, req: &Value) -> Value {
+    GAME.with(|g| {
+        let mut g = g.borrow_mut();
+        if f == "play_new" {
+            return match new_session(req) {
+                Ok(s) => view(g.insert(s)),
+                Err(e) => json!({"error": e}),
+            };
+        }
+        let Some(s) = g.as_mut() else {
+            return json!({"error": "no game: start one"});
+        };
+        match f {
+            "play_view" => view(s),
+            "play_choose" => {
+                let i = req.get("i").and_then(Value::as_u64).unwrap_or(u64::MAX) as usize;
+                if let Err(e) = s.choose(i) {
+                    return json!({"error": e});
+                }
+                view(s)
+            }
+            "play_undo" => {
+                if let Err(e) = s.undo() {
+                    return json!({"error": e});
+                }
+                view(s)
+            }
+            "play_log" => {
+                let log = carto::output::json_log_with_rules(&s.game, &s.v.params(), &s.rules);
+                json!({"log": log, "file": format!("{}-seed{}.log", s.v.name, s.seed)})
+            }
+            _ => json!({"error": format!("no function `{f}`")}),
+        }
+    })
+}
+
+fn new_session(req: &Value) -> Result<Session, String> {
+    let s = |k: &str| req.get(k).and_then(Value::as_str).unwrap_or("");
+    let rules = s("name").to_string();
+    let v = load(&rules, s("text"), &strings(req.get("sets"))).map_err(|e| e.0)?;
+    let players = strings(req.get("players"));
+    let specs = strings(req.get("agents"));
+    let (lo, hi) = v.players;
+    if players.len() < lo || players.len() > hi {
+        return Err(format!(
+            "{} is for {lo} to {hi} players, not {}",
+            v.name,
+            players.len()
+        ));
+    }
+    if specs.len() != players.len() {
+        return Err("one agent (or `person`) for every player".into());
+    }
+    let agents = specs
+        .iter()
+        .map(|a| match a.as_str() {
+            "person" => Ok(None),
+            a => parse_agent(a).map(Some),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let seed = req.get("seed").and_then(Value::as_u64).unwrap_or(1);
+    let game = v
+        .new_game(v.config.clone(), &players, seed, true)
+        .map_err(|e| v.explain(&e))?;
+    let mut session = Session {
+        rng: carto::sim::play::agent_rng(seed),
+        v,
+        rules,
+        players,
+        seed,
+        agents,
+        game,
+        choices: Vec::new(),
+        error: None,
+    };
+    session.run_agents();
+    Ok(session)
+}
+
+impl Session {
+    /// Lets the agents decide until the person's turn to decide, or the end.
+    fn run_agents(&mut self) {
+        loop {
+            match self.game.advance() {
+                Ok(true) => {}
+                Ok(false) => return,
+                Err(e) => {
+                    self.error = Some(self.v.explain(&e));
+                    return;
+                }
+            }
+            let who = self.game.decider() as usize;
+            let Some(Some(agent)) = self.agents.get_mut(who) else {
+                return;
+            };
+            let step = agent
+                .choose(&self.game, &mut self.rng)
+                .and_then(|i| self.game.choose(i).map(|()| i));
+            match step {
+                Ok(i) => self.choices.push((i, None)),
+                Err(e) => {
+                    self.error = Some(self.v.explain(&e));
+                    return;
+                }
+            }
+        }
+    }
+
+    fn persons_turn(&self) -> bool {
+        self.error.is_none()
+            && !self.game.is_over()
+            && matches!(self.agents.get(self.game.decider() as usize), Some(None))
+    }
+
+    fn choose(&mut self, i: usize) -> Result<(), String> {
+        if !self.persons_turn() {
+            return Err("it is not your turn to decide".into());
+        }
+        if i >= self.game.options.len() {
+            return Err(format!("no option {i}"));
+        }
+        let rng = self.rng.clone();
+        self.game.choose(i).map_err(|e| self.v.explain(&e))?;
+        self.choices.push((i, Some(rng)));
+        self.run_agents();
+        Ok(())
+    }
+
+    /// Back to the person's last decision: the game is played again from the start with every
+    /// choice before it.
+    fn undo(&mut self) -> Result<(), String> {
+        let Some(k) = self.choices.iter().rposition(|(_, r)| r.is_some()) else {
+            return Err("nothing of yours to undo".into());
+        };
+        let mut game = self
+            .v
+            .new_game(self.v.config.clone(), &self.players, self.seed, true)
+            .map_err(|e| self.v.explain(&e))?;
+        for &(i, _) in &self.choices[..k] {
+            game.advance().map_err(|e| self.v.explain(&e))?;
+            game.choose(i).map_err(|e| self.v.explain(&e))?;
+        }
+        game.advance().map_err(|e| self.v.explain(&e))?;
+        self.rng = self.choices[k]
+            .1
+            .clone()
+            .unwrap_or_else(|| self.rng.clone());
+        self.choices.truncate(k);
+        self.game = game;
+        self.error = None;
+        Ok(())
+    }
+}
+
+/// What the page shows: the board, the tile in hand, the scores and the person's options (squares
+/// with their rotations, follower spots, and the rest as named buttons).
+fn view(s: &Session) -> Value {
+    let g = &s.game;
+    let snap = timeline::at_turn(g, None);
+    let base = svg::base(g, &snap);
+    let board = svg::board_svg(g, &snap);
+    let mine = s.persons_turn();
+    let mut places = Vec::new();
+    let mut followers = Vec::new();
+    let mut others = Vec::new();
+    let placed = g.st.board.placed.get(g.st.placed_now as usize);
+    for (i, &o) in g.options.iter().enumerate().filter(|_| mine) {
+        let name = g.option_name(o);
+        match o {
+            Opt::Place { cell, rot } => {
+                let (x, y) = g.st.board.xy(cell);
+                let (px, py, side) = base.square_px(x, y);
+                places.push(json!({"i": i, "x": x, "y": y, "rot": rot, "px": px, "py": py, "side": side, "name": name}));
+            }
+            Opt::Follower { seg } => {
+                let Some(p) = placed else { continue };
+                let t = &g.cfg.tiles[p.ty as usize];
+                let (x, y) = g.st.board.xy(p.cell);
+                let (px, py, side) = base.square_px(x, y);
+                let (ax, ay) = tile_svg::anchor(t, seg as usize, p.rot as usize & 3, side);
+                followers.push(json!({"i": i, "x": px + ax, "y": py + ay, "name": name}));
+            }
+            _ => others.push(json!({"i": i, "name": name})),
+        }
+    }
+    let tile = g.st.current_tile.map(|t| {
+        let ct = &g.cfg.tiles[t as usize];
+        let rotations: Vec<String> = (0..4)
+            .map(|r| {
+                let mut out = String::new();
+                tile_svg::tile(&mut out, ct, r, SIDE);
+                out
+            })
+            .collect();
+        json!({"id": ct.id, "rotations": rotations})
+    });
+    let players: Vec<Value> =
+        g.st.players
+            .iter()
+            .zip(&s.agents)
+            .map(|(p, a)| {
+                let who = a.as_ref().map_or("person", |a| a.name());
+                json!({"name": p.name, "score": p.score, "agent": who})
+            })
+            .collect();
+    json!({
+        "board_svg": board,
+        "over": g.is_over(),
+        "error": s.error,
+        "yours": mine,
+        "decider": g.st.players.get(g.decider() as usize).map(|p| p.name.clone()),
+        "pending": if mine { g.pending_decision() } else { None },
+        "turn": g.st.turn,
+        "tiles_left": g.st.stack.len(),
+        "tile": tile,
+        "places": places,
+        "followers": followers,
+        "others": others,
+        "players": players,
+        "can_undo": s.choices.iter().any(|(_, r)| r.is_some()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A person who always takes the last option, against random, to the end, with an undo on
+    /// the way: the log replays identically.
+    #[test]
+    fn a_game_to_its_end_replays() {
+        let text = carto::bundled::RULES
+            .iter()
+            .find(|(n, _)| *n == "base")
+            .unwrap()
+            .1;
+        let req = json!({"fn": "play_new", "name": "base", "text": text, "seed": 4,
+            "players": ["ann", "bob"], "agents": ["person", "random"]});
+        let first = dispatch("play_new", &req);
+        assert!(first["yours"].as_bool().unwrap(), "{}", first["error"]);
+        let mut moves = 0;
+        loop {
+            let v = dispatch("play_view", &json!({}));
+            assert!(v["error"].is_null(), "{}", v["error"]);
+            if v["over"].as_bool().unwrap() {
+                break;
+            }
+            let n = v["places"].as_array().unwrap().len()
+                + v["followers"].as_array().unwrap().len()
+                + v["others"].as_array().unwrap().len();
+            let after = dispatch("play_choose", &json!({"i": n - 1}));
+            moves += 1;
+            if moves == 5 {
+                let back = dispatch("play_undo", &json!({}));
+                assert_eq!(back["board_svg"], v["board_svg"], "undo restores the board");
+                dispatch("play_choose", &json!({"i": n - 1}));
+            }
+            assert!(after["error"].is_null(), "{}", after["error"]);
+        }
+        assert!(moves > 36, "{moves} moves");
+        let log = dispatch("play_log", &json!({}))["log"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let r = carto::replay::replay(&carto::diag::Source::new("game.log", log)).unwrap();
+        assert!(r.changed.is_empty(), "{:?}", r.changed);
+        assert!(r.lines > 100);
+    }
+}

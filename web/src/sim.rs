@@ -1,0 +1,233 @@
+//! `sim` in the page: the games are played in chunks (the Web Worker asks for one chunk at a time,
+//! so it can tell the progress and stop between them), and the chunks' statistics are merged as
+//! `carto sim merge` merges slices: every figure is an exact integer histogram, so the table is
+//! `carto sim`'s for the same seed and settings.
+
+use crate::api::{load, strings};
+use carto::sim::report;
+use carto::sim::run::{run, Results, Spec, Watch};
+use carto::sim::RunInfo;
+use carto::variant::Variant;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::sync::atomic::AtomicBool;
+
+/// Player names when none are given: as many as the agents (at least two), as `carto sim` names them.
+const DEFAULT_PLAYERS: [&str; 6] = ["ann", "bob", "cyd", "dee", "eve", "fay"];
+/// At most this many games in one run (as the command line).
+const MAX_GAMES: u64 = 100_000_000;
+
+struct SimSession {
+    info: RunInfo,
+    settings: Vec<Variant>,
+    next: u64,
+    end: u64,
+    results: Option<Results>,
+}
+
+thread_local! {
+    static SIM: RefCell<Option<SimSession>> = const { RefCell::new(None) };
+}
+
+pub fn dispatch(f: &str, req: &Value) -> Value {
+    SIM.with(|s| {
+        let mut s = s.borrow_mut();
+        match f {
+            "sim_start" => match start(req) {
+                Ok(session) => {
+                    let games = session.end;
+                    *s = Some(session);
+                    json!({"games": games, "done": 0})
+                }
+                Err(e) => json!({"error": e}),
+            },
+            "sim_step" => {
+                let Some(session) = s.as_mut() else {
+                    return json!({"error": "no run: start one"});
+                };
+                let n = req.get("games").and_then(Value::as_u64).unwrap_or(8).max(1);
+                match session.step(n) {
+                    Ok(()) => json!({"done": session.next, "games": session.end}),
+                    Err(e) => json!({"error": e}),
+                }
+            }
+            "sim_report" => match s.as_ref().and_then(|s| s.results.as_ref().map(|r| (s, r))) {
+                Some((session, r)) => json!({
+                    "table": report::table(&session.info, r),
+                    "json": serde_json::from_str::<Value>(&report::json(&session.info, r)).unwrap_or(Value::Null),
+                    "games": r.games(),
+                    "command": command(&session.info, session.end),
+                }),
+                None => json!({"error": "no games played yet"}),
+            },
+            _ => json!({"error": format!("no function `{f}`")}),
+        }
+    })
+}
+
+/// The `carto sim` command that gives the same numbers.
+fn command(info: &RunInfo, games: u64) -> String {
+    let mut c = format!(
+        "carto sim {} --games {games} --seed {} --agents {} --players {}",
+        carto::sim::shell_word(&info.variant),
+        info.seed,
+        info.agents.join(","),
+        info.players.join(",")
+    );
+    for s in &info.sets {
+        c.push_str(&format!(" --set {}", carto::sim::shell_word(s)));
+    }
+    for s in &info.vs {
+        c.push_str(&format!(" --vs {}", carto::sim::shell_word(s)));
+    }
+    c
+}
+
+fn start(req: &Value) -> Result<SimSession, String> {
+    let s = |k: &str| req.get(k).and_then(Value::as_str).unwrap_or("");
+    let name = s("name").to_string();
+    let text = s("text");
+    let sets = strings(req.get("sets"));
+    let vs = strings(req.get("vs"));
+    let games = req.get("games").and_then(Value::as_u64).unwrap_or(0);
+    if games == 0 || games > MAX_GAMES {
+        return Err(format!("games must be 1 to {MAX_GAMES}"));
+    }
+    let seed = req.get("seed").and_then(Value::as_u64).unwrap_or(1);
+    let mut agents = strings(req.get("agents"));
+    if agents.is_empty() {
+        agents.push("random".into());
+    }
+    let mut players = strings(req.get("players"));
+    if players.is_empty() {
+        let n = agents.len().max(2);
+        if n > DEFAULT_PLAYERS.len() {
+            return Err(format!(
+                "at most {} players, not {n}",
+                DEFAULT_PLAYERS.len()
+            ));
+        }
+        players = DEFAULT_PLAYERS[..n].iter().map(|p| p.to_string()).collect();
+    }
+    if agents.len() == 1 {
+        agents = vec![agents[0].clone(); players.len()];
+    }
+    if agents.len() != players.len() {
+        return Err(format!(
+            "{} agents for {} players: give one agent for every seat, or one for all",
+            agents.len(),
+            players.len()
+        ));
+    }
+    for a in &agents {
+        carto::agent::parse_agent(a)?;
+    }
+    let a = load(&name, text, &sets).map_err(|e| e.0)?;
+    let (lo, hi) = a.players;
+    if players.len() < lo || players.len() > hi {
+        return Err(format!(
+            "{} is for {lo} to {hi} players, not {}",
+            a.name,
+            players.len()
+        ));
+    }
+    let mut settings = vec![a];
+    if !vs.is_empty() {
+        let all: Vec<String> = sets.iter().chain(&vs).cloned().collect();
+        settings.push(load(&name, text, &all).map_err(|e| e.0)?);
+    }
+    Ok(SimSession {
+        info: RunInfo {
+            variant: name,
+            sets,
+            vs,
+            vs_rules: None,
+            players,
+            agents,
+            seed,
+        },
+        settings,
+        next: 0,
+        end: games,
+        results: None,
+    })
+}
+
+impl SimSession {
+    /// Plays the next `n` games (fewer at the end) and adds their statistics.
+    fn step(&mut self, n: u64) -> Result<(), String> {
+        if self.next >= self.end {
+            return Ok(());
+        }
+        let games = n.min(self.end - self.next);
+        let spec = Spec {
+            settings: self.settings.iter().collect(),
+            players: self.info.players.clone(),
+            agents: self.info.agents.clone(),
+            seed: self.info.seed,
+            first: self.next,
+            games,
+            threads: 1,
+        };
+        let stop = AtomicBool::new(false);
+        let r = run(
+            &spec,
+            Watch {
+                stop: &stop,
+                tick: &mut |_| {},
+                rows: None,
+            },
+        )
+        .map_err(|e| {
+            format!(
+                "game {} (seed {}): {}\n  replay it alone: {}",
+                e.game,
+                e.seed,
+                e.error,
+                self.info.replay_command(0, e.game)
+            )
+        })?;
+        self.next += games;
+        self.results = Some(match self.results.take() {
+            None => r,
+            Some(acc) => {
+                let slices = vec![
+                    ("so far".to_string(), self.info.clone(), acc),
+                    ("chunk".to_string(), self.info.clone(), r),
+                ];
+                carto::sim::merge::merge(slices)?.1
+            }
+        });
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Chunks merged give the table of one run of the same games (what `carto sim` prints).
+    #[test]
+    fn chunks_give_the_table_of_one_run() {
+        let text = carto::bundled::RULES
+            .iter()
+            .find(|(n, _)| *n == "base")
+            .unwrap()
+            .1;
+        let req =
+            json!({"name": "base", "text": text, "games": 20, "seed": 3, "agents": ["random"]});
+        let mut s = start(&req).unwrap();
+        while s.next < s.end {
+            s.step(3).unwrap();
+        }
+        let chunked = report::table(&s.info, s.results.as_ref().unwrap());
+        let mut whole = start(&req).unwrap();
+        whole.step(20).unwrap();
+        let one = report::table(&whole.info, whole.results.as_ref().unwrap());
+        assert_eq!(chunked, one);
+        assert!(
+            one.starts_with("base: 20 games (games 0 to 19, seeds 3 to 22)"),
+            "{one}"
+        );
+    }
+}

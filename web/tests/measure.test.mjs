@@ -1,0 +1,40 @@
+// Measure and share: a 200-game sim in the Web Worker gives carto sim's table; a link reopens the state.
+import { assert, native } from "./run.mjs";
+
+export const tests = {
+  async "200 games in the worker give exactly carto sim's table"({ page, open, shot }) {
+    await open();
+    await page.click("nav button[data-tab=measure]");
+    await page.fill("#sim-games", "200");
+    await page.fill("#sim-seed", "7");
+    await page.click("#sim-run");
+    await page.waitForFunction(() => window.carto.simReport, null, { timeout: 300000 });
+    const table = await page.textContent("#sim-table");
+    const cli = native(["sim", "base", "--games", "200", "--seed", "7", "--quiet"]);
+    assert(cli.code === 0, cli.stderr);
+    assert(table === cli.stdout, `the page's table is carto sim's:\n${table}\n---\n${cli.stdout}`);
+    assert(await page.isVisible("#sim-chart svg"), "the chart is drawn");
+    await shot();
+  },
+
+  async "a link reopens the same rules and parameters"({ page, open, shot }) {
+    await open();
+    await page.evaluate(() => window.carto.setText(window.carto.text().replace("param road_tile: int = 1", "param road_tile: int = 3")));
+    await page.waitForFunction(() => window.carto.doc.markdown.includes("3 points") || window.carto.text().includes("road_tile: int = 3"));
+    await page.fill("#param-city_tile", "5");
+    await page.press("#param-city_tile", "Enter");
+    await page.waitForFunction(() => location.hash.length > 10 && window.carto.sets.city_tile === "5");
+    await page.waitForTimeout(300);
+    const url = page.url();
+    const before = await page.evaluate(() => ({ text: window.carto.text(), md: window.carto.doc.markdown }));
+    const other = await page.context().newPage();
+    await other.goto(url);
+    await other.waitForFunction(() => window.carto && window.carto.doc, null, { timeout: 60000 });
+    const after = await other.evaluate(() => ({ text: window.carto.text(), md: window.carto.doc.markdown, v: document.getElementById("param-city_tile").value }));
+    assert(after.text === before.text, "the same rules text");
+    assert(after.v === "5", "the same parameter");
+    assert(after.md === before.md, "the same page");
+    await other.screenshot({ path: "/dev/null" }).catch(() => {});
+    await shot();
+  },
+};
