@@ -88,6 +88,7 @@ export function completionSource(table, extraWords) {
     const w = context.matchBefore(/\w+/);
     if (!w && !context.explicit) return null;
     const seen = new Set(base.map((o) => o.label));
+    if (w) seen.add(w.text); // not the word being typed itself
     const names = [];
     for (const m of (context.state.doc.toString() + "\n" + extraWords()).matchAll(/[A-Za-z_]\w{2,}/g)) {
       if (!seen.has(m[0])) { seen.add(m[0]); names.push({ label: m[0], type: "variable" }); }

@@ -71,4 +71,33 @@ export const tests = {
     assert(await page.isVisible("#map svg"), "the map is drawn");
     await shot();
   },
+
+  async "hovering a builtin shows its doc; completion offers the names in scope"({ page, open, shot }) {
+    await open();
+    // Line 27: `  score(feature.winners, …)`: hover the builtin `score`.
+    const box = await page.evaluate(() => {
+      const v = window.carto.view;
+      const at = v.state.doc.line(27).from + 3;
+      const r = v.coordsAtPos(at);
+      return { x: r.left + 2, y: (r.top + r.bottom) / 2 };
+    });
+    await page.mouse.move(box.x, box.y);
+    await page.waitForSelector(".cm-tooltip-hover .doc-sig", { timeout: 10000 });
+    const hover = await page.textContent(".cm-tooltip-hover");
+    const entry = await page.evaluate(() => window.carto.bundled.builtins.find((b) => b.name === "score"));
+    assert(hover.includes(entry.signature) && hover.includes(entry.doc), `the builtin table's line: ${hover}`);
+    await shot();
+    // Completion at the end of line 27's `road_t`: the parameter road_tile is offered.
+    await page.mouse.move(0, 0);
+    await page.evaluate(() => {
+      const v = window.carto.view;
+      const l = v.state.doc.line(28);
+      v.dispatch({ changes: { from: l.from, insert: "  let x = road_t\n" }, selection: { anchor: l.from + 16 } });
+      v.focus();
+    });
+    await page.keyboard.press("Control+Space");
+    await page.waitForSelector(".cm-tooltip-autocomplete", { timeout: 10000 });
+    const options = await page.$$eval(".cm-tooltip-autocomplete li", (els) => els.map((e) => e.textContent));
+    assert(options.some((o) => o.startsWith("road_tile")), "road_tile is offered: " + options.join(", "));
+  },
 };
