@@ -142,6 +142,7 @@ fn start(req: &Value) -> Result<SimSession, String> {
             sets,
             vs,
             vs_rules: None,
+            sweep: Vec::new(),
             players,
             agents,
             seed,
