@@ -3,7 +3,7 @@
 //! `carto play --log` writes, so `carto replay` accepts it.
 
 use crate::api::{load, strings};
-use carto::agent::{parse_agent, Agent};
+use carto::agent::{parse_agent, Agent, View};
 use carto::game::{Game, Opt};
 use carto::lang::interp::Interp;
 use carto::render::{svg, tile_svg, timeline};
@@ -132,7 +132,7 @@ impl Session {
                 return;
             };
             let step = agent
-                .choose(&self.game, &mut self.rng)
+                .choose(&View::of(&self.game), &mut self.rng)
                 .and_then(|i| self.game.choose(i).map(|()| i));
             match step {
                 Ok(i) => self.choices.push((i, None)),
