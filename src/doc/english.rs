@@ -22,7 +22,7 @@ pub struct Words {
     pub plural: Vec<String>,
     /// Parameters' values in force, for folding constant parts ("0 (30 − `scatter_count`)").
     pub values: BTreeMap<String, serde_json::Value>,
-    /// Holding areas' names for people ("the Isle of Man"), by id.
+    /// Holding areas' names for people ("the Island"), by id.
     pub holding_names: BTreeMap<String, String>,
     /// The kind of the feature a `scored` rule is about, when its condition says ("road").
     pub feature_kind: Option<String>,

@@ -756,7 +756,7 @@ pub fn calls_in(b: &ast::Block) -> Vec<(&str, &[ast::Expr])> {
     out
 }
 
-/// Holding areas' names for people, from the comment above `holding NAME` ("# The Isle of Man: …").
+/// Holding areas' names for people, from the comment above `holding NAME` ("# The Island: …").
 fn holding_names(trees: &Trees) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for (item, src) in trees.items() {
