@@ -150,7 +150,7 @@ fn play_checked(name: &str, seed: u64, agents: &mut [Box<dyn Agent>]) {
 }
 
 /// Games per variant the legality checks play: a few in `cargo test`; set `CARTO_LONG_TESTS=1` for a
-/// long run (meant for a release build: `CARTO_LONG_TESTS=1 cargo test --release --test agents`).
+/// long run (meant for a release build: `CARTO_LONG_TESTS=1 cargo test --release --test it agents::`).
 fn games(short: u64, long: u64) -> u64 {
     if std::env::var_os("CARTO_LONG_TESTS").is_some() {
         long

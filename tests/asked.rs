@@ -2,7 +2,7 @@
 //! game's log names who decided each choice (`deciders`, also on `game_end` for decisions asked in
 //! final scoring) and replays identically; random games with asked decisions replay identically.
 
-mod common;
+use crate::common;
 
 use common::{carto, scratch_dir};
 use std::path::PathBuf;

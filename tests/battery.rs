@@ -4,7 +4,7 @@
 //! guard only), and name `file:line:col` when the problem is in a file. The messages are pinned, one
 //! snapshot per group (`tests/snapshots/battery__*.snap`), and were read one by one.
 
-mod common;
+use crate::common;
 
 use common::{fresh_dir, write_file};
 use std::path::Path;

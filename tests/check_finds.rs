@@ -1,7 +1,7 @@
 //! Issue 8, B: `carto check` reports, with file:line:col, what play would refuse. One snapshot per
 //! kind of problem: the source and the rendered diagnostics together (as tests/lang_diagnostics.rs).
 
-mod common;
+use crate::common;
 
 use common::error_snap as snap;
 

@@ -2,7 +2,7 @@
 //! 2 (bad usage), never a panic (101). Each case runs the built binary in a fresh directory under the
 //! system's temp dir, with the files it needs, and pins (exit code, stderr, stdout) as a snapshot.
 
-mod common;
+use crate::common;
 
 use common::write_file;
 use std::path::PathBuf;

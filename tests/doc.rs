@@ -7,7 +7,7 @@ use carto::lang::phrases::{builtin_phrase, field_phrase, phase_phrase, trigger_p
 use common::carto_in as carto;
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 
 fn scratch(case: &str) -> PathBuf {
     common::fresh_dir("doc", case)

@@ -2,7 +2,7 @@
 //! coats of arms, fields and the completed cities next to them, monasteries at the border, followers
 //! coming back when their feature is scored, and determinism of whole games.
 
-mod engine_support;
+use crate::engine_support;
 
 use carto::board::Board;
 use carto::features::NONE;

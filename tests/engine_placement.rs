@@ -2,7 +2,7 @@
 //! matching, what sea, off-map, waves and large cities do to placement, ferries, maps side by side,
 //! and how `Game::find_option` explains a refused placement.
 
-mod engine_support;
+use crate::engine_support;
 
 use carto::board::{Board, Refusal};
 use carto::game::{Game, NoRules};

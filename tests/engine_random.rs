@@ -1,4 +1,4 @@
-mod engine_support;
+use crate::engine_support;
 
 use carto::game::{play_random, Config, Game, NoRules};
 use carto::rng::Rng;

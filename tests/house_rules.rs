@@ -2,7 +2,7 @@
 //! `change`); a same-named definition that does not say so is an error. One snapshot per misuse: the
 //! source and the rendered diagnostics together (as tests/check_finds.rs).
 
-mod common;
+use crate::common;
 
 use common::{check, error_snap as snap};
 

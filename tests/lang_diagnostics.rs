@@ -1,6 +1,6 @@
 //! One snapshot per kind of diagnostic: the source and the rendered diagnostics together.
 
-mod common;
+use crate::common;
 
 use carto::diag::Source;
 use carto::lang::check::{check_source, render, RulesResolver};

@@ -2,7 +2,7 @@
 //! fields, every chip accounted for from setup on (each in exactly one place after every event), and
 //! score lines adding up to the totals of `game_end`.
 
-mod common;
+use crate::common;
 
 use common::carto;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! The schematic variant maps France, Germany, Benelux, Iberia and Great Britain: each parses and
 //! carries the data its chip variant needs (`/work/shared/spec/map-chips.md` §6).
 
-mod common;
+use crate::common;
 
 use carto::geometry::EdgeKind;
 use carto::map::{AttrValue, MapBoard, SquareKind};

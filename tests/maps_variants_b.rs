@@ -1,7 +1,7 @@
 //! The USA West / USA East (and both side by side), Taiwan and Ukraine maps: they parse from disk and
 //! carry the data their variants need (map-chips spec §2, §5.6–§5.8, §6).
 
-mod common;
+use crate::common;
 
 use carto::map::*;
 use common::load_map as load;

@@ -2,7 +2,7 @@
 //! through the built binary: `--set` is checked once every value is set, in any order, and
 //! `carto doc` shows the range as written.
 
-mod common;
+use crate::common;
 
 use common::carto;
 

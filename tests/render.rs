@@ -1,7 +1,7 @@
 //! Pictures of games, through the built binary: `carto render` (SVG of a game at a turn, or of a map)
 //! and `carto view` (the HTML replay page). The browser check of the page is `tests/browser/check.sh`.
 
-mod common;
+use crate::common;
 
 use common::carto;
 use std::path::PathBuf;

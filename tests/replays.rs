@@ -7,7 +7,7 @@
 //! each replays byte-identically (`carto replay` says "the replay is identical"). The rules, maps and
 //! scripts are copied into a scratch folder first, so that each log lies beside the files it names.
 
-mod common;
+use crate::common;
 
 use common::{carto_in, fresh_dir};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! zero in a rule is an error naming the rule (like an overflow, `tests/cli.rs` `score_overflows`);
 //! rules that grant extra turns on every turn do not run away: the chain ends with the tiles.
 
-mod common;
+use crate::common;
 
 use common::{carto, scratch_dir, write_file};
 use std::path::{Path, PathBuf};

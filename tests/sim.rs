@@ -1,7 +1,7 @@
 //! `carto sim` through the built binary: results independent of threads, slices that merge into
 //! exactly one run, games that replay alone, and paired comparisons that find what they should.
 
-mod common;
+use crate::common;
 
 use common::carto;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! names shown on a line (titles, players) hold no control characters. Each case runs the built
 //! binary in a folder of its own and checks that the input is left intact.
 
-mod common;
+use crate::common;
 
 use common::{carto_in, fresh_dir, write_file};
 use std::path::Path;

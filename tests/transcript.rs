@@ -1,7 +1,7 @@
 //! The transcript for people, through the built binary: the setup's chips summed up unless
 //! `--verbose` asks for every one.
 
-mod common;
+use crate::common;
 
 /// Runs `carto ARGS`, which must succeed; its stdout.
 fn carto(args: &[&str]) -> String {
