@@ -83,9 +83,24 @@ pub fn load_map_recorded(
     from: &Source,
     sources: Option<&Sources>,
 ) -> Result<MapBoard, String> {
+    load_map_given(name, from, sources, &[])
+}
+
+/// [`load_map_recorded`] with maps given as text (an editor's, a test's): a name that is not a
+/// bundled map and equals one of `given`'s names, as written (in the header or a `[[part]]`), is
+/// that text; nothing is read from where the name would point.
+pub fn load_map_given(
+    name: &str,
+    from: &Source,
+    sources: Option<&Sources>,
+    given: &[Source],
+) -> Result<MapBoard, String> {
+    let maps = GivenMaps { given, sources };
     let bundled = bundled_map(name);
     let src = if let Some(text) = bundled {
         Source::new(format!("maps/{name}.toml"), text)
+    } else if let Some(g) = maps.given(name) {
+        g
     } else {
         let path = crate::paths::beside(&from.name, name)?;
         let p = path.display().to_string();
@@ -101,12 +116,42 @@ pub fn load_map_recorded(
             })?;
         Source::new(p, text)
     };
-    match sources {
-        Some(s) => {
-            s.record(&src, bundled.is_some());
-            parse_map(&src, &RecordingMaps(s)).map_err(|d| src.render(&d))
+    if let Some(s) = sources {
+        s.record(&src, bundled.is_some());
+    }
+    parse_map(&src, &maps).map_err(|d| src.render(&d))
+}
+
+/// Resolves map parts from the maps given as text first (recording them), then as
+/// [`RecordingMaps`] (or [`BundledResolver`] when nothing is recorded) does.
+struct GivenMaps<'a> {
+    given: &'a [Source],
+    sources: Option<&'a Sources>,
+}
+
+impl GivenMaps<'_> {
+    /// The given map called `name`, unless a bundled map has that name.
+    fn given(&self, name: &str) -> Option<Source> {
+        let g = self.given.iter().find(|g| g.name == name)?;
+        if bundled_map(name).is_some() {
+            return None;
         }
-        None => parse_map(&src, &BundledResolver).map_err(|d| src.render(&d)),
+        if let Some(s) = self.sources {
+            s.record(g, false);
+        }
+        Some(g.clone())
+    }
+}
+
+impl crate::map::MapResolver for GivenMaps<'_> {
+    fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
+        if let Some(g) = self.given(name) {
+            return Ok(g);
+        }
+        match self.sources {
+            Some(s) => RecordingMaps(s).resolve(name, from),
+            None => BundledResolver.resolve(name, from),
+        }
     }
 }
 
@@ -277,13 +322,25 @@ pub fn variant_from_source(
     sets: &[String],
     set_error: &dyn Fn(usize, String) -> InputError,
 ) -> Result<Variant, InputError> {
+    variant_from_texts(source, name_or_path, sets, set_error, &[])
+}
+
+/// [`variant_from_source`] with maps given as text ([`load_map_given`]): the header's `map` (and
+/// a map's parts) may name one of them.
+pub fn variant_from_texts(
+    source: &Source,
+    name_or_path: &str,
+    sets: &[String],
+    set_error: &dyn Fn(usize, String) -> InputError,
+    maps: &[Source],
+) -> Result<Variant, InputError> {
     let source = source.clone();
     let sources = Sources::new(&source, is_bundled_rules(name_or_path));
-    let (mut program, warnings) = checked_program(&source, &sources)?;
+    let (mut program, warnings) = checked_program(&source, &sources, maps)?;
     apply_sets(&mut program, sets, set_error)?;
     let map = match &program.header.map {
         Some(MapRef::Named(m)) => Some(Arc::new(
-            load_map_recorded(m, &source, Some(&sources)).map_err(InputError)?,
+            load_map_given(m, &source, Some(&sources), maps).map_err(InputError)?,
         )),
         _ => None,
     };
@@ -332,8 +389,12 @@ pub fn variant_from_source(
 /// The rules file checked (with everything it imports and the map it names, recorded in
 /// `sources`) and lowered, with the checker's warnings rendered; a file that declares no variant of
 /// its own is refused (it is shared rules, for variants to import).
-fn checked_program(source: &Source, sources: &Sources) -> Result<(Program, String), InputError> {
-    let loader = |name: &str, from: &Source| load_map_recorded(name, from, Some(sources));
+fn checked_program(
+    source: &Source,
+    sources: &Sources,
+    maps: &[Source],
+) -> Result<(Program, String), InputError> {
+    let loader = |name: &str, from: &Source| load_map_given(name, from, Some(sources), maps);
     let result = check_source(source, &RecordingRules(sources), &loader);
     if result.errors() > 0 {
         return Err(InputError(render(&result)));
@@ -499,5 +560,65 @@ impl BundledOnly {
         let text = bundled_map(name).ok_or_else(|| format!("no bundled map `{name}`"))?;
         let src = Source::new(name, text);
         parse_map(&src, &BundledOnly).map_err(|d| src.render(&d))
+    }
+}
+
+#[cfg(test)]
+mod given_maps {
+    use super::*;
+
+    const RULES: &str = "variant \"v\" {\n  map = \"mine.toml\"\n  tiles = [\"base\"]\n}\n";
+    const MAP: &str = "name = \"Given\"\ngrid = \"\"\"\n~~~~\n~..~\n~..~\n~~~~\n\"\"\"\n[legend]\n\"~\" = \"sea\"\n\".\" = \"land\"\n";
+
+    fn no_sets(_: usize, e: String) -> InputError {
+        InputError(e)
+    }
+
+    /// A bundled map's name and board (whichever is first: tests in src/ name no bundled data).
+    fn some_bundled_map() -> (&'static str, MapBoard) {
+        let name = crate::map::bundled_maps().next().unwrap();
+        (name, load_map(name, &Source::new("./", "")).unwrap())
+    }
+
+    /// A map given as text (with a given part and a bundled part) is the header's map, and is
+    /// recorded as a file beside the rules, with its hash; nothing is read from the disk.
+    #[test]
+    fn a_map_given_as_text_is_the_headers_map() {
+        let (bundled, board) = some_bundled_map();
+        let half = "grid = \"\"\"\n~.~\n\"\"\"\n[legend]\n\"~\" = \"sea\"\n\".\" = \"land\"\n";
+        let composite = format!("[[part]]\nmap = \"half.toml\"\noffset = [0, 0]\n\n[[part]]\nmap = \"{bundled}\"\noffset = [0, 1]\n");
+        let maps = [
+            Source::new("mine.toml", composite),
+            Source::new("half.toml", half),
+        ];
+        let rules = Source::new("my.rules", RULES);
+        let v = variant_from_texts(&rules, "my.rules", &[], &no_sets, &maps).unwrap();
+        let keys: Vec<&str> = v.config.sources.iter().map(|f| f.key.as_str()).collect();
+        let bundled_key = format!("bundled:maps/{bundled}.toml");
+        for k in ["my.rules", "mine.toml", "half.toml", bundled_key.as_str()] {
+            assert!(keys.contains(&k), "{k} in {keys:?}");
+        }
+        let mine = v.map.as_deref().unwrap();
+        assert_eq!(
+            (mine.width, mine.height),
+            (board.width.max(3), board.height + 1),
+            "the bundled map below the given part"
+        );
+        // Without the texts, the same rules name a file that is not there.
+        let e = variant_from_source(&rules, "my.rules", &[], &no_sets)
+            .err()
+            .unwrap();
+        assert!(e.0.contains("cannot load map `mine.toml`"), "{}", e.0);
+    }
+
+    /// A map given under a bundled map's name does not replace the bundled map.
+    #[test]
+    fn a_given_map_never_shadows_a_bundled_one() {
+        let (bundled, board) = some_bundled_map();
+        let maps = [Source::new(bundled, MAP)];
+        let rules = Source::new("my.rules", RULES.replace("mine.toml", bundled));
+        let v = variant_from_texts(&rules, "my.rules", &[], &no_sets, &maps).unwrap();
+        assert_eq!(v.map.as_deref().unwrap().name, board.name);
+        assert_ne!(board.name, "Given");
     }
 }
