@@ -1,4 +1,4 @@
-// The rules, the variant they started from and the parameters, in the page's address (#s=…): a link
+// The rules, the variant they started from, the parameters and the map of one's own (if any), in the page's address (#s=…): a link
 // reopens the same state. Compressed (deflate) and base64url; nothing is sent anywhere.
 const unb64 = (s) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 
@@ -21,7 +21,9 @@ export async function decodeState(code) {
   if (typeof s.text !== "string" || typeof s.base !== "string") throw new Error("not a playground link");
   const sets = {};
   for (const [k, v] of Object.entries(s.sets || {})) if (typeof v === "string") sets[k] = v;
-  return { base: s.base, text: s.text, sets };
+  const map = typeof s.map === "string" ? s.map : "";
+  const mapStart = typeof s.mapStart === "string" ? s.mapStart : "";
+  return { base: s.base, text: s.text, sets, map, mapStart };
 }
 
 // The state the address holds, or null (none, or not readable: the page then starts afresh).
@@ -34,6 +36,8 @@ export async function readAddress() {
 let pending = 0;
 export async function writeAddress(app) {
   const mine = ++pending;
-  const code = await encodeState({ base: app.base, text: app.text(), sets: app.sets });
+  const state = { base: app.base, text: app.text(), sets: app.sets };
+  if (app.mapText && app.mapText().trim()) Object.assign(state, { map: app.mapText(), mapStart: app.mapStart });
+  const code = await encodeState(state);
   if (mine === pending) history.replaceState(null, "", "#s=" + code);
 }

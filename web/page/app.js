@@ -1,8 +1,8 @@
 // The playground page: the editor with diagnostics as you type, the rule page, map and parameters,
 // play and measure. Everything runs here, in carto.wasm; nothing leaves the browser.
 import { EditorView, basicSetup } from "codemirror";
-import { EditorState } from "@codemirror/state";
-import { linter, lintGutter } from "@codemirror/lint";
+import { EditorState, StateEffect } from "@codemirror/state";
+import { linter, lintGutter, forceLinting } from "@codemirror/lint";
 import { autocompletion } from "@codemirror/autocomplete";
 import { marked } from "marked";
 import { loadCarto } from "./carto.js";
@@ -10,10 +10,14 @@ import { rulesLanguage, hoverDocs, completionSource } from "./rules-lang.js";
 import { setupPlay } from "./play.js";
 import { setupMeasure } from "./measure.js";
 import { readAddress, writeAddress } from "./address.js";
+import { setupMapEditor } from "./map-edit.js";
+import { inputFor, setValue, valueOf, describe } from "./params.js";
 
 const $ = (id) => document.getElementById(id);
 const CHECK_NAME = "my.rules";
 const DEBOUNCE_MS = 120;
+// Tells the rules' linter that the map of one's own changed (the rules may name it).
+const mapChanged = StateEffect.define();
 
 // Templates: a house rule of a bundled variant, and a new variant on a bundled map.
 const TEMPLATES = {
@@ -67,6 +71,8 @@ async function main() {
     sets: {}, // parameters changed in the form: name -> value text
     doc: null, // the last page answer
     listeners: [], // called with the variant's name and sets when the rules change
+    maps: () => [], // the maps of one's own, as every call passes them (map-edit.js)
+    status: (t) => { $("status").textContent = t; },
   };
   window.carto = app; // for the tests and the curious
 
@@ -80,6 +86,8 @@ async function main() {
   const initial = fromAddress ?? { base: "base", text: bundled.rules.base, sets: {} };
   app.base = initial.base;
   app.sets = initial.sets || {};
+  app.initialMap = initial.map ?? "";
+  app.mapStart = initial.mapStart ?? "";
   start.value = initial.base in TEMPLATES || bundled.rules[initial.base] ? initial.base : "base";
 
   // The name the rules are loaded under: the bundled name while the text is the bundled file's
@@ -95,7 +103,7 @@ async function main() {
   const lint = linter((view) => {
     const text = view.state.doc.toString();
     const t0 = performance.now();
-    const r = call({ fn: "check", name: CHECK_NAME, text });
+    const r = call({ fn: "check", name: CHECK_NAME, text, maps: app.maps() });
     app.lastCheckMs = performance.now() - t0;
     showProblems(r);
     scheduleDoc();
@@ -106,7 +114,7 @@ async function main() {
       message: d.from === undefined ? `${d.file}:${d.line}:${d.column}: ${d.message}` : d.message + (d.label ? ` (${d.label})` : "") + (d.hint ? `\n${d.hint}` : ""),
       source: `${d.file}:${d.line}:${d.column}`,
     }));
-  }, { delay: DEBOUNCE_MS });
+  }, { delay: DEBOUNCE_MS, needsRefresh: (u) => u.transactions.some((t) => t.effects.some((e) => e.is(mapChanged))) });
 
   const view = new EditorView({
     parent: $("editor"),
@@ -127,6 +135,32 @@ async function main() {
   app.view = view;
   app.text = () => view.state.doc.toString();
   app.setText = (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+
+  // The map of one's own, in its own editor; a change checks the rules again (they may use it).
+  const mapStart = $("map-start");
+  setupMapEditor(app, {
+    parent: $("map-editor"),
+    problems: { summary: $("map-summary"), text: $("map-check-text") },
+    start: mapStart,
+    onChecked: (m) => {
+      $("map-badge").textContent = m ? (m.errors ? `(${m.errors} error${m.errors > 1 ? "s" : ""})` : "✓") : "";
+      $("map-badge").className = m && m.errors ? "bad" : "";
+      view.dispatch({ effects: mapChanged.of(null) }); // the rules may use the map: checked again
+      forceLinting(view);
+    },
+  });
+  mapStart.value = app.mapStart;
+  const showFile = (which) => {
+    document.querySelectorAll(".files button").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.file === which)));
+    $("editor").hidden = which !== "rules";
+    $("problems").hidden = which !== "rules";
+    $("map-editor").hidden = which !== "map";
+    $("map-problems").hidden = which !== "map";
+    $("map-tools").hidden = which !== "map";
+  };
+  app.showFile = showFile;
+  document.querySelectorAll(".files button").forEach((b) => b.addEventListener("click", () => showFile(b.dataset.file)));
+  mapStart.addEventListener("change", () => showFile("map"));
 
   start.addEventListener("change", () => {
     app.base = start.value;
@@ -154,7 +188,7 @@ async function main() {
       $("status").textContent = "the rules have errors: the page shows the last rules that loaded";
       return;
     }
-    const d = call({ fn: "doc", name: app.rulesName(), text: app.text(), sets: app.setsList() });
+    const d = call({ fn: "doc", name: app.rulesName(), text: app.text(), sets: app.setsList(), maps: app.maps() });
     if (d.error) {
       $("param-error").textContent = d.error;
       $("status").textContent = "not loaded";
@@ -197,33 +231,11 @@ async function main() {
       });
       const doc = document.createElement("span");
       doc.className = "doc";
-      doc.textContent = `${p.doc} (${p.type}${p.range ? " " + p.range : ""}, default ${JSON.stringify(p.default)})`;
+      doc.textContent = describe(p);
       form.append(label, el, doc);
     }
   }
 
-  function inputFor(p) {
-    const oneOf = /^one of \[(.*)\]$/.exec(p.range);
-    if (oneOf) {
-      const sel = document.createElement("select");
-      for (const o of oneOf[1].split(",")) sel.add(new Option(o.trim().replace(/^"|"$/g, "")));
-      return sel;
-    }
-    const el = document.createElement("input");
-    if (p.type === "bool") el.type = "checkbox";
-    else if (p.type === "int") {
-      el.type = "number";
-      el.step = "1";
-      const r = /^in (-?\d+)\.\.(-?\d+)$/.exec(p.range);
-      if (r) { el.min = r[1]; el.max = r[2]; }
-    } else el.type = "text";
-    return el;
-  }
-  const setValue = (el, v) => {
-    if (el.type === "checkbox") el.checked = v === true;
-    else el.value = typeof v === "string" ? v : JSON.stringify(v);
-  };
-  const valueOf = (el) => (el.type === "checkbox" ? String(el.checked) : el.value);
 
   document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => {
     document.querySelectorAll("nav button").forEach((o) => o.setAttribute("aria-selected", String(o === b)));

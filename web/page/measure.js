@@ -1,5 +1,8 @@
 // Measure: `carto sim` in a Web Worker, with a progress bar and a stop button; the same table as
-// the command line, and a chart of the mean score per seat with its 95% interval.
+// the command line, and a chart of the mean score per seat with its 95% interval. A second setting
+// to compare with (`--vs`) is a second parameter form: the values changed there are its `--vs`.
+import { inputFor, setValue, valueOf, describe } from "./params.js";
+
 export function setupMeasure(app, el) {
   el.innerHTML = `
     <form id="sim-form" onsubmit="return false">
@@ -7,7 +10,11 @@ export function setupMeasure(app, el) {
       <label>seed <input id="sim-seed" type="number" min="0" value="1" style="width:6em"></label>
       <label>agents <input id="sim-agents" value="random" size="18" title="one for all seats, or one per seat, comma-separated: random, greedy, mcts, mcts:N"></label>
       <label>players <input id="sim-players" value="" size="14" placeholder="ann,bob" title="comma-separated; default: as many as the agents, at least two"></label>
-      <br><label>compare with (--vs) <input id="sim-vs" size="40" placeholder="name=value, name=value"></label>
+      <fieldset id="sim-vs-box">
+        <legend><label><input type="checkbox" id="sim-vs-on"> compare with a second setting (<code>--vs</code>)</label></legend>
+        <div id="sim-vs-form" class="params" hidden></div>
+        <div id="sim-vs-list"></div>
+      </fieldset>
       <button type="button" id="sim-run" class="primary">Run</button>
       <button type="button" id="sim-stop" disabled>Stop</button>
     </form>
@@ -20,6 +27,45 @@ export function setupMeasure(app, el) {
   const $ = (id) => document.getElementById(id);
   let worker = null;
   const list = (s) => s.split(",").map((x) => x.trim()).filter(Boolean);
+
+  // The second setting: every parameter starts at the first setting's value; the ones changed
+  // here are its `--vs name=value` (kept while the rules keep the parameter).
+  const vsSets = {}; // name -> value text chosen in the --vs form
+  const aText = (p) => (typeof p.value === "string" ? p.value : JSON.stringify(p.value));
+  app.vsList = () => {
+    if (!$("sim-vs-on").checked || !app.doc) return [];
+    return app.doc.params.filter((p) => p.name in vsSets && vsSets[p.name] !== "" && vsSets[p.name] !== aText(p))
+      .map((p) => `${p.name}=${vsSets[p.name]}`);
+  };
+  function showVs() {
+    const vs = app.vsList();
+    $("sim-vs-list").textContent = !$("sim-vs-on").checked ? ""
+      : vs.length ? "second setting: " + vs.map((v) => `--vs ${v}`).join(" ") : "change a parameter above: the second setting is the first one until then";
+  }
+  function vsForm() {
+    const form = $("sim-vs-form");
+    form.hidden = !$("sim-vs-on").checked;
+    form.replaceChildren();
+    if (form.hidden || !app.doc) { showVs(); return; }
+    for (const p of app.doc.params) {
+      const label = document.createElement("label");
+      label.textContent = p.name;
+      label.htmlFor = "vs-" + p.name;
+      const input = inputFor(p);
+      input.id = "vs-" + p.name;
+      setValue(input, p.name in vsSets ? (p.type === "bool" ? vsSets[p.name] === "true" : vsSets[p.name]) : p.value);
+      const mark = () => label.classList.toggle("changed", valueOf(input) !== aText(p));
+      input.addEventListener("change", () => { vsSets[p.name] = valueOf(input); mark(); showVs(); });
+      mark();
+      const doc = document.createElement("span");
+      doc.className = "doc";
+      doc.textContent = describe(p);
+      form.append(label, input, doc);
+    }
+    showVs();
+  }
+  $("sim-vs-on").addEventListener("change", vsForm);
+  app.listeners.push(() => { if ($("sim-vs-on").checked) vsForm(); });
 
   $("sim-run").addEventListener("click", () => {
     worker ??= new Worker(new URL("worker.js", import.meta.url), { type: "module" });
@@ -44,8 +90,8 @@ export function setupMeasure(app, el) {
       }
     };
     worker.postMessage({ start: {
-      name: app.rulesName(), text: app.text(), sets: app.setsList(),
-      vs: list($("sim-vs").value), games: Number($("sim-games").value), seed: Number($("sim-seed").value),
+      name: app.rulesName(), text: app.text(), sets: app.setsList(), maps: app.maps(),
+      vs: app.vsList(), games: Number($("sim-games").value), seed: Number($("sim-seed").value),
       agents: list($("sim-agents").value), players: list($("sim-players").value),
     } });
   });

@@ -1,6 +1,8 @@
 // Play: a game of the rules in the editor. The person clicks a legal square, turns the tile through
 // its legal rotations, places it, picks a follower spot (or none); actions and asked decisions are
 // buttons. The other seats are agents. Undo, and the log as `carto play --log` writes it.
+// The game lives in a Web Worker of its own (play-worker.js): the agents' turns, the search agent's
+// seconds of thought included, never block the page.
 const NS = "http://www.w3.org/2000/svg";
 const AGENTS = ["random", "greedy", "mcts:50", "mcts"];
 
@@ -38,6 +40,16 @@ export function setupPlay(app, el) {
   addOpponent("bob", "random");
   $("play-add").addEventListener("click", () => addOpponent(["cyd", "dee", "eve", "fay"][others.children.length - 1] || "p", "random"));
 
+  // Requests to the game's worker, answered in order.
+  const worker = new Worker(new URL("play-worker.js", import.meta.url), { type: "module" });
+  const waiting = new Map();
+  let nextId = 0;
+  worker.onmessage = (e) => { const w = waiting.get(e.data.id); waiting.delete(e.data.id); w(e.data.answer); };
+  worker.onerror = (e) => { $("play-error").textContent = "the game's worker failed: " + (e.message || e); };
+  const playCall = (request) => new Promise((ok) => { const id = nextId++; waiting.set(id, ok); worker.postMessage({ id, request }); });
+  app.playCall = playCall;
+  let busy = false;
+
   let view = null;
   let picked = null; // the square picked: {x, y, options: [place options by rotation]}
   let rotIndex = 0;
@@ -49,19 +61,42 @@ export function setupPlay(app, el) {
       players.push(s.querySelector("input").value.trim());
       agents.push(s.querySelector("select").value);
     }
-    show(app.call({
-      fn: "play_new", name: app.rulesName(), text: app.text(), sets: app.setsList(),
+    act({
+      fn: "play_new", name: app.rulesName(), text: app.text(), sets: app.setsList(), maps: app.maps(),
       seed: Number($("play-seed").value) || 0, players, agents,
-    }));
+    }, agents.length > 1 ? "starting; the agents before you decide…" : "starting…");
   }
 
-  function act(request) { show(app.call(request)); }
+  // A request to the game; while the worker works (the agents' turns), the controls wait and the
+  // page says who is deciding.
+  async function act(request, saying) {
+    if (busy) return;
+    busy = true;
+    app.playBusy = true;
+    el.classList.add("busy");
+    for (const b of el.querySelectorAll(".play-controls button")) b.disabled = true;
+    $("play-status").textContent = saying ?? (view && !view.over ? "the other players decide…" : "…");
+    try {
+      show(await playCall(request));
+    } finally {
+      busy = false;
+      app.playBusy = false;
+      el.classList.remove("busy");
+      if (view) {
+        $("play-undo").disabled = !view.can_undo;
+        $("play-log").disabled = false;
+        $("play-rotate").disabled = false;
+        $("play-place").disabled = false;
+      }
+    }
+  }
 
   function show(v) {
     $("play-error").textContent = v.error && !v.board_svg ? v.error : v.error || "";
     if (!v.board_svg) return;
     view = v;
     app.playView = v;
+    app.playShown = (app.playShown || 0) + 1; // counts the views shown (the tests wait on it)
     picked = null;
     $("board").innerHTML = v.board_svg;
     $("play-undo").disabled = !v.can_undo;
@@ -156,9 +191,9 @@ export function setupPlay(app, el) {
   $("play-rotate").addEventListener("click", () => { rotIndex = (rotIndex + 1) % picked.length; preview(); });
   $("play-place").addEventListener("click", () => { if (picked) act({ fn: "play_choose", i: picked[rotIndex].i }); });
   $("play-new").addEventListener("click", start);
-  $("play-undo").addEventListener("click", () => act({ fn: "play_undo" }));
-  $("play-log").addEventListener("click", () => {
-    const r = app.call({ fn: "play_log" });
+  $("play-undo").addEventListener("click", () => act({ fn: "play_undo" }, "taking back your last move…"));
+  $("play-log").addEventListener("click", async () => {
+    const r = await playCall({ fn: "play_log" });
     if (r.error) { $("play-error").textContent = r.error; return; }
     const a = document.createElement("a");
     a.href = URL.createObjectURL(new Blob([r.log], { type: "application/jsonl" }));

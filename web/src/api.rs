@@ -2,15 +2,21 @@
 
 use carto::diag::{Diagnostic, Source};
 use carto::lang::check::{check_source, render, BundledRules, CheckResult};
-use carto::variant::{declares_variant, variant_from_source, InputError, Variant};
+use carto::variant::{declares_variant, variant_from_texts, InputError, Variant};
 use serde_json::{json, Value};
 
 pub fn dispatch(req: &Value) -> Value {
     let s = |k: &str| req.get(k).and_then(Value::as_str).unwrap_or("");
     match s("fn") {
         "bundled" => bundled(),
-        "check" => check(s("name"), s("text")),
-        "doc" => doc(s("name"), s("text"), &strings(req.get("sets"))),
+        "check" => check(s("name"), s("text"), &given_maps(req)),
+        "check_map" => check_map(s("name"), s("text")),
+        "doc" => doc(
+            s("name"),
+            s("text"),
+            &strings(req.get("sets")),
+            &given_maps(req),
+        ),
         f if f.starts_with("play_") => crate::play::dispatch(f, req),
         f if f.starts_with("sim_") => crate::sim::dispatch(f, req),
         other => json!({"error": format!("no function `{other}`")}),
@@ -28,6 +34,23 @@ pub fn strings(v: Option<&Value>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The maps the page holds as text (`"maps": [{"name": "my.toml", "text": "…"}]`): a rules file
+/// names one by its name (`map = "my.toml"`).
+pub fn given_maps(req: &Value) -> Vec<Source> {
+    req.get("maps")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| {
+                    let name = m.get("name")?.as_str()?;
+                    let text = m.get("text")?.as_str()?;
+                    Some(Source::new(name, text))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The bundled variants (name and title) and every bundled rules file's text.
 fn bundled() -> Value {
     let variants: Vec<Value> = carto::variant::bundled_variants()
@@ -40,7 +63,10 @@ fn bundled() -> Value {
         .iter()
         .map(|(n, t)| (n.to_string(), json!(t)))
         .collect();
-    let maps: Vec<&str> = carto::map::bundled_maps().collect();
+    let maps: serde_json::Map<String, Value> = carto::bundled::MAPS
+        .iter()
+        .map(|(n, t)| (n.to_string(), json!(t)))
+        .collect();
     json!({"variants": variants, "rules": rules, "maps": maps, "builtins": builtins()})
 }
 
@@ -83,9 +109,9 @@ fn builtins() -> Value {
 
 /// The user's text as `carto check NAME` checks it (bundled imports and maps only: nothing else
 /// exists in the page).
-fn check_result(name: &str, text: &str) -> (Source, CheckResult) {
+fn check_result(name: &str, text: &str, maps: &[Source]) -> (Source, CheckResult) {
     let source = Source::new(name, text);
-    let loader = |m: &str, from: &Source| carto::variant::load_map(m, from);
+    let loader = |m: &str, from: &Source| carto::variant::load_map_given(m, from, None, maps);
     let mut result = check_source(&source, &BundledRules, &loader);
     if result.errors() == 0 && !declares_variant(&source) {
         result
@@ -107,8 +133,8 @@ fn not_a_variant(name: &str) -> Diagnostic {
 
 /// Every diagnostic with `carto check --format json`'s fields, plus the editor's offsets (UTF-16
 /// units, as the editor counts) when it is in the user's file; the text `carto check` prints.
-fn check(name: &str, text: &str) -> Value {
-    let (source, result) = check_result(name, text);
+fn check(name: &str, text: &str, maps: &[Source]) -> Value {
+    let (source, result) = check_result(name, text, maps);
     let errors = result.errors();
     let warnings = result.diagnostics.len() - errors;
     let diagnostics: Vec<Value> = result
@@ -131,6 +157,35 @@ fn check(name: &str, text: &str) -> Value {
         "summary": format!("{name}: {errors} error{}, {warnings} warning{}", plural(errors), plural(warnings)),
         "errors": errors,
         "warnings": warnings,
+    })
+}
+
+/// A map file as `carto render --map NAME` reads it (its parts: bundled maps only): every problem
+/// with its position and the editor's offsets, the text `carto render` prints, and the map drawn
+/// when it loads.
+fn check_map(name: &str, text: &str) -> Value {
+    let source = Source::new(name, text);
+    let (diags, svg) = match carto::map::parse_map(&source, &carto::variant::BundledOnly) {
+        Ok(board) => (Vec::new(), Some(carto::render::svg::map_svg(&board))),
+        Err(d) => (d, None),
+    };
+    let diagnostics: Vec<Value> = diags
+        .iter()
+        .map(|d| {
+            let mut j = diagnostic_json(&source, d);
+            j["from"] = json!(utf16(text, d.span.start));
+            j["to"] = json!(utf16(text, d.span.end.max(d.span.start)));
+            j["text"] = json!(source.render(std::slice::from_ref(d)));
+            j
+        })
+        .collect();
+    let n = diags.len();
+    json!({
+        "diagnostics": diagnostics,
+        "text": if n == 0 { String::new() } else { source.render(&diags) },
+        "summary": format!("{name}: {n} error{}", if n == 1 { "" } else { "s" }),
+        "errors": n,
+        "map_svg": svg,
     })
 }
 
@@ -158,7 +213,12 @@ fn utf16(text: &str, byte: usize) -> usize {
 
 /// Loads the user's text as a variant with parameters set (`name=value`), as `carto play NAME
 /// --set …` would.
-pub fn load(name: &str, text: &str, sets: &[String]) -> Result<Variant, InputError> {
+pub fn load(
+    name: &str,
+    text: &str,
+    sets: &[String],
+    maps: &[Source],
+) -> Result<Variant, InputError> {
     // A bundled variant's own text is named as `carto` names it (what a log records and replay
     // compares); any other text is the user's file.
     let bundled = carto::bundled::RULES
@@ -168,19 +228,23 @@ pub fn load(name: &str, text: &str, sets: &[String]) -> Result<Variant, InputErr
         Source::new(format!("rules/{name}.rules"), text)
     } else if carto::bundled::RULES.iter().any(|(n, _)| *n == name) {
         // Edited: no longer the bundled file, whatever it is called.
-        return load("my.rules", text, sets);
+        return load("my.rules", text, sets, maps);
     } else {
         Source::new(name, text)
     };
-    variant_from_source(&source, name, sets, &|i, e| {
-        InputError(format!("error: `{}`: {e}", sets[i]))
-    })
+    variant_from_texts(
+        &source,
+        name,
+        sets,
+        &|i, e| InputError(format!("error: `{}`: {e}", sets[i])),
+        maps,
+    )
 }
 
 /// The page as `carto doc NAME` writes it (Markdown), the map as `carto render --map NAME` draws
 /// it, and the parameters with their values in force.
-fn doc(name: &str, text: &str, sets: &[String]) -> Value {
-    let v = match load(name, text, sets) {
+fn doc(name: &str, text: &str, sets: &[String], maps: &[Source]) -> Value {
+    let v = match load(name, text, sets, maps) {
         Ok(v) => v,
         Err(e) => return json!({"error": e.0}),
     };
@@ -209,10 +273,10 @@ mod tests {
             .find(|(n, _)| *n == "base")
             .unwrap()
             .1;
-        let clean = check("my.rules", text);
+        let clean = check("my.rules", text, &[]);
         assert_eq!(clean["errors"], 0, "{clean}");
         let broken = text.replacen("variant \"base\"", "variantx \"base\"", 1);
-        let r = check("my.rules", &broken);
+        let r = check("my.rules", &broken, &[]);
         assert!(r["errors"].as_u64().unwrap() >= 1, "{r}");
         assert!(r["diagnostics"][0]["from"].is_u64(), "{r}");
     }
@@ -224,8 +288,30 @@ mod tests {
             .find(|(n, _)| *n == "france")
             .unwrap()
             .1;
-        let d = doc("france", text, &[]);
+        let d = doc("france", text, &[], &[]);
         assert!(d["markdown"].as_str().unwrap().starts_with("# "), "{d}");
         assert!(d["map_svg"].as_str().unwrap().contains("<svg"), "{d}");
+    }
+
+    /// A map in the editor: its error at its line, and once fixed, the rules that name it load
+    /// it (the page and the map drawn are the given map's).
+    #[test]
+    fn a_map_given_as_text_is_checked_and_used() {
+        let germany = carto::map::bundled_map("germany").unwrap();
+        let broken = germany.replacen("grid =", "grd =", 1);
+        let m = check_map("my.toml", &broken);
+        assert_eq!(m["errors"], 1, "{m}");
+        assert_eq!(m["diagnostics"][0]["line"], 12, "{m}");
+        assert!(m["text"].as_str().unwrap().contains("my.toml:12:1"), "{m}");
+        let ok = check_map("my.toml", germany);
+        assert_eq!(ok["errors"], 0, "{ok}");
+        let rules = "import \"base\"\nvariant \"mine\" {\n  map = \"my.toml\"\n}\n";
+        let maps = [Source::new("my.toml", germany)];
+        let c = check("my.rules", rules, &maps);
+        assert_eq!(c["errors"], 0, "{c}");
+        let d = doc("my.rules", rules, &[], &maps);
+        assert_eq!(d["map_svg"], ok["map_svg"], "{}", d["error"]);
+        let none = check("my.rules", rules, &[]);
+        assert_eq!(none["errors"], 1, "{none}");
     }
 }

@@ -1,8 +1,9 @@
 //! A game in the page: the person's seats decide by clicking, the other seats are agents. Every
-//! choice is kept, so undo rebuilds the game up to the person's last decision; the log is the one
-//! `carto play --log` writes, so `carto replay` accepts it.
+//! choice is kept, so undo rebuilds the game up to the start of the person's last move (every
+//! decision of their last turn) and the agents, given their generator back, answer as before; the
+//! log is the one `carto play --log` writes, so `carto replay` accepts it.
 
-use crate::api::{load, strings};
+use crate::api::{given_maps, load, strings};
 use carto::agent::{parse_agent, Agent, View};
 use carto::game::{Game, Opt};
 use carto::lang::interp::Interp;
@@ -25,11 +26,21 @@ pub struct Session {
     agents: Vec<Option<Box<dyn Agent>>>,
     rng: Rng,
     game: Game<Interp>,
-    /// Every choice so far; for the person's, the agents' generator as it was before it (undo puts
-    /// it back, so the agents answer as they did).
-    choices: Vec<(usize, Option<Rng>)>,
+    /// Every choice so far.
+    choices: Vec<Choice>,
     /// A rule's failure that stopped the game.
     error: Option<String>,
+}
+
+/// One decision taken in the game.
+struct Choice {
+    /// The option taken.
+    i: usize,
+    /// The turn it was taken in.
+    turn: u32,
+    /// For the person's decisions, the agents' generator as it was before it (undo puts it back,
+    /// so the agents answer as they did); `None` for an agent's.
+    rng: Option<Rng>,
 }
 
 thread_local! {
@@ -75,7 +86,13 @@ pub fn dispatch(f: &str, req: &Value) -> Value {
 fn new_session(req: &Value) -> Result<Session, String> {
     let s = |k: &str| req.get(k).and_then(Value::as_str).unwrap_or("");
     let rules = s("name").to_string();
-    let v = load(&rules, s("text"), &strings(req.get("sets"))).map_err(|e| e.0)?;
+    let v = load(
+        &rules,
+        s("text"),
+        &strings(req.get("sets")),
+        &given_maps(req),
+    )
+    .map_err(|e| e.0)?;
     let players = strings(req.get("players"));
     let specs = strings(req.get("agents"));
     let (lo, hi) = v.players;
@@ -131,11 +148,12 @@ impl Session {
             let Some(Some(agent)) = self.agents.get_mut(who) else {
                 return;
             };
+            let turn = self.game.st.turn;
             let step = agent
                 .choose(&View::of(&self.game), &mut self.rng)
                 .and_then(|i| self.game.choose(i).map(|()| i));
             match step {
-                Ok(i) => self.choices.push((i, None)),
+                Ok(i) => self.choices.push(Choice { i, turn, rng: None }),
                 Err(e) => {
                     self.error = Some(self.v.explain(&e));
                     return;
@@ -157,32 +175,41 @@ impl Session {
         if i >= self.game.options.len() {
             return Err(format!("no option {i}"));
         }
-        let rng = self.rng.clone();
+        let rng = Some(self.rng.clone());
+        let turn = self.game.st.turn;
         self.game.choose(i).map_err(|e| self.v.explain(&e))?;
-        self.choices.push((i, Some(rng)));
+        self.choices.push(Choice { i, turn, rng });
         self.run_agents();
         Ok(())
     }
 
-    /// Back to the person's last decision: the game is played again from the start with every
-    /// choice before it.
+    /// Back to before the person's last move: the first of their decisions in the turn of their
+    /// last decision. The game is played again from the start with every choice before it.
     fn undo(&mut self) -> Result<(), String> {
-        let Some(k) = self.choices.iter().rposition(|(_, r)| r.is_some()) else {
+        let Some(last) = self.choices.iter().rposition(|c| c.rng.is_some()) else {
             return Err("nothing of yours to undo".into());
         };
+        let turn = self.choices[last].turn;
+        let k = self.choices[..=last]
+            .iter()
+            .rposition(|c| c.rng.is_some() && c.turn != turn)
+            .map_or(0, |j| j + 1);
+        let k = k + self.choices[k..=last]
+            .iter()
+            .position(|c| c.rng.is_some())
+            .unwrap_or(0);
         let mut game = self
             .v
             .new_game(self.v.config.clone(), &self.players, self.seed, true)
             .map_err(|e| self.v.explain(&e))?;
-        for &(i, _) in &self.choices[..k] {
+        for c in &self.choices[..k] {
             game.advance().map_err(|e| self.v.explain(&e))?;
-            game.choose(i).map_err(|e| self.v.explain(&e))?;
+            game.choose(c.i).map_err(|e| self.v.explain(&e))?;
         }
         game.advance().map_err(|e| self.v.explain(&e))?;
-        self.rng = self.choices[k]
-            .1
-            .clone()
-            .unwrap_or_else(|| self.rng.clone());
+        if let Some(rng) = self.choices[k].rng.clone() {
+            self.rng = rng;
+        }
         self.choices.truncate(k);
         self.game = game;
         self.error = None;
@@ -255,7 +282,7 @@ fn view(s: &Session) -> Value {
         "followers": followers,
         "others": others,
         "players": players,
-        "can_undo": s.choices.iter().any(|(_, r)| r.is_some()),
+        "can_undo": s.choices.iter().any(|c| c.rng.is_some()),
     })
 }
 
@@ -264,7 +291,7 @@ mod tests {
     use super::*;
 
     /// A person who always takes the last option, against random, to the end, with an undo on
-    /// the way: the log replays identically.
+    /// the way (after the second decision of a move): the log replays identically.
     #[test]
     fn a_game_to_its_end_replays() {
         let text = carto::bundled::RULES
@@ -277,24 +304,40 @@ mod tests {
         let first = dispatch("play_new", &req);
         assert!(first["yours"].as_bool().unwrap(), "{}", first["error"]);
         let mut moves = 0;
+        let mut undone = false;
+        // The view at the first decision of the person's move, and the decisions in it so far.
+        let mut move_start: Option<(Value, usize)> = None;
         loop {
             let v = dispatch("play_view", &json!({}));
             assert!(v["error"].is_null(), "{}", v["error"]);
             if v["over"].as_bool().unwrap() {
                 break;
             }
+            match &mut move_start {
+                Some((start, n)) if start["turn"] == v["turn"] => *n += 1,
+                _ => move_start = Some((v.clone(), 1)),
+            }
             let n = v["places"].as_array().unwrap().len()
                 + v["followers"].as_array().unwrap().len()
                 + v["others"].as_array().unwrap().len();
             let after = dispatch("play_choose", &json!({"i": n - 1}));
-            moves += 1;
-            if moves == 5 {
-                let back = dispatch("play_undo", &json!({}));
-                assert_eq!(back["board_svg"], v["board_svg"], "undo restores the board");
-                dispatch("play_choose", &json!({"i": n - 1}));
-            }
             assert!(after["error"].is_null(), "{}", after["error"]);
+            moves += 1;
+            let (start, in_move) = move_start.clone().unwrap();
+            if !undone && moves > 6 && in_move >= 2 {
+                // The whole move is taken back, not only its last decision.
+                let back = dispatch("play_undo", &json!({}));
+                assert_eq!(
+                    back["board_svg"], start["board_svg"],
+                    "undo restores the board"
+                );
+                assert_eq!(back["places"], start["places"], "and the legal squares");
+                assert_eq!(back["turn"], start["turn"]);
+                undone = true;
+                move_start = None;
+            }
         }
+        assert!(undone, "an undo was tried");
         assert!(moves > 36, "{moves} moves");
         let log = dispatch("play_log", &json!({}))["log"]
             .as_str()

@@ -3,7 +3,7 @@
 //! `carto sim merge` merges slices: every figure is an exact integer histogram, so the table is
 //! `carto sim`'s for the same seed and settings.
 
-use crate::api::{load, strings};
+use crate::api::{given_maps, load, strings};
 use carto::sim::report;
 use carto::sim::run::{run, Results, Spec, Watch};
 use carto::sim::RunInfo;
@@ -122,7 +122,8 @@ fn start(req: &Value) -> Result<SimSession, String> {
     for a in &agents {
         carto::agent::parse_agent(a)?;
     }
-    let a = load(&name, text, &sets).map_err(|e| e.0)?;
+    let maps = given_maps(req);
+    let a = load(&name, text, &sets, &maps).map_err(|e| e.0)?;
     let (lo, hi) = a.players;
     if players.len() < lo || players.len() > hi {
         return Err(format!(
@@ -134,7 +135,7 @@ fn start(req: &Value) -> Result<SimSession, String> {
     let mut settings = vec![a];
     if !vs.is_empty() {
         let all: Vec<String> = sets.iter().chain(&vs).cloned().collect();
-        settings.push(load(&name, text, &all).map_err(|e| e.0)?);
+        settings.push(load(&name, text, &all, &maps).map_err(|e| e.0)?);
     }
     Ok(SimSession {
         info: RunInfo {

@@ -17,6 +17,28 @@ export const tests = {
     await shot();
   },
 
+  async "the second setting is a second parameter form: its numbers are carto sim --vs's"({ page, open, shot }) {
+    await open();
+    await page.click("nav button[data-tab=measure]");
+    await page.check("#sim-vs-on");
+    await page.waitForSelector("#vs-road_tile", { timeout: 10000 });
+    assert((await page.inputValue("#vs-road_tile")) === "1", "the form starts at the first setting's values");
+    assert((await page.getAttribute("#vs-followers", "max")) !== null, "with the parameters' ranges");
+    await page.fill("#vs-road_tile", "3");
+    await page.press("#vs-road_tile", "Enter");
+    await page.waitForFunction(() => document.getElementById("sim-vs-list").textContent.includes("--vs road_tile=3"), null, { timeout: 10000 });
+    await page.fill("#sim-games", "50");
+    await page.fill("#sim-seed", "7");
+    await page.click("#sim-run");
+    await page.waitForFunction(() => window.carto.simReport, null, { timeout: 300000 });
+    const table = await page.textContent("#sim-table");
+    const cli = native(["sim", "base", "--games", "50", "--seed", "7", "--vs", "road_tile=3", "--quiet"]);
+    assert(cli.code === 0, cli.stderr);
+    assert(table === cli.stdout, `the page's table is carto sim --vs's:\n${table}\n---\n${cli.stdout}`);
+    assert((await page.textContent("#sim-command")).includes("--vs road_tile=3"), "the command line says --vs");
+    await shot();
+  },
+
   async "a link reopens the same rules and parameters"({ page, open, shot }) {
     await open();
     await page.evaluate(() => window.carto.setText(window.carto.text().replace("param road_tile: int = 1", "param road_tile: int = 3")));

@@ -12,14 +12,14 @@ async function newGame(page, variant, seed) {
   await page.click("nav button[data-tab=play]");
   await page.fill("#play-seed", String(seed));
   await page.click("#play-new");
-  await page.waitForFunction(() => window.carto.playView, null, { timeout: 20000 });
+  await page.waitForFunction(() => window.carto.playView && !window.carto.playBusy, null, { timeout: 60000 });
 }
 
 // One decision of the person, by clicking: a legal square (turning the tile once when it can turn)
 // then "Place here"; a follower spot every third time, else "no follower"; else the first button.
 async function clickOnce(page, k) {
   const v = await page.evaluate(() => window.carto.playView);
-  const before = v;
+  const shown = await page.evaluate(() => window.carto.playShown);
   if (v.places.length) {
     const squares = await page.$$(".legal-square");
     await squares[k % squares.length].click();
@@ -30,7 +30,12 @@ async function clickOnce(page, k) {
   } else {
     await page.click("#play-options button.opt");
   }
-  await page.waitForFunction((b) => window.carto.playView !== b, before);
+  await nextView(page, shown);
+}
+
+// Waits for the game's worker to answer: a new view shown, and the page no longer busy.
+async function nextView(page, shown) {
+  await page.waitForFunction((n) => window.carto.playShown !== n && !window.carto.playBusy, shown, { timeout: 120000 });
 }
 
 async function download(page, dir) {
@@ -68,18 +73,62 @@ export const tests = {
     await shot();
   },
 
-  async "undo takes back the person's last move"({ page, open }) {
+  async "undo takes back the person's whole last move, the agents' answers replayed as before"({ page, open, shot }) {
     await open();
     await newGame(page, "france", 3);
     const first = await page.evaluate(() => window.carto.playView);
     assert(first.places.length > 0, "the person places first");
+    // The whole first move (place, follower or not, actions) until the agent has moved and it is
+    // the person's turn again; then the first decision of the second move.
+    let k = 0;
+    while ((await page.evaluate(() => window.carto.playView.turn)) === first.turn) await clickOnce(page, k++);
+    const second = await page.evaluate(() => window.carto.playView);
+    assert(k >= 2 && second.turn > first.turn + 1, `a move of ${k} decisions, then the agent's turn`);
     await clickOnce(page, 1);
-    const after = await page.evaluate(() => window.carto.playView);
-    assert(after.board_svg !== first.board_svg, "the board changed");
-    await page.click("#play-undo");
-    await page.waitForFunction((a) => window.carto.playView !== a, after);
-    const back = await page.evaluate(() => window.carto.playView);
-    assert(back.board_svg === first.board_svg, "the board is as before the move");
-    assert(JSON.stringify(back.places) === JSON.stringify(first.places), "the same legal squares");
+    const undo = async () => {
+      const shown = await page.evaluate(() => window.carto.playShown);
+      await page.click("#play-undo");
+      await nextView(page, shown);
+      return page.evaluate(() => window.carto.playView);
+    };
+    let back = await undo();
+    assert(back.board_svg === second.board_svg, "one undo: the board as at the start of the second move");
+    assert(JSON.stringify(back.places) === JSON.stringify(second.places) && back.turn === second.turn, "the same legal squares");
+    back = await undo();
+    assert(back.board_svg === first.board_svg && back.turn === first.turn, "a second undo: the whole first move is taken back");
+    assert(JSON.stringify(back.places) === JSON.stringify(first.places), "the same legal squares as at the start");
+    assert(!back.can_undo, "nothing more of the person's to undo");
+    // Played again the same way, the agent answers as it did (its generator was given back).
+    k = 0;
+    while ((await page.evaluate(() => window.carto.playView.turn)) === first.turn) await clickOnce(page, k++);
+    const again = await page.evaluate(() => window.carto.playView);
+    assert(again.board_svg === second.board_svg, "the same game again");
+    await shot();
+  },
+
+  async "the search agent thinks in the game's worker: the page stays free"({ page, open, shot }) {
+    await open();
+    await page.click("nav button[data-tab=play]");
+    await page.selectOption("#play-others select", "mcts");
+    await newGame(page, "base", 2);
+    const first = await page.evaluate(() => window.carto.playView);
+    assert(first.yours && first.players[1].agent.startsWith("mcts"), "against the search agent");
+    // The game is the worker's: the page's own carto.wasm holds none.
+    const here = await page.evaluate(() => window.carto.call({ fn: "play_view" }));
+    assert(here.error === "no game: start one", "no game on the page's thread: " + JSON.stringify(here).slice(0, 80));
+    // While the agent thinks the page answers, says who decides, and counts animation frames.
+    await page.evaluate(() => {
+      window.frames = 0;
+      window.sawBusy = false;
+      const tick = () => { window.frames++; if (window.carto.playBusy) window.sawBusy = true; requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    });
+    let k = 0;
+    while ((await page.evaluate(() => window.carto.playView.turn)) === first.turn) await clickOnce(page, k++);
+    const after = await page.evaluate(() => ({ v: window.carto.playView, busy: window.sawBusy, frames: window.frames }));
+    assert(after.busy, "the page drew frames while the agent was deciding");
+    assert(after.v.yours && !after.v.error, "the person's turn again");
+    assert(after.v.turn > first.turn + 1, "the search agent moved");
+    await shot();
   },
 };
