@@ -18,7 +18,7 @@ examples of each command.";
 
 const DOC_EXAMPLES: &str = "\
 Examples:
-  carto doc base                              the page of a bundled variant, in Markdown
+  carto doc base --format markdown            a bundled variant's page in Markdown (without --format: text on a terminal)
   carto doc my.rules --against base           what a house rule changes
   carto doc --all --out docs/                 every bundled variant's page and an index";
 
@@ -85,8 +85,8 @@ enum Command {
     Run(cmd::run::Args),
     /// Replays a game log and checks that the replay gives the same log, line by line.
     Replay(cmd::replay::Args),
-    /// Writes a variant's documentation page (Markdown): prose, map, parameters, and every rule and
-    /// action as an English sentence beside its source.
+    /// Writes a variant's documentation page (plain text on a terminal, else Markdown; or JSON): prose,
+    /// the turn, map, parameters, and every rule and action as an English sentence beside its source.
     #[command(after_help = DOC_EXAMPLES)]
     Doc(cmd::doc::Args),
     /// Lists the bundled variants.

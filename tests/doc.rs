@@ -357,13 +357,28 @@ fn the_turn_and_the_end_are_told() {
         "{base}"
     );
     assert!(!base.contains("chip"), "{base}");
+    assert!(base.starts_with("**Before the first turn.** Each player takes 7 followers in their colour (their reserve). The start tile is put face up in the middle of the table;"), "{base}");
+    assert!(
+        base.contains("A farm is never completed: farmers stay on it to the end of the game."),
+        "{base}"
+    );
     let france = page("france").turn.join("\n");
     assert!(
-        france.contains("Then you may take *Sell abroad* and *Sell town*."),
+        france.contains("Then you may take *Sell abroad* (once per turn, shared with *sell town*) or *Sell town* (once per turn, shared with *sell abroad*)."),
         "{france}"
     );
     assert!(france.contains("Nothing else scores at the end: chips left in hands, on the map or anywhere else score nothing."), "{france}");
     assert!(!france.contains("in your hand: you may look"), "{france}");
+    assert!(france.contains("2 of the 3 start squares (Nancy, Le Mans or Limoges) are chosen at random (or named with `--starts`); the other is plain land with a town. The start tile goes face up on the first start square in use; the other tiles are shuffled face down into the draw stack, and its top tile, turned at random, goes on each other start square in use."), "{france}");
+    let gb = page("great-britain").turn.join("\n");
+    assert!(
+        gb.contains("All 3 start squares (Kilkenny, Carlisle and Bristol) are used."),
+        "{gb}"
+    );
+    assert!(
+        gb.contains("4. **After the turn.** You may take *Isle extra turn* (once per round, not in an extra turn)."),
+        "{gb}"
+    );
     let ukraine = page("ukraine").turn.join("\n");
     assert!(
         ukraine.contains(
@@ -413,7 +428,11 @@ fn text_page_out_picture_and_plain_json() {
         treat["sentence"].as_str().unwrap(),
         treat["markdown"].as_str().unwrap(),
     );
-    assert!(plain.starts_with("As soon as there are chips in your hand, you must choose chip, a chip in your hand; and at_square, a square whose band is the colour of chip, such that all of these are true: (1) at_square is land;"), "{plain}");
+    assert!(plain.starts_with("As soon as you can choose chip, a chip in your hand; and at_square, a square whose band is the colour of chip, such that all of these are true: (1) at_square is land;"), "{plain}");
+    assert!(
+        plain.ends_with("you must choose one (you pick which, if several are possible); then chip goes to at_square face up. The game looks for a choice only when there are chips in your hand."),
+        "{plain}"
+    );
     assert!(
         md.contains("*at_square*, a square whose `band` is the colour of *chip*"),
         "{md}"

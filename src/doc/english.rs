@@ -238,7 +238,7 @@ impl Words {
                 .collect();
             format!("{lead}: {}", items.join("; "))
         } else {
-            texts.join(&format!(" {word} "))
+            shared_subject(&texts, word)
         };
         folded.dedup();
         folded.retain(|n| !self.notes_said.contains(n));
@@ -418,11 +418,22 @@ impl Words {
         match singular(&list_text) {
             Some((one, rest)) => {
                 let subject = format!("{mark} ");
+                // "the colour of *c* is X" reads "some chip … has colour X".
+                let field_is = cond
+                    .strip_prefix("the ")
+                    .and_then(|c| c.split_once(&format!(" of {mark} is ")))
+                    .filter(|(f, v)| !f.contains(' ') && !v.contains(&mark));
                 if texts.len() == 1
                     && cond.starts_with(&subject)
                     && cond.matches(&mark).count() == 1
                 {
                     format!("{quant} {one}{rest} {}", &cond[subject.len()..])
+                } else if let (1, Some((f, v))) = (texts.len(), field_is) {
+                    if quant == "some" {
+                        format!("the {f} of some {one}{rest} is {v}")
+                    } else {
+                        format!("{quant} {one}{rest} has a {f} equal to {v}")
+                    }
                 } else if cond.is_empty() {
                     format!("{quant} {one}{rest}")
                 } else {
@@ -615,7 +626,13 @@ impl Words {
                         return fill(p, &[owner]);
                     }
                 }
-                format!("the `{}` of {owner}", field.name)
+                // `x.square.band` reads "the `band` mark of *x*'s square".
+                match owner.strip_prefix("the square of ") {
+                    Some(of) if !of.contains(' ') => {
+                        format!("the `{}` mark of {} square", field.name, possessive(of))
+                    }
+                    _ => format!("the `{}` of {owner}", field.name),
+                }
             }
             ExprKind::Index(t, i) => format!("the value in {} for {}", self.noun(t), self.noun(i)),
             ExprKind::Call(name, args) => self.call(&name.name, args, true),
@@ -708,6 +725,7 @@ impl Words {
             _ => None,
         };
         let list = self.noun(list);
+        let filter_expr = filter;
         self.locals.push(var.to_string());
         let filter = filter.map(|f| self.pred(f, false));
         let map = map.map(|m| {
@@ -718,6 +736,22 @@ impl Words {
             }
         });
         self.locals.pop();
+        // `[f in L where f.owner == X]` over followers reads "X's followers …".
+        if let (AggOp::Collect, None, Some(ExprKind::Binary(BinOp::Eq, l, r))) =
+            (op, map.as_ref(), filter_expr.map(|f| &f.kind))
+        {
+            if matches!(&l.kind, ExprKind::Field(o, f) if f.name == "owner" && matches!(&o.kind, ExprKind::Name(v) if v == var))
+            {
+                if let Some(rest) = list.strip_prefix("the followers") {
+                    self.locals.push(var.to_string());
+                    let owner = self.noun(r);
+                    self.locals.pop();
+                    if !owner.contains(&format!("*{var}*")) {
+                        return format!("{} followers{rest}", possessive(&owner));
+                    }
+                }
+            }
+        }
         let over = match (&filter, singular(&list)) {
             (Some(f), Some((one, rest))) => format!("{one}s *{var}*{rest} such that {f}"),
             (Some(f), None) if list.starts_with('*') => {
@@ -816,6 +850,29 @@ impl Words {
                 return format!("{count}{formula} {verb} from {from} to {to} {face}{tail}");
             }
         }
+        // `draw(len(L) - n, L, …)` reads "all but n of the chips in L go …".
+        if name == "draw" && args.len() == 4 {
+            if let ExprKind::Binary(BinOp::Sub, l, k) = &args[0].kind {
+                if let (ExprKind::Call(f, inner), Some(n)) = (&l.kind, self.const_int(k)) {
+                    let from = self.noun(&args[1]);
+                    let counted = inner.first().map(|x| self.noun(x));
+                    if f.name == "len" && counted.as_ref().is_some_and(|c| c.ends_with(&from)) {
+                        let counted = counted.unwrap_or_default();
+                        let formula = self.formula(k);
+                        let formula = if formula.contains('`') {
+                            format!(" ({formula})")
+                        } else {
+                            String::new()
+                        };
+                        let (to, face) = (self.noun(&args[2]), self.noun(&args[3]));
+                        let rest = counted.strip_prefix("the ").unwrap_or(&counted);
+                        return format!(
+                            "all {rest} but {n}{formula} go to {to} {face} (none when there are {n} or fewer)"
+                        );
+                    }
+                }
+            }
+        }
         let texts: Vec<String> = args.iter().map(|a| self.noun(a)).collect();
         if name == "score" {
             let winners = matches!(&args.first().map(|a| &a.kind), Some(ExprKind::Field(_, f)) if f.name == "winners");
@@ -844,6 +901,9 @@ impl Words {
         };
         if self.you_current {
             text = text.replace("the current player plays", "you play");
+        }
+        if name == "recall" && text.starts_with("your followers") {
+            text = text.replace("back to their owners", "back to your reserve");
         }
         text
     }
@@ -887,7 +947,9 @@ impl Words {
             }
         };
         self.locals.push(name.clone());
-        if c.chips {
+        let one_chip = matches!(c.size.as_ref().map(|s| &s.kind),
+            Some(ExprKind::Range(a, b)) if self.const_int(a) == Some(1) && self.const_int(b) == Some(1));
+        if c.chips && !one_chip {
             self.plural.push(name.clone());
         }
         if let Some(f) = &c.filter {
@@ -903,6 +965,32 @@ impl Words {
             _ => format!("{what}, such that {}", numbered(&texts, true)),
         }
     }
+}
+
+/// Conditions joined by `word`, a subject they all open with said once: "*set* are all of one value
+/// or of 3 different colours" for "*set* are all of one value or *set* are of 3 different colours".
+fn shared_subject(texts: &[String], word: &str) -> String {
+    let joined = texts.join(&format!(" {word} "));
+    let Some(first) = texts.first() else {
+        return joined;
+    };
+    for verb in [" are ", " is "] {
+        let Some(at) = first.find(verb) else {
+            continue;
+        };
+        let subject = &first[..at + verb.len()];
+        // Only a simple subject (a name in italics) and no comma lists inside.
+        if texts.len() < 2
+            || !subject.starts_with('*')
+            || subject.matches('*').count() != 2
+            || !texts.iter().all(|t| t.starts_with(subject))
+        {
+            continue;
+        }
+        let rests: Vec<&str> = texts.iter().map(|t| &t[subject.len()..]).collect();
+        return format!("{subject}{}", rests.join(&format!(" {word} ")));
+    }
+    joined
 }
 
 /// Three or more conditions as a numbered list: "all of these hold: (1) …; (2) …".
@@ -965,6 +1053,9 @@ pub fn singular(list: &str) -> Option<(String, String)> {
         return None;
     }
     let rest = list.strip_prefix("the ")?;
+    if let Some(tail) = rest.strip_prefix("tile stacks") {
+        return Some(("tile stack".into(), tail.to_string()));
+    }
     let word_end = rest.find(' ').unwrap_or(rest.len());
     let (word, tail) = rest.split_at(word_end);
     let one = match word {
@@ -1094,6 +1185,8 @@ fn is_plural(subject: &str) -> bool {
         || [
             "the players",
             "the chips",
+            "your chips",
+            "your followers",
             "the followers",
             "the squares",
             "the ones",

@@ -300,20 +300,55 @@ fn html_code_line(line: &str) -> String {
     out
 }
 
-/// The map as text, one character a square, with a legend.
+/// The map as text, one character a square, with column numbers above (tens, then units) and row
+/// numbers on the left, counted from 1 as the page's map facts count them; and a legend.
 pub fn map_picture(m: &MapBoard) -> String {
     let mut out = String::from("```text\n");
+    let margin = m.height.max(1).to_string().len() + 1;
+    let digit = |x: i32, place: i32| {
+        let n = x + 1;
+        if place > 1 && n < place {
+            ' '
+        } else {
+            char::from(b'0' + ((n / place) % 10) as u8)
+        }
+    };
+    for place in [100, 10, 1] {
+        if place > 1 && m.width < place {
+            continue;
+        }
+        let row: String = (0..m.width).map(|x| digit(x, place)).collect();
+        out.push_str(&format!("{}{}\n", " ".repeat(margin), row.trim_end()));
+    }
+    let mut seen = std::collections::BTreeSet::new();
     for y in 0..m.height {
         let row: String = (0..m.width)
             .map(|x| m.square(x, y).map_or(' ', square_char))
             .collect();
-        out.push_str(row.trim_end());
+        seen.extend(row.chars());
+        out.push_str(&format!("{:>w$} {}", y + 1, row, w = margin - 1).trim_end());
         out.push('\n');
     }
     out.push_str("```\n\n");
-    out.push_str(
-        "`.` land, `t` town, `S` start square, `#` large city, `i` island, `~` sea, `=` waves, blank: off the map.\n",
-    );
+    // The legend names only the marks this map uses.
+    let marks: Vec<String> = [
+        ('.', "land"),
+        ('t', "town"),
+        ('S', "start square"),
+        ('#', "large city"),
+        ('i', "island"),
+        ('~', "sea"),
+        ('=', "waves"),
+    ]
+    .iter()
+    .filter(|(c, _)| seen.contains(c))
+    .map(|(c, name)| format!("`{c}` {name}"))
+    .chain(seen.contains(&' ').then(|| "blank: off the map".to_string()))
+    .collect();
+    out.push_str(&format!(
+        "Columns are numbered along the top, rows down the left. {}.\n",
+        marks.join(", ")
+    ));
     out
 }
 

@@ -133,6 +133,11 @@ pub fn page(v: &Variant) -> Page {
     };
     let facts = super::turn::Facts {
         map: v.map.is_some(),
+        starts: page
+            .map
+            .as_ref()
+            .map_or(Vec::new(), |m| m.start_squares.clone()),
+        starts_used: page.map.as_ref().map_or(0, |m| m.starts_used),
         hand_face_down: hand_face_down(&trees),
     };
     page.turn = super::turn::section(&page, &facts);
@@ -452,15 +457,33 @@ fn action_sentence(w: &mut Words, a: &ast::ActionDecl) -> String {
         w.locals.push(name.name.clone());
     }
     let mut out = String::new();
+    // A forced action with a choice reads choice first: "As soon as you can choose *set*, …, you
+    // must; then …", and its condition (a quick test before the choice) after it.
+    let choice_first = a.forced && !a.choices.is_empty();
+    let mut checked = String::new();
     if let Some(c) = &a.when {
-        let lead = if a.forced { "as soon as" } else { "when" };
-        out.push_str(&format!("{lead} {}, ", w.pred(c, false)));
-    } else if a.forced {
+        if choice_first {
+            checked = format!(
+                " The game looks for a choice only when {}.",
+                w.pred(c, false)
+            );
+        } else {
+            let lead = if a.forced { "as soon as" } else { "when" };
+            out.push_str(&format!("{lead} {}, ", w.pred(c, false)));
+        }
+    } else if a.forced && !choice_first {
         out.push_str("at once, ");
     }
     let verb = if a.forced { "must" } else { "may" };
     let choices: Vec<String> = a.choices.iter().map(|c| w.choice(c)).collect();
     let body = w.block(&a.body);
+    if choice_first {
+        out.push_str(&format!(
+            "as soon as you can choose {}, you must choose one (you pick which, if several are possible); then {body}.{checked}",
+            choices.join("; and ")
+        ));
+        return english::tidy(&capitalise(&out));
+    }
     if choices.is_empty() {
         out.push_str(&format!("you {verb} have this happen: {body}."));
     } else {

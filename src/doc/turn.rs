@@ -3,11 +3,15 @@
 //! chips may lie face down. Each line names the rules and actions (by heading) that apply there.
 
 use super::page::{Item, Page};
+use crate::lang::phrases::phase_phrase;
 
 /// What the section needs beyond the page's items.
 pub struct Facts {
     /// The variant has a map (placement next to placed tiles on land squares).
     pub map: bool,
+    /// The map's start squares, and how many a game uses.
+    pub starts: Vec<String>,
+    pub starts_used: usize,
     /// Some rule or action puts chips into a hand face down.
     pub hand_face_down: bool,
 }
@@ -19,7 +23,7 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
     };
     let actions =
         |phase: &str| -> Vec<&Item> { p.actions.iter().filter(|a| a.phase == phase).collect() };
-    let mut out = Vec::new();
+    let mut out = vec![before_first_turn(p, f)];
     out.push("Players take turns in order. On your turn:".to_string());
 
     // 1. The tile.
@@ -28,7 +32,7 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
     if !start.is_empty() {
         one.push_str(&format!(
             "Instead of drawing you may take {}. ",
-            names(&start)
+            with_limits(&start)
         ));
     }
     one.push_str("Draw the top tile of the draw stack and place it ");
@@ -59,7 +63,7 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
     }
     let follower = actions("follower");
     if !follower.is_empty() {
-        two.push_str(&format!(" Then you may take {}.", names(&follower)));
+        two.push_str(&format!(" Then you may take {}.", with_limits(&follower)));
     }
     out.push(two);
 
@@ -70,7 +74,7 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
         three.push_str("No rule scores a feature during the game.");
     } else {
         three.push_str(&format!(
-            "Each road, city and monastery completed by the tile just placed is scored at once: {}. Its followers then go back to their owners' reserves; a feature left incomplete keeps its followers until it is completed or the game ends.",
+            "Each road, city and monastery completed by the tile just placed is scored at once: {}. Its followers then go back to their owners' reserves; a feature left incomplete keeps its followers until it is completed or the game ends. A farm is never completed: farmers stay on it to the end of the game.",
             names(&in_turn)
         ));
     }
@@ -83,7 +87,7 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
     }
     let score = actions("score");
     if !score.is_empty() {
-        three.push_str(&format!(" Then you may take {}.", names(&score)));
+        three.push_str(&format!(" Then you may take {}.", with_limits(&score)));
     }
     out.push(three);
 
@@ -105,7 +109,7 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
             } else {
                 "You"
             };
-            four.push_str(&format!("{then} may take {}.", names(&after)));
+            four.push_str(&format!("{then} may take {}.", with_limits(&after)));
         }
         out.push(four.trim_end().to_string());
     }
@@ -171,6 +175,87 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
         out.push(look);
     }
     out
+}
+
+/// Before the first turn: the followers, and the tiles on the start squares.
+fn before_first_turn(p: &Page, f: &Facts) -> String {
+    let mut out = format!(
+        "**Before the first turn.** Each player takes {} in their colour (their reserve). ",
+        count(p.followers as usize, "follower")
+    );
+    if !f.map || f.starts.is_empty() {
+        out.push_str("The start tile is put face up in the middle of the table; every other tile is shuffled face down into the draw stack.");
+        return out;
+    }
+    let used = f.starts_used.min(f.starts.len());
+    let list = and_list(&f.starts, "or");
+    if used == f.starts.len() {
+        let all = match used {
+            1 => "The".to_string(),
+            2 => "Both".to_string(),
+            n => format!("All {n}"),
+        };
+        let noun = if used == 1 { "start square" } else { "start squares" };
+        out.push_str(&format!(
+            "{all} {noun} ({}) {} used. ",
+            and_list(&f.starts, "and"),
+            if used == 1 { "is" } else { "are" }
+        ));
+    } else {
+        out.push_str(&format!(
+            "{} of the {} start squares ({list}) {} chosen at random (or named with `--starts`); the {} plain land with a town. ",
+            used,
+            f.starts.len(),
+            if used == 1 { "is" } else { "are" },
+            if f.starts.len() - used == 1 { "other is" } else { "others are" }
+        ));
+    }
+    out.push_str("The start tile goes face up on the first start square in use; the other tiles are shuffled face down into the draw stack");
+    if used > 1 {
+        out.push_str(", and its top tile, turned at random, goes on each other start square in use");
+    }
+    out.push_str(". Tiles are placed only next to these and the tiles placed after them.");
+    out
+}
+
+/// "1 follower", "7 followers".
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// "A, B and C".
+fn and_list(items: &[String], word: &str) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} {word} {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
+
+/// Actions with their limits, as choices: "*Sell abroad* (once per turn, shared with *sell town*)
+/// or *Sell town* (…)".
+fn with_limits(items: &[&Item]) -> String {
+    let texts: Vec<String> = items
+        .iter()
+        .map(|a| {
+            let phase = phase_phrase(&a.phase).unwrap_or("");
+            let limits = a
+                .when
+                .strip_prefix(phase)
+                .unwrap_or(&a.when)
+                .trim_start_matches(", ");
+            if limits.is_empty() {
+                format!("*{}*", a.heading)
+            } else {
+                format!("*{}* ({limits})", a.heading)
+            }
+        })
+        .collect();
+    and_list(&texts, "or")
 }
 
 /// "*Road*, *City* and *Farm*": headings in italics, as the rows below name them.
