@@ -343,7 +343,10 @@ pub fn map_picture(m: &MapBoard) -> String {
     .iter()
     .filter(|(c, _)| seen.contains(c))
     .map(|(c, name)| format!("`{c}` {name}"))
-    .chain(seen.contains(&' ').then(|| "blank: off the map".to_string()))
+    .chain(
+        seen.contains(&' ')
+            .then(|| "blank: off the map".to_string()),
+    )
     .collect();
     out.push_str(&format!(
         "Columns are numbered along the top, rows down the left. {}.\n",

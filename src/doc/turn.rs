@@ -195,7 +195,11 @@ fn before_first_turn(p: &Page, f: &Facts) -> String {
             2 => "Both".to_string(),
             n => format!("All {n}"),
         };
-        let noun = if used == 1 { "start square" } else { "start squares" };
+        let noun = if used == 1 {
+            "start square"
+        } else {
+            "start squares"
+        };
         out.push_str(&format!(
             "{all} {noun} ({}) {} used. ",
             and_list(&f.starts, "and"),
@@ -212,7 +216,9 @@ fn before_first_turn(p: &Page, f: &Facts) -> String {
     }
     out.push_str("The start tile goes face up on the first start square in use; the other tiles are shuffled face down into the draw stack");
     if used > 1 {
-        out.push_str(", and its top tile, turned at random, goes on each other start square in use");
+        out.push_str(
+            ", and its top tile, turned at random, goes on each other start square in use",
+        );
     }
     out.push_str(". Tiles are placed only next to these and the tiles placed after them.");
     out
