@@ -404,7 +404,18 @@ fn text_page_out_picture_and_plain_json() {
         ),
         "{out}"
     );
-    assert!(out.contains("The map's band: blue: rows 5–8 (80 land squares); orange: rows 1–4 (79 land squares); purple: rows\n9–12 (49 land squares)."), "{out}");
+    // Rows counted from 0, as the board pictures number them (checked against maps/iberia.toml:
+    // the bands are its rows 0–3, 4–7 and 8–11).
+    assert!(out.contains("The map's band: blue: rows 4–7 (80 land squares); orange: rows 0–3 (79 land squares); purple: rows\n8–11 (49 land squares)."), "{out}");
+    // The text map: column numbers above (tens, units), row numbers on the left.
+    assert!(
+        out.contains("             11111111112222222222\n   012345678901234567890123456789\n 0 ~~.....t.....t..\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n11 ~~~~~~~~....~~~~~~~~~~~~~~~~~~\n"),
+        "{out}"
+    );
     let (code, _, err) = carto(&dir, &["doc", "iberia", "--out", "pages"]);
     assert_eq!(code, 0, "{err}");
     let md = std::fs::read_to_string(dir.join("pages/iberia.md")).unwrap();

@@ -111,7 +111,8 @@ fn attribute(m: &MapBoard, attr: &str) -> Option<String> {
     Some(format!("**The map's `{attr}`**: {}.", rows.join("; ")))
 }
 
-/// A set of squares in words: whole rows as "rows 1–4 (40 land squares)", towns by name, others by
+/// A set of squares in words (columns and rows counted from 0, as the board pictures and logs
+/// number them): whole rows as "rows 0–3 (40 land squares)", towns by name, others by
 /// column and row.
 fn squares(m: &MapBoard, sqs: &[(i32, i32)]) -> String {
     let land = |list: &[(i32, i32)]| {
@@ -124,7 +125,7 @@ fn squares(m: &MapBoard, sqs: &[(i32, i32)]) -> String {
     let whole_rows = rows.windows(2).all(|w| w[1] == w[0] + 1)
         && sqs.len() as i32 == rows.len() as i32 * m.width;
     if whole_rows {
-        let (a, b) = (rows[0] + 1, rows[rows.len() - 1] + 1);
+        let (a, b) = (rows[0], rows[rows.len() - 1]);
         let span = if a == b {
             format!("row {a}")
         } else {
@@ -134,10 +135,10 @@ fn squares(m: &MapBoard, sqs: &[(i32, i32)]) -> String {
     }
     let mut named: Vec<String> = sqs.iter().map(|&at| place(m, at)).collect();
     if named.len() > 12 {
-        let (r0, r1) = (rows[0] + 1, rows[rows.len() - 1] + 1);
+        let (r0, r1) = (rows[0], rows[rows.len() - 1]);
         let mut cols: Vec<i32> = sqs.iter().map(|s| s.0).collect();
         cols.sort();
-        let (c0, c1) = (cols[0] + 1, cols[cols.len() - 1] + 1);
+        let (c0, c1) = (cols[0], cols[cols.len() - 1]);
         return format!("{} squares in rows {r0}–{r1}, columns {c0}–{c1}", sqs.len());
     }
     match named.len() {
@@ -155,7 +156,7 @@ fn is_land(s: &Square) -> bool {
 
 /// A square by its printed name, its island's or large city's name, or its column and row.
 fn place(m: &MapBoard, (x, y): (i32, i32)) -> String {
-    let at = format!("column {} row {}", x + 1, y + 1);
+    let at = format!("column {x} row {y}");
     let Some(sq) = m.square(x, y) else {
         return at;
     };

@@ -63,12 +63,14 @@ pub fn text(p: &Page, map: Option<&MapBoard>) -> String {
     }
     out.push_str(&heading("Map"));
     match map {
-        Some(m) => out.push_str(
-            &map_picture(m)
-                .replace("```text\n", "")
-                .replace("```\n", "")
-                .replace('`', ""),
-        ),
+        Some(m) => {
+            // The picture as it is; its legend wrapped, marks in quotes.
+            let picture = map_picture(m).replace("```text\n", "");
+            let (rows, legend) = picture.split_once("```\n").unwrap_or((&picture, ""));
+            out.push_str(rows);
+            out.push('\n');
+            out.push_str(&wrap(&legend.replace('`', "'"), ""));
+        }
         None => out
             .push_str("The endless table: no map; a tile goes anywhere it fits next to another.\n"),
     }
@@ -300,21 +302,21 @@ fn html_code_line(line: &str) -> String {
     out
 }
 
-/// The map as text, one character a square, with column numbers above (tens, then units) and row
-/// numbers on the left, counted from 1 as the page's map facts count them; and a legend.
+/// The map as text, one character a square, with column numbers above (hundreds, tens, then units)
+/// and row numbers on the left, counted from 0 as the board pictures, the logs and the page's map
+/// facts count them; and a legend of the marks it uses.
 pub fn map_picture(m: &MapBoard) -> String {
     let mut out = String::from("```text\n");
-    let margin = m.height.max(1).to_string().len() + 1;
+    let margin = (m.height - 1).max(0).to_string().len() + 1;
     let digit = |x: i32, place: i32| {
-        let n = x + 1;
-        if place > 1 && n < place {
+        if place > 1 && x < place {
             ' '
         } else {
-            char::from(b'0' + ((n / place) % 10) as u8)
+            char::from(b'0' + ((x / place) % 10) as u8)
         }
     };
     for place in [100, 10, 1] {
-        if place > 1 && m.width < place {
+        if place > 1 && m.width <= place {
             continue;
         }
         let row: String = (0..m.width).map(|x| digit(x, place)).collect();
@@ -326,7 +328,7 @@ pub fn map_picture(m: &MapBoard) -> String {
             .map(|x| m.square(x, y).map_or(' ', square_char))
             .collect();
         seen.extend(row.chars());
-        out.push_str(&format!("{:>w$} {}", y + 1, row, w = margin - 1).trim_end());
+        out.push_str(format!("{:>w$} {}", y, row, w = margin - 1).trim_end());
         out.push('\n');
     }
     out.push_str("```\n\n");
@@ -349,7 +351,7 @@ pub fn map_picture(m: &MapBoard) -> String {
     )
     .collect();
     out.push_str(&format!(
-        "Columns are numbered along the top, rows down the left. {}.\n",
+        "Columns are numbered along the top and rows down the left, from 0 as on the board pictures. {}.\n",
         marks.join(", ")
     ));
     out
