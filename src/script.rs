@@ -15,6 +15,8 @@ use std::sync::Arc;
 enum Step {
     Choose(String),
     ExpectScore(String, i64),
+    /// `expect final score NAME N`: the score if the game ended now (final scoring on a copy).
+    ExpectFinalScore(String, i64),
     ExpectChip(u16, String),
     ExpectOptions(usize),
     ExpectFollower(String, String),
@@ -312,7 +314,7 @@ fn step_line(word: &str, rest: &str, line: &str) -> Result<Step, (String, String
         "expect" => expect_step(rest).ok_or_else(|| {
             (
                 "unknown assertion".into(),
-                "expect score NAME N | expect chip ID at PLACE | expect options N | expect follower ID at PLACE".into(),
+                "expect score NAME N | expect final score NAME N | expect chip ID at PLACE | expect options N | expect follower ID at PLACE".into(),
             )
         }),
         "rest" if rest == "random" => Ok(Step::Rest),
@@ -332,6 +334,10 @@ fn expect_step(rest: &str) -> Option<Step> {
             .parse()
             .ok()
             .map(|n| Step::ExpectScore(who.to_string(), n)),
+        ["final", "score", who, n] => n
+            .parse()
+            .ok()
+            .map(|n| Step::ExpectFinalScore(who.to_string(), n)),
         ["chip", id, "at", place] => id
             .parse()
             .ok()
@@ -611,6 +617,13 @@ type Failed = (String, &'static str);
 fn expect(game: &Game<Interp>, live: bool, step: &Step) -> Result<(), Failed> {
     match step {
         Step::ExpectScore(who, n) => expect_score(game, who, *n),
+        Step::ExpectFinalScore(who, n) => {
+            let mut copy = game.clone();
+            copy.end_now()
+                .map_err(|e| (format!("final scoring: {e}"), "while scoring as if the game ended"))?;
+            expect_score(&copy, who, *n)
+                .map_err(|(m, l)| (format!("{m} if the game ended now"), l))
+        }
         Step::ExpectOptions(n) => expect_options(game, live, *n),
         Step::ExpectChip(id, place) => expect_chip(game, *id, place),
         Step::ExpectFollower(id, place) => expect_follower(game, id, place),

@@ -140,7 +140,8 @@ pub enum EvKind {
         /// Otherwise the square the rule giving them is about (`placed`, `adjacent`, `abroad`).
         at: Option<u32>,
     },
-    /// A decision: how many options there were and the one taken (transcripts only).
+    /// A decision: how many options there were and the one taken (transcripts only). With 0
+    /// options, a step that offered no decision and was skipped (`taken` says why).
     Choice {
         options: u32,
         taken: String,
@@ -194,6 +195,10 @@ pub struct State {
     /// Set while the game-end scoring runs.
     pub final_scoring: bool,
     pub extra_turn_pending: bool,
+    /// Who plays the pending extra turn (`extra_turn()`: the current player; `extra_turn_for`).
+    pub extra_turn_for: u8,
+    /// The player of the last regular turn: after extra turns, play goes on with the next one.
+    pub regular: u8,
     /// The tile this turn is about (drawn or taken).
     pub current_tile: Option<u16>,
     /// Placed-tile index of this turn's tile.
@@ -270,6 +275,8 @@ impl State {
             in_extra_turn,
             final_scoring,
             extra_turn_pending,
+            extra_turn_for,
+            regular,
             current_tile,
             placed_now,
             follower_placed_now,
@@ -316,6 +323,8 @@ impl State {
         self.in_extra_turn = *in_extra_turn;
         self.final_scoring = *final_scoring;
         self.extra_turn_pending = *extra_turn_pending;
+        self.extra_turn_for = *extra_turn_for;
+        self.regular = *regular;
         self.current_tile = *current_tile;
         self.placed_now = *placed_now;
         self.follower_placed_now = *follower_placed_now;
@@ -360,6 +369,8 @@ impl State {
             in_extra_turn: false,
             final_scoring: false,
             extra_turn_pending: false,
+            extra_turn_for: 0,
+            regular: 0,
             current_tile: None,
             placed_now: NONE,
             follower_placed_now: false,

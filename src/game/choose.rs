@@ -16,6 +16,7 @@ impl<H: Hooks> Game<H> {
             self.record_choice(opt);
         }
         self.decided = true;
+        self.follower_skipped = None;
         if !matches!(opt, Opt::Pass | Opt::Draw) {
             self.forced_clean = false;
         }

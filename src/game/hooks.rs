@@ -33,6 +33,8 @@ pub trait Hooks {
     fn next_ask(&mut self, _st: &mut State, _out: &mut Vec<Opt>) -> Result<Option<u8>, GameError> {
         Ok(None)
     }
+    /// Forgets every asked decision not yet offered (a game ended early).
+    fn clear_asks(&mut self) {}
     /// Forced actions that apply now (the player must take one).
     fn forced(&mut self, _st: &mut State, _out: &mut Vec<Opt>) -> Result<(), GameError> {
         Ok(())

@@ -129,6 +129,14 @@ pub struct Game<H: Hooks> {
     /// The next feature to score in `completed` (`Score`) or `roots` (`FinalFeatures`): features
     /// are scored one per step, so that decisions asked while one is scored come before the next.
     score_next: u32,
+    /// Since the last choice, a follower step offered nothing: this player had no follower left
+    /// (a refused `pass` says so).
+    follower_skipped: Option<u8>,
+    /// Decisions were asked since the last `answered` (fired once they are all answered).
+    asks_open: bool,
+    /// `answered` rules fired in a row without a decision (a guard against a rule that asks for
+    /// nothing anyone can answer, again and again).
+    answered_run: u32,
     placements: Vec<(u32, u8)>,
     scratch: Vec<u16>,
     roots: Vec<u32>,
@@ -153,6 +161,9 @@ impl<H: Hooks + Clone> Clone for Game<H> {
             offer_phase: self.offer_phase,
             completed: self.completed.clone(),
             score_next: self.score_next,
+            follower_skipped: self.follower_skipped,
+            asks_open: self.asks_open,
+            answered_run: self.answered_run,
             placements: self.placements.clone(),
             scratch: self.scratch.clone(),
             roots: self.roots.clone(),
@@ -190,6 +201,9 @@ impl<H: Hooks + Clone> Game<H> {
             offer_phase,
             completed,
             score_next,
+            follower_skipped,
+            asks_open,
+            answered_run,
             placements,
             scratch,
             roots,
@@ -213,6 +227,9 @@ impl<H: Hooks + Clone> Game<H> {
         // Completed features wait for the scoring step across a follower decision.
         self.completed.clone_from(completed);
         self.score_next = *score_next;
+        self.follower_skipped = *follower_skipped;
+        self.asks_open = *asks_open;
+        self.answered_run = *answered_run;
         self.placements.clone_from(placements);
         if recorded {
             self.scratch.clone_from(scratch);

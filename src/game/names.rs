@@ -43,6 +43,16 @@ impl<H: Hooks> Game<H> {
         {
             return Ok(i);
         }
+        // A rotation that is the same placement as a listed one (`U r180` for `U r0`) is that one.
+        if let Some(i) = self.same_placement_listed(name) {
+            return Ok(i);
+        }
+        // A feature named by part of its sides or halves (`field Ne`), when that part names one.
+        let part = match self.follower_by_part(name) {
+            Some(Ok(i)) => return Ok(i),
+            Some(Err(why)) => Some(why),
+            None => None,
+        };
         let mut why = String::new();
         let now = if self.forced_pending || self.decided {
             None
@@ -64,9 +74,18 @@ impl<H: Hooks> Game<H> {
             {
                 why = "follower placement: no follower can be placed now (none left, or this is not the follower step)".into();
             } else {
-                why = "follower placement: that feature is already occupied or is not on this tile"
-                    .into();
+                why = part.unwrap_or_else(|| {
+                    "follower placement: that feature is already occupied or is not on this tile"
+                        .into()
+                });
             }
+        }
+        if let (true, Some(p)) = (why.is_empty() && name == "pass", self.follower_skipped) {
+            let who = self.st.players.get(p as usize).map_or("?", |p| p.name.as_str());
+            why = format!(
+                "{who} had no follower left, so the follower step after the tile was skipped \
+                 (no `pass` is written for it)"
+            );
         }
         let names: Vec<String> = self
             .options
@@ -135,6 +154,92 @@ impl<H: Hooks> Game<H> {
         format!("turn {}, {who}: {what}", self.st.turn)
     }
 
+    /// The listed placement that `place ID at X,Y rDEG` is the same as, when its rotation is not
+    /// listed because an equal one is (a symmetric tile).
+    fn same_placement_listed(&self, name: &str) -> Option<usize> {
+        let rest = name.strip_prefix("place ")?;
+        let parts: Vec<&str> = rest.split_whitespace().collect();
+        let [id, "at", at, r] = parts[..] else {
+            return None;
+        };
+        let tile = &self.cfg.tiles[self.st.current_tile? as usize];
+        if tile.id != id {
+            return None;
+        }
+        let (x, y) = at.split_once(',')?;
+        let cell = self.st.board.cell_at(x.parse().ok()?, y.parse().ok()?)?;
+        let rot = match r.strip_prefix('r')?.parse::<u32>().ok()? {
+            d @ (0 | 90 | 180 | 270) => d as usize / 90,
+            _ => return None,
+        };
+        self.options.iter().position(|&o| match o {
+            Opt::Place { cell: c, rot: d } => c == cell && same_placement(tile, rot, d as usize),
+            _ => false,
+        })
+    }
+
+    /// `follower KIND PARTS` where PARTS (sides `N`, or halves `Ne`, joined by `+`) are some of one
+    /// feature's: the follower option on it (`Ok`), or why not (`Err`: the feature is held, or the
+    /// tile has no such feature, or the parts name more than one); `None` when `name` is no
+    /// follower placement or no follower step is pending.
+    fn follower_by_part(&self, name: &str) -> Option<Result<usize, String>> {
+        let rest = name.strip_prefix("follower ")?;
+        let (kind, parts) = rest.split_once(' ').unwrap_or((rest, ""));
+        if !self.options.iter().any(|o| matches!(o, Opt::Follower { .. })) {
+            return None;
+        }
+        let placed = self.st.board.placed.get(self.st.placed_now as usize)?;
+        let t = &self.cfg.tiles[placed.ty as usize];
+        let want: Vec<&str> = parts.split('+').filter(|p| !p.is_empty()).collect();
+        let matching: Vec<usize> = (0..t.kinds.len())
+            .filter(|&seg| {
+                let full = segment_name(t, seg, placed.rot as usize);
+                let mut words = full.split(' ');
+                let k = words.next().unwrap_or("");
+                let have: Vec<&str> = words.next().unwrap_or("").split('+').collect();
+                // A side (`N`) names the halves on it too (`Nw`, `Ne`): a field touching it.
+                let touches = |w: &&str| {
+                    have.iter()
+                        .any(|h| h == w || (w.len() == 1 && h.starts_with(*w)))
+                };
+                k == kind && want.iter().all(touches)
+            })
+            .collect();
+        match matching[..] {
+            [] => Some(Err(format!(
+                "follower placement: this tile has no {kind} touching {}",
+                if want.is_empty() { "that" } else { parts }
+            ))),
+            [seg] => Some(
+                self.options
+                    .iter()
+                    .position(|&o| o == Opt::Follower { seg: seg as u8 })
+                    .ok_or_else(|| {
+                        format!(
+                            "follower placement: the {} is already held (a follower is on the \
+                             feature it belongs to)",
+                            segment_name(t, seg, placed.rot as usize)
+                        )
+                    }),
+            ),
+            _ => {
+                let names: Vec<String> = matching
+                    .iter()
+                    .map(|&s| format!("`follower {}`", segment_name(t, s, placed.rot as usize)))
+                    .collect();
+                let what = if want.is_empty() {
+                    format!("`follower {kind}`")
+                } else {
+                    format!("`{parts}`")
+                };
+                Some(Err(format!(
+                    "follower placement: {what} names more than one {kind} of this tile: {}",
+                    names.join(", ")
+                )))
+            }
+        }
+    }
+
     fn why_not_place(&self, rest: &str) -> String {
         // rest: "ID at X,Y rDEG"
         let parts: Vec<&str> = rest.split_whitespace().collect();
@@ -184,6 +289,19 @@ pub fn canonical_option(name: &str) -> String {
         })
         .collect();
     words.join(" ")
+}
+
+/// Whether rotations `a` and `b` of a tile are the same placement: the same features on the same
+/// sides and halves (a straight road turned half round).
+fn same_placement(t: &CompiledTile, a: usize, b: usize) -> bool {
+    let sig = |r: usize| {
+        let mut v: Vec<_> = (0..t.kinds.len())
+            .map(|i| (t.kinds[i], t.seg_sides[i][r], t.seg_halves[i][r], t.shields[i]))
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    sig(a) == sig(b)
 }
 
 /// A segment named by its kind and the sides or halves it touches, e.g. `city N`, `road E+W`.

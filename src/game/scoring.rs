@@ -41,6 +41,27 @@ impl<H: Hooks> Game<H> {
         Ok(())
     }
 
+    /// Ends the game now: final scoring of the board as it stands (the rest of the turn and the
+    /// tiles left are not played), every decision it asks for declined. For a copy of a game in
+    /// progress: "the scores if the game ended now" (`expect final score` in scripts).
+    pub fn end_now(&mut self) -> Result<(), GameError> {
+        if self.is_over() {
+            return Ok(());
+        }
+        self.step = Step::Final;
+        self.decided = true;
+        self.asked = None;
+        self.forced_pending = false;
+        self.forced_clean = true;
+        self.resume = None;
+        self.hooks.clear_asks();
+        while self.advance()? {
+            // Only asked decisions come after final scoring begins: decline them (`pass`).
+            self.choose(0)?;
+        }
+        Ok(())
+    }
+
     /// Final scoring begins: each feature with followers once, in follower order.
     pub(super) fn list_final_features(&mut self) {
         self.st.final_scoring = true;

@@ -40,6 +40,9 @@ impl<H: Hooks> Game<H> {
             offer_phase: None,
             completed: Vec::new(),
             score_next: 0,
+            follower_skipped: None,
+            asks_open: false,
+            answered_run: 0,
             placements: Vec::new(),
             scratch: Vec::new(),
             roots: Vec::new(),
@@ -70,6 +73,8 @@ impl<H: Hooks> Game<H> {
         self.asked = None;
         self.forced_clean = false;
         self.score_next = 0;
+        self.asks_open = false;
+        self.answered_run = 0;
         Ok(())
     }
 
@@ -219,6 +224,8 @@ fn clear_turn_state(st: &mut State) {
     st.in_extra_turn = false;
     st.final_scoring = false;
     st.extra_turn_pending = false;
+    st.extra_turn_for = 0;
+    st.regular = 0;
     st.current_tile = None;
     st.placed_now = NONE;
     st.follower_placed_now = false;

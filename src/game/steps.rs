@@ -5,6 +5,10 @@ use super::{Ctx, Game, GameError, Hooks, Opt, Phase, Step, Trigger};
 use crate::features::NONE;
 use crate::state::EvKind;
 
+/// How many times the `answered` rules may run at one step (each time after the decisions they
+/// asked, so an auction that asks again and again ends with an error instead of running away).
+const MAX_ANSWERED_RUN: u32 = 1000;
+
 impl<H: Hooks> Game<H> {
     /// Offers the next decision a rule asked for, if any: `pass` (declining) and the asked action's
     /// options, to the asked player.
@@ -33,8 +37,29 @@ impl<H: Hooks> Game<H> {
                 return Ok(true);
             }
             // Decisions rules asked for come first, once the step that asked is over.
-            if self.hooks.asking() && self.offer_asked()? {
-                return Ok(true);
+            if self.hooks.asking() {
+                self.asks_open = true;
+                if self.offer_asked()? {
+                    return Ok(true);
+                }
+            }
+            // Once they are all answered, the `answered` rules settle them (and may ask again).
+            if std::mem::take(&mut self.asks_open) && self.hooks.listens(Trigger::Answered) {
+                self.answered_run += 1;
+                if self.answered_run > MAX_ANSWERED_RUN {
+                    return Err(GameError::Rule {
+                        rule: "on answered".into(),
+                        action: false,
+                        message: format!(
+                            "the rules `on answered` ran {MAX_ANSWERED_RUN} times at one step (do \
+                             they ask again every time the asked decisions are answered?)"
+                        ),
+                    });
+                }
+                let ctx = self.ctx();
+                self.fire(Trigger::Answered, &ctx)?;
+                self.forced_clean = false;
+                continue;
             }
             if self.step == Step::Over {
                 return Ok(false);
@@ -66,6 +91,7 @@ impl<H: Hooks> Game<H> {
                 Step::TurnEnd => !self.hooks.listens(Trigger::TurnEnd),
                 _ => false,
             };
+            self.answered_run = 0;
             self.run_step()?;
             if !quiet {
                 self.forced_clean = false;
@@ -217,6 +243,20 @@ impl<H: Hooks> Game<H> {
         self.step = Step::FollowerActions;
         let p = self.st.current;
         if self.st.followers_in_supply(p) == 0 {
+            self.follower_skipped = Some(p);
+            if self.st.record {
+                let who = &self.st.players[p as usize].name;
+                let taken = format!("follower step skipped: {who} has no follower left");
+                self.st.push(
+                    Some(p),
+                    EvKind::Choice {
+                        options: 0,
+                        taken,
+                        listed: Vec::new(),
+                        asked: false,
+                    },
+                );
+            }
             return Ok(());
         }
         let Some(placed) = self
@@ -281,13 +321,17 @@ impl<H: Hooks> Game<H> {
             self.st.push(Some(p), EvKind::TurnEnd { choices, deciders });
         }
         self.st.turn += 1;
+        let n = self.st.players.len().max(1) as u8;
         if self.st.extra_turn_pending {
+            // An extra turn, the current player's or another's (`extra_turn_for`); play goes on
+            // after the last regular turn's player.
             self.st.extra_turn_pending = false;
             self.st.in_extra_turn = true;
+            self.st.current = self.st.extra_turn_for % n;
         } else {
             self.st.in_extra_turn = false;
-            let n = self.st.players.len().max(1) as u8;
-            self.st.current = (self.st.current + 1) % n;
+            self.st.current = (self.st.regular + 1) % n;
+            self.st.regular = self.st.current;
             if self.st.current == 0 {
                 let ctx = self.ctx();
                 self.fire(Trigger::RoundEnd, &ctx)?;

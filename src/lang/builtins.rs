@@ -234,6 +234,7 @@ builtins! {
     Neighbours "neighbours"("square": t(Square)) -> rl(Square), Q, "the orthogonal neighbours of a square on the map";
     Near "near"("squares": l(Square)) -> rl(Square), Q, "the map squares orthogonally next to any of the given squares, each once";
     Players "players"() -> rl(Player), Q, "the players in turn order";
+    PlayersFrom "players_from"("player": t(Player)) -> rl(Player), Q, "every player in turn order, starting with the given one (\"each player in turn, starting with you\")";
     Followers "followers"("player": t(Player)) -> rl(Follower), Q, "a player's followers on the board";
     Reserve "reserve"("player": t(Player)) -> rl(Follower), Q, "a player's followers in their supply";
     Held "held"("area": t(Holding)) -> rl(Follower), Q, "the followers in a holding area";
@@ -265,6 +266,7 @@ builtins! {
     Send "send"("follower": t(Follower), "area": t(Holding)) -> rt(Unit), E, "puts a follower into a holding area";
     Recall "recall"("followers": l(Follower)) -> rt(Unit), E, "returns followers to their owners' supplies";
     ExtraTurn "extra_turn"() -> rt(Unit), E, "the current player plays one more complete turn after this one";
+    ExtraTurnFor "extra_turn_for"("player": t(Player)) -> rt(Unit), E, "a player plays one complete extra turn after this one (then play goes on after the player whose regular turn it was)";
     TakeTile "take_tile"("stack": t(Stack)) -> rt(Unit), E, "the current player plays the top tile of a stack instead of drawing";
     TurnUp "turn_up"("stack": t(Stack)) -> rt(Unit), E, "turns the top tile of a stack face up";
     Scatter "scatter"("chips": l(Chip), "squares": l(Square), "apart": t(Bool), "face": t(Face)) -> rt(Unit), E, "spreads chips at random, one per square (apart: no two orthogonally adjacent); the rest go aside";
@@ -304,10 +306,12 @@ pub enum Trigger {
     TurnEnd,
     RoundEnd,
     GameEnd,
+    /// Every decision asked at a step has been answered (or dropped): settle what they decided.
+    Answered,
 }
 
 impl Trigger {
-    pub const ALL: [Trigger; 11] = [
+    pub const ALL: [Trigger; 12] = [
         Trigger::Placed,
         Trigger::Adjacent,
         Trigger::Abroad,
@@ -319,6 +323,7 @@ impl Trigger {
         Trigger::TurnEnd,
         Trigger::RoundEnd,
         Trigger::GameEnd,
+        Trigger::Answered,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -333,6 +338,7 @@ impl Trigger {
             Trigger::TurnEnd => "turn_end",
             Trigger::RoundEnd => "round_end",
             Trigger::GameEnd => "game_end",
+            Trigger::Answered => "answered",
         }
     }
     pub fn from_name(s: &str) -> Option<Trigger> {
@@ -352,7 +358,7 @@ impl Trigger {
                 const { &[P, ("follower", Ty::of(Follower))] }
             }
             Trigger::Scored => const { &[("feature", Ty::of(Feature))] },
-            Trigger::TurnStart | Trigger::TurnEnd => const { &[P] },
+            Trigger::TurnStart | Trigger::TurnEnd | Trigger::Answered => const { &[P] },
             Trigger::RoundEnd | Trigger::GameEnd => &[],
         }
     }

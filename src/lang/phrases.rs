@@ -23,6 +23,7 @@ pub const BUILTIN_PHRASES: &[(&str, &str, &str)] = &[
     ("neighbours", "the squares next to {0}", ""),
     ("near", "the squares next to any of {0}", ""),
     ("players", "the players", ""),
+    ("players_from", "the players in turn order starting with {0}", ""),
     ("followers", "{0's} followers on the board", ""),
     ("reserve", "{0's} followers in reserve", ""),
     ("held", "the followers in {0}", ""),
@@ -70,6 +71,7 @@ pub const BUILTIN_PHRASES: &[(&str, &str, &str)] = &[
     ("send", "{0} go[es] to {1}", ""),
     ("recall", "{0} go[es] back to their owners", ""),
     ("extra_turn", "the current player plays an extra turn", ""),
+    ("extra_turn_for", "{0} plays an extra turn after this one", ""),
     (
         "take_tile",
         "the current player plays the top tile of {0} instead of drawing",
@@ -179,6 +181,11 @@ pub const TRIGGER_PHRASES: &[(&str, &str, &[&str])] = &[
     ("turn_end", "at the end of each turn", &["the player"]),
     ("round_end", "at the end of each round", &[]),
     ("game_end", "at the end of the game", &[]),
+    (
+        "answered",
+        "once every decision asked at a step has been answered",
+        &["the player whose turn it is"],
+    ),
 ];
 
 /// (phase name, phrase).

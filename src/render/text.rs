@@ -243,6 +243,10 @@ impl<H: Hooks> Writer<'_, H> {
         listed: &[String],
         asked: bool,
     ) -> String {
+        if options == 0 {
+            // A step skipped without a decision: "  follower step skipped: ann has no follower left".
+            return format!("  {taken}");
+        }
         let s = if options == 1 { "" } else { "s" };
         let who = match (asked, player) {
             (true, Some(p)) => format!("{} is asked: ", self.n.player(p)),

@@ -192,7 +192,9 @@ impl Interp {
         };
         match (t, slot) {
             (Trigger::Scored, 0) => Value::Feature(ctx.feature.root),
-            (Trigger::TurnStart | Trigger::TurnEnd, 0) => Value::Player(st.current),
+            (Trigger::TurnStart | Trigger::TurnEnd | Trigger::Answered, 0) => {
+                Value::Player(st.current)
+            }
             (Trigger::RoundEnd | Trigger::GameEnd, _) => Value::Unit,
             (_, 0) => Value::Player(ctx.player),
             (Trigger::Gained, 1) => Value::Chip(ctx.chip),

@@ -101,7 +101,17 @@ impl Interp {
                     }
                 }
             }
-            Builtin::ExtraTurn => st.extra_turn_pending = true,
+            Builtin::ExtraTurn => {
+                st.extra_turn_pending = true;
+                st.extra_turn_for = st.current;
+            }
+            Builtin::ExtraTurnFor => {
+                st.extra_turn_pending = true;
+                st.extra_turn_for = match arg(0) {
+                    Value::Player(p) => p,
+                    _ => st.current,
+                };
+            }
             Builtin::TakeTile => {
                 if let Value::Stack(s) = arg(0) {
                     if let Some(ty) = st

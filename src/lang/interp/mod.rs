@@ -107,7 +107,7 @@ pub struct Interp {
     groups_used: Vec<u32>,
     seen_turn: u32,
     seen_round: (u32, u8),
-    listens: [bool; 11],
+    listens: [bool; super::builtins::Trigger::ALL.len()],
     depth: u32,
     /// Aggregates that depend only on the map, parameters and constants, by the address of their
     /// node in the program: computed once, then reused in every game.
@@ -166,7 +166,7 @@ impl Interp {
         });
         let slot_counts = map.as_ref().map_or(Vec::new(), |m| slot_counts(m));
         let (all_squares, slot_squares) = square_lists(board, &slot_counts);
-        let mut listens = [false; 11];
+        let mut listens = [false; super::builtins::Trigger::ALL.len()];
         for t in super::builtins::Trigger::ALL {
             listens[t as usize] = !prog.rules_for(t).is_empty();
         }
@@ -423,6 +423,10 @@ impl Hooks for Interp {
 
     fn asking(&self) -> bool {
         Interp::asking(self)
+    }
+
+    fn clear_asks(&mut self) {
+        Interp::clear_asks(self)
     }
 
     fn next_ask(&mut self, st: &mut State, out: &mut Vec<Opt>) -> Result<Option<u8>, GameError> {

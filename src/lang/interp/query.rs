@@ -106,6 +106,7 @@ impl Interp {
             | Builtin::Neighbours
             | Builtin::Near => self.squares_query(st, b, a)?,
             Builtin::Players
+            | Builtin::PlayersFrom
             | Builtin::Followers
             | Builtin::Reserve
             | Builtin::Held
@@ -309,6 +310,11 @@ impl Interp {
             Builtin::Players => {
                 let n = st.players.len() as u8;
                 self.list_of((0..n).map(Value::Player))
+            }
+            Builtin::PlayersFrom => {
+                let n = st.players.len().max(1) as u8;
+                let from = player_of(a0) % n;
+                self.list_of((0..n).map(|k| Value::Player((from + k) % n)))
             }
             Builtin::Followers | Builtin::Reserve => {
                 let p = player_of(a0);
