@@ -619,10 +619,13 @@ fn expect(game: &Game<Interp>, live: bool, step: &Step) -> Result<(), Failed> {
         Step::ExpectScore(who, n) => expect_score(game, who, *n),
         Step::ExpectFinalScore(who, n) => {
             let mut copy = game.clone();
-            copy.end_now()
-                .map_err(|e| (format!("final scoring: {e}"), "while scoring as if the game ended"))?;
-            expect_score(&copy, who, *n)
-                .map_err(|(m, l)| (format!("{m} if the game ended now"), l))
+            copy.end_now().map_err(|e| {
+                (
+                    format!("final scoring: {e}"),
+                    "while scoring as if the game ended",
+                )
+            })?;
+            expect_score(&copy, who, *n).map_err(|(m, l)| (format!("{m} if the game ended now"), l))
         }
         Step::ExpectOptions(n) => expect_options(game, live, *n),
         Step::ExpectChip(id, place) => expect_chip(game, *id, place),

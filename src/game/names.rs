@@ -81,7 +81,11 @@ impl<H: Hooks> Game<H> {
             }
         }
         if let (true, Some(p)) = (why.is_empty() && name == "pass", self.follower_skipped) {
-            let who = self.st.players.get(p as usize).map_or("?", |p| p.name.as_str());
+            let who = self
+                .st
+                .players
+                .get(p as usize)
+                .map_or("?", |p| p.name.as_str());
             why = format!(
                 "{who} had no follower left, so the follower step after the tile was skipped \
                  (no `pass` is written for it)"
@@ -185,7 +189,11 @@ impl<H: Hooks> Game<H> {
     fn follower_by_part(&self, name: &str) -> Option<Result<usize, String>> {
         let rest = name.strip_prefix("follower ")?;
         let (kind, parts) = rest.split_once(' ').unwrap_or((rest, ""));
-        if !self.options.iter().any(|o| matches!(o, Opt::Follower { .. })) {
+        if !self
+            .options
+            .iter()
+            .any(|o| matches!(o, Opt::Follower { .. }))
+        {
             return None;
         }
         let placed = self.st.board.placed.get(self.st.placed_now as usize)?;
@@ -296,7 +304,14 @@ pub fn canonical_option(name: &str) -> String {
 fn same_placement(t: &CompiledTile, a: usize, b: usize) -> bool {
     let sig = |r: usize| {
         let mut v: Vec<_> = (0..t.kinds.len())
-            .map(|i| (t.kinds[i], t.seg_sides[i][r], t.seg_halves[i][r], t.shields[i]))
+            .map(|i| {
+                (
+                    t.kinds[i],
+                    t.seg_sides[i][r],
+                    t.seg_halves[i][r],
+                    t.shields[i],
+                )
+            })
             .collect();
         v.sort_unstable();
         v
