@@ -113,6 +113,24 @@ fn render_a_map() {
         assert!(svg.contains(item), "{item} missing from the legend");
     }
     assert!(!svg.contains(">island<") && !svg.contains(">chip slot<"));
+    // Coasts are round: Matsu, the island square at column 2 row 1 of Taiwan (x 142–198, y
+    // 87.2–143.2 on the picture: 30 + 2 × 56, and 30 × 1.97 + 28 + 56), has sea to the north-east,
+    // east and south-east, so its two east corners are cut by quarter circles of radius 22.4
+    // (0.4 × 56); its west side faces off the map and stays square.
+    let (code, svg, err) = carto(&["render", "--map", "taiwan"]);
+    assert_eq!(code, 0, "{err}");
+    for corner in [
+        r##"<path d="M198.0 143.2H175.6A22.4 22.4 0 0 1 198.0 165.6Z" fill="#9ccbe8"/>"##,
+        r##"<path d="M198.0 199.2H175.6A22.4 22.4 0 0 0 198.0 176.8Z" fill="#9ccbe8"/>"##,
+    ] {
+        assert!(svg.contains(corner), "{corner} missing");
+    }
+    assert!(
+        !svg.contains("M142.0 143.2H"),
+        "a corner cut toward off the map"
+    );
+    // A zero count is no badge: Taiwan's islands without coats of arms show no "sh0".
+    assert!(!svg.contains(">sh0<") && svg.contains(">sh2<"));
     let (code, _, err) = carto(&["render", "--map", "base"]);
     assert_eq!(code, 1);
     assert!(err.contains("endless table"), "{err}");

@@ -634,7 +634,22 @@ impl Words {
                     _ => format!("the `{}` of {owner}", field.name),
                 }
             }
-            ExprKind::Index(t, i) => format!("the value in {} for {}", self.noun(t), self.noun(i)),
+            ExprKind::Index(t, i) => {
+                // A table parameter shows its entries: "the value in `trade` (1 → 1, 2 → 3, …)".
+                let entries = match (&t.kind, self.values.get(&self.noun_name(t))) {
+                    (ExprKind::Name(_), Some(serde_json::Value::Object(m))) => {
+                        let rows: Vec<String> =
+                            m.iter().map(|(k, v)| format!("{k} → {v}")).collect();
+                        format!(" ({})", rows.join(", "))
+                    }
+                    _ => String::new(),
+                };
+                format!(
+                    "the value in {}{entries} for {}",
+                    self.noun(t),
+                    self.noun(i)
+                )
+            }
             ExprKind::Call(name, args) => self.call(&name.name, args, true),
             ExprKind::Unary(UnOp::Neg, x) => format!("−{}", self.operand(x, 6)),
             ExprKind::Unary(UnOp::Not, _) => self.pred(e, false),
@@ -784,6 +799,14 @@ impl Words {
             AggOp::Sort => format!("the {over}, in order of {m}"),
             AggOp::Collect if m == format!("*{var}*") => format!("the {over}"),
             AggOp::Collect => format!("{m} for each {over}"),
+        }
+    }
+
+    /// The parameter an expression names, when it is one (not shadowed); empty otherwise.
+    fn noun_name(&self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Name(n) if self.is_param(n) => n.clone(),
+            _ => String::new(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! What the map data says that the rules read, in words: for each square attribute the rules read,
 //! which squares carry each value (whole rows as a band of rows, towns by name, other squares by
-//! column and row); border exits edge by edge; ferries. Rows and columns are counted from 1 at the
-//! top left, as the map picture shows them.
+//! column and row); border exits edge by edge; ferries. Rows and columns are counted from 0 at the
+//! top left, as the board pictures and the logs number them.
 
 use crate::map::{AttrValue, MapBoard, Square};
 use crate::variant::Variant;
@@ -20,6 +20,10 @@ pub fn facts(v: &Variant) -> Vec<String> {
         if !read.contains(name) && v.texts.iter().any(|t| t.text.contains(&quoted)) {
             read.push(name.clone());
         }
+    }
+    // Chip slots are read through `slots(…)`, not as a field: say how many each square has.
+    if m.attr_names().contains_key("slots") && !read.iter().any(|a| a == "slots") {
+        read.push("slots".to_string());
     }
     for attr in &read {
         if let Some(text) = attribute(m, attr) {

@@ -398,7 +398,10 @@ pub fn index(pages: &[Page]) -> String {
         "\nThe formats: [the rules language](../grammar/DESIGN.md) (and its grammar rule by rule, \
          [GRAMMAR.md](../grammar/GRAMMAR.md)), [maps](../maps/README.md) and \
          [tile sets](../maps/tiles/README.md) (with JSON Schemas in [`schema/`](../schema/)), \
-         [the game log](format-log.md), [scripts](format-script.md).\n",
+         [the game log](format-log.md), [scripts](format-script.md).\n\nWhether a page's \
+         generated part alone answers a new player's rules questions is measured in \
+         [reading-check.md](reading-check.md) (the questions, the answers found and how to count \
+         again).\n",
     );
     out
 }

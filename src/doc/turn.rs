@@ -249,11 +249,22 @@ fn with_limits(items: &[&Item]) -> String {
         .iter()
         .map(|a| {
             let phase = phase_phrase(&a.phase).unwrap_or("");
-            let limits = a
+            let mut limits = a
                 .when
                 .strip_prefix(phase)
                 .unwrap_or(&a.when)
-                .trim_start_matches(", ");
+                .trim_start_matches(", ")
+                .to_string();
+            // Taking an action offers its phase again: with no count it may be taken again and
+            // again (instead of drawing, the tile it gives ends the choice).
+            if a.phase != "start" && !limits.contains(" per ") {
+                let again = "any number of times, while its condition holds";
+                limits = if limits.is_empty() {
+                    again.to_string()
+                } else {
+                    format!("{limits}, {again}")
+                };
+            }
             if limits.is_empty() {
                 format!("*{}*", a.heading)
             } else {

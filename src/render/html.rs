@@ -272,6 +272,7 @@ fn page<H: Hooks>(
 <section id="side"><h2 class="sr">Players</h2>{hands}<h2>This turn</h2><div id="events"></div><h2>Scores over the game</h2>{graph}</section></main>
 <script>
 const LAST = {last};
+const SQUARE = {square};
 const NAMES = [{names}];
 const SCORES = [{scores}];
 const TILES = [{tiles}];
@@ -281,6 +282,7 @@ const TURNS = {turns};
 </script></body></html>
 "#,
         title = esc(&svg::title(game, last as u32, true)),
+        square = svg::SQUARE,
         names = names.join(","),
         scores = scores.join(","),
         tiles = tiles.join(","),
@@ -331,7 +333,7 @@ details div{margin:4px 0 0 10px;word-break:break-word}
 const SCRIPT: &str = r#"
 let turn = LAST;
 const dyn = Array.from(document.querySelectorAll('svg [data-a]'));
-function show(t) {
+function showTurn(t) {
   turn = Math.max(0, Math.min(LAST, t));
   for (const el of dyn) {
     const a = +el.dataset.a, b = +el.dataset.b;
@@ -410,6 +412,29 @@ view.addEventListener('pointerdown', e => { if (e.pointerType === 'mouse') { dra
 window.addEventListener('pointermove', e => { if (drag) { view.scrollLeft = drag[2] - (e.clientX - drag[0]); view.scrollTop = drag[3] - (e.clientY - drag[1]); } });
 window.addEventListener('pointerup', () => { drag = null; });
 window.addEventListener('resize', layout);
+// On a narrow window (a phone) the whole board fitted would be too small to read: the page opens
+// zoomed to READABLE px a square and centred on the last move, and follows the last move from turn
+// to turn while it is zoomed ("fit" shows the whole board).
+const READABLE = 34;
+function follow(always) {
+  if (!zoom) return;
+  const v = view.getBoundingClientRect();
+  let box = null;
+  for (const el of document.querySelectorAll('#board g.last-tile, #board g.tile')) {
+    const r = el.getBoundingClientRect();
+    if (r.width <= 0) continue;
+    if (el.classList.contains('last-tile')) { box = r; break; }
+    box = box ? { left: Math.min(box.left, r.left), top: Math.min(box.top, r.top), right: Math.max(box.right, r.right), bottom: Math.max(box.bottom, r.bottom) } : r;
+  }
+  if (!box) return;
+  const inside = box.left >= v.left && box.right <= v.right && box.top >= v.top && box.bottom <= v.bottom;
+  if (inside && !always) return;
+  view.scrollLeft += (box.left + box.right) / 2 - (v.left + v.right) / 2;
+  view.scrollTop += (box.top + box.bottom) / 2 - (v.top + v.bottom) / 2;
+}
+function show(t) { showTurn(t); follow(false); }
 layout();
+if (fitScale() * SQUARE < READABLE * 0.75) { zoom = READABLE / SQUARE; layout(); }
 fromHash();
+follow(true);
 "#;

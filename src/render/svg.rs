@@ -293,6 +293,8 @@ fn badge_text(name: &str, v: &AttrValue) -> Option<String> {
     match v {
         AttrValue::Bool(true) => Some(initial),
         AttrValue::Bool(false) => None,
+        // A zero counts nothing ("sh0" on an island without coats of arms is noise).
+        AttrValue::Int(0) => None,
         AttrValue::Int(i) => Some(format!("{initial}{i}")),
         AttrValue::Str(s) => Some(format!(
             "{initial}:{}",
@@ -347,6 +349,7 @@ fn map_squares(
             }
         }
     }
+    coasts(out, map, f, &tints);
     large_city_names(out, names, map, f);
     exits(out, map, f);
     ferries(out, map, f);
@@ -355,6 +358,50 @@ fn map_squares(
     }
     if !map.ferries.is_empty() {
         legend.marks.insert(Mark::Ferry);
+    }
+}
+
+/// Coasts drawn round rather than in stairs: a land corner with sea on its two sides and across it is
+/// cut by a quarter circle of sea, and a sea corner with land on its two sides and across it is
+/// filled by one of land (not beside tinted land, whose tint it would lack). A tile placed on the
+/// square covers its cut corner.
+fn coasts(
+    out: &mut String,
+    map: &MapBoard,
+    f: &Frame,
+    tints: &BTreeMap<(i32, i32), Vec<(String, String)>>,
+) {
+    let kind = |x: i32, y: i32| map.square(x, y).map(|s| s.kind);
+    let sea = |x: i32, y: i32| matches!(kind(x, y), Some(SquareKind::Sea | SquareKind::Wave));
+    let land = |x: i32, y: i32| matches!(kind(x, y), Some(SquareKind::Land | SquareKind::Island));
+    let r = S * 0.4;
+    for y in 0..map.height {
+        for x in 0..map.width {
+            let (px, py) = f.px(x, y);
+            for (dx, dy) in [(-1, -1), (1, -1), (1, 1), (-1, 1)] {
+                let fill = if land(x, y) && sea(x + dx, y) && sea(x, y + dy) && sea(x + dx, y + dy)
+                {
+                    SEA
+                } else if sea(x, y)
+                    && [(x + dx, y), (x, y + dy), (x + dx, y + dy)]
+                        .iter()
+                        .all(|&(a, b)| land(a, b) && !tints.contains_key(&(a, b)))
+                {
+                    LAND
+                } else {
+                    continue;
+                };
+                let (sx, sy) = (f64::from(dx), f64::from(dy));
+                let (cx, cy) = (px + S * (sx + 1.0) / 2.0, py + S * (sy + 1.0) / 2.0);
+                let sweep = u8::from(dx * dy < 0);
+                let _ = write!(
+                    out,
+                    r#"<path d="M{cx:.1} {cy:.1}H{:.1}A{r:.1} {r:.1} 0 0 {sweep} {cx:.1} {:.1}Z" fill="{fill}"/>"#,
+                    cx - sx * r,
+                    cy - sy * r
+                );
+            }
+        }
     }
 }
 

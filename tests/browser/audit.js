@@ -6,6 +6,7 @@
 //   - every follower shown is drawn so that it stands out: its fill against its ring has contrast
 //     ≥ 3, and against every tile, ground and chip colour on the board one of its fill, ring or halo
 //     has contrast ≥ 3 (WCAG contrast ratio);
+//   - on the phone, the board opens with squares of at least 24 px and the last move in view;
 //   - the page does not scroll sideways;
 //   - a screenshot at the last turn is saved next to the page (NAME-WIDTH.png).
 // Usage: node tests/browser/audit.js CHROMIUM PAGE.html...   Exit 1 on any problem, listing them.
@@ -19,7 +20,7 @@ const SIZES = [
 ];
 
 // Runs in the page: every check at once, returns a list of problems.
-function auditPage(everyTurn) {
+function auditPage({ everyTurn, phone }) {
   const problems = [];
   const svg = document.querySelector('#board svg');
   const canvas = document.createElement('canvas').getContext('2d');
@@ -108,7 +109,18 @@ function auditPage(everyTurn) {
       }
     }
   }
-  // 4. No sideways scroll.
+  // 4. Squares big enough to read: on a phone the board opens zoomed in (a square at least 24 px),
+  // with the last move in view.
+  if (phone) {
+    const px = (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * SQUARE;
+    if (px < 24) problems.push(`the board opens at ${px.toFixed(1)} px a square`);
+    const v = document.getElementById('view').getBoundingClientRect();
+    const f = Array.from(document.querySelectorAll('#board g.last-tile')).map((e) => e.getBoundingClientRect()).find((r) => r.width > 0);
+    if (f && (f.left < v.left - 1 || f.right > v.right + 1 || f.top < v.top - 1 || f.bottom > v.bottom + 1)) {
+      problems.push('the last move is not in view when the page opens');
+    }
+  }
+  // 5. No sideways scroll.
   const sideways = document.documentElement.scrollWidth - window.innerWidth;
   if (sideways > 0) problems.push(`the page scrolls ${sideways} px sideways`);
   show(LAST);
@@ -125,7 +137,7 @@ function auditPage(everyTurn) {
       const ctx = await browser.newContext({ viewport: size, deviceScaleFactor: 1 });
       const p = await ctx.newPage();
       await p.goto('file://' + path.resolve(page));
-      const problems = await p.evaluate(auditPage, k === 0);
+      const problems = await p.evaluate(auditPage, { everyTurn: k === 0, phone: size.width < 600 });
       await p.screenshot({ path: path.join(path.dirname(page), `${name}-${size.width}.png`) });
       const where = `${name} at ${size.width}×${size.height}`;
       if (problems.length) {

@@ -77,7 +77,7 @@ run_browser "file://$PWD/$out/france.html#turn=40" --window-size=1200,1400 --scr
 [ -s "$shot" ] || { echo "browser check: no screenshot written" >&2; exit 1; }
 echo "browser check: ok, $checked turns of 2 games match their logs in $("$browser" --version 2>/dev/null | head -n1); screenshot $shot"
 
-# Every bundled variant, audited at 1400×1000 and 390×844.
+# Every bundled variant, audited at 1400×1000 and 390×844 (the phone opens zoomed in).
 if ! command -v node >/dev/null; then
   echo "browser check: installing Node.js from the distribution's packages"
   sudo_=""; [ "$(id -u)" = 0 ] || sudo_=sudo
@@ -85,11 +85,17 @@ if ! command -v node >/dev/null; then
 fi
 [ -d tests/browser/node_modules/playwright-core ] ||
   (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+# Games of 3, 5, 2 and 6 players in turn, so that every player colour is audited.
 pages=()
+seats=(ann bob cy dee eve fay)
+counts=(3 5 2 6)
+i=0
 for v in $("$carto" list | awk '{print $1}'); do
-  "$carto" play "$v" --seed 3 --log "$tmp/$v.log" --quiet >/dev/null
+  n=${counts[$((i % ${#counts[@]}))]}; i=$((i + 1))
+  players=$(IFS=,; echo "${seats[*]:0:$n}")
+  "$carto" play "$v" --seed 3 --players "$players" --log "$tmp/$v.log" --quiet >/dev/null
   "$carto" view "$tmp/$v.log" -o "$out/$v.html"
   pages+=("$out/$v.html")
 done
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 node tests/browser/audit.js "$browser" "${pages[@]}"
-echo "browser audit: ok, ${#pages[@]} variants at desktop and phone size; screenshots in $out/"
+echo "browser audit: ok, ${#pages[@]} variants (games of 2, 3, 5 and 6 players) at desktop and phone size; screenshots in $out/"
