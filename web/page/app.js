@@ -246,6 +246,22 @@ async function main() {
     try { await navigator.clipboard.writeText(location.href); $("status").textContent = "link copied"; } catch { $("status").textContent = "the link is the address bar's"; }
   });
 
+  // The files as `carto` reads them: my.rules, and my.toml when there is a map of one's own.
+  const download = (name, text) => {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  };
+  app.download = download;
+  $("save").addEventListener("click", () => {
+    download(CHECK_NAME, app.text());
+    for (const m of app.maps()) download(m.name, m.text);
+  });
+
   setupPlay(app, $("tab-play"));
   setupMeasure(app, $("tab-measure"));
   document.body.dataset.ready = "1";

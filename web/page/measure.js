@@ -12,6 +12,8 @@ export function setupMeasure(app, el) {
       <label>players <input id="sim-players" value="" size="14" placeholder="ann,bob" title="comma-separated; default: as many as the agents, at least two"></label>
       <fieldset id="sim-vs-box">
         <legend><label><input type="checkbox" id="sim-vs-on"> compare with a second setting (<code>--vs</code>)</label></legend>
+        <div id="sim-vs-rules-row" hidden><label>its rules <select id="sim-vs-rules"></select></label>
+          <span class="doc">(a house rule is measured against the variant it changes: pick that variant)</span></div>
         <div id="sim-vs-form" class="params" hidden></div>
         <div id="sim-vs-list"></div>
       </fieldset>
@@ -32,19 +34,25 @@ export function setupMeasure(app, el) {
   // here are its `--vs name=value` (kept while the rules keep the parameter).
   const vsSets = {}; // name -> value text chosen in the --vs form
   const aText = (p) => (typeof p.value === "string" ? p.value : JSON.stringify(p.value));
+  const vsRules = $("sim-vs-rules");
+  vsRules.add(new Option("these rules (my.rules)", ""));
+  for (const v of app.bundled.variants) vsRules.add(new Option(`${v.name} — ${v.title}`, v.name));
+  vsRules.addEventListener("change", showVs);
+  app.vsRules = () => ($("sim-vs-on").checked ? vsRules.value : "");
   app.vsList = () => {
     if (!$("sim-vs-on").checked || !app.doc) return [];
     return app.doc.params.filter((p) => p.name in vsSets && vsSets[p.name] !== "" && vsSets[p.name] !== aText(p))
       .map((p) => `${p.name}=${vsSets[p.name]}`);
   };
   function showVs() {
-    const vs = app.vsList();
+    const vs = (app.vsRules() ? [`--vs-rules ${app.vsRules()}`] : []).concat(app.vsList().map((v) => `--vs ${v}`));
     $("sim-vs-list").textContent = !$("sim-vs-on").checked ? ""
-      : vs.length ? "second setting: " + vs.map((v) => `--vs ${v}`).join(" ") : "change a parameter above: the second setting is the first one until then";
+      : vs.length ? "second setting: " + vs.join(" ") : "pick other rules or change a parameter above: the second setting is the first one until then";
   }
   function vsForm() {
     const form = $("sim-vs-form");
     form.hidden = !$("sim-vs-on").checked;
+    $("sim-vs-rules-row").hidden = form.hidden;
     form.replaceChildren();
     if (form.hidden || !app.doc) { showVs(); return; }
     for (const p of app.doc.params) {
@@ -91,7 +99,7 @@ export function setupMeasure(app, el) {
     };
     worker.postMessage({ start: {
       name: app.rulesName(), text: app.text(), sets: app.setsList(), maps: app.maps(),
-      vs: app.vsList(), games: Number($("sim-games").value), seed: Number($("sim-seed").value),
+      vs: app.vsList(), vs_rules: app.vsRules(), games: Number($("sim-games").value), seed: Number($("sim-seed").value),
       agents: list($("sim-agents").value), players: list($("sim-players").value),
     } });
   });

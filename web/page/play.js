@@ -23,6 +23,7 @@ export function setupPlay(app, el) {
       <span id="play-options"></span>
       <button type="button" id="play-undo" disabled>Undo</button>
       <button type="button" id="play-log" disabled>Download log</button>
+      <label class="zoom">zoom <select id="play-zoom"><option value="1">fit</option><option value="2">2×</option><option value="3">3×</option></select></label>
     </div>
     <div id="play-error" class="error"></div>
     <div id="board"></div>
@@ -99,6 +100,7 @@ export function setupPlay(app, el) {
     app.playShown = (app.playShown || 0) + 1; // counts the views shown (the tests wait on it)
     picked = null;
     $("board").innerHTML = v.board_svg;
+    zoom();
     $("play-undo").disabled = !v.can_undo;
     $("play-log").disabled = false;
     $("play-scores").textContent = v.players.map((p) => `${p.name} (${p.agent}) ${p.score}`).join(" · ");
@@ -188,6 +190,13 @@ export function setupPlay(app, el) {
     $("play-place").title = p.name;
   }
 
+  // The board fits the column; on a small screen, zoom in (the board scrolls) to click a square.
+  function zoom() {
+    const svg = $("board").querySelector("svg");
+    const z = Number($("play-zoom").value);
+    if (svg) { svg.style.width = z > 1 ? `${z * 100}%` : ""; svg.style.maxWidth = z > 1 ? "none" : ""; }
+  }
+  $("play-zoom").addEventListener("change", zoom);
   $("play-rotate").addEventListener("click", () => { rotIndex = (rotIndex + 1) % picked.length; preview(); });
   $("play-place").addEventListener("click", () => { if (picked) act({ fn: "play_choose", i: picked[rotIndex].i }); });
   $("play-new").addEventListener("click", start);

@@ -77,6 +77,9 @@ fn command(info: &RunInfo, games: u64) -> String {
     for s in &info.sets {
         c.push_str(&format!(" --set {}", carto::sim::shell_word(s)));
     }
+    if let Some(r) = &info.vs_rules {
+        c.push_str(&format!(" --vs-rules {}", carto::sim::shell_word(r)));
+    }
     for s in &info.vs {
         c.push_str(&format!(" --vs {}", carto::sim::shell_word(s)));
     }
@@ -89,6 +92,14 @@ fn start(req: &Value) -> Result<SimSession, String> {
     let text = s("text");
     let sets = strings(req.get("sets"));
     let vs = strings(req.get("vs"));
+    // The second setting's rules (`--vs-rules`): a bundled variant, by name.
+    let vs_rules = match s("vs_rules") {
+        "" => None,
+        r => match carto::bundled::RULES.iter().find(|(n, _)| *n == r) {
+            Some((n, t)) => Some((n.to_string(), *t)),
+            None => return Err(format!("no bundled rules `{r}` to compare with")),
+        },
+    };
     let games = req.get("games").and_then(Value::as_u64).unwrap_or(0);
     if games == 0 || games > MAX_GAMES {
         return Err(format!("games must be 1 to {MAX_GAMES}"));
@@ -133,16 +144,19 @@ fn start(req: &Value) -> Result<SimSession, String> {
         ));
     }
     let mut settings = vec![a];
-    if !vs.is_empty() {
+    if !vs.is_empty() || vs_rules.is_some() {
         let all: Vec<String> = sets.iter().chain(&vs).cloned().collect();
-        settings.push(load(&name, text, &all, &maps).map_err(|e| e.0)?);
+        let (b_name, b_text) = vs_rules
+            .as_ref()
+            .map_or((name.as_str(), text), |(n, t)| (n, t));
+        settings.push(load(b_name, b_text, &all, &maps).map_err(|e| e.0)?);
     }
     Ok(SimSession {
         info: RunInfo {
             variant: name,
             sets,
             vs,
-            vs_rules: None,
+            vs_rules: vs_rules.map(|(n, _)| n),
             sweep: Vec::new(),
             players,
             agents,
@@ -231,5 +245,22 @@ mod tests {
             one.starts_with("base: 20 games (games 0 to 19, seeds 3 to 22)"),
             "{one}"
         );
+    }
+
+    /// The second setting's rules: a bundled variant, as `carto sim --vs-rules` names it.
+    #[test]
+    fn the_second_setting_may_be_other_rules() {
+        let text = "import \"base\"\nvariant \"mine\" {\n  title = \"Mine\"\n}\n";
+        let req = json!({"name": "my.rules", "text": text, "games": 4, "seed": 3,
+            "agents": ["random"], "vs_rules": "base"});
+        let mut s = start(&req).unwrap();
+        s.step(4).unwrap();
+        assert_eq!(s.settings[1].name, "base");
+        let t = report::table(&s.info, s.results.as_ref().unwrap());
+        assert!(t.contains("b: rules base"), "{t}");
+        assert!(command(&s.info, 4).ends_with("--vs-rules base"));
+        let bad =
+            start(&json!({"name": "my.rules", "text": text, "games": 4, "vs_rules": "nowhere"}));
+        assert!(bad.is_err());
     }
 }

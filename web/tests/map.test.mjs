@@ -1,7 +1,10 @@
 // A map of one's own: the map editor (my.toml) started from a bundled map, its problems underlined
 // at their line with `carto render --map`'s text, and the rules that name it read, play and measure
 // on it as `carto` does with the two files side by side.
-import { assert, native } from "./run.mjs";
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { assert, native, CARTO } from "./run.mjs";
 
 // The map editor's underlined error ranges, with their line numbers.
 async function underlined(page) {
@@ -65,6 +68,23 @@ export const tests = {
     await page.click("#play-new");
     await page.waitForFunction(() => window.carto.playView && window.carto.playView.places.length, null, { timeout: 30000 });
     assert(!(await page.evaluate(() => window.carto.playView.error)), "the game runs");
+    // Its log, with the files downloaded beside it, replays identically.
+    const dir = native(["--version"]).dir;
+    const save = async (click) => {
+      const [d] = await Promise.all([page.waitForEvent("download"), page.click(click)]);
+      await d.saveAs(path.join(dir, d.suggestedFilename()));
+      return d.suggestedFilename();
+    };
+    const log = await save("#play-log");
+    const saved = [];
+    page.on("download", (d) => saved.push(d.saveAs(path.join(dir, d.suggestedFilename())).then(() => d.suggestedFilename())));
+    await page.click("#save");
+    for (let i = 0; i < 50 && saved.length < 2; i++) await page.waitForTimeout(100);
+    const names = await Promise.all(saved);
+    assert(names.sort().join() === "my.rules,my.toml", "Download files gives my.rules and my.toml: " + names);
+    assert(fs.readFileSync(path.join(dir, "my.toml"), "utf8") === (await files())["my.toml"], "the map as edited");
+    const rep = spawnSync(CARTO, ["replay", log], { cwd: dir, encoding: "utf8" });
+    assert(rep.status === 0 && rep.stdout.includes("the replay is identical"), `carto replay accepts it beside the files: ${rep.stdout}${rep.stderr}`);
 
     // Measure on it: the page's numbers are carto sim's with my.rules and my.toml side by side.
     await page.click("nav button[data-tab=measure]");

@@ -39,6 +39,27 @@ export const tests = {
     await shot();
   },
 
+  async "a house rule measured against the variant it changes: carto sim --vs-rules's numbers"({ page, open, shot }) {
+    await open();
+    await page.selectOption("#start", "template:house");
+    await page.waitForFunction(() => window.carto.doc && window.carto.doc.name === "my-france", null, { timeout: 20000 });
+    await page.click("nav button[data-tab=measure]");
+    await page.check("#sim-vs-on");
+    await page.selectOption("#sim-vs-rules", "france");
+    await page.waitForFunction(() => document.getElementById("sim-vs-list").textContent.includes("--vs-rules france"), null, { timeout: 10000 });
+    await page.fill("#sim-games", "30");
+    await page.fill("#sim-seed", "7");
+    await page.click("#sim-run");
+    await page.waitForFunction(() => window.carto.simReport, null, { timeout: 300000 });
+    const table = await page.textContent("#sim-table");
+    const text = await page.evaluate(() => window.carto.text());
+    const cli = native(["sim", "my.rules", "--vs-rules", "france", "--games", "30", "--seed", "7", "--quiet"], { "my.rules": text });
+    assert(cli.code === 0, cli.stderr);
+    assert(table === cli.stdout, `the page's table is carto sim --vs-rules's:\n${table}\n---\n${cli.stdout}`);
+    assert(table.includes("b: rules france"), "the table says what b is");
+    await shot();
+  },
+
   async "a link reopens the same rules and parameters"({ page, open, shot }) {
     await open();
     await page.evaluate(() => window.carto.setText(window.carto.text().replace("param road_tile: int = 1", "param road_tile: int = 3")));
