@@ -1,5 +1,5 @@
-//! Embeds every bundled rules file, map and tile set: whatever lies in `rules/*.rules`, `maps/*.toml`
-//! and `maps/tiles/*.toml` is bundled under its file name, in name order.
+//! Embeds every bundled rules file: whatever lies in `rules/*.rules` is bundled under its file name, in
+//! name order. The maps and tile sets are bundled by the engine crate (`crates/engine/build.rs`).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -31,8 +31,6 @@ fn main() {
     let root = Path::new(&root);
     let mut out = String::new();
     table(&mut out, "RULES", &root.join("rules"), "rules");
-    table(&mut out, "MAPS", &root.join("maps"), "toml");
-    table(&mut out, "TILE_SETS", &root.join("maps/tiles"), "toml");
     let dest =
         Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("bundled.rs");
     if let Err(e) = std::fs::write(&dest, out) {

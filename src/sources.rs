@@ -15,17 +15,7 @@ use std::path::{Component, Path, PathBuf};
 /// The prefix of a bundled file's key in `sources` (`bundled:rules/base.rules`).
 pub const BUNDLED: &str = "bundled:";
 
-/// One file read for a variant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SourceFile {
-    /// The key in the log: `bundled:PATH` for a file built into carto, or the path relative to the
-    /// rules file's folder (`/`-separated).
-    pub key: String,
-    /// `sha256:` and the hex digest of the text.
-    pub hash: String,
-    /// The path as carto read it this time (for messages).
-    pub shown: String,
-}
+pub use crate::game::SourceFile;
 
 /// The files read while loading one variant, recorded as they are resolved.
 pub struct Sources {

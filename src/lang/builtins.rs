@@ -292,75 +292,21 @@ impl Builtin {
     }
 }
 
-/// The game events rules are triggered by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Trigger {
-    Placed,
-    Adjacent,
-    Abroad,
-    Gained,
-    FollowerPlaced,
-    Scored,
-    Returned,
-    TurnStart,
-    TurnEnd,
-    RoundEnd,
-    GameEnd,
-    /// Every decision asked at a step has been answered (or dropped): settle what they decided.
-    Answered,
-}
+// The triggers and phases belong to the engine (it fires them and offers actions in them); a
+// trigger's bindings are typed here.
+pub use crate::game::{Bound, Phase, Trigger};
 
-impl Trigger {
-    pub const ALL: [Trigger; 12] = [
-        Trigger::Placed,
-        Trigger::Adjacent,
-        Trigger::Abroad,
-        Trigger::Gained,
-        Trigger::FollowerPlaced,
-        Trigger::Scored,
-        Trigger::Returned,
-        Trigger::TurnStart,
-        Trigger::TurnEnd,
-        Trigger::RoundEnd,
-        Trigger::GameEnd,
-        Trigger::Answered,
-    ];
-    pub fn name(self) -> &'static str {
-        match self {
-            Trigger::Placed => "placed",
-            Trigger::Adjacent => "adjacent",
-            Trigger::Abroad => "abroad",
-            Trigger::Gained => "gained",
-            Trigger::FollowerPlaced => "follower_placed",
-            Trigger::Scored => "scored",
-            Trigger::Returned => "returned",
-            Trigger::TurnStart => "turn_start",
-            Trigger::TurnEnd => "turn_end",
-            Trigger::RoundEnd => "round_end",
-            Trigger::GameEnd => "game_end",
-            Trigger::Answered => "answered",
-        }
-    }
-    pub fn from_name(s: &str) -> Option<Trigger> {
-        Trigger::ALL.into_iter().find(|t| t.name() == s)
-    }
-    /// The names a rule on this trigger sees, in slot order (slot 0, 1, …).
-    pub fn binds(self) -> &'static [(&'static str, Ty)] {
-        const P: (&str, Ty) = ("player", Ty::of(Player));
-        const T: (&str, Ty) = ("tile", Ty::of(Tile));
-        const S: (&str, Ty) = ("square", Ty::of(Square));
-        match self {
-            Trigger::Placed => const { &[P, T, S] },
-            Trigger::Adjacent => const { &[P, T, S, ("side", Ty::of(Kind))] },
-            Trigger::Abroad => const { &[P, T, S, ("kind", Ty::of(Kind))] },
-            Trigger::Gained => const { &[P, ("chip", Ty::of(Chip))] },
-            Trigger::FollowerPlaced | Trigger::Returned => {
-                const { &[P, ("follower", Ty::of(Follower))] }
-            }
-            Trigger::Scored => const { &[("feature", Ty::of(Feature))] },
-            Trigger::TurnStart | Trigger::TurnEnd | Trigger::Answered => const { &[P] },
-            Trigger::RoundEnd | Trigger::GameEnd => &[],
-        }
+impl From<Bound> for Ty {
+    fn from(b: Bound) -> Ty {
+        Ty::of(match b {
+            Bound::Player => Player,
+            Bound::Tile => Tile,
+            Bound::Square => Square,
+            Bound::Kind => Kind,
+            Bound::Chip => Chip,
+            Bound::Follower => Follower,
+            Bound::Feature => Feature,
+        })
     }
 }
 
@@ -514,21 +460,6 @@ pub const HEADER_KEYS: &[(HeaderKey, &str, Ty, &str)] = &[
         "sea and off-map squares fill a monastery's surroundings",
     ),
 ];
-
-/// When an action is offered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Phase {
-    /// Instead of drawing a tile.
-    Start,
-    /// Phase 2, after follower placement.
-    Follower,
-    /// Phase 3 (the default).
-    Score,
-    /// After the turn.
-    After,
-    /// Never on offer in a phase: an action with parameters, offered to a player by `ask`.
-    Asked,
-}
 
 pub const PHASES: [(&str, Phase); 4] = [
     ("start", Phase::Start),

@@ -5,8 +5,6 @@
 
 #[path = "../common/mod.rs"]
 mod common;
-#[path = "../engine_support/mod.rs"]
-mod engine_support;
 
 #[path = "../agents.rs"]
 mod agents;
@@ -20,12 +18,6 @@ mod check_finds;
 mod cli;
 #[path = "../doc.rs"]
 mod doc;
-#[path = "../engine_features.rs"]
-mod engine_features;
-#[path = "../engine_placement.rs"]
-mod engine_placement;
-#[path = "../engine_random.rs"]
-mod engine_random;
 #[path = "../generated.rs"]
 mod generated;
 #[path = "../grammar_doc.rs"]

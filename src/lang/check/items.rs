@@ -143,8 +143,8 @@ impl Checker {
         self.file = e.file;
         let t = self.trigger(trigger)?;
         let mut sc = Scope::default();
-        for (n, ty) in t.binds() {
-            sc.bind(n, *ty);
+        for (n, bound) in t.binds() {
+            sc.bind(n, Ty::from(*bound));
         }
         let when = when.as_ref().map(|w| {
             self.in_file(e.parts.when, |c| {

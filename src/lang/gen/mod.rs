@@ -293,7 +293,7 @@ impl<'a, 'e> Gen<'a, 'e> {
             self.scope = trigger
                 .binds()
                 .iter()
-                .map(|(n, t)| (n.to_string(), *t))
+                .map(|(n, t)| (n.to_string(), Ty::from(*t)))
                 .collect();
             match self.e.below(4) {
                 0 => self.out.push_str(&format!("remove rule {name}\n")),
@@ -323,7 +323,7 @@ impl<'a, 'e> Gen<'a, 'e> {
         self.scope = trigger
             .binds()
             .iter()
-            .map(|(n, t)| (n.to_string(), *t))
+            .map(|(n, t)| (n.to_string(), Ty::from(*t)))
             .collect();
         self.out.push_str(&format!("{head} on {}", trigger.name()));
         if self.e.chance(60) {

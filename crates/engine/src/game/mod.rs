@@ -18,11 +18,12 @@ mod names;
 mod scoring;
 mod setup;
 mod steps;
+mod trigger;
 
-pub use crate::lang::builtins::{Phase, Trigger};
-pub use config::{compile_tiles, Config, LaidChip};
+pub use config::{compile_tiles, Config, LaidChip, SourceFile};
 pub use hooks::Hooks;
 pub use names::{canonical_option, segment_name};
+pub use trigger::{Bound, Phase, Trigger};
 
 use crate::features::NONE;
 use crate::geometry::EdgeKind;

@@ -2,16 +2,16 @@
 //! coats of arms, fields and the completed cities next to them, monasteries at the border, followers
 //! coming back when their feature is scored, and determinism of whole games.
 
-use crate::engine_support;
+use crate::support;
 
-use carto::board::Board;
-use carto::features::NONE;
-use carto::game::{play_random, Ctx, Game, GameError, Hooks, NoRules, Trigger};
-use carto::geometry::FeatureKind;
-use carto::rng::Rng;
-use carto::state::{EvKind, FeatureInfo, Follower, FollowerAt, Player, State};
-use engine_support::*;
+use carto_engine::board::Board;
+use carto_engine::features::NONE;
+use carto_engine::game::{play_random, Ctx, Game, GameError, Hooks, NoRules, Trigger};
+use carto_engine::geometry::FeatureKind;
+use carto_engine::rng::Rng;
+use carto_engine::state::{EvKind, FeatureInfo, Follower, FollowerAt, Player, State};
 use std::sync::Arc;
+use support::*;
 
 /// A state around a board, with `players` players of 7 followers each.
 fn state(b: Board, t: &Tiles, players: usize) -> State {

@@ -2,12 +2,12 @@
 //! matching, what sea, off-map, waves and large cities do to placement, ferries, maps side by side,
 //! and how `Game::find_option` explains a refused placement.
 
-use crate::engine_support;
+use crate::support;
 
-use carto::board::{Board, Refusal};
-use carto::game::{Game, NoRules};
-use engine_support::*;
+use carto_engine::board::{Board, Refusal};
+use carto_engine::game::{Game, NoRules};
 use std::sync::Arc;
+use support::*;
 
 /// §2.1: a tile goes next to an already placed tile; a square next to nothing is refused.
 #[test]
@@ -130,7 +130,10 @@ x~w#
     // A city facing the frame to the east: J turned 90° has its city E and its road S–W.
     put(&mut b, &t, 1, 1, "D", 2);
     put(&mut b, &t, 2, 1, "U", 0);
-    assert_eq!(t.get("J").edge(1, E), carto::geometry::EdgeKind::City);
+    assert_eq!(
+        t.get("J").edge(1, E),
+        carto_engine::geometry::EdgeKind::City
+    );
     assert_eq!(check(&b, &t, 3, 1, "J", 1), Ok(()));
 }
 
@@ -204,7 +207,7 @@ grid = """
     // A monastery with its road ending on W closes the other end.
     let a = t.get("A");
     let rot = (0..4)
-        .find(|&r| a.edge(r, W) == carto::geometry::EdgeKind::Road)
+        .find(|&r| a.edge(r, W) == carto_engine::geometry::EdgeKind::Road)
         .unwrap();
     let done = put(&mut b, &t, 1, 0, "A", rot);
     let root = b.features.find(road);

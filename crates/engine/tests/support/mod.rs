@@ -3,12 +3,12 @@
 
 #![allow(dead_code)]
 
-use carto::board::{Board, Refusal};
-use carto::compiled::{CompiledTile, NO_SEG};
-use carto::diag::Source;
-use carto::game::{compile_tiles, Config};
-use carto::map::{parse_map, BundledResolver, MapBoard};
-use carto::tiles::{bundled_tile_set, parse_tile_set};
+use carto_engine::board::{Board, Refusal};
+use carto_engine::compiled::{CompiledTile, NO_SEG};
+use carto_engine::diag::Source;
+use carto_engine::game::{compile_tiles, Config};
+use carto_engine::map::{parse_map, BundledResolver, MapBoard};
+use carto_engine::tiles::{bundled_tile_set, parse_tile_set};
 use std::sync::Arc;
 
 pub const N: usize = 0;
@@ -54,7 +54,7 @@ pub fn map(text: &str) -> MapBoard {
 }
 
 pub fn bundled(name: &str) -> MapBoard {
-    let text = carto::map::bundled_map(name).unwrap();
+    let text = carto_engine::map::bundled_map(name).unwrap();
     let src = Source::new(name, text);
     parse_map(&src, &BundledResolver).unwrap_or_else(|d| panic!("{}", src.render(&d)))
 }
@@ -82,7 +82,7 @@ pub fn put(b: &mut Board, t: &Tiles, x: i32, y: i32, id: &str, rot: usize) -> Ve
     completed
 }
 
-fn placed_at(b: &Board, x: i32, y: i32) -> carto::board::Placed {
+fn placed_at(b: &Board, x: i32, y: i32) -> carto_engine::board::Placed {
     let c = cell(b, x, y);
     let i = b.tile[c as usize];
     assert!(i != u32::MAX, "no tile at {x},{y}");

@@ -27,7 +27,7 @@ pub struct Config {
     /// A fixed draw order (tile type ids, first drawn first) instead of a shuffle.
     pub fixed_stack: Option<Vec<u16>>,
     /// The files the rules were read from, with their hashes, for the log (`game_start.sources`).
-    pub sources: Vec<crate::sources::SourceFile>,
+    pub sources: Vec<SourceFile>,
     /// Chips a script laid after setup (`chip ID at PLACE`), in order, for the log
     /// (`game_start.chips`), so that the game replays.
     pub laid_chips: Vec<LaidChip>,
@@ -63,4 +63,16 @@ pub fn compile_tiles(sets: &[crate::tiles::TileSet]) -> (Vec<CompiledTile>, Vec<
         }
     }
     (tiles, counts, start)
+}
+
+/// One file read for a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    /// The key in the log: `bundled:PATH` for a file built into carto, or the path relative to the
+    /// rules file's folder (`/`-separated).
+    pub key: String,
+    /// `sha256:` and the hex digest of the text.
+    pub hash: String,
+    /// The path as carto read it this time (for messages).
+    pub shown: String,
 }
