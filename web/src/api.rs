@@ -94,7 +94,7 @@ fn builtins() -> Value {
         let binds: Vec<String> = t
             .binds()
             .iter()
-            .map(|(n, ty)| format!("{n}: {ty}"))
+            .map(|(n, bound)| format!("{n}: {}", carto::lang::builtins::Ty::from(*bound)))
             .collect();
         out.push(json!({"name": t.name(), "kind": "trigger",
             "signature": format!("on {}", t.name()),
