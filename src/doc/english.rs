@@ -226,17 +226,7 @@ impl Words {
             .collect();
         let word = if and { "and" } else { "or" };
         let mut out = if texts.len() >= 3 && texts.iter().all(|t| !t.contains("(1)")) {
-            let lead = if and {
-                "all of these are true"
-            } else {
-                "one of these is true"
-            };
-            let items: Vec<String> = texts
-                .iter()
-                .enumerate()
-                .map(|(i, t)| format!("({}) {t}", i + 1))
-                .collect();
-            format!("{lead}: {}", items.join("; "))
+            numbered(&texts, and)
         } else {
             shared_subject(&texts, word)
         };
@@ -406,12 +396,7 @@ impl Words {
         }
         let mark = format!("*{var}*");
         let cond = if texts.len() >= 3 {
-            let items: Vec<String> = texts
-                .iter()
-                .enumerate()
-                .map(|(i, t)| format!("({}) {t}", i + 1))
-                .collect();
-            format!("all of these are true: {}", items.join("; "))
+            numbered(&texts, true)
         } else {
             texts.join(" and ")
         };
@@ -1016,8 +1001,8 @@ fn shared_subject(texts: &[String], word: &str) -> String {
     joined
 }
 
-/// Three or more conditions as a numbered list: "all of these hold: (1) …; (2) …".
-fn numbered(texts: &[String], all: bool) -> String {
+/// Three or more conditions as a numbered list: "all of these are true: (1) …; (2) …".
+pub fn numbered(texts: &[String], all: bool) -> String {
     let lead = if all {
         "all of these are true"
     } else {

@@ -433,17 +433,7 @@ fn rule_sentence(
     match conds.len() {
         0 => {}
         1 | 2 => out.push_str(&format!(" if {}, then", conds.join(" and "))),
-        _ => {
-            let items: Vec<String> = conds
-                .iter()
-                .enumerate()
-                .map(|(i, t)| format!("({}) {t}", i + 1))
-                .collect();
-            out.push_str(&format!(
-                " if all of these are true: {}; then",
-                items.join("; ")
-            ));
-        }
+        _ => out.push_str(&format!(" if {}; then", english::numbered(&conds, true))),
     }
     out.push_str(&format!(" {}.", w.block(body)));
     english::tidy(&capitalise(&out))

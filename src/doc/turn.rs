@@ -18,17 +18,32 @@ pub struct Facts {
 
 /// The section, as Markdown paragraphs and list lines.
 pub fn section(p: &Page, f: &Facts) -> Vec<String> {
-    let rules = |pred: &dyn Fn(&Item) -> bool| -> Vec<&Item> {
-        p.rules.iter().filter(|r| pred(r)).collect()
-    };
-    let actions =
-        |phase: &str| -> Vec<&Item> { p.actions.iter().filter(|a| a.phase == phase).collect() };
     let mut out = vec![before_first_turn(p, f)];
     out.push("Players take turns in order. On your turn:".to_string());
+    out.push(place_tile(p, f));
+    out.push(place_follower(p));
+    out.push(score_step(p));
+    out.extend(after_the_turn(p));
+    out.extend(at_any_moment(p));
+    out.push(the_end(p));
+    out.extend(face_down_chips(p, f));
+    out
+}
 
-    // 1. The tile.
+/// The rules of a page that `pred` picks (by trigger).
+fn rules<'a>(p: &'a Page, pred: &dyn Fn(&Item) -> bool) -> Vec<&'a Item> {
+    p.rules.iter().filter(|r| pred(r)).collect()
+}
+
+/// The actions offered in a phase.
+fn actions<'a>(p: &'a Page, phase: &str) -> Vec<&'a Item> {
+    p.actions.iter().filter(|a| a.phase == phase).collect()
+}
+
+/// 1. The tile.
+fn place_tile(p: &Page, f: &Facts) -> String {
     let mut one = String::from("1. **Place a tile.** ");
-    let start = actions("start");
+    let start = actions(p, "start");
     if !start.is_empty() {
         one.push_str(&format!(
             "Instead of drawing you may take {}. ",
@@ -44,32 +59,38 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
     one.push_str(
         "every side matching the sides it touches. A tile that fits nowhere is put out of the game and you draw another.",
     );
-    let placed = rules(&|r| matches!(r.trigger.as_str(), "placed" | "adjacent" | "abroad"));
+    let placed = rules(p, &|r| {
+        matches!(r.trigger.as_str(), "placed" | "adjacent" | "abroad")
+    });
     if !placed.is_empty() {
         one.push_str(&format!(" Placing it can set off {}.", names(&placed)));
     }
-    out.push(one);
+    one
+}
 
-    // 2. The follower.
+/// 2. The follower.
+fn place_follower(p: &Page) -> String {
     let mut two = String::from(
         "2. **Place a follower (phase 2).** You may put one follower from your reserve on a road (as a robber), city (a knight), monastery (a monk) or field (a farmer; a field is a farm) of the tile you just placed, if no follower stands anywhere on the feature it joins.",
     );
     if p.followers == 0 {
         two.push_str(" (This variant gives each player no followers.)");
     }
-    let fp = rules(&|r| r.trigger == "follower_placed");
+    let fp = rules(p, &|r| r.trigger == "follower_placed");
     if !fp.is_empty() {
         two.push_str(&format!(" Placing one sets off {}.", names(&fp)));
     }
-    let follower = actions("follower");
+    let follower = actions(p, "follower");
     if !follower.is_empty() {
         two.push_str(&format!(" Then you may take {}.", with_limits(&follower)));
     }
-    out.push(two);
+    two
+}
 
-    // 3. Scoring.
+/// 3. Scoring.
+fn score_step(p: &Page) -> String {
     let mut three = String::from("3. **Score (phase 3).** ");
-    let in_turn = rules(&|r| r.trigger == "scored" && !r.final_only);
+    let in_turn = rules(p, &|r| r.trigger == "scored" && !r.final_only);
     if in_turn.is_empty() {
         three.push_str("No rule scores a feature during the game.");
     } else {
@@ -78,41 +99,51 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
             names(&in_turn)
         ));
     }
-    let back = rules(&|r| r.trigger == "returned");
+    let back = rules(p, &|r| r.trigger == "returned");
     if !back.is_empty() {
         three.push_str(&format!(
             " A follower coming back sets off {}.",
             names(&back)
         ));
     }
-    let score = actions("score");
+    let score = actions(p, "score");
     if !score.is_empty() {
         three.push_str(&format!(" Then you may take {}.", with_limits(&score)));
     }
-    out.push(three);
+    three
+}
 
-    // 4. After the turn.
-    let after = actions("after");
-    let end_turn = rules(&|r| matches!(r.trigger.as_str(), "turn_end" | "round_end"));
-    let start_turn = rules(&|r| r.trigger == "turn_start");
-    if !after.is_empty() || !end_turn.is_empty() || !start_turn.is_empty() {
-        let mut four = String::from("4. **After the turn.** ");
-        if !start_turn.is_empty() {
-            four.push_str(&format!("(At its start: {}.) ", names(&start_turn)));
-        }
-        if !end_turn.is_empty() {
-            four.push_str(&format!("The turn ends with {}. ", names(&end_turn)));
-        }
-        if !after.is_empty() {
-            let then = if four.ends_with(". ") {
-                "Then you"
-            } else {
-                "You"
-            };
-            four.push_str(&format!("{then} may take {}.", with_limits(&after)));
-        }
-        out.push(four.trim_end().to_string());
+/// 4. After the turn: rules at its start and end, actions after it (none: no paragraph).
+fn after_the_turn(p: &Page) -> Option<String> {
+    let after = actions(p, "after");
+    let end_turn = rules(p, &|r| {
+        matches!(r.trigger.as_str(), "turn_end" | "round_end")
+    });
+    let start_turn = rules(p, &|r| r.trigger == "turn_start");
+    if after.is_empty() && end_turn.is_empty() && start_turn.is_empty() {
+        return None;
     }
+    let mut four = String::from("4. **After the turn.** ");
+    if !start_turn.is_empty() {
+        four.push_str(&format!("(At its start: {}.) ", names(&start_turn)));
+    }
+    if !end_turn.is_empty() {
+        four.push_str(&format!("The turn ends with {}. ", names(&end_turn)));
+    }
+    if !after.is_empty() {
+        let then = if four.ends_with(". ") {
+            "Then you"
+        } else {
+            "You"
+        };
+        four.push_str(&format!("{then} may take {}.", with_limits(&after)));
+    }
+    Some(four.trim_end().to_string())
+}
+
+/// Forced actions, and actions a rule asks of any player.
+fn at_any_moment(p: &Page) -> Vec<String> {
+    let mut out = Vec::new();
     let forced: Vec<&Item> = p.actions.iter().filter(|a| a.kind == "forced").collect();
     if !forced.is_empty() {
         out.push(format!(
@@ -131,13 +162,16 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
             names(&asked)
         ));
     }
+    out
+}
 
-    // The end.
+/// The end of the game: what is scored then, and that nothing else is.
+fn the_end(p: &Page) -> String {
     let mut end = String::from(
         "**The end of the game.** The game ends when the draw stack is empty. Then every feature still incomplete and every farm is scored",
     );
-    let finals = rules(&|r| r.trigger == "scored" && r.final_only);
-    let all_scored = rules(&|r| r.trigger == "scored");
+    let finals = rules(p, &|r| r.trigger == "scored" && r.final_only);
+    let all_scored = rules(p, &|r| r.trigger == "scored");
     if all_scored.is_empty() {
         end.push_str(" (no rule gives points for them)");
     } else {
@@ -147,7 +181,7 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
         }
     }
     end.push('.');
-    let game_end = rules(&|r| r.trigger == "game_end");
+    let game_end = rules(p, &|r| r.trigger == "game_end");
     if !game_end.is_empty() {
         end.push_str(&format!(" Then {}.", names(&game_end)));
     }
@@ -160,21 +194,24 @@ pub fn section(p: &Page, f: &Facts) -> Vec<String> {
         end.push('.');
     }
     end.push_str(" The player with the most points wins; tied players share the victory.");
-    out.push(end);
+    end
+}
 
-    if p.chips > 0 {
-        let mut look = String::from(
-            "**Face-down chips.** No one may look at a face-down chip on the map, in the supply or set aside.",
-        );
-        if f.hand_face_down {
-            look.push_str(
-                " A chip face down in your hand: you may look at it; the other players may not.",
-            );
-        }
-        look.push_str(" A face-up chip is open to everyone.");
-        out.push(look);
+/// Who may look at face-down chips (a variant with chips).
+fn face_down_chips(p: &Page, f: &Facts) -> Option<String> {
+    if p.chips == 0 {
+        return None;
     }
-    out
+    let mut look = String::from(
+        "**Face-down chips.** No one may look at a face-down chip on the map, in the supply or set aside.",
+    );
+    if f.hand_face_down {
+        look.push_str(
+            " A chip face down in your hand: you may look at it; the other players may not.",
+        );
+    }
+    look.push_str(" A face-up chip is open to everyone.");
+    Some(look)
 }
 
 /// Before the first turn: the followers, and the tiles on the start squares.

@@ -70,11 +70,7 @@ pub fn draw<H: Hooks>(
         let (x, y) = b.xy(cell);
         let (px, py) = base.px(x, y);
         let colour = svg::player_colour(p as usize);
-        let name = game
-            .st
-            .players
-            .get(p as usize)
-            .map_or("", |p| p.name.as_str());
+        let name = svg::player_name(game, p as usize, "");
         let _ = write!(
             out,
             r##"<g class="last-tile" data-player="{}"><title>{}'s last tile, at {x},{y}</title><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="4" fill="none" stroke="{}" stroke-width="7"/><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="3" fill="none" stroke="{colour}" stroke-width="4"/></g>"##,
@@ -126,11 +122,7 @@ pub fn draw<H: Hooks>(
         let w = 12.0 + 11.0 * label.chars().count() as f64;
         let (cx, cy) = (px + s / 2.0, py + 4.0 - 24.0 * f64::from(*k));
         *k += 1;
-        let name = game
-            .st
-            .players
-            .get(p as usize)
-            .map_or("", |p| p.name.as_str());
+        let name = svg::player_name(game, p as usize, "");
         let _ = write!(
             out,
             r##"<g class="points"><title>{} {label}</title><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="22" rx="11" fill="{colour}" stroke="{}" stroke-width="2"/><text x="{cx:.1}" y="{:.1}" font-size="16" font-weight="bold" text-anchor="middle" fill="{}">{label}</text></g>"##,

@@ -86,11 +86,7 @@ struct Story<'a, H: Hooks> {
 
 impl<H: Hooks> Story<'_, H> {
     fn name(&self, p: u8) -> &str {
-        self.game
-            .st
-            .players
-            .get(p as usize)
-            .map_or("?", |p| p.name.as_str())
+        svg::player_name(self.game, p as usize, "?")
     }
 
     /// A player's name after a little meeple in their colour.

@@ -33,6 +33,21 @@ pub const LARGE_CITY: &str = "#a59d94";
 pub const TOWN: &str = "#d9543c";
 
 /// A player's colour.
+/// A player's name, `missing` for an index out of range.
+pub fn player_name<'a, H: Hooks>(game: &'a Game<H>, p: usize, missing: &'a str) -> &'a str {
+    game.st.players.get(p).map_or(missing, |p| p.name.as_str())
+}
+
+/// Opens the group of a follower in holding area `h`, with its tooltip naming the owner.
+fn held_title<H: Hooks>(out: &mut String, game: &Game<H>, owner: &str, h: usize) {
+    let _ = write!(
+        out,
+        "<g><title>{}'s follower in {}</title>",
+        esc(owner),
+        esc(&game.cfg.holdings[h])
+    );
+}
+
 pub fn player_colour(p: usize) -> &'static str {
     PLAYER_COLOURS[p % PLAYER_COLOURS.len()]
 }
@@ -1088,17 +1103,8 @@ pub fn held_on_map<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snap
             .collect();
         for (i, fo) in held.iter().enumerate() {
             let (col, row) = ((i % 3) as f64, (i / 3) as f64);
-            let owner = game
-                .st
-                .players
-                .get(fo.owner as usize)
-                .map_or("?", |p| p.name.as_str());
-            let _ = write!(
-                out,
-                "<g><title>{}'s follower in {}</title>",
-                esc(owner),
-                esc(&game.cfg.holdings[h])
-            );
+            let owner = player_name(game, fo.owner as usize, "?");
+            held_title(out, game, owner, h);
             meeple(
                 out,
                 (px + 10.0 + 18.0 * col, py + 11.0 + 17.0 * row),
@@ -1335,11 +1341,7 @@ pub fn follower_words<H: Hooks>(
     kind: Option<crate::geometry::FeatureKind>,
     (x, y): (i32, i32),
 ) -> String {
-    let name = game
-        .st
-        .players
-        .get(owner as usize)
-        .map_or("?", |p| p.name.as_str());
+    let name = player_name(game, owner as usize, "?");
     format!(
         "{name}'s {} on the {} at {x},{y}",
         role(kind),
@@ -1478,17 +1480,8 @@ fn holding_row<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, h: u
     let mut per_player = vec![0u32; game.st.players.len()];
     for fo in &snap.followers {
         if fo.at == FollowerAt::Holding(h as u8) {
-            let owner = game
-                .st
-                .players
-                .get(fo.owner as usize)
-                .map_or("?", |p| p.name.as_str());
-            let _ = write!(
-                out,
-                "<g><title>{}'s follower in {}</title>",
-                esc(owner),
-                esc(&game.cfg.holdings[h])
-            );
+            let owner = player_name(game, fo.owner as usize, "?");
+            held_title(out, game, owner, h);
             meeple(out, (x, mid), 24.0, fo.owner as usize, fo.strength, false);
             out.push_str("</g>");
             x += 26.0;
