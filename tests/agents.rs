@@ -416,31 +416,51 @@ fn play_with(
     game.st.events
 }
 
-/// Seeds the preview check plays (more with `CARTO_LONG_TESTS=1`, meant for release builds).
-fn preview_seeds() -> u64 {
-    if std::env::var_os("CARTO_LONG_TESTS").is_some() {
-        200
-    } else {
-        3
+/// Seeds the preview check plays per variant: base, and each chip variant (whose copies are slow in
+/// a debug build). More with `CARTO_LONG_TESTS=1`, meant for release builds.
+fn preview_seeds(base: bool) -> u64 {
+    match (std::env::var_os("CARTO_LONG_TESTS").is_some(), base) {
+        (true, true) => 200,
+        (true, false) => 40,
+        (false, true) => 3,
+        (false, false) => 1,
     }
 }
 
-/// `greedy` reads an option's value from the board (no copy of the game) where the rules score
-/// features by their facts alone; it must choose exactly as when it plays every option in a copy:
-/// whole games, two to four players, event for event.
+/// Plays game `seed` of `name` both with `greedy` and with a greedy that plays every option in a
+/// copy, with 2 to 4 players; the two games must be the same, event for event.
+fn assert_greedy_reads_as_it_copies(name: &str, seed: u64) {
+    let seats = 2 + (seed % 3) as usize;
+    let read = play_with(name, seed, seats, || {
+        Box::new(carto::agent::Greedy::default())
+    });
+    let copied = play_with(name, seed, seats, || {
+        Box::new(carto::agent::Greedy::copying())
+    });
+    assert_eq!(read.len(), copied.len(), "{name} seed {seed}, {seats} players");
+    for (k, (a, b)) in read.iter().zip(&copied).enumerate() {
+        assert_eq!(a, b, "{name} seed {seed}, {seats} players: event {k} differs");
+    }
+}
+
+/// `greedy` reads an option's value from the board (no copy of the game) where the option runs no
+/// rule but the scoring of features; it must choose exactly as when it plays every option in a
+/// copy: whole games, two to four players, event for event, in base and in every chip variant.
 #[test]
 fn greedy_reading_the_board_plays_exactly_as_greedy_playing_copies() {
-    for seed in 0..preview_seeds() {
-        let seats = 2 + (seed % 3) as usize;
-        let read = play_with("base", seed, seats, || {
-            Box::new(carto::agent::Greedy::default())
-        });
-        let copied = play_with("base", seed, seats, || {
-            Box::new(carto::agent::Greedy::copying())
-        });
-        assert_eq!(read.len(), copied.len(), "seed {seed}, {seats} players");
-        for (k, (a, b)) in read.iter().zip(&copied).enumerate() {
-            assert_eq!(a, b, "seed {seed}, {seats} players: event {k} differs");
+    for seed in 0..preview_seeds(true) {
+        assert_greedy_reads_as_it_copies("base", seed);
+    }
+}
+
+#[test]
+fn greedy_reading_the_board_plays_exactly_as_greedy_playing_copies_in_every_chip_variant() {
+    for (name, _) in bundled_variants() {
+        if name == "base" {
+            continue;
+        }
+        for k in 0..preview_seeds(false) {
+            assert_greedy_reads_as_it_copies(name, spread(k));
         }
     }
 }

@@ -5,18 +5,22 @@
 //! follower still in the supply is worth more the more tiles are left, so none is spent on a
 //! feature worth less than that. Ties are broken by the seeded generator.
 //!
-//! Where the rules score features by their facts alone (`points::feature_scoring`), the position is
-//! read from the board without playing the option (`value::Preview`); otherwise, and for options
-//! the preview cannot read (actions), the option is played in a sample of the game (a copy in which
-//! what the player may not see, such as a face-down chip's value, is dealt afresh: `View::sample`),
-//! the same sample for every option of a decision. Both give the same value (a test plays whole
-//! games both ways).
+//! An option that runs no rule but the scoring of features (`quiet`: in every variant whose `scored`
+//! rules score by the feature's facts alone, most placements: those not on or next to a square a
+//! rule is about, completing nothing a `returned` rule would see) is valued from the board without
+//! playing it (`value::Preview`). Any other option (one collecting a chip, an action, …) is played
+//! in a sample of the game (a copy in which what the player may not see, such as a face-down chip's
+//! value, is dealt afresh: `View::sample`), the same sample for every option of a decision; the
+//! quiet checks read that sample too. Both ways give the same value (a test plays whole games of
+//! every bundled variant both ways).
 
 use super::lookahead::{finish_quietly, margin, quiet_option, Scratch};
-use super::points::{feature_scoring, FeaturePoints};
+use super::points::FeaturePoints;
+use super::quiet;
 use super::value::{Outcome, Preview};
 use super::{Agent, View};
-use crate::game::GameError;
+use crate::game::{Game, GameError, Hooks as _, Opt, Trigger};
+use crate::lang::interp::Interp;
 use crate::rng::Rng;
 
 /// What a follower kept in the supply is worth, in points, at the start of the game (falling to 0
@@ -25,12 +29,37 @@ const FOLLOWER_WORTH: f64 = 3.0;
 
 #[derive(Default)]
 pub struct Greedy {
+    /// Where options are played.
     scratch: Scratch,
+    /// The decision's sample as dealt (made when first needed), copied into `scratch` for each
+    /// option played; the forced actions' quiet check reads it.
+    sample: Scratch,
+    /// Whether `sample` holds this decision's sample.
+    sampled: bool,
+    /// A copy of the game with its chips as they lie now, where placements' quiet checks are asked.
+    probe: Scratch,
+    /// Whether `probe` has this decision's chips.
+    probed: bool,
+    /// What the rules allow (decided at the first decision).
+    rules: Option<Rules>,
     best: Vec<usize>,
-    /// Whether options may be valued without a copy (decided at the first decision).
-    read_board: Option<bool>,
     preview: Preview,
     points: FeaturePoints,
+}
+
+/// What the rules of the game allow, found at the first decision (see `quiet`).
+#[derive(Clone, Copy)]
+struct Rules {
+    /// Quiet options may be read from the board.
+    read: bool,
+    /// Each decision is checked for forced actions.
+    forced: bool,
+    /// Each placement is checked for the rules it would run.
+    placement: bool,
+    /// A rule listens to followers returning.
+    returned: bool,
+    /// Every option is played in a fresh sample of its own ([`Greedy::copying`]).
+    copying: bool,
 }
 
 /// The value of a final position for `me`: the lead over the best other player, and the followers
@@ -43,9 +72,24 @@ impl Greedy {
     /// A greedy player that values every option in a copy of the game (to check the preview).
     pub fn copying() -> Greedy {
         Greedy {
-            read_board: Some(false),
+            rules: Some(Rules {
+                read: false,
+                forced: false,
+                placement: false,
+                returned: false,
+                copying: true,
+            }),
             ..Greedy::default()
         }
+    }
+
+    /// This decision's sample (dealt from `world` the first time it is asked for).
+    fn sample(&mut self, view: &View, world: &Rng) -> &mut Game<Interp> {
+        if !self.sampled {
+            self.sampled = true;
+            return view.sample(&mut self.sample, &mut world.clone());
+        }
+        self.sample.game_mut().expect("a sample")
     }
 
     /// The value of option `i` for the deciding player `me`, played in a copy of the game.
@@ -57,7 +101,14 @@ impl Greedy {
         world: &Rng,
     ) -> Result<f64, GameError> {
         let me = view.me();
-        let g = view.sample(&mut self.scratch, &mut world.clone());
+        let g = if self.rules.is_some_and(|r| r.copying) {
+            view.sample(&mut self.scratch, &mut world.clone())
+        } else {
+            // A copy of the decision's sample is that sample dealt again.
+            self.sample(view, world);
+            let sample = self.sample.game_mut().expect("a sample");
+            self.scratch.load(sample)
+        };
         g.choose(i)?;
         // End the game after this turn: no tile to draw, so the final scoring runs next.
         g.st.stack.clear();
@@ -72,7 +123,23 @@ impl Greedy {
         Ok(worth(margin(g, me), left, spare))
     }
 
-    /// The value of option `i`, read from the board when the preview can, else played in a copy.
+    /// Whether option `i` of the decision runs no rule but the scoring (see `quiet`).
+    fn quiet(&mut self, game: &Game<Interp>, i: usize, rules: Rules) -> Result<bool, GameError> {
+        match game.options[i] {
+            Opt::Place { cell, rot } if rules.placement => {
+                if !self.probed {
+                    self.probed = true;
+                    self.probe.with_chips_of(game);
+                }
+                let probe = self.probe.game_mut().expect("a probe");
+                quiet::placement_runs_no_rule(game, probe, cell, rot as usize)
+            }
+            opt => Ok(quiet::option_runs_no_rule(game, opt)),
+        }
+    }
+
+    /// The value of option `i`, read from the board when the option is quiet and the preview can
+    /// read it, else played in a copy. `read`: the decision allows quiet options.
     fn value(
         &mut self,
         view: &View,
@@ -82,10 +149,14 @@ impl Greedy {
         world: &Rng,
     ) -> Result<f64, GameError> {
         let (game, me) = (view.game, view.me());
-        if read {
-            let opt = game.options[i];
-            if let Some(o) = self.preview.outcome(game, opt, me, &mut self.points)? {
-                return Ok(worth(lead(&o, game.st.players.len(), me), left, o.spare));
+        if let Some(rules) = self.rules.filter(|_| read) {
+            if self.quiet(game, i, rules)? {
+                let opt = game.options[i];
+                if let Some(o) = self.preview.outcome(game, opt, me, &mut self.points)? {
+                    if !(o.returns && rules.returned) {
+                        return Ok(worth(lead(&o, game.st.players.len(), me), left, o.spare));
+                    }
+                }
             }
         }
         self.value_in_copy(view, i, left, world)
@@ -128,15 +199,25 @@ impl Agent for Greedy {
         }
         let tiles_total: u32 = game.cfg.counts.iter().sum();
         let left = game.st.stack.len() as f64 / f64::from(tiles_total.max(1));
-        let read = *self
-            .read_board
-            .get_or_insert_with(|| feature_scoring(game.hooks.program()))
-            && game.st.players.len() <= 8
-            && !game.is_asked();
+        let world = world(view);
+        let rules = *self.rules.get_or_insert_with(|| Rules {
+            read: quiet::rules_allow(game),
+            forced: quiet::has_forced(game),
+            placement: quiet::placement_listened(game),
+            returned: game.hooks.listens(Trigger::Returned),
+            copying: false,
+        });
+        self.sampled = false;
+        self.probed = false;
+        let mut read = rules.read && game.st.players.len() <= 8 && !game.is_asked();
+        if read && rules.forced {
+            read = quiet::decision_allows(self.sample(view, &world))?;
+            // The check ran the rules' conditions in the sample: options are played in a new one.
+            self.sampled = false;
+        }
         if read {
             self.preview.load(game, me, &mut self.points)?;
         }
-        let world = world(view);
         let mut best = f64::NEG_INFINITY;
         self.best.clear();
         for i in 0..n {

@@ -31,6 +31,28 @@ impl Scratch {
         g
     }
 
+    /// The scratch game as it was left, if any.
+    pub fn game_mut(&mut self) -> Option<&mut Game<Interp>> {
+        self.game.as_mut()
+    }
+
+    /// The scratch game with the chips of `game` (where each lies, which way up; see
+    /// `State::copy_chips_from`), the rest as it was left: a copy of `game` the first time, or when
+    /// it is a game of other rules or another map.
+    pub fn with_chips_of(&mut self, game: &Game<Interp>) -> &mut Game<Interp> {
+        let same = self.game.as_ref().is_some_and(|g| {
+            std::sync::Arc::ptr_eq(&g.cfg, &game.cfg)
+                && std::ptr::eq(g.hooks.program(), game.hooks.program())
+                && g.st.board.square.len() == game.st.board.square.len()
+        });
+        if !same {
+            return self.load(game);
+        }
+        let g = self.game.as_mut().expect("a scratch game");
+        g.st.copy_chips_from(&game.st);
+        g
+    }
+
     /// The scratch game, now a copy of `game` that player `me` cannot tell from it: what `me` may
     /// not see is dealt afresh from `rng` (see [`deal_hidden`]).
     pub fn sample(&mut self, game: &Game<Interp>, me: u8, rng: &mut Rng) -> &mut Game<Interp> {

@@ -6,14 +6,16 @@
 //! Rooms: `random` (uniform over the options), `greedy` (the best immediate gain), `mcts` (UCT
 //! search with random playouts), `human` (a person at a terminal or a pipe), `lookahead` (the
 //! scratch copies of the game the searching agents play in), `value` (what an option would gain,
-//! read from the board without a copy), `view` (what a player sees) and `points` (the rules'
-//! points for a feature, remembered).
+//! read from the board without a copy), `quiet` (the options whose value may be read so: they run
+//! no rule but the scoring), `view` (what a player sees) and `points` (the rules' points for a
+//! feature, remembered).
 
 mod greedy;
 mod human;
 mod lookahead;
 mod mcts;
 mod points;
+mod quiet;
 mod random;
 mod value;
 mod view;

@@ -1,9 +1,9 @@
 //! What the rules give for a feature, asked of the rules themselves and remembered: the points
 //! each player gets when a feature with given facts (kind, complete, tiles, coats of arms, cities,
-//! winners) is scored. Only for rules whose scoring is a function of those facts alone: every rule
-//! is a `scored` rule whose condition and body read nothing but the feature's facts, parameters and
-//! constants, and whose only effect is `score(feature.winners, …)`; no actions. [`feature_scoring`]
-//! says whether a program is such; for any other the agents value options in a copy of the game.
+//! winners) is scored. Only for rules whose scoring is a function of those facts alone: every
+//! `scored` rule's condition and body read nothing but the feature's facts, parameters and
+//! constants, and its only effect is `score(feature.winners, …)`. [`scored_by_facts`] says whether
+//! a program's are such; for any other the agents value options in a copy of the game.
 
 use crate::game::{Ctx, Game, GameError, Hooks as _, Trigger};
 use crate::lang::builtins::{Builtin, Field};
@@ -82,7 +82,7 @@ impl FeaturePoints {
     /// the scores are put back.
     pub fn of(&mut self, game: &Game<Interp>, info: &FeatureInfo) -> Result<Points, GameError> {
         if info.winners == 0 {
-            // Every score goes to the feature's winners (see `feature_scoring`).
+            // Every score goes to the feature's winners (see `scored_by_facts`).
             return Ok([0; 8]);
         }
         let k = key(info);
@@ -117,15 +117,14 @@ impl FeaturePoints {
     }
 }
 
-/// Whether every rule of `prog` scores features by their facts alone (see the module comment), so
-/// that [`FeaturePoints`] may value a feature without a copy of the game.
-pub fn feature_scoring(prog: &Program) -> bool {
-    prog.actions.is_empty()
-        && prog.rules.iter().all(|r| {
-            r.trigger == Trigger::Scored
-                && r.when.as_ref().is_none_or(pure)
-                && r.body.stmts.iter().all(pure_stmt)
-        })
+/// Whether every `scored` rule of `prog` scores features by their facts alone (see the module
+/// comment), so that [`FeaturePoints`] gives what they give. (Other rules and actions may do
+/// anything: options that run none of them are found by `super::quiet`.)
+pub fn scored_by_facts(prog: &Program) -> bool {
+    prog.rules
+        .iter()
+        .filter(|r| r.trigger == Trigger::Scored)
+        .all(|r| r.when.as_ref().is_none_or(pure) && r.body.stmts.iter().all(pure_stmt))
 }
 
 /// The feature a `scored` rule is about is its first local.

@@ -6,8 +6,9 @@
 //! every player's score plus what the features with followers would score now, and the deciding
 //! player's followers back in the supply at the end of the turn.
 //!
-//! Only for rules [`super::points::feature_scoring`] accepts, and decisions of placing a tile or a
-//! follower; anything else is valued in a copy.
+//! Only for rules whose `scored` rules [`super::points::scored_by_facts`] accepts, options that run
+//! no other rule (`super::quiet`), and decisions of placing a tile or a follower; anything else is
+//! valued in a copy.
 
 use super::points::{FeaturePoints, Points};
 use crate::board::{Board, CellKind};
@@ -37,11 +38,13 @@ struct Standing {
     points: Points,
 }
 
-/// The final position an option leads to: every player's score and the decider's spare followers.
+/// The final position an option leads to: every player's score and the decider's spare followers;
+/// and whether any follower returns to its supply in the turn (a completed feature with followers).
 #[derive(Clone, Copy)]
 pub struct Outcome {
     pub scores: Points,
     pub spare: u32,
+    pub returns: bool,
 }
 
 /// The most segments a tile may have for the preview (a bit each); a tile with more is valued in
@@ -79,6 +82,8 @@ pub struct Preview {
     base: Points,
     /// The decider's followers in the supply at the end of the turn, as things stand.
     base_spare: u32,
+    /// Whether a feature with followers is complete as things stand (its followers return).
+    base_returns: bool,
     walk: Walk,
     groups: Vec<Group>,
     spare_groups: Vec<Group>,
@@ -133,6 +138,7 @@ impl Preview {
             self.base[i] = p.score;
         }
         self.base_spare = u32::from(st.followers_in_supply(me));
+        self.base_returns = false;
         self.standing.clear();
         self.monasteries.clear();
         self.last_cell = None;
@@ -159,6 +165,7 @@ impl Preview {
             add(&mut self.base, &pts);
             if info.complete {
                 self.base_spare += self.mine_on(&[root], me);
+                self.base_returns = true;
             }
             if info.kind == Some(FeatureKind::Monastery) {
                 let cell = st.board.placed[f.tile[root as usize] as usize].cell;
@@ -177,6 +184,15 @@ impl Preview {
         Ok(())
     }
 
+    /// The outcome of a turn that changes nothing on the board (passing).
+    fn as_it_stands(&self) -> Outcome {
+        Outcome {
+            scores: self.base,
+            spare: self.base_spare,
+            returns: self.base_returns,
+        }
+    }
+
     /// Where option `opt` leads, or `None` when this preview cannot tell (the option is valued in
     /// a copy then). `load` first, for the same game and decider.
     pub fn outcome(
@@ -187,10 +203,7 @@ impl Preview {
         points: &mut FeaturePoints,
     ) -> Result<Option<Outcome>, GameError> {
         match opt {
-            Opt::Pass => Ok(Some(Outcome {
-                scores: self.base,
-                spare: self.base_spare,
-            })),
+            Opt::Pass => Ok(Some(self.as_it_stands())),
             Opt::Follower { seg } => self.follower(game, seg, me, points).map(Some),
             Opt::Place { cell, rot } => self.place(game, cell, rot as usize, me, points),
             Opt::Draw | Opt::Action(_) => Ok(None),
@@ -207,10 +220,7 @@ impl Preview {
     ) -> Result<Outcome, GameError> {
         let st = &game.st;
         let Some(p) = st.board.placed.get(st.placed_now as usize) else {
-            return Ok(Outcome {
-                scores: self.base,
-                spare: self.base_spare,
-            });
+            return Ok(self.as_it_stands());
         };
         let root = st.board.features.root(p.first_node + u32::from(seg));
         let strength = st
@@ -230,7 +240,11 @@ impl Preview {
         if info.complete {
             spare += 1;
         }
-        Ok(Outcome { scores, spare })
+        Ok(Outcome {
+            scores,
+            spare,
+            returns: self.base_returns || info.complete,
+        })
     }
 
     /// The current tile placed on `cell` with rotation `rot`, no follower on it.
@@ -242,10 +256,7 @@ impl Preview {
         me: u8,
         points: &mut FeaturePoints,
     ) -> Result<Option<Outcome>, GameError> {
-        let mut out = Outcome {
-            scores: self.base,
-            spare: self.base_spare,
-        };
+        let mut out = self.as_it_stands();
         let Some(ty) = game.st.current_tile else {
             return Ok(Some(out));
         };
@@ -282,6 +293,7 @@ impl Preview {
             if info.complete {
                 let roots = std::mem::take(&mut self.groups[g].roots);
                 out.spare += self.mine_on(&roots, me);
+                out.returns = true;
                 self.groups[g].roots = roots;
             }
         }
@@ -566,6 +578,7 @@ impl Preview {
             add(&mut out.scores, &points.of(game, &info)?);
             if info.complete {
                 out.spare += self.mine_on(&[s.root], me);
+                out.returns = true;
             }
         }
         Ok(())

@@ -296,22 +296,7 @@ impl State {
         self.players.clone_from(players);
         self.followers.clone_from(followers);
         self.per_player = *per_player;
-        if recorded || self.on_square.len() != on_square.len() {
-            self.on_square.clone_from(on_square);
-        } else {
-            // Only squares with chips are counted: clear ours, then take theirs.
-            for c in &self.chips {
-                if let Some(n) = square_of(c).and_then(|i| self.on_square.get_mut(i)) {
-                    *n = 0;
-                }
-            }
-            for c in chips {
-                if let Some(i) = square_of(c).filter(|&i| i < on_square.len()) {
-                    self.on_square[i] = on_square[i];
-                }
-            }
-        }
-        self.chips.clone_from(chips);
+        self.copy_chip_places(chips, on_square, recorded);
         self.hands.clone_from(hands);
         self.supply.clone_from(supply);
         self.chip_changes = *chip_changes;
@@ -349,6 +334,38 @@ impl State {
 }
 
 impl State {
+    /// Makes this state's chips (where each lies, which way up, the hands, the supply) those of
+    /// `src`, a state of a game of the same map, and nothing else: for a copy that answers
+    /// questions about the chips as they lie (`agent::quiet`) without copying the whole game.
+    pub fn copy_chips_from(&mut self, src: &State) {
+        self.copy_chip_places(&src.chips, &src.on_square, false);
+        self.hands.clone_from(&src.hands);
+        self.supply.clone_from(&src.supply);
+        self.chip_changes = src.chip_changes;
+    }
+
+    /// Takes the chips and the per-square chip counts of another state; the counts copied whole
+    /// when `whole`, else only where chips lie (ours cleared, then theirs taken).
+    fn copy_chip_places(&mut self, chips: &[Chip], on_square: &[u8], whole: bool) {
+        if whole || self.on_square.len() != on_square.len() {
+            self.on_square.clear();
+            self.on_square.extend_from_slice(on_square);
+        } else {
+            for c in &self.chips {
+                if let Some(n) = square_of(c).and_then(|i| self.on_square.get_mut(i)) {
+                    *n = 0;
+                }
+            }
+            for c in chips {
+                if let Some(i) = square_of(c).filter(|&i| i < on_square.len()) {
+                    self.on_square[i] = on_square[i];
+                }
+            }
+        }
+        self.chips.clear();
+        self.chips.extend_from_slice(chips);
+    }
+
     pub fn new(board: Board, tiles: std::sync::Arc<Vec<CompiledTile>>, seed: u64) -> State {
         State {
             board,

@@ -18,6 +18,7 @@ mod exec;
 mod fields;
 #[cfg(test)]
 mod probe;
+mod quiet;
 mod query;
 mod reads;
 mod subsets;

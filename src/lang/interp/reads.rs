@@ -30,7 +30,7 @@ impl Reads {
         Reads(self.0 | o.0)
     }
 
-    fn has(self, o: Reads) -> bool {
+    pub(super) fn has(self, o: Reads) -> bool {
         self.0 & o.0 != 0
     }
 }
