@@ -437,9 +437,16 @@ fn assert_greedy_reads_as_it_copies(name: &str, seed: u64) {
     let copied = play_with(name, seed, seats, || {
         Box::new(carto::agent::Greedy::copying())
     });
-    assert_eq!(read.len(), copied.len(), "{name} seed {seed}, {seats} players");
+    assert_eq!(
+        read.len(),
+        copied.len(),
+        "{name} seed {seed}, {seats} players"
+    );
     for (k, (a, b)) in read.iter().zip(&copied).enumerate() {
-        assert_eq!(a, b, "{name} seed {seed}, {seats} players: event {k} differs");
+        assert_eq!(
+            a, b,
+            "{name} seed {seed}, {seats} players: event {k} differs"
+        );
     }
 }
 

@@ -56,7 +56,11 @@ const PLACEMENT: [Trigger; 3] = [Trigger::Placed, Trigger::Adjacent, Trigger::Ab
 /// Whether the rules of `game` have forced actions (each decision's sample is then checked with
 /// [`decision_allows`]).
 pub fn has_forced(game: &Game<Interp>) -> bool {
-    game.hooks.program().actions.iter().any(|a| a.phase.is_none())
+    game.hooks
+        .program()
+        .actions
+        .iter()
+        .any(|a| a.phase.is_none())
 }
 
 /// Whether a rule listens to a trigger a placement fires (each placement is then checked with

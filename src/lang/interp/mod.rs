@@ -18,8 +18,8 @@ mod exec;
 mod fields;
 #[cfg(test)]
 mod probe;
-mod quiet;
 mod query;
+mod quiet;
 mod reads;
 mod subsets;
 
