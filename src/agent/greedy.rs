@@ -43,7 +43,11 @@ pub struct Greedy {
     /// What the rules allow (decided at the first decision).
     rules: Option<Rules>,
     best: Vec<usize>,
+    /// The value of each option of the decision.
+    values: Vec<f64>,
     preview: Preview,
+    /// Reads the position an option played in a copy leaves, once its turn is over.
+    after: Preview,
     points: FeaturePoints,
 }
 
@@ -60,11 +64,13 @@ struct Rules {
     returned: bool,
     /// Every option is played in a fresh sample of its own ([`Greedy::copying`]).
     copying: bool,
+    /// The final scoring may be read from the board once a turn is over (see `value_in_copy`).
+    end_read: bool,
 }
 
 /// The value of a final position for `me`: the lead over the best other player, and the followers
 /// left in the supply, each worth `FOLLOWER_WORTH` times the share `left` of tiles still to come.
-fn worth(margin: i64, left: f64, spare: u32) -> f64 {
+pub(super) fn worth(margin: i64, left: f64, spare: u32) -> f64 {
     margin as f64 + FOLLOWER_WORTH * left * f64::from(spare)
 }
 
@@ -78,6 +84,7 @@ impl Greedy {
                 placement: false,
                 returned: false,
                 copying: true,
+                end_read: false,
             }),
             ..Greedy::default()
         }
@@ -101,7 +108,8 @@ impl Greedy {
         world: &Rng,
     ) -> Result<f64, GameError> {
         let me = view.me();
-        let g = if self.rules.is_some_and(|r| r.copying) {
+        let copying = self.rules.is_some_and(|r| r.copying);
+        let g = if copying {
             view.sample(&mut self.scratch, &mut world.clone())
         } else {
             // A copy of the decision's sample is that sample dealt again.
@@ -114,11 +122,30 @@ impl Greedy {
         g.st.stack.clear();
         // Followers in the supply are counted before the final scoring returns any.
         let turn = g.st.turn;
-        while g.st.turn == turn && g.advance()? {
+        let mut turn_over = false;
+        while g.st.turn == turn {
+            let pending = if copying {
+                g.advance()?
+            } else {
+                g.advance_in_turn()?
+            };
+            if !pending {
+                turn_over = !copying && !g.is_over();
+                break;
+            }
             let q = quiet_option(&g.options);
             g.choose(q)?;
         }
         let spare = u32::from(g.st.followers_in_supply(me));
+        // The turn is over and the final scoring comes next: where it scores only the features
+        // with followers, by their facts, and no forced action applies first, it is read from the
+        // board (what `Preview::load` reads for passing) instead of played.
+        let end_read = self.rules.is_some_and(|r| r.end_read);
+        if turn_over && end_read && g.hooks.no_forced_while_chips_stay(&mut g.st)? {
+            self.after.load(g, me, &mut self.points)?;
+            let o = self.after.as_it_stands();
+            return Ok(worth(lead(&o, g.st.players.len(), me), left, spare));
+        }
         finish_quietly(g)?;
         Ok(worth(margin(g, me), left, spare))
     }
@@ -186,17 +213,11 @@ fn lead(o: &Outcome, seats: usize, me: u8) -> i64 {
     mine - best_other
 }
 
-impl Agent for Greedy {
-    fn name(&self) -> &str {
-        "greedy"
-    }
-
-    fn choose(&mut self, view: &View, rng: &mut Rng) -> Result<usize, GameError> {
+impl Greedy {
+    /// The value of every option of the pending decision (see the module comment), in order.
+    pub(super) fn values(&mut self, view: &View) -> Result<&[f64], GameError> {
         let (game, me) = (view.game, view.me());
         let n = game.options.len();
-        if n <= 1 {
-            return Ok(0);
-        }
         let tiles_total: u32 = game.cfg.counts.iter().sum();
         let left = game.st.stack.len() as f64 / f64::from(tiles_total.max(1));
         let world = world(view);
@@ -206,6 +227,7 @@ impl Agent for Greedy {
             placement: quiet::placement_listened(game),
             returned: game.hooks.listens(Trigger::Returned),
             copying: false,
+            end_read: quiet::end_allows(game),
         });
         self.sampled = false;
         self.probed = false;
@@ -218,10 +240,28 @@ impl Agent for Greedy {
         if read {
             self.preview.load(game, me, &mut self.points)?;
         }
-        let mut best = f64::NEG_INFINITY;
-        self.best.clear();
+        self.values.clear();
         for i in 0..n {
             let v = self.value(view, i, left, read, &world)?;
+            self.values.push(v);
+        }
+        Ok(&self.values)
+    }
+}
+
+impl Agent for Greedy {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+
+    fn choose(&mut self, view: &View, rng: &mut Rng) -> Result<usize, GameError> {
+        if view.options().len() <= 1 {
+            return Ok(0);
+        }
+        self.values(view)?;
+        let mut best = f64::NEG_INFINITY;
+        self.best.clear();
+        for (i, &v) in self.values.iter().enumerate() {
             if v > best {
                 best = v;
                 self.best.clear();

@@ -143,17 +143,6 @@ pub fn finish_quietly(g: &mut Game<Interp>) -> Result<(), GameError> {
     Ok(())
 }
 
-/// Plays on with uniformly random choices until the game is over (or the safeguard is reached).
-pub fn finish_randomly(g: &mut Game<Interp>, rng: &mut Rng) -> Result<(), GameError> {
-    let mut n = 0;
-    while n < MAX_LOOKAHEAD_DECISIONS && g.advance()? {
-        let i = rng.below(g.options.len() as u32) as usize;
-        g.choose(i)?;
-        n += 1;
-    }
-    Ok(())
-}
-
 /// The player's score minus the best of the others' scores.
 pub fn margin(g: &Game<Interp>, me: u8) -> i64 {
     let mine = g.st.players.get(me as usize).map_or(0, |p| p.score);

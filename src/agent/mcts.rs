@@ -1,36 +1,46 @@
-//! `mcts[:N]`: Monte Carlo tree search with UCT (UCB1) over the pending decision's named options:
-//! N playouts per decision, each in a sample of the game (a scratch copy, buffers kept, in which
-//! what the player may not see is dealt afresh: `View::sample`), one option chosen by UCB1, then a rollout of
-//! uniformly random choices to the end of the turn, where the game is ended (no tile left) so the
-//! rules' own final scoring values the position. (Rollouts to the end of the game lose to `greedy`:
-//! random play leaves nearly every feature open, so their outcome says little about the option.)
-//! A playout's reward for the deciding player is a logistic function of its score margin over the
-//! best other player. The most visited option is taken.
+//! `mcts[:N]`: Monte Carlo search over the options `greedy` values best. The decision's options are
+//! valued as greedy values them (cheap: read from the board), and the best few (`CANDIDATES`) are
+//! tried in N playouts in all, the same number each: a playout takes the candidate in a sample of
+//! the game (a copy in which what the player may not see, such as the tiles to come, is dealt
+//! afresh: `View::sample`), then every player, the searching one included, plays greedy until each
+//! other player has had one turn (`ROUNDS`), and the position there is valued as greedy values a
+//! position: the game ended there (the rules' own final scoring), the searching player's lead over
+//! the best other player, plus the followers it keeps in the supply. The candidate with the best
+//! mean is taken. Every candidate is played in the same samples (the k-th playout of each deals the
+//! hidden alike), so the comparison between candidates is not blurred by the luck of the draw.
+//!
+//! Why: greedy looks one move deep and ends the game at once, so it cannot see what the others will
+//! make of an option (a city it leaves open for a stronger player, a farm it sets up for them), nor
+//! the tiles it may draw; random rollouts (this agent's first form, plain UCT) see that only through
+//! heavy noise and lost to greedy on the chip variants. Greedy rollouts are cheap now that greedy
+//! reads most options from the board.
 
-use super::lookahead::{finish_randomly, margin, Scratch, MAX_LOOKAHEAD_DECISIONS};
+use super::greedy::{worth, Greedy};
+use super::lookahead::{finish_quietly, margin, Scratch, MAX_LOOKAHEAD_DECISIONS};
 use super::{Agent, View};
 use crate::game::GameError;
 use crate::rng::Rng;
 
 /// Playouts per decision when the spec gives none (`mcts`).
-pub const DEFAULT_PLAYOUTS: u32 = 200;
+pub const DEFAULT_PLAYOUTS: u32 = 24;
 /// Most playouts a spec may ask for per decision.
 pub const MAX_PLAYOUTS: u32 = 1_000_000;
-/// The UCB1 exploration constant (rewards lie in 0..=1).
-const EXPLORATION: f64 = 0.7;
-/// The reward is a logistic function of the score margin: this many points of margin make the
-/// difference between a reward of 1/2 and about 3/4.
-const MARGIN_SCALE: f64 = 15.0;
-/// Turns a rollout plays with random choices (the rest of the decision's turn, and the turns after
-/// it up to this many) before the game is ended there and scored by the rules.
-const ROLLOUT_TURNS: u32 = 1;
+/// How many of greedy's best options are searched.
+const CANDIDATES: usize = 4;
+/// Rounds a playout plays: after the searching player's turn, each other player plays this many
+/// turns (and the searching player one turn fewer) before the position is valued.
+const ROUNDS: u32 = 1;
 
 pub struct Mcts {
     spec: String,
     playouts: u32,
+    /// Values the decision's options.
+    greedy: Greedy,
+    /// Plays every seat in the playouts.
+    policy: Greedy,
     scratch: Scratch,
-    visits: Vec<u32>,
-    reward: Vec<f64>,
+    order: Vec<usize>,
+    total: Vec<f64>,
 }
 
 impl Mcts {
@@ -38,46 +48,34 @@ impl Mcts {
         Mcts {
             spec: format!("mcts:{playouts}"),
             playouts,
+            greedy: Greedy::default(),
+            policy: Greedy::default(),
             scratch: Scratch::default(),
-            visits: Vec::new(),
-            reward: Vec::new(),
+            order: Vec::new(),
+            total: Vec::new(),
         }
     }
 
-    /// The option UCB1 tries next: every option once, in order, then the best upper bound.
-    fn select(&self, total: u32) -> usize {
-        if let Some(i) = self.visits.iter().position(|&v| v == 0) {
-            return i;
-        }
-        let ln = f64::from(total).ln();
-        let mut best = (0, f64::NEG_INFINITY);
-        for (i, (&v, &r)) in self.visits.iter().zip(&self.reward).enumerate() {
-            let v = f64::from(v);
-            let ucb = r / v + EXPLORATION * (ln / v).sqrt();
-            if ucb > best.1 {
-                best = (i, ucb);
-            }
-        }
-        best.0
-    }
-
-    /// One playout after option `i`: its reward for player `me`.
+    /// One playout after option `i`, in the sample dealt from `rng`: the value of the position
+    /// after one round of greedy play, for the deciding player.
     fn playout(&mut self, view: &View, i: usize, rng: &mut Rng) -> Result<f64, GameError> {
         let me = view.me();
         let g = view.sample(&mut self.scratch, rng);
         g.choose(i)?;
-        let stop = g.st.turn + ROLLOUT_TURNS;
+        let stop = g.st.turn + ROUNDS * g.st.players.len().max(1) as u32;
         let mut n = 0;
         while n < MAX_LOOKAHEAD_DECISIONS && g.st.turn < stop && g.advance()? {
-            let k = rng.below(g.options.len() as u32) as usize;
+            let k = self.policy.choose(&View::of(g), rng)?;
             g.choose(k)?;
             n += 1;
         }
-        // The rollout ends here: no tile left, so the rules' final scoring values the position.
+        // The playout ends here: no tile left, so the rules' final scoring values the position.
+        let tiles_total: u32 = g.cfg.counts.iter().sum();
+        let left = g.st.stack.len() as f64 / f64::from(tiles_total.max(1));
         g.st.stack.clear();
-        finish_randomly(g, rng)?;
-        let m = margin(g, me) as f64;
-        Ok(1.0 / (1.0 + (-m / MARGIN_SCALE).exp()))
+        let spare = u32::from(g.st.followers_in_supply(me));
+        finish_quietly(g)?;
+        Ok(worth(margin(g, me), left, spare))
     }
 }
 
@@ -91,25 +89,32 @@ impl Agent for Mcts {
         if n <= 1 {
             return Ok(0);
         }
-        self.visits.clear();
-        self.visits.resize(n, 0);
-        self.reward.clear();
-        self.reward.resize(n, 0.0);
-        for t in 0..self.playouts {
-            let i = self.select(t);
-            let r = self.playout(view, i, rng)?;
-            self.visits[i] += 1;
-            self.reward[i] += r;
-        }
-        // The most visited option; ties go to the better mean, then to the first.
-        let mut best = 0;
-        for i in 1..n {
-            let (vi, vb) = (self.visits[i], self.visits[best]);
-            let better_mean = self.reward[i] * f64::from(vb) > self.reward[best] * f64::from(vi);
-            if vi > vb || (vi == vb && better_mean) {
-                best = i;
+        // Greedy's best first; equal values in the order of the options.
+        let values = self.greedy.values(view)?;
+        self.order.clear();
+        self.order.extend(0..n);
+        self.order
+            .sort_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
+        let k = CANDIDATES.min(n);
+        self.order.truncate(k);
+        self.total.clear();
+        self.total.resize(k, 0.0);
+        let per = (self.playouts as usize).div_ceil(k).max(1);
+        for _ in 0..per {
+            let seed = rng.next_u64();
+            for c in 0..k {
+                let mut world = Rng::new(seed);
+                let v = self.playout(view, self.order[c], &mut world)?;
+                self.total[c] += v;
             }
         }
-        Ok(best)
+        // The best mean; ties go to greedy's order.
+        let mut best = 0;
+        for c in 1..k {
+            if self.total[c] > self.total[best] {
+                best = c;
+            }
+        }
+        Ok(self.order[best])
     }
 }

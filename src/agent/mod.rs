@@ -3,8 +3,8 @@
 //! name, the order of the tiles to come or a hidden chip's face) and returns the index of one
 //! option; a new agent needs no change to the engine or to any rules file.
 //!
-//! Rooms: `random` (uniform over the options), `greedy` (the best immediate gain), `mcts` (UCT
-//! search with random playouts), `human` (a person at a terminal or a pipe), `lookahead` (the
+//! Rooms: `random` (uniform over the options), `greedy` (the best immediate gain), `mcts` (Monte
+//! Carlo search over greedy's best options, with greedy playouts), `human` (a person at a terminal or a pipe), `lookahead` (the
 //! scratch copies of the game the searching agents play in), `value` (what an option would gain,
 //! read from the board without a copy), `quiet` (the options whose value may be read so: they run
 //! no rule but the scoring), `view` (what a player sees) and `points` (the rules' points for a
@@ -31,7 +31,7 @@ use crate::rng::Rng;
 
 /// A player at the table.
 pub trait Agent: Send {
-    /// The agent's spec, as `parse_agent` reads it (`random`, `mcts:200`, …).
+    /// The agent's spec, as `parse_agent` reads it (`random`, `mcts:24`, …).
     fn name(&self) -> &str;
     /// Picks one of `view.options()` (the pending decision, after `game.advance()` returned
     /// `Ok(true)`), for the seat `view.me()`, from what that player sees ([`View::of`] the game).
@@ -117,7 +117,7 @@ pub fn agent_kind(spec: &str) -> Result<(&'static AgentKind, Option<u32>), Strin
     Ok((kind, Some(n)))
 }
 
-/// Reads an agent spec (see [`AGENTS`]): `random`, `greedy`, `mcts` (200 playouts per decision),
+/// Reads an agent spec (see [`AGENTS`]): `random`, `greedy`, `mcts` (24 playouts per decision),
 /// `mcts:N`, or `human` (a person at standard input and output).
 pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, String> {
     let (kind, n) = agent_kind(spec)?;

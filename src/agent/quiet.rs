@@ -30,6 +30,14 @@ pub fn rules_allow(game: &Game<Interp>) -> bool {
             .all(|&t| !h.listens(t))
 }
 
+/// Whether the final scoring of `game`'s rules, once a turn is over and no forced action applies,
+/// scores only the features with followers by their facts (no rule listens to the game's end), so
+/// that `Preview::load` reads what it gives; for at most 8 players.
+pub fn end_allows(game: &Game<Interp>) -> bool {
+    let h = &game.hooks;
+    scored_by_facts(h.program()) && !h.listens(Trigger::GameEnd) && game.st.players.len() <= 8
+}
+
 /// Whether no forced action can apply, in the sample `g` of a decision of its current player, to
 /// that player or the one who plays next (`g.st.current` is put back).
 pub fn decision_allows(g: &mut Game<Interp>) -> Result<bool, GameError> {

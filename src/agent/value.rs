@@ -184,8 +184,8 @@ impl Preview {
         Ok(())
     }
 
-    /// The outcome of a turn that changes nothing on the board (passing).
-    fn as_it_stands(&self) -> Outcome {
+    /// The outcome of a turn that changes nothing on the board (passing): the position `load` read.
+    pub fn as_it_stands(&self) -> Outcome {
         Outcome {
             scores: self.base,
             spare: self.base_spare,

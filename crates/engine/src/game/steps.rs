@@ -32,6 +32,18 @@ impl<H: Hooks> Game<H> {
     /// Runs automatic steps until a decision is pending (its options in `self.options`) or the game
     /// is over (`Ok(false)`).
     pub fn advance(&mut self) -> Result<bool, GameError> {
+        self.advance_until(false)
+    }
+
+    /// As [`Self::advance`], but also stops (`Ok(false)`) when the next turn is about to start
+    /// (before its first step and the forced check before it): for look-aheads that value the
+    /// position a turn leaves. [`Self::advance`] goes on from there as if it had not stopped.
+    pub fn advance_in_turn(&mut self) -> Result<bool, GameError> {
+        self.advance_until(true)
+    }
+
+    /// `advance`, stopping at the start of the next turn when `turn_end`.
+    fn advance_until(&mut self, turn_end: bool) -> Result<bool, GameError> {
         loop {
             if !self.decided {
                 return Ok(true);
@@ -61,7 +73,7 @@ impl<H: Hooks> Game<H> {
                 self.forced_clean = false;
                 continue;
             }
-            if self.step == Step::Over {
+            if self.step == Step::Over || (turn_end && self.step == Step::TurnStart) {
                 return Ok(false);
             }
             // Forced actions come first, whenever they apply. They are checked again only after
