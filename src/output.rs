@@ -42,6 +42,16 @@ impl<H: Hooks> Namer<'_, H> {
                 .get(h as usize)
                 .cloned()
                 .unwrap_or_default(),
+            // A player's own area of a per-player holding: `bid:ann`.
+            Place::PlayerHolding(h, p) => format!(
+                "{}:{}",
+                self.game
+                    .cfg
+                    .holdings
+                    .get(h as usize)
+                    .map_or("", |s| s.as_str()),
+                self.player(p)
+            ),
         }
     }
     pub fn follower_place(&self, f: u16, at: FollowerAt) -> String {
@@ -245,6 +255,13 @@ fn game_start<H: Hooks>(
     }
     if !cfg.start_names.is_empty() {
         f.insert("starts".into(), json!(cfg.start_names));
+    }
+    if cfg.start_named {
+        // A script's `start TILE rDEG`: the start tile the game used, so that it replays.
+        f.insert(
+            "start_tile".into(),
+            json!({"tile": n.tile(cfg.start_tile), "rotation": cfg.start_rot as u32 * 90}),
+        );
     }
     if !cfg.laid_chips.is_empty() {
         let chips: Vec<Value> = cfg

@@ -486,6 +486,24 @@ fn logged_config(
         }
         cfg.fixed_stack = Some(order);
     }
+    if let Some(t) = start["start_tile"].as_object() {
+        let id = t.get("tile").and_then(|v| v.as_str()).unwrap_or("");
+        let ty = cfg
+            .tile_by_id(id)
+            .ok_or_else(|| fail(src, 0, format!("no start tile `{id}` in the variant"), &[]))?;
+        let deg = t.get("rotation").and_then(|v| v.as_u64()).unwrap_or(0);
+        if !matches!(deg, 0 | 90 | 180 | 270) {
+            return Err(fail(
+                src,
+                0,
+                format!("the start tile's rotation is 0, 90, 180 or 270, not {deg}"),
+                &[],
+            ));
+        }
+        cfg.start_tile = ty;
+        cfg.start_rot = (deg / 90) as u8;
+        cfg.start_named = true;
+    }
     if let Some(names) = start["starts"].as_array() {
         cfg.start_names = names
             .iter()

@@ -33,6 +33,10 @@ struct Header {
     starts: Vec<String>,
     starts_span: Range<usize>,
     tiles: Option<(Vec<String>, Range<usize>)>,
+    /// `start_tile TILE [rDEG]`: the start tile, its rotation (quarter turns) and the line.
+    start: Option<(String, u8, Range<usize>)>,
+    /// `stack free-form`: the `tiles` stack need not match the tile sets (no warning).
+    free_stack: bool,
     chips: Vec<(u16, String, bool, Range<usize>)>,
 }
 
@@ -40,6 +44,9 @@ struct Header {
 pub struct ScriptRun {
     pub game: Game<Interp>,
     pub variant: Variant,
+    /// Warnings about the script, rendered (`file:line:col`, the line, a caret); empty when none:
+    /// a `tiles` stack that does not match the tile sets.
+    pub warnings: String,
 }
 
 fn line_spans(text: &str) -> Vec<(Range<usize>, &str)> {
@@ -83,9 +90,14 @@ pub fn run_script_keeping(src: &Source) -> Result<ScriptRun, ScriptFailure> {
         variant,
         steps,
         seed,
+        warnings,
     } = setup;
     match play_steps(src, &mut game, &variant, steps, seed) {
-        Ok(()) => Ok(ScriptRun { game, variant }),
+        Ok(()) => Ok(ScriptRun {
+            game,
+            variant,
+            warnings,
+        }),
         Err(error) => Err(ScriptFailure {
             error,
             game: Some(Box::new(game)),
@@ -102,6 +114,7 @@ struct Setup {
     variant: Variant,
     steps: Vec<(Step, Range<usize>)>,
     seed: u64,
+    warnings: String,
 }
 
 /// Reads the script's header, loads its variant and sets up its game.
@@ -110,6 +123,7 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
     let variant = load_script_variant(src, &h)?;
     check_script_players(src, &h, &variant)?;
     let cfg = configure(src, &h, &variant)?;
+    let warnings = stack_warnings(src, &h, &cfg);
     let mut game = variant
         .new_game(Arc::new(cfg), &h.players, h.seed, true)
         .map_err(|e| fail(src, 0..0, e.to_string(), "while setting up the game"))?;
@@ -119,12 +133,64 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
         variant,
         steps,
         seed: h.seed,
+        warnings,
     })
 }
 
+/// A `tiles` stack with more copies of a tile than the tile sets have (the start tile's copy on the
+/// board counted), rendered as warnings; none with `stack free-form`.
+fn stack_warnings(src: &Source, h: &Header, cfg: &Config) -> String {
+    let (Some((_, span)), Some(order), false) = (&h.tiles, &cfg.fixed_stack, h.free_stack) else {
+        return String::new();
+    };
+    let mut used = vec![0u32; cfg.counts.len()];
+    for &t in order {
+        if let Some(n) = used.get_mut(t as usize) {
+            *n += 1;
+        }
+    }
+    // The start tile on the board is one of its copies (on a map, the first start square's).
+    if let Some(n) = used.get_mut(cfg.start_tile as usize) {
+        *n += 1;
+    }
+    let diags: Vec<Diagnostic> = used
+        .iter()
+        .zip(&cfg.counts)
+        .enumerate()
+        .filter(|(_, (&n, &have))| n > have)
+        .map(|(t, (&n, &have))| {
+            let id = &cfg.tiles[t].id;
+            let start = if t == cfg.start_tile as usize {
+                ", the start tile counted"
+            } else {
+                ""
+            };
+            Diagnostic::warning(
+                span.clone(),
+                format!("the stack has {n} of tile {id}{start}; the tile sets have {have}"),
+            )
+            .with_label("does not match the tile sets")
+            .with_note("write `stack free-form` in the header if the stack need not match them")
+        })
+        .collect();
+    if diags.is_empty() {
+        String::new()
+    } else {
+        src.render(&diags)
+    }
+}
+
 /// The statements that belong to a script's header, before its first move.
-const HEADER_WORDS: [&str; 7] = [
-    "variant", "players", "seed", "set", "starts", "tiles", "chip",
+const HEADER_WORDS: [&str; 9] = [
+    "variant",
+    "players",
+    "seed",
+    "set",
+    "starts",
+    "start_tile",
+    "tiles",
+    "stack",
+    "chip",
 ];
 
 /// Reads every line: the header's statements into a [`Header`], the rest into steps. All the
@@ -140,6 +206,8 @@ fn read_lines(src: &Source) -> Result<(Header, Steps), InputError> {
         starts: Vec::new(),
         starts_span: 0..0,
         tiles: None,
+        start: None,
+        free_stack: false,
         chips: Vec::new(),
     };
     let mut steps: Vec<(Step, Range<usize>)> = Vec::new();
@@ -262,6 +330,37 @@ fn header_line(
             h.starts_span = span;
         }
         "tiles" => h.tiles = Some((names(rest, "tile id").map_err(&here)?, span)),
+        "stack" if rest == "free-form" => h.free_stack = true,
+        "stack" => {
+            return Err(here(format!(
+                "`stack {rest}`: the only stack statement is `stack free-form`"
+            ))
+            .with_note("`stack free-form` says the `tiles` stack need not match the tile sets"))
+        }
+        "start_tile" => {
+            // `start_tile TILE [rDEG]`: the start tile and its rotation, on the (first) start square.
+            let parts: Vec<&str> = rest.split_whitespace().collect();
+            let rot = match parts
+                .get(1)
+                .map(|r| r.strip_prefix('r').map(str::parse::<u32>))
+            {
+                None => 0,
+                Some(Some(Ok(d @ (0 | 90 | 180 | 270)))) => (d / 90) as u8,
+                Some(_) => {
+                    return Err(here(format!(
+                        "the start tile's rotation is r0, r90, r180 or r270, not `{}`",
+                        parts[1]
+                    )))
+                }
+            };
+            match parts[..] {
+                [id] | [id, _] => h.start = Some((id.to_string(), rot, span)),
+                _ => {
+                    return Err(here("write the start tile as `start_tile TILE [rDEG]`".into())
+                        .with_note("e.g. `start_tile D r90`; the square is the start square (`starts NAME` on a map, 0,0 on the endless table)"))
+                }
+            }
+        }
         _ => h.chips.push(chip_line(rest, span)?),
     }
     Ok(())
@@ -466,6 +565,19 @@ fn configure(src: &Source, h: &Header, variant: &Variant) -> Result<Config, Inpu
     }
     let mut cfg: Config = (*variant.config).clone();
     cfg.start_names = h.starts.clone();
+    if let Some((id, rot, span)) = &h.start {
+        let Some(t) = cfg.tile_by_id(id) else {
+            return Err(fail(
+                src,
+                span.clone(),
+                format!("no tile `{id}` in this variant's tile sets"),
+                "unknown tile",
+            ));
+        };
+        cfg.start_tile = t;
+        cfg.start_rot = *rot;
+        cfg.start_named = true;
+    }
     if let Some((ids, span)) = &h.tiles {
         let most = crate::variant::MAX_TILES;
         if ids.len() as u64 > most {
@@ -514,7 +626,7 @@ pub fn lay_chip(
     let Some(p) = parse_place(game, place) else {
         return Err((
             place_problem(game, place),
-            "supply, aside, box, map:X,Y, hand:NAME, slot:X,Y:I (I below the square's slots), under:FOLLOWER or a holding area's name",
+            "supply, aside, box, map:X,Y, hand:NAME, slot:X,Y:I (I below the square's slots), under:FOLLOWER or a holding area's name (NAME:PLAYER for one per player)",
         ));
     };
     if (id as usize) >= game.st.chips.len() {
@@ -759,15 +871,48 @@ fn place_problem(game: &Game<Interp>, place: &str) -> String {
             1 - b.origin.1,
             b.gh - 2 - b.origin.1
         ),
+        Some((x, y)) if place.starts_with("slot:") => {
+            // Inside the board: the index is too high (or not a number) for the square's slots.
+            let slots = slot_count(game, x, y);
+            let index = place.rsplit(':').next().unwrap_or("");
+            match slots {
+                0 => format!(
+                    "square {x},{y} has no chip slots (its `slots` attribute is 0 or unset)"
+                ),
+                n => format!(
+                    "square {x},{y} has {n} chip slot(s), numbered 0 to {}: no slot `{index}`",
+                    n - 1
+                ),
+            }
+        }
         _ => {
             let mut forms =
                 String::from("supply, aside, box, map:X,Y, hand:NAME, slot:X,Y:I, under:FOLLOWER");
-            for h in game.cfg.holdings.iter() {
+            for (h, per) in game.cfg.holdings.iter().zip(&game.cfg.holdings_per_player) {
                 forms.push_str(", ");
                 forms.push_str(h);
+                if *per {
+                    forms.push_str(":NAME");
+                }
             }
             format!("unknown place `{place}` (places: {forms})")
         }
+    }
+}
+
+/// The number of chip slots of the map square at x,y (its `slots` attribute; 0 off the map).
+fn slot_count(game: &Game<Interp>, x: i64, y: i64) -> i64 {
+    let cell = i32::try_from(x)
+        .ok()
+        .zip(i32::try_from(y).ok())
+        .and_then(|(x, y)| game.st.board.cell_at(x, y));
+    let attrs = cell
+        .and_then(|c| game.st.board.square.get(c as usize))
+        .and_then(|&sq| game.cfg.map.as_ref()?.squares.get(sq as usize))
+        .map(|s| &s.attrs);
+    match attrs.and_then(|a| a.get("slots")) {
+        Some(crate::map::AttrValue::Int(n)) => *n,
+        _ => 0,
     }
 }
 
@@ -783,12 +928,25 @@ pub fn parse_place(game: &Game<Interp>, s: &str) -> Option<Place> {
         "supply" => Place::Supply,
         "aside" => Place::Aside,
         "box" => Place::Box,
-        // A holding area, by the name the rules give it (as transcripts and logs print it).
+        // A holding area, by the name the rules give it (as transcripts and logs print it); one
+        // per player is named with the player (`bid:ann`).
         _ if game.cfg.holdings.iter().any(|h| h == s) => {
-            Place::Holding(game.cfg.holdings.iter().position(|h| h == s)? as u8)
+            let h = game.cfg.holdings.iter().position(|h| h == s)?;
+            if game.cfg.holdings_per_player.get(h) == Some(&true) {
+                return None;
+            }
+            Place::Holding(h as u8)
         }
         _ => {
             let (kind, rest) = s.split_once(':')?;
+            let per_player = |k: &str| {
+                let h = game.cfg.holdings.iter().position(|h| h == k)?;
+                (game.cfg.holdings_per_player.get(h) == Some(&true)).then_some(h as u8)
+            };
+            if let Some(h) = per_player(kind) {
+                let p = game.st.players.iter().position(|p| p.name == rest)?;
+                return Some(Place::PlayerHolding(h, p as u8));
+            }
             match kind {
                 "map" => Place::Square(xy(rest)?),
                 "hand" => Place::Hand(game.st.players.iter().position(|p| p.name == rest)? as u8),

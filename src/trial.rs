@@ -1,5 +1,6 @@
 //! A trial of a generated rules file (`lang::gen`): checked, and when the checker passes it, played
-//! for a few turns by random (sometimes greedy) agents. The body of the `play` fuzz target and of
+//! for a few turns by random (sometimes greedy) agents, then ended where it stands, so that final
+//! scoring runs too (with the decisions it asks for). The body of the `play` fuzz target and of
 //! the proptest smoke `tests/generated.rs`. Nothing in it may panic; a rule that runs away is
 //! stopped by the interpreter's operation budget with an error, and the game stops after
 //! [`TURNS`] turns or [`MAX_DECISIONS`] decisions.
@@ -79,6 +80,16 @@ pub fn play_generated(data: &[u8]) -> Trial {
             let i = agent.choose(&View::of(&game), &mut rng)?;
             game.choose(i)?;
             trial.decisions += 1;
+        }
+        // Then the game ends where it stands: final scoring runs, with the decisions it asks for
+        // (asks during final scoring, `answered`, `game_end`) taken by the agent too.
+        if trial.decisions < MAX_DECISIONS && !game.is_over() {
+            game.stop_here();
+            while trial.decisions < MAX_DECISIONS && game.advance()? {
+                let i = agent.choose(&View::of(&game), &mut rng)?;
+                game.choose(i)?;
+                trial.decisions += 1;
+            }
         }
         Ok::<(), crate::game::GameError>(())
     })();

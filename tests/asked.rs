@@ -95,3 +95,30 @@ fn random_games_with_asked_decisions_replay() {
     // Roads and cities are scored in every game: some decisions were asked.
     assert!(asked > 0);
 }
+
+/// Issue 17, B: `carto doc` says who asks an asked action. `buy` is asked by the action `offer`,
+/// not by a rule (offer.rules), and the turn section says so; asked.rules' `pay_toll` is asked by a
+/// rule.
+#[test]
+fn doc_says_whether_a_rule_or_an_action_asks() {
+    let (code, out, err) = carto(&[
+        "doc",
+        "tests/scripts/lang/offer.rules",
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("(when an action (*offer*) asks a player)"),
+        "{out}"
+    );
+    assert!(!out.contains("when a rule asks"), "{out}");
+    assert!(
+        out.contains("A rule or an action may ask any player to decide"),
+        "{out}"
+    );
+    let (code, out, err) = carto(&["doc", RULES, "--format", "markdown"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(when a rule asks a player)"), "{out}");
+    assert!(out.contains("A rule may ask any player to decide"), "{out}");
+}

@@ -404,3 +404,12 @@ snap!(
     attribute_not_a_colour,
     "variant \"v\" { map = \"testmap\" }\nchips { blue 1 x 2 }\nrule r on placed when turn_tile().square.town {\n  score(player, count(c in chips(hand(player)) where c.colour == turn_tile().square.wine))\n}\n"
 );
+
+// ---------------------------------------------------------------- holding areas per player
+// Issue 17, C4: a per-player holding is named with its player, holds chips only; a shared one is
+// not named with a player. Four mistakes, four errors, each at the holding's name.
+snap!(
+    holding_per_player_misused,
+    "holding isle\nholding bid per player\nrule r on placed {\n  move(chips(holding(bid)), box, up)\n  move(chips(holding_of(isle, player)), box, up)\n  for f in held(bid) { recall([f]) }\n  for f in followers(player) { send(f, bid) }\n}\n"
+);
+snap!(holding_per_what, "holding bid per seat\n");

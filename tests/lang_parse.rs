@@ -104,7 +104,8 @@ fn header() {
 #[test]
 fn import_and_holding() {
     assert!(matches!(one(r#"import "base""#), ItemKind::Import(s) if s.value == "base"));
-    assert!(matches!(one("holding isle"), ItemKind::Holding(i) if i.name == "isle"));
+    assert!(matches!(one("holding isle"), ItemKind::Holding(i, false) if i.name == "isle"));
+    assert!(matches!(one("holding bid per player"), ItemKind::Holding(i, true) if i.name == "bid"));
 }
 
 #[test]

@@ -33,7 +33,7 @@ fn scripted_games() {
         let src = Source::new(name.clone(), text.clone());
         let must_fail = path.components().any(|c| c.as_os_str() == "fail");
         let body = match (run_script(&src), must_fail) {
-            (Ok(run), false) => carto::output::transcript(&run.game),
+            (Ok(run), false) => format!("{}{}", run.warnings, carto::output::transcript(&run.game)),
             (Err(e), true) => e.0,
             (Ok(_), true) => {
                 failures.push(format!("{name}: should have failed but ran"));

@@ -63,9 +63,12 @@ impl Scratch {
     }
 }
 
-/// Whether player `me` sees the face of chip `c`: it is face up, or in their own area.
+/// Whether player `me` sees the face of chip `c`: it is face up, or in their own area (their hand,
+/// or their own area of a per-player holding).
 pub fn sees(c: &Chip, me: u8) -> bool {
-    c.face_up || c.place == Place::Hand(me)
+    c.face_up
+        || c.place == Place::Hand(me)
+        || matches!(c.place, Place::PlayerHolding(_, p) if p == me)
 }
 
 /// Deals afresh from `rng` what player `me` may not see, from what they see alone: the result

@@ -64,6 +64,8 @@ pub fn run(a: Args) -> Result<(), Failure> {
             return Err(f.error.into());
         }
     };
+    // Warnings about the script (a stack that does not match the tile sets) go to stderr.
+    eprint!("{}", r.warnings);
     if let Some(path) = &a.log {
         super::write_log(&r.game, &r.variant.params(), path)?;
         if path == carto::paths::STDIO {

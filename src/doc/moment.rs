@@ -97,6 +97,13 @@ pub fn moment<'a>(trigger: &str, when: Option<&'a Expr>, border_fills: bool) -> 
             Vec::new(),
             false,
         ),
+        "answered" => (
+            "once every decision that rules or actions asked at one step (of your turn, or of the \
+             final scoring) has been answered, before the game goes on"
+                .into(),
+            b(&[("player", "you")]),
+            true,
+        ),
         "scored" => return scored(parts, border_fills),
         other => (format!("when `{other}` happens"), Vec::new(), false),
     };

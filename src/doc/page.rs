@@ -280,15 +280,17 @@ fn action_items(v: &Variant, trees: &Trees, words: &dyn Fn() -> Words) -> Vec<It
         .map(|a| trees.in_force(&a.origin, &a.changes))
         .collect();
     let groups = action_groups(defs.iter().flatten().map(|d| &d.kind));
+    let askers = askers(&v.program);
     actions
         .iter()
         .zip(&defs)
-        .filter_map(|(a, def)| {
+        .zip(&askers)
+        .filter_map(|((a, def), asker)| {
             let def = def.as_ref()?;
             let ItemKind::Action(decl) = &def.kind else {
                 return None;
             };
-            let when = action_when(decl, &limit_values(v, a, decl), &groups);
+            let when = action_when(decl, &limit_values(v, a, decl), &groups, asker);
             let sentence = action_sentence(&mut words(), decl);
             let kind = if decl.forced { "forced" } else { "action" };
             let mut it = def.item(&a.name, kind, &when, sentence);
@@ -546,17 +548,74 @@ fn count_formula(e: &ast::Expr) -> String {
     }
 }
 
-/// Phase and limits, as words: "phase 3, once per turn, shared with *sell town*".
+/// Who asks each action (by index), in words: "a rule", "an action (*offer*)", "a rule or an
+/// action (*offer*)"; "a rule" for an action nothing asks (an asked action is offered by `ask`).
+fn askers(prog: &crate::lang::ir::Program) -> Vec<String> {
+    use crate::lang::ir::Stmt;
+    fn walk(stmts: &[Stmt], out: &mut Vec<usize>) {
+        for s in stmts {
+            match s {
+                Stmt::Ask { action, .. } => out.push(*action as usize),
+                Stmt::If(branches, other) => {
+                    for (_, b) in branches {
+                        walk(b, out);
+                    }
+                    if let Some(b) = other {
+                        walk(b, out);
+                    }
+                }
+                Stmt::For(_, _, b) => walk(b, out),
+                Stmt::Let(..) | Stmt::Effect(..) => {}
+            }
+        }
+    }
+    let n = prog.actions.len();
+    let mut by_rule = vec![false; n];
+    let mut by_action: Vec<Vec<String>> = vec![Vec::new(); n];
+    let mut asked = Vec::new();
+    for r in &prog.rules {
+        asked.clear();
+        walk(&r.body.stmts, &mut asked);
+        for &i in &asked {
+            if let Some(b) = by_rule.get_mut(i) {
+                *b = true;
+            }
+        }
+    }
+    for a in &prog.actions {
+        asked.clear();
+        walk(&a.body.stmts, &mut asked);
+        for &i in &asked {
+            let name = format!("*{}*", title_case(&a.name).to_lowercase());
+            if let Some(names) = by_action.get_mut(i).filter(|v| !v.contains(&name)) {
+                names.push(name);
+            }
+        }
+    }
+    by_rule
+        .into_iter()
+        .zip(by_action)
+        .map(|(rule, actions)| match (rule, actions.is_empty()) {
+            (_, true) => "a rule".to_string(),
+            (false, false) => format!("an action ({})", actions.join(", ")),
+            (true, false) => format!("a rule or an action ({})", actions.join(", ")),
+        })
+        .collect()
+}
+
+/// Phase and limits, as words: "phase 3, once per turn, shared with *sell town*"; an asked action
+/// says who asks it (`asker`: "a rule", "an action (*offer*)").
 fn action_when(
     a: &ast::ActionDecl,
     values: &[Option<i64>],
     groups: &BTreeMap<String, Vec<String>>,
+    asker: &str,
 ) -> String {
     let mut parts: Vec<String> = Vec::new();
     if a.forced {
         parts.push("forced".into());
     } else if a.params.is_some() {
-        parts.push("when a rule asks a player".into());
+        parts.push(format!("when {asker} asks a player"));
     } else {
         let phase = a.phase.as_ref().map_or("score", |p| p.name.as_str());
         parts.push(phase_phrase(phase).unwrap_or(phase).to_string());
@@ -773,7 +832,7 @@ pub fn calls_in(b: &ast::Block) -> Vec<(&str, &[ast::Expr])> {
 fn holding_names(trees: &Trees) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for (item, src) in trees.items() {
-        if let ItemKind::Holding(id) = &item.kind {
+        if let ItemKind::Holding(id, _) = &item.kind {
             let comment = comment_above(&src.text, item.span.start.min(src.text.len()));
             let name = comment
                 .split([':', '.', ',', '('])

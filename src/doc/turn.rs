@@ -154,11 +154,16 @@ fn at_any_moment(p: &Page) -> Vec<String> {
     let asked: Vec<&Item> = p
         .actions
         .iter()
-        .filter(|a| a.when.starts_with("when a rule asks"))
+        .filter(|a| a.kind == "action" && a.phase.is_empty() && a.when.contains(" asks a player"))
         .collect();
     if !asked.is_empty() {
+        let who = if asked.iter().all(|a| a.when.starts_with("when a rule asks")) {
+            "A rule"
+        } else {
+            "A rule or an action"
+        };
         out.push(format!(
-            "A rule may ask any player to decide {}; the asked player answers before play goes on.",
+            "{who} may ask any player to decide {}; the asked player answers before play goes on.",
             names(&asked)
         ));
     }

@@ -34,7 +34,8 @@ pub enum ItemKind {
         value: Expr,
     },
     Chips(Vec<ChipEntry>),
-    Holding(Ident),
+    /// `holding NAME [per player]`: a holding area, shared or one per player.
+    Holding(Ident, bool),
     Setup(Block),
     Rule {
         name: Ident,

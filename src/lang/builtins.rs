@@ -226,6 +226,7 @@ builtins! {
     Slots "slots"("square": t(Square)) -> rt(Place), Q, "the chip slots of a square";
     Under "under"("follower": t(Follower)) -> rt(Place), Q, "chips under a follower";
     HoldingPlace "holding"("area": t(Holding)) -> rt(Place), Q, "chips kept in a holding area";
+    HoldingOf "holding_of"("area": t(Holding), "player": t(Player)) -> rt(Place), Q, "a player's own area of a per-player holding area (`holding bid per player`: a player's bid)";
     // ---- lists
     Chips "chips"("place": t(Place)) -> rl(Chip), Q, "the chips in a place";
     Squares "squares"() -> rl(Square), Q, "every square of the map";

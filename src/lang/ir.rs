@@ -37,6 +37,8 @@ pub enum Place {
     Slots(u32),
     Under(u16),
     Holding(u16),
+    /// A player's own area of a per-player holding (`holding_of(bid, p)`).
+    PlayerHolding(u16, u8),
 }
 
 /// A runtime value. Copy: lists live in an arena the interpreter owns.
@@ -339,6 +341,8 @@ pub struct Program {
     /// Every chip, by id.
     pub chips: Vec<ChipDef>,
     pub holdings: Vec<String>,
+    /// Whether each holding area is one per player (`holding bid per player`).
+    pub holdings_per_player: Vec<bool>,
     pub groups: Vec<String>,
     pub attrs: Vec<AttrDef>,
     /// Setup blocks, imports first.

@@ -642,7 +642,31 @@ impl Builder {
                 ItemKind::Override { name, value }
             }
             Rule::chips => ItemKind::Chips(self.chip_entries(it)?),
-            Rule::holding => ItemKind::Holding(self.ident(self.next(&mut it, &span)?)),
+            Rule::holding => {
+                let name = self.ident(self.next(&mut it, &span)?);
+                let per =
+                    match it.next() {
+                        None => false,
+                        Some(p) => {
+                            let word = p.into_inner().nth(1).map(|w| (self.span(&w), w.as_str()));
+                            match word {
+                                Some((_, "player")) => true,
+                                Some((at, w)) => return Err(Diagnostic::error(
+                                    at,
+                                    format!(
+                                        "a holding area is shared or `per player`, not per `{w}`"
+                                    ),
+                                )
+                                .with_label("expected `player`")
+                                .with_note(
+                                    "write `holding NAME` (shared) or `holding NAME per player`",
+                                )),
+                                None => return Err(self.internal(span.clone())),
+                            }
+                        }
+                    };
+                ItemKind::Holding(name, per)
+            }
             Rule::setup => ItemKind::Setup(self.block(self.next(&mut it, &span)?, 0)?),
             Rule::rule => self.rule_def(it, &span)?,
             Rule::action | Rule::forced => ItemKind::Action(self.action_def(rk, it, &span)?),

@@ -23,6 +23,7 @@ pub const BUILTIN_PHRASES: &[(&str, &str, &str)] = &[
     ("neighbours", "the squares next to {0}", ""),
     ("near", "the squares next to any of {0}", ""),
     ("players", "the players", ""),
+    ("holding_of", "{1's} part of {0}", ""),
     ("players_from", "the players in turn order starting with {0}", ""),
     ("followers", "{0's} followers on the board", ""),
     ("reserve", "{0's} followers in reserve", ""),

@@ -128,6 +128,11 @@ impl<H: Hooks> Story<'_, H> {
                 esc(self.name(self.follower_owner(f)))
             ),
             Place::Holding(h) => esc(&holding_name(self.game, h)),
+            Place::PlayerHolding(h, p) => format!(
+                "{}'s {}",
+                esc(self.name(p)),
+                esc(&holding_name(self.game, h))
+            ),
         }
     }
 

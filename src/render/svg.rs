@@ -1468,7 +1468,22 @@ fn player_row<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, p: us
         mid + 5.0,
         &format!("{left} followers left"),
     );
-    chips_in_row(out, game, snap, Place::Hand(p as u8), LEFT + 340.0, mid);
+    let mut x = chips_in_row(out, game, snap, Place::Hand(p as u8), LEFT + 340.0, mid);
+    // The player's own areas of per-player holdings (`holding bid per player`), each named.
+    for (h, name) in game.cfg.holdings.iter().enumerate() {
+        let place = Place::PlayerHolding(h as u8, p as u8);
+        if snap.chips.iter().any(|c| c.place == place) {
+            panel_line(out, x + 4.0, mid + 5.0, &format!("{name}:"));
+            x = chips_in_row(
+                out,
+                game,
+                snap,
+                place,
+                x + 16.0 + 8.0 * name.len() as f64,
+                mid,
+            );
+        }
+    }
 }
 
 /// A holding's row: its name, the chips and the followers in it.

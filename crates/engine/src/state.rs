@@ -24,6 +24,8 @@ pub enum Place {
     Under(u16),
     /// In a named holding area (index into the rules' holdings).
     Holding(u8),
+    /// In a player's own area of a per-player holding (`holding bid per player`): (holding, player).
+    PlayerHolding(u8, u8),
 }
 
 /// Where a follower is.

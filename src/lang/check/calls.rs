@@ -6,7 +6,7 @@ use crate::diag::{did_you_mean, Diagnostic};
 use crate::lang::ast::{self, ExprKind};
 use crate::lang::builtins::{Base, Builtin, PTy, RTy, Ty};
 use crate::lang::consts::mismatch;
-use crate::lang::ir::Expr;
+use crate::lang::ir::{Expr, Value};
 
 impl Checker {
     /// Checks a call; returns the builtin, its lowered arguments and its result type.
@@ -49,6 +49,7 @@ impl Checker {
             );
         }
         let (out, first_ty) = self.call_args(b, args, sc);
+        self.check_holding_kind(b, &out, args);
         let ret = match b.info().ret {
             RTy::T(t) => t,
             RTy::ElemOfFirst => first_ty.elem().unwrap_or(Ty::ANY),
@@ -60,6 +61,53 @@ impl Checker {
             RTy::First => first_ty,
         };
         Some((b, out, ret))
+    }
+
+    /// A per-player holding area (`holding bid per player`) is named with its player,
+    /// `holding_of(bid, p)`, and holds chips only; a shared one is `holding(isle)`.
+    fn check_holding_kind(&mut self, b: Builtin, out: &[Expr], args: &[ast::Expr]) {
+        let at = match b {
+            Builtin::HoldingPlace | Builtin::Held | Builtin::HoldingOf => 0,
+            Builtin::Send => 1,
+            _ => return,
+        };
+        let (Some(Expr::Const(Value::Holding(h))), Some(arg)) = (out.get(at), args.get(at)) else {
+            return;
+        };
+        let name = self
+            .prog
+            .holdings
+            .get(*h as usize)
+            .cloned()
+            .unwrap_or_default();
+        let per = self.prog.holdings_per_player.get(*h as usize) == Some(&true);
+        let (msg, label, note) = match (b, per) {
+            (Builtin::HoldingOf, false) => (
+                format!("`{name}` is one holding area shared by all"),
+                "not a holding area per player",
+                format!(
+                    "write `holding({name})`, or declare `holding {name} per player` for one per player"
+                ),
+            ),
+            (Builtin::HoldingPlace, true) => (
+                format!("`{name}` is a holding area per player"),
+                "whose?",
+                format!("name the player: `holding_of({name}, player)`"),
+            ),
+            (Builtin::Held | Builtin::Send, true) => (
+                format!("`{name}` is a holding area per player, for chips only"),
+                "followers go to a shared holding area",
+                "declare a shared one for followers (`holding NAME`), or move chips with \
+                 `move(CHIPS, holding_of(NAME, player), FACE)`"
+                    .to_string(),
+            ),
+            _ => return,
+        };
+        self.err(
+            Diagnostic::error(arg.span.clone(), msg)
+                .with_label(label)
+                .with_note(note),
+        );
     }
 
     /// Checks expressions whose call is already refused, for their own errors.

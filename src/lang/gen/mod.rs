@@ -132,6 +132,9 @@ struct Gen<'a, 'e> {
     strings: Vec<String>,
     /// Asked actions: name and parameter types.
     asked: Vec<(String, Vec<Ty>)>,
+    /// The holding area per player (`holding NAME per player`): `holding_of(NAME, p)` names it;
+    /// it is not among the globals, which `holding(h)`, `held` and `send` pick from.
+    per_player_holding: String,
     fresh: u32,
 }
 
@@ -147,6 +150,7 @@ impl<'a, 'e> Gen<'a, 'e> {
             imported: Vec::new(),
             strings: STRINGS.iter().map(|s| s.to_string()).collect(),
             asked: Vec::new(),
+            per_player_holding: String::new(),
             fresh: 0,
         }
     }
@@ -221,7 +225,7 @@ impl<'a, 'e> Gen<'a, 'e> {
         }
     }
 
-    /// Parameters of every kind, and one holding (so a holding always exists).
+    /// Parameters of every kind, one shared holding (so a holding always exists) and one per player.
     fn declarations(&mut self) {
         for _ in 0..1 + self.e.below(3) {
             let n = self.name("n");
@@ -253,6 +257,9 @@ impl<'a, 'e> Gen<'a, 'e> {
         let h = self.name("h");
         self.out.push_str(&format!("holding {h}\n"));
         self.globals.push((h, Ty::of(Base::Holding)));
+        let hp = self.name("hp");
+        self.out.push_str(&format!("holding {hp} per player\n"));
+        self.per_player_holding = hp;
     }
 
     fn asked_actions_declared(&mut self) {
@@ -648,6 +655,11 @@ impl<'a, 'e> Gen<'a, 'e> {
                     let a = self.attribute();
                     self.out.push_str(&format!("\"{}\"", a.0));
                     attr = Some(a.1);
+                }
+                // A per-player holding is named by its own name (no value holds it).
+                PTy::T(_) if b == Builtin::HoldingOf && i == 0 => {
+                    let hp = self.per_player_holding.clone();
+                    self.out.push_str(&hp);
                 }
                 PTy::T(t) if t.is_any() => self.expr(attr.unwrap_or(Ty::INT), depth),
                 PTy::T(t) => self.expr(*t, depth),

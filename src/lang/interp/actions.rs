@@ -710,6 +710,11 @@ fn place_name(st: &State, holdings: &[String], p: Place) -> String {
         }
         Place::Under(f) => format!("under:{}", st.follower_id(f)),
         Place::Holding(h) => holdings.get(h as usize).cloned().unwrap_or_default(),
+        Place::PlayerHolding(h, p) => format!(
+            "{}:{}",
+            holdings.get(h as usize).map_or("", |s| s.as_str()),
+            player(p)
+        ),
     }
 }
 

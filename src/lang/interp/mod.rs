@@ -527,4 +527,21 @@ impl Hooks for Interp {
             Err(e) => Some(e.to_string()),
         }
     }
+
+    fn refusals(&mut self, st: &mut State, phase: Phase) -> Vec<(String, String)> {
+        let names: Vec<String> = self
+            .prog
+            .actions
+            .iter()
+            .filter(|a| a.phase == Some(phase))
+            .map(|a| a.name.clone())
+            .collect();
+        names
+            .into_iter()
+            .filter_map(|n| {
+                let why = self.explain(st, Some(phase), &n)?;
+                Some((n, why))
+            })
+            .collect()
+    }
 }

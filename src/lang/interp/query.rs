@@ -49,6 +49,7 @@ impl Interp {
             IrPlace::Slots(c) => Place::Slot(c, 0),
             IrPlace::Under(f) => Place::Under(f),
             IrPlace::Holding(h) => Place::Holding(h as u8),
+            IrPlace::PlayerHolding(h, p) => Place::PlayerHolding(h as u8, p),
         }
     }
 
@@ -99,6 +100,10 @@ impl Interp {
             | Builtin::Slots
             | Builtin::Under
             | Builtin::HoldingPlace => Self::place_of(b, a[0]),
+            Builtin::HoldingOf => match (a[0], a[1]) {
+                (Value::Holding(h), Value::Player(p)) => Value::Place(IrPlace::PlayerHolding(h, p)),
+                _ => Value::Unit,
+            },
             Builtin::Chips => self.chips_query(st, a[0]),
             Builtin::Squares
             | Builtin::SlotSquares

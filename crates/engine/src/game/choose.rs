@@ -17,6 +17,8 @@ impl<H: Hooks> Game<H> {
         }
         self.decided = true;
         self.follower_skipped = None;
+        self.phase_end = None;
+        self.acted_in = None;
         if !matches!(opt, Opt::Pass | Opt::Draw) {
             self.forced_clean = false;
         }
@@ -50,6 +52,7 @@ impl<H: Hooks> Game<H> {
                 }
             }
             Opt::Action(h) => {
+                self.acted_in = self.offer_phase;
                 self.hooks.run(&mut self.st, h)?;
                 if let Some(again) = self.resume {
                     self.step = again;

@@ -14,6 +14,10 @@ pub struct Config {
     /// Copies of each tile type, start tile included.
     pub counts: Vec<u32>,
     pub start_tile: u16,
+    /// The start tile's rotation (quarter turns); with `start_named`, both were set by the game
+    /// (a script's `start TILE rDEG`) rather than taken from the tile sets, and the log says so.
+    pub start_rot: u8,
+    pub start_named: bool,
     pub map: Option<Arc<MapBoard>>,
     pub followers: u16,
     pub start_squares: usize,
@@ -24,6 +28,8 @@ pub struct Config {
     /// The chip set: (colour, value) per chip, in id order.
     pub chip_set: Vec<(u8, u8)>,
     pub holdings: Vec<String>,
+    /// Whether each holding area is one per player (`holding bid per player`).
+    pub holdings_per_player: Vec<bool>,
     /// A fixed draw order (tile type ids, first drawn first) instead of a shuffle.
     pub fixed_stack: Option<Vec<u16>>,
     /// The files the rules were read from, with their hashes, for the log (`game_start.sources`).

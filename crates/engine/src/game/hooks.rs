@@ -67,4 +67,9 @@ pub trait Hooks {
     fn explain(&mut self, _st: &mut State, _now: Option<Phase>, _name: &str) -> Option<String> {
         None
     }
+    /// Why each action of `phase` is not on offer now, by action name (`explain` for each): kept
+    /// when a player's phase ends, so that a move still aimed at it is explained for that player.
+    fn refusals(&mut self, _st: &mut State, _phase: Phase) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }

@@ -108,6 +108,15 @@ enum Step {
     Over,
 }
 
+/// A player's phase of actions that ended because no action was legal any more (a limit reached,
+/// say): who, on which turn, and why each action of the phase was refused then.
+#[derive(Clone, Debug)]
+pub struct PhaseEnd {
+    pub player: u8,
+    pub turn: u32,
+    pub reasons: Vec<(String, String)>,
+}
+
 /// One game in progress.
 pub struct Game<H: Hooks> {
     pub cfg: Arc<Config>,
@@ -135,9 +144,13 @@ pub struct Game<H: Hooks> {
     follower_skipped: Option<u8>,
     /// Decisions were asked since the last `answered` (fired once they are all answered).
     asks_open: bool,
-    /// `answered` rules fired in a row without a decision (a guard against a rule that asks for
-    /// nothing anyone can answer, again and again).
+    /// How often the `answered` rules fired at this step (a guard against endless re-asking).
     answered_run: u32,
+    /// The phase of the last action taken (not asked, not forced), until the next choice.
+    acted_in: Option<Phase>,
+    /// A player's phase of actions that ended after their last action, when recording: a move
+    /// still aimed at it is explained for that player, not for whoever decides next.
+    phase_end: Option<Box<PhaseEnd>>,
     placements: Vec<(u32, u8)>,
     scratch: Vec<u16>,
     roots: Vec<u32>,
@@ -165,6 +178,8 @@ impl<H: Hooks + Clone> Clone for Game<H> {
             follower_skipped: self.follower_skipped,
             asks_open: self.asks_open,
             answered_run: self.answered_run,
+            acted_in: self.acted_in,
+            phase_end: self.phase_end.clone(),
             placements: self.placements.clone(),
             scratch: self.scratch.clone(),
             roots: self.roots.clone(),
@@ -205,6 +220,8 @@ impl<H: Hooks + Clone> Game<H> {
             follower_skipped,
             asks_open,
             answered_run,
+            acted_in,
+            phase_end,
             placements,
             scratch,
             roots,
@@ -231,6 +248,13 @@ impl<H: Hooks + Clone> Game<H> {
         self.follower_skipped = *follower_skipped;
         self.asks_open = *asks_open;
         self.answered_run = *answered_run;
+        self.acted_in = *acted_in;
+        if recorded {
+            self.phase_end.clone_from(phase_end);
+        } else {
+            // Only for explaining a refused move to a person.
+            self.phase_end = None;
+        }
         self.placements.clone_from(placements);
         if recorded {
             self.scratch.clone_from(scratch);

@@ -80,6 +80,9 @@ impl<H: Hooks> Game<H> {
                 });
             }
         }
+        if let Some(w) = self.phase_end_refusal(name) {
+            why = w;
+        }
         if let (true, Some(p)) = (why.is_empty() && name == "pass", self.follower_skipped) {
             let who = self
                 .st
@@ -108,6 +111,23 @@ impl<H: Hooks> Game<H> {
             if why.is_empty() { "" } else { ": " },
             why,
             names.join(" | ")
+        ))
+    }
+
+    /// Why `name` was refused, for the player whose phase of actions ended after their last one,
+    /// when the pending decision is someone else's (or another turn's): a move still aimed at that
+    /// phase is explained for that player and that moment, not for the next decision.
+    fn phase_end_refusal(&self, name: &str) -> Option<String> {
+        let pe = self.phase_end.as_deref()?;
+        if pe.player == self.decider() && pe.turn == self.st.turn {
+            return None;
+        }
+        let word = name.split_whitespace().next()?;
+        let (_, reason) = pe.reasons.iter().find(|(n, _)| n == word)?;
+        let who = self.st.players.get(pe.player as usize)?.name.as_str();
+        Some(format!(
+            "{who}'s phase of actions on turn {} ended after their last action: {reason}",
+            pe.turn
         ))
     }
 
@@ -255,6 +275,11 @@ impl<H: Hooks> Game<H> {
             return "write it as `place TILE at X,Y rDEG`".into();
         };
         let Some(ty) = self.st.current_tile else {
+            if self.options.contains(&Opt::Draw) {
+                return "no tile is drawn yet: this decision comes first (write `draw`, or a \
+                        start-of-turn action)"
+                    .into();
+            }
             return "no tile is to be placed now".into();
         };
         let tile = &self.cfg.tiles[ty as usize];
@@ -273,9 +298,26 @@ impl<H: Hooks> Game<H> {
         let Some(cell) = self.st.board.cell_at(x, y) else {
             return Refusal::OffBoard.to_string();
         };
+        // This decision is not the placement: the turn's tile is placed already (an action phase
+        // after it), so the move comes too late, whatever the board would say.
+        if !self.options.iter().any(|o| matches!(o, Opt::Place { .. })) {
+            let at = self
+                .st
+                .board
+                .placed
+                .get(self.st.placed_now as usize)
+                .map(|p| {
+                    let (x, y) = self.st.board.xy(p.cell);
+                    format!(" (at {x},{y})")
+                });
+            return format!(
+                "the tile of this turn is already placed{}: this decision comes after the placement",
+                at.unwrap_or_default()
+            );
+        }
         match self.st.board.check(cell, tile, rot) {
             Err(e) => e.to_string(),
-            Ok(()) => "that rotation is the same placement as another one listed".into(),
+            Ok(()) => "the board would take it, but it is not among the placements listed".into(),
         }
     }
 

@@ -48,6 +48,21 @@ impl<H: Hooks> Game<H> {
         if self.is_over() {
             return Ok(());
         }
+        self.stop_here();
+        while self.advance()? {
+            // Only asked decisions come after final scoring begins: decline them (`pass`).
+            self.choose(0)?;
+        }
+        Ok(())
+    }
+
+    /// Stops the game where it stands: the pending decision is dropped and final scoring comes
+    /// next (`advance` runs it; decisions it asks for are offered as usual). For a game cut short
+    /// on purpose: `end_now`, and the generated-rules trial, which thus reaches final scoring.
+    pub fn stop_here(&mut self) {
+        if self.is_over() {
+            return;
+        }
         self.step = Step::Final;
         self.decided = true;
         self.asked = None;
@@ -55,11 +70,6 @@ impl<H: Hooks> Game<H> {
         self.forced_clean = true;
         self.resume = None;
         self.hooks.clear_asks();
-        while self.advance()? {
-            // Only asked decisions come after final scoring begins: decline them (`pass`).
-            self.choose(0)?;
-        }
-        Ok(())
     }
 
     /// Final scoring begins: each feature with followers once, in follower order.

@@ -43,6 +43,8 @@ impl<H: Hooks> Game<H> {
             follower_skipped: None,
             asks_open: false,
             answered_run: 0,
+            acted_in: None,
+            phase_end: None,
             placements: Vec::new(),
             scratch: Vec::new(),
             roots: Vec::new(),
@@ -75,6 +77,8 @@ impl<H: Hooks> Game<H> {
         self.score_next = 0;
         self.asks_open = false;
         self.answered_run = 0;
+        self.acted_in = None;
+        self.phase_end = None;
         Ok(())
     }
 
@@ -118,7 +122,14 @@ impl<H: Hooks> Game<H> {
         let completed = &mut self.completed;
         let Some(map) = &cfg.map else {
             let cell = st.board.cell_at(0, 0).unwrap_or(0);
-            put_setup_tile(st, completed, cfg, cell, cfg.start_tile, 0);
+            put_setup_tile(
+                st,
+                completed,
+                cfg,
+                cell,
+                cfg.start_tile,
+                cfg.start_rot as usize,
+            );
             st.start_cells.push(cell);
             return Ok(());
         };
@@ -132,7 +143,7 @@ impl<H: Hooks> Game<H> {
                 )));
             };
             let (ty, rot) = if k == 0 {
-                (cfg.start_tile, 0)
+                (cfg.start_tile, cfg.start_rot as usize)
             } else {
                 let Some(ty) = st.stack.pop() else {
                     return Err(GameError::Setup(

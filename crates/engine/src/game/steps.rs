@@ -123,6 +123,16 @@ impl<H: Hooks> Game<H> {
             self.resume = Some(again);
             Ok(true)
         } else {
+            if self.st.record && self.acted_in == Some(phase) {
+                // The player's last action ended their phase: keep why each action is refused
+                // now, for a move still aimed at it (explained for this player, not the next).
+                let reasons = self.hooks.refusals(&mut self.st, phase);
+                self.phase_end = Some(Box::new(super::PhaseEnd {
+                    player: self.st.current,
+                    turn: self.st.turn,
+                    reasons,
+                }));
+            }
             Ok(false)
         }
     }
