@@ -122,7 +122,26 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
     }
 }
 
+/// The first argument that is not UTF-8 (a file name in another encoding), named by its position
+/// and shown with its undecodable bytes as `�`: clap would only say that "one or more arguments"
+/// are invalid.
+fn non_utf8_argument() -> Option<String> {
+    let (i, arg) = std::env::args_os()
+        .enumerate()
+        .skip(1)
+        .find(|(_, a)| a.to_str().is_none())?;
+    Some(format!(
+        "argument {i} (`{}`) is not valid UTF-8: carto takes file names and values in UTF-8; \
+         rename the file (`mv` it to a UTF-8 name) or give it through a link with such a name",
+        arg.to_string_lossy()
+    ))
+}
+
 fn main() -> ExitCode {
+    if let Some(e) = non_utf8_argument() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e),
@@ -142,18 +161,29 @@ fn main() -> ExitCode {
         Command::Completions(a) => cmd::completions::run(a),
     };
     // A failure to write the output counts as the command's failure when it had none of its own.
-    let r = r.and_then(|()| cmd::finish_stdout());
+    // Standard output is flushed after a failure too (`check` fails after printing its JSON): a
+    // failed write is said, with the command's own message if it has one.
+    let r = match (r, cmd::finish_stdout()) {
+        (Ok(()), flushed) => flushed,
+        (Err(Failure::Input(e)), Err(Failure::Input(w))) => Err(Failure::Input(
+            carto::variant::InputError(format!("{}\n{}", e.0.trim_end(), w.0).trim().to_string()),
+        )),
+        (Err(e), _) => Err(e),
+    };
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input(e)) => {
             // `check` has printed its diagnostics already and fails with an empty message.
             if !e.0.trim().is_empty() {
-                eprintln!("{}", e.0.trim_end());
+                // A name or line of 100,000 characters from a stranger's file is cut, not echoed.
+                for line in e.0.trim_end().lines() {
+                    eprintln!("{}", carto::diag::cut_long_line(line));
+                }
             }
             ExitCode::from(1)
         }
         Err(Failure::Usage(e)) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", carto::diag::cut_long_line(&e));
             ExitCode::from(2)
         }
     }

@@ -469,10 +469,14 @@ fn load_script_variant(src: &Source, h: &Header) -> Result<Variant, InputError> 
         ));
     };
     let vpath = if variant_name.contains('/') || variant_name.ends_with(".rules") {
-        let dir = std::path::Path::new(&src.name)
-            .parent()
-            .unwrap_or(std::path::Path::new(""));
-        dir.join(&variant_name).display().to_string()
+        // A rules file beside the script (never a file of another kind, never an absolute path).
+        match crate::paths::beside(&src.name, &variant_name, ".rules") {
+            Ok(p) => p.display().to_string(),
+            Err(e) => {
+                let d = Diagnostic::error(span, e).with_label("this variant");
+                return Err(InputError(src.render(&[d])));
+            }
+        }
     } else {
         variant_name.clone()
     };

@@ -102,7 +102,7 @@ pub fn load_map_given(
     } else if let Some(g) = maps.given(name) {
         g
     } else {
-        let path = crate::paths::beside(&from.name, name)?;
+        let path = crate::paths::beside(&from.name, name, ".toml")?;
         let p = path.display().to_string();
         if !crate::header::looks_like_path(name) && !path.exists() {
             return Err(unknown_map(name));

@@ -747,3 +747,116 @@ fn bad_command_lines() {
     ];
     battery("command_lines", cases);
 }
+
+/// A case whose files are bytes (not text).
+fn bytes_case(name: &str, files: &[(&str, &[u8])], args: &str, code: i32, at: Option<&str>) -> Case {
+    Case {
+        files: files
+            .iter()
+            .map(|(n, b)| (n.to_string(), b.to_vec()))
+            .collect(),
+        ..case(name, &[], args, code, at)
+    }
+}
+
+/// Issue 18 C: the weak messages, each with its case. The snapshot `battery__messages.snap` shows
+/// what each now says (read one by one): a long name or line is cut and its length said; a map's
+/// slot limit is said with its square and is a setup problem, not an action's; `--out` naming a
+/// file says so; `import "."` says it is a folder; NUL and non-UTF-8 bytes and CR-only line endings
+/// get `file:line:col` where the user's editor puts them; `check` checks a map; the reason at the
+/// bottom of a chain of map parts comes first; "an array"; `replay -` reads standard input.
+#[test]
+fn weak_messages() {
+    let long_name = "n".repeat(100_000);
+    let long_line = format!(
+        "import \"base\"\n# {}\nfoo {}\n",
+        "c".repeat(1_000_000),
+        "d".repeat(1_000_000)
+    );
+    let tiny = std::fs::read_to_string("tests/scripts/ukraine/tiny.toml")
+        .unwrap()
+        .replace("slots = 4", "slots = 2");
+    let slotty = "import \"ukraine\"\nvariant \"slotty\" {\n  title = \"Slotty\"\n  map = \"tiny.toml\"\n  \
+                  players = 2..5\n  start_squares = 1\n}\nsetup {\n  for s in slot_squares() {\n    \
+                  move([c in chips(supply) where c.value < 4], slots(s), up)\n  }\n}\n";
+    // Parts nested 6 deep; the last one's legend has a typo.
+    let mut parts: Vec<(String, String)> = (1..6)
+        .map(|i| {
+            (
+                format!("p{i}.toml"),
+                format!("name = \"p{i}\"\n[[part]]\nmap = \"p{}.toml\"\noffset = [0, 0]\n", i + 1),
+            )
+        })
+        .collect();
+    parts.push((
+        "p6.toml".into(),
+        MAP.replace("\".\" = \"land\"", "\".\" = \"lnad\""),
+    ));
+    parts.push((
+        "v.rules".into(),
+        header("  title = \"T\"\n  map = \"p1.toml\"\n  players = 2..6"),
+    ));
+    let parts: Vec<(&str, &str)> = parts.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let cases = vec![
+        rules_case(
+            "name_of_100000_characters",
+            "check",
+            &rules(&format!("param {long_name}: int = nosuch\n")),
+        ),
+        rules_case("line_of_1_mb", "check", &long_line),
+        case(
+            "slot_limit_of_the_map",
+            &[("u.rules", slotty), ("tiny.toml", &tiny)],
+            "play u.rules --seed 1 --quiet",
+            1,
+            None,
+        ),
+        case(
+            "doc_out_names_a_file",
+            &[("gen/good.log", "")],
+            "doc base --out gen/good.log",
+            1,
+            None,
+        ),
+        rules_case("import_a_folder", "check", "import \".\"\n"),
+        bytes_case(
+            "nul_byte",
+            &[("v.rules", b"import \"base\"\nrule a on scored {\n  score(fe\0ature.winners, 1)\n}\n")],
+            "check v.rules",
+            1,
+            Some("v.rules"),
+        ),
+        bytes_case(
+            "latin1_byte",
+            &[("v.rules", b"import \"base\"\n# caf\xe9 au lait\n")],
+            "check v.rules",
+            1,
+            Some("v.rules"),
+        ),
+        rules_case(
+            "cr_only_line_endings",
+            "check",
+            "import \"base\"\r# a comment\rrule a on scored {\r  score(feature.winners, nosuch)\r}\r",
+        ),
+        case(
+            "check_a_map",
+            &[("my-map.toml", &MAP.replace("~.t..~", "~.t.x~"))],
+            "check my-map.toml",
+            1,
+            Some("my-map.toml"),
+        ),
+        case("chain_of_map_parts", &parts, "check v.rules", 1, Some("p1.toml")),
+        case(
+            "attribute_an_array",
+            &[
+                ("v.rules", &on_map()),
+                ("m.toml", &MAP.replace("town = true }", "town = true, attrs = { band = [1, 2] } }")),
+            ],
+            "check v.rules",
+            1,
+            Some("m.toml"),
+        ),
+        case("replay_dash_reads_standard_input", &[], "replay -", 1, None),
+    ];
+    battery("messages", cases);
+}

@@ -1545,3 +1545,225 @@ fn replay_rules_broken_since() {
     std::fs::write(&rules, text).unwrap();
     replay_case("replay_rules_broken_since", &dir, "../logs/g.log", 1);
 }
+
+// ------------------------------------------------------------------ issue 18 C, outside the battery
+
+/// A file name that is not UTF-8 is named by its position (clap said "one or more arguments").
+#[test]
+#[cfg(unix)]
+fn a_non_utf8_argument_is_named() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = scratch("non_utf8_argument");
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.rules");
+    let out = Command::new(env!("CARGO_BIN_EXE_carto"))
+        .arg("check")
+        .arg(name)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: argument 2 (`caf\u{FFFD}.rules`) is not valid UTF-8"),
+        "{err}"
+    );
+}
+
+/// `check --format json` to a full disk says that it could not write, as well as failing.
+#[test]
+#[cfg(target_os = "linux")]
+fn check_json_to_a_full_disk_says_so() {
+    let dir = scratch("check_json_full");
+    write_file(&dir, "v.rules", b"import \"base\"\nrule a on scored { nosuch }\n");
+    for file in ["v.rules", "base"] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_carto"))
+            .args(["check", "--format", "json", file])
+            .current_dir(&dir)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{file}: {err}");
+        assert!(
+            err.contains("error: cannot write to standard output"),
+            "{file}: {err}"
+        );
+    }
+}
+
+/// `check` checks a map and a tile set as what they are: good ones pass.
+#[test]
+fn check_takes_maps_and_tile_sets() {
+    let dir = scratch("check_map_tiles");
+    write_file(&dir, "m.toml", SMALL_MAP.as_bytes());
+    let root = env!("CARGO_MANIFEST_DIR");
+    let tiles = format!("{root}/maps/tiles/base.toml");
+    let france = format!("{root}/maps/france.toml");
+    let (code, err, out) = carto_in(&dir, &["check", "m.toml", &tiles, &france]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!("m.toml: 0 errors, 0 warnings\n{tiles}: 0 errors, 0 warnings\n{france}: 0 errors, 0 warnings\n")
+    );
+}
+
+/// `bench` stopped by Ctrl-C prints the rows measured so far (the games played before it) and
+/// exits 130. The signal is sent once the bench has started playing: its progress bar is off, so
+/// the test retries with a longer wait if the signal came before carto listened for it.
+#[test]
+#[cfg(unix)]
+fn bench_interrupted_prints_its_rows() {
+    use std::os::unix::process::ExitStatusExt as _;
+    let dir = scratch("bench_ctrl_c");
+    for wait in [2, 5, 10] {
+        let child = Command::new(env!("CARGO_BIN_EXE_carto"))
+            .args(["bench", "base", "france", "--games", "100000000", "--quiet"])
+            .current_dir(&dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_secs(wait));
+        let status = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let out = child.wait_with_output().unwrap();
+        if out.status.signal().is_some() {
+            continue; // interrupted before the handler was set: try again, later
+        }
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{err}");
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 2, "{stdout}");
+        assert!(lines[0].starts_with("variant"), "{stdout}");
+        let games: u64 = lines[1].split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert!(lines[1].starts_with("base ") && games > 0 && games < 100_000_000, "{stdout}");
+        assert!(err.contains("interrupted"), "{err}");
+        return;
+    }
+    panic!("carto bench never took the Ctrl-C");
+}
+
+// ------------------------------------------------------------------ issue 18 E, command-line habits
+
+/// Runs `carto ARGS` in `dir` on a pseudo-terminal (`script`), with `env` set; its output (stdout
+/// and stderr together, as a terminal shows them).
+#[cfg(target_os = "linux")]
+fn on_a_terminal(dir: &std::path::Path, env: &[(&str, &str)], args: &str) -> String {
+    let cmd = format!("{} {args}", env!("CARGO_BIN_EXE_carto"));
+    let out = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .env_remove("NO_COLOR")
+        .envs(env.iter().copied())
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Diagnostics are coloured on a terminal, unless `NO_COLOR` is set or `--color never`.
+#[test]
+#[cfg(target_os = "linux")]
+fn colour_on_a_terminal_unless_no_color() {
+    let dir = scratch("colour_terminal");
+    write_file(&dir, "v.rules", b"import \"base\"\nrule a on scored { nosuch }\n");
+    let coloured = on_a_terminal(&dir, &[], "check v.rules");
+    assert!(coloured.contains("expected `(`") && coloured.contains("\u{1b}["), "{coloured}");
+    let plain = on_a_terminal(&dir, &[("NO_COLOR", "1")], "check v.rules");
+    assert!(plain.contains("expected `(`") && !plain.contains('\u{1b}'), "{plain}");
+    let never = on_a_terminal(&dir, &[], "check v.rules --color never");
+    assert!(never.contains("expected `(`") && !never.contains('\u{1b}'), "{never}");
+}
+
+/// `carto play` of search agents shows the turn on a terminal once a game takes over a second,
+/// and clears the line at the end; into a pipe it shows nothing.
+#[test]
+#[cfg(target_os = "linux")]
+fn play_shows_progress_on_a_terminal() {
+    let dir = scratch("play_progress");
+    let args = "play base --agents mcts:100 --quiet --seed 1";
+    let shown = on_a_terminal(&dir, &[], args);
+    assert!(shown.contains("\rplaying: turn "), "{shown}");
+    assert!(shown.contains("tiles left) \r\u{1b}[K"), "{shown}");
+    let (code, err, _) = carto_in(&dir, &args.split(' ').collect::<Vec<_>>());
+    assert_eq!((code, err.as_str()), (0, ""));
+}
+
+/// The shells complete the bundled variant names, the parameter names of `--set`/`--vs` and the
+/// agent names; the completions help says to create the folder first.
+#[test]
+fn completions_offer_variants_parameters_and_agents() {
+    for shell in ["bash", "zsh", "fish"] {
+        let (code, err, out) = carto(&format!("names-{shell}"), &[], &["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        for name in ["great-britain", "usa-west", "followers=", "farm_city=", "trade=", "greedy", "mcts"] {
+            assert!(out.contains(name), "{shell} completions lack `{name}`");
+        }
+    }
+    let (_, _, bash) = carto("names-bash-play", &[], &["completions", "bash"]);
+    let play = bash.split("carto__subcmd__play)").nth(1).unwrap();
+    let opts = play.lines().find(|l| l.contains("opts=")).unwrap();
+    assert!(opts.contains("--set") && opts.contains(" base benelux france "), "{opts}");
+    let (_, _, help) = carto("completions-help", &[], &["completions", "--help"]);
+    assert!(
+        help.contains("mkdir -p ~/.local/share/bash-completion/completions"),
+        "{help}"
+    );
+    // The lists stay out of `--help`.
+    let (_, _, help) = carto("play-help", &[], &["play", "--help"]);
+    assert!(!help.contains("followers=") && !help.contains("great-britain"), "{help}");
+}
+
+/// `check`'s problems go to stderr and its summary to stdout, as its help says.
+#[test]
+fn check_summary_on_stdout_problems_on_stderr() {
+    let (code, err, out) = carto(
+        "check_streams",
+        &[("v.rules", b"import \"base\"\nrule a on scored { nosuch }\n")],
+        &["check", "v.rules"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(out, "v.rules: 1 error, 0 warnings\n");
+    assert!(err.contains("v.rules:2:") && !err.contains("1 error"), "{err}");
+    let (_, _, help) = carto("check_help", &[], &["check", "--help"]);
+    assert!(help.contains("the problems on stderr, then one summary line per file on stdout"), "{help}");
+}
+
+/// The final scoring has its heading before the final scores even when the last tiles were
+/// discarded (a map of three land squares: the draw of turn 3 finds no placeable tile).
+#[test]
+fn final_scoring_heading_after_discarded_tiles() {
+    let map = "name = \"Strip\"\ngrid = \"\"\"\n~~~~~\n~...~\n~~~~~\n\"\"\"\n[legend]\n\"~\" = \"sea\"\n\
+               \".\" = \"land\"\n[[start]]\nname = \"Home\"\nat = [2, 1]\n";
+    let rules = "import \"base\"\nvariant \"strip\" {\n  title = \"Strip\"\n  map = \"m.toml\"\n  players = 2..6\n}\n";
+    let (code, err, out) = carto(
+        "final_heading",
+        &[("m.toml", map.as_bytes()), ("s.rules", rules.as_bytes())],
+        &["play", "s.rules", "--seed", "1"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let end = lines.iter().position(|l| *l == "game end").expect(&out);
+    assert!(lines[end - 1].ends_with("has no legal place: discarded"), "{out}");
+    assert!(lines[end + 1].starts_with("final scores: "), "{out}");
+    assert_eq!(lines.iter().filter(|l| **l == "game end").count(), 1, "{out}");
+}
+
+/// The installed binary carries no debug info; the profiling profile keeps it.
+#[test]
+fn release_profile_without_debug_info() {
+    let cargo = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let release = cargo.split("[profile.release]").nth(1).unwrap();
+    let release = release.split("\n[").next().unwrap();
+    assert!(release.contains("debug = false"), "{release}");
+    let profiling = cargo.split("[profile.profiling]").nth(1).unwrap();
+    assert!(profiling.contains("inherits = \"release\"") && profiling.contains("debug = 1"));
+}

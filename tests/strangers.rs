@@ -86,6 +86,11 @@ fn run_render_view_sim_and_doc_never_write_onto_their_input() {
     );
     let args = ["sim", "my.rules", "--games", "2", "--per-game", "my.rules"];
     refused(&dir, &args, "my.rules", RULES);
+    // `sim --plot` neither (the chart of a sweep).
+    let args = [
+        "sim", "my.rules", "--games", "2", "--sweep", "followers=6..7", "--plot", "./my.rules",
+    ];
+    refused(&dir, &args, "my.rules", RULES);
     // `doc --out` writes NAME.md: here that is the rules file itself.
     write_file(&dir, "out/mine.md", RULES);
     let args = ["doc", "out/mine.md", "--out", "out"];
@@ -450,4 +455,39 @@ fn diagnostics_in_colour_when_asked() {
     assert_eq!(stripped, plain);
     let (code, _, err) = carto_in(&dir, &["check", "v.rules", "--color", "sometimes"]);
     assert_eq!(code, 2, "{err}");
+}
+
+/// A rules file or a script names only files of the kind it needs, relative to itself: a map or
+/// tile set `.toml`, an import or a script's variant `.rules`. Any other file (`../../etc/passwd`)
+/// is refused unread, so its first line is never quoted; an absolute path is refused.
+#[test]
+fn a_file_names_only_files_of_its_kind() {
+    let dir = fresh_dir("strangers", "kinds");
+    write_file(&dir, "secret", "the first line of a secret\n");
+    let header = |key: &str, value: &str| {
+        format!("import \"base\"\nvariant \"e\" {{\n  title = \"E\"\n  {key} = {value}\n}}\n")
+    };
+    let cases = [
+        ("map.rules", header("map", "\"../kinds/secret\""), "is not a `.toml` file"),
+        ("tiles.rules", header("tiles", "[\"./secret\"]"), "is not a `.toml` file"),
+        ("import.rules", "import \"./secret\"\n".to_string(), "is not a `.rules` file"),
+        ("abs.rules", header("map", "\"/etc/passwd.toml\""), "is an absolute path"),
+    ];
+    for (file, text, says) in &cases {
+        write_file(&dir, file, text);
+        let (code, _, err) = carto_in(&dir, &["check", file]);
+        assert_eq!(code, 1, "{file}: {err}");
+        assert!(err.contains(says) && err.contains(&format!("{file}:")), "{file}: {err}");
+        assert!(!err.contains("secret\n") && !err.contains("first line"), "{file}: {err}");
+    }
+    for (script, says) in [
+        ("variant ../kinds/secret\n", "is not a `.rules` file"),
+        ("variant /etc/passwd.rules\n", "is an absolute path"),
+    ] {
+        write_file(&dir, "s.script", script);
+        let (code, _, err) = carto_in(&dir, &["run", "s.script"]);
+        assert_eq!(code, 1, "{script}: {err}");
+        assert!(err.contains(says) && err.contains("s.script:1:1"), "{script}: {err}");
+        assert!(!err.contains("first line"), "{err}");
+    }
 }

@@ -4,6 +4,7 @@ use super::{check_players, emit_json, new_game, Failure, Format, MAX_GAMES};
 use carto::game::play_random;
 use carto::rng::Rng;
 use carto::variant::load_variant;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -15,6 +16,7 @@ Examples:
 #[command(after_help = EXAMPLES)]
 pub struct Args {
     /// Variants to measure: bundled names or paths of rules files (default: base).
+    #[arg(value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
     variants: Vec<String>,
     /// Games to play for each variant (1 to 100,000,000).
     #[arg(long, default_value_t = 20_000, allow_hyphen_values = true, value_parser = super::parse_count)]
@@ -23,7 +25,7 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_value = "ann,bob", value_parser = super::player_name)]
     players: Vec<String>,
     /// Sets a parameter of the rules of every variant: `--set name=value` (repeatable).
-    #[arg(long = "set", value_name = "NAME=VALUE")]
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = super::PARAM_NAMES, hide_possible_values = true)]
     sets: Vec<String>,
     /// No progress bar.
     #[arg(long)]
@@ -60,11 +62,28 @@ pub fn run(a: Args) -> Result<(), Failure> {
         );
     }
     let mut rows = Vec::new();
+    // Ctrl-C ends the measure after the game under way: the rows measured so far are printed (the
+    // interrupted variant's with the games it played), then carto exits 130. A second Ctrl-C
+    // stops at once.
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
     for (name, v) in &loaded {
+        if STOP.load(Ordering::Relaxed) {
+            break;
+        }
         let mut game = new_game(v, &a.players, 0, false)?;
         let bar = carto::sim::progress::bar(a.games, a.quiet);
         let t = std::time::Instant::now();
+        let mut played = 0;
         for seed in 0..a.games {
+            if STOP.load(Ordering::Relaxed) {
+                break;
+            }
+            played += 1;
             game.reset(&a.players, seed, false)?;
             let mut rng = Rng::new(seed ^ 0x5eed);
             play_random(&mut game, &mut rng)?;
@@ -78,24 +97,32 @@ pub fn run(a: Args) -> Result<(), Failure> {
         if let Some(b) = bar {
             b.finish_and_clear();
         }
+        if played == 0 {
+            break;
+        }
         if text {
             emitln!(
                 "{:<14} {:>9} {:>9.2} {:>11.0}",
                 name,
-                a.games,
+                played,
                 s,
-                a.games as f64 / s
+                played as f64 / s
             );
         }
         rows.push(serde_json::json!({
             "variant": name,
-            "games": a.games,
+            "games": played,
             "seconds": s,
-            "games_per_second": a.games as f64 / s,
+            "games_per_second": played as f64 / s,
         }));
     }
     if !text {
         emit_json(&serde_json::Value::Array(rows));
+    }
+    if STOP.load(Ordering::Relaxed) {
+        let _ = super::finish_stdout();
+        eprintln!("interrupted: the rows above are the games played before Ctrl-C");
+        std::process::exit(130);
     }
     Ok(())
 }

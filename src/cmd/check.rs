@@ -1,4 +1,4 @@
-//! `carto check`: every problem in rules files.
+//! `carto check`: every problem in rules files, maps and tile sets.
 
 use super::{emit_json, plural, Failure, Format};
 use carto::variant::InputError;
@@ -7,13 +7,14 @@ use serde_json::json;
 const EXAMPLES: &str = "\
 Examples:
   carto check my.rules                    every error and warning, with file:line:col
-  carto check a.rules b.rules --map m.toml
+  carto check my-map.toml my-tiles.toml   a map and a tile set (a file with [[tile]] tables)
   carto check my.rules --format json      one JSON object (files, diagnostics), for an editor or CI";
 
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
-    /// The rules files to check (paths; a bundled variant's name checks the bundled file).
+    /// The rules files to check (paths; a bundled variant's name checks the bundled file); a map or
+    /// tile-set file (`.toml`) is checked as one.
     #[arg(required = true)]
     files: Vec<String>,
     /// Checks against this map (a bundled name or a path) instead of the one the header names.
@@ -45,6 +46,16 @@ pub fn run(a: Args) -> Result<(), Failure> {
     };
     // Every file is checked, a missing one included (it is one error among the others).
     for f in &a.files {
+        if f.ends_with(".toml") {
+            match carto::files::read_text(f.as_ref()) {
+                Ok(text) => {
+                    let source = carto::diag::Source::new(f.as_str(), text);
+                    report.checked(&source, &check_data_file(&source));
+                }
+                Err(e) => report.unreadable(f, &InputError(format!("error: {e}"))),
+            }
+            continue;
+        }
         match carto::variant::rules_source(f) {
             Ok(source) => report.checked(&source, &check_file(f, &source, map)),
             Err(e) => report.unreadable(f, &e),
@@ -84,6 +95,31 @@ fn check_file(
             .push((source.clone(), not_a_variant(name)));
     }
     result
+}
+
+/// Checks a map or tile-set file (`.toml`): a file with `[[tile]]` tables is a tile set, any other
+/// a map (its parts are read beside it).
+fn check_data_file(source: &carto::diag::Source) -> carto::lang::check::CheckResult {
+    let is_tile_set = source.text.lines().any(|l| l.trim() == "[[tile]]");
+    let diagnostics = if is_tile_set {
+        let name = std::path::Path::new(&source.name)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match carto::tiles::parse_tile_set(&name, source) {
+            Ok(_) => Vec::new(),
+            Err(d) => d,
+        }
+    } else {
+        match carto::map::parse_map(source, &carto::map::BundledResolver) {
+            Ok(_) => Vec::new(),
+            Err(d) => d,
+        }
+    };
+    carto::lang::check::CheckResult {
+        program: None,
+        diagnostics: diagnostics.into_iter().map(|d| (source.clone(), d)).collect(),
+    }
 }
 
 /// What `check` has found so far, in the format asked for: text goes out file by file, JSON at the

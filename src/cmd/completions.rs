@@ -23,5 +23,18 @@ pub fn run(a: Args) -> Result<(), Failure> {
     let mut script = Vec::new();
     clap_complete::generate(a.shell, &mut crate::Cli::command(), "carto", &mut script);
     emit!("{}", String::from_utf8_lossy(&script));
+    // clap's fish script completes no positional argument's values: the bundled variant names of
+    // the commands that take a VARIANT (files still complete beside them).
+    if a.shell == Shell::Fish {
+        let names = carto::variant::bundled_variants()
+            .map(|(n, _)| n)
+            .collect::<Vec<_>>()
+            .join(" ");
+        for cmd in ["play", "sim", "doc", "bench"] {
+            emitln!(
+                "complete -c carto -n \"__fish_carto_using_subcommand {cmd}\" -a \"{names}\" -d 'bundled variant'"
+            );
+        }
+    }
     Ok(())
 }

@@ -18,10 +18,10 @@ pub enum Format {
 #[derive(clap::Args)]
 pub struct Args {
     /// A bundled variant (see `carto list`) or the path of a rules file.
-    #[arg(required_unless_present = "all")]
+    #[arg(required_unless_present = "all", value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
     pub variant: Option<String>,
     /// Sets a parameter of the rules: `--set name=value` (repeatable); the page shows the value in force.
-    #[arg(long = "set", value_name = "NAME=VALUE")]
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = super::PARAM_NAMES, hide_possible_values = true)]
     pub sets: Vec<String>,
     /// Every bundled variant: one page each and an index, `README.md`, written to `--out`.
     #[arg(long, requires = "out", conflicts_with_all = ["variant", "against"])]
@@ -142,10 +142,18 @@ fn write_all(dir: &str, format: Format) -> Result<(), Failure> {
 fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|e| {
-            Failure::Input(InputError(format!(
-                "error: cannot create {}: {e}",
-                parent.display()
-            )))
+            // `--out` naming a file (or a path through one): say which file is in the way.
+            let file = parent
+                .ancestors()
+                .find(|a| !a.as_os_str().is_empty() && a.exists() && !a.is_dir());
+            Failure::Input(InputError(match file {
+                Some(f) => format!(
+                    "error: `{}` is a file, not a folder: `--out` names the folder the pages are \
+                     written to (it is created if missing)",
+                    f.display()
+                ),
+                None => format!("error: cannot create the folder `{}`: {e}", parent.display()),
+            }))
         })?;
     }
     carto::files::write_text(path, text, "the page")

@@ -257,3 +257,59 @@ impl clap::builder::TypedValueParser for AgentNames {
         ))
     }
 }
+
+/// A value any text may be, completed from a fixed list: what the shells offer (`carto
+/// completions`). The list is hidden from `--help` by `hide_possible_values` where it is long.
+#[derive(Clone, Copy, Debug)]
+pub struct Completed(fn() -> Vec<String>);
+
+impl clap::builder::TypedValueParser for Completed {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        Ok(value.to_string_lossy().into_owned())
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            // clap takes `'static` names; the list is made once, for help or a completion script.
+            (self.0)()
+                .into_iter()
+                .map(|n| clap::builder::PossibleValue::new(&*n.leak())),
+        ))
+    }
+}
+
+/// A variant argument: a bundled variant's name or the path of a rules file; the shells offer the
+/// bundled names (and files, where the shell falls back to them).
+pub const VARIANT_NAMES: Completed =
+    Completed(|| carto::variant::bundled_variants().map(|(n, _)| n.to_string()).collect());
+
+/// `--set NAME=VALUE` (and `--vs`): the shells offer `NAME=` for every parameter a bundled rules
+/// file declares.
+pub const PARAM_NAMES: Completed = Completed(|| {
+    let mut names: Vec<String> = carto::lang::check::BUNDLED_RULES
+        .iter()
+        .flat_map(|(n, text)| {
+            let src = carto::diag::Source::new(*n, *text);
+            carto::lang::check::parse_once(&src)
+                .0
+                .items
+                .into_iter()
+                .filter_map(|i| match i.kind {
+                    carto::lang::ast::ItemKind::Param(p) => Some(format!("{}=", p.name.name)),
+                    _ => None,
+                })
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+});

@@ -18,6 +18,7 @@ Examples:
 #[command(after_help = EXAMPLES)]
 pub struct Args {
     /// A bundled variant (see `carto list`) or the path of a rules file.
+    #[arg(value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
     variant: String,
     /// The seed of the random choices (0 or more): the same seed plays the same game.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::parse_count)]
@@ -30,7 +31,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     log: Option<String>,
     /// Sets a parameter of the rules: `--set name=value` (repeatable).
-    #[arg(long = "set", value_name = "NAME=VALUE")]
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = super::PARAM_NAMES, hide_possible_values = true)]
     sets: Vec<String>,
     /// The start squares to use, by name, in order (the first gets the start tile); default:
     /// chosen at random from the seed.

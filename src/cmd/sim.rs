@@ -30,7 +30,7 @@ pub struct Args {
     #[command(subcommand)]
     pub merge: Option<MergeCommand>,
     /// A bundled variant (see `carto list`) or the path of a rules file.
-    #[arg(required = true)]
+    #[arg(required = true, value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
     pub variant: Option<String>,
     /// How many games to play.
     #[arg(long, default_value_t = 1000)]
@@ -42,10 +42,10 @@ pub struct Args {
     #[arg(long, default_value_t = 0, value_name = "K")]
     pub first_game: u64,
     /// Sets a parameter of the rules: `--set name=value` (repeatable).
-    #[arg(long = "set", value_name = "NAME=VALUE")]
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = super::PARAM_NAMES, hide_possible_values = true)]
     pub sets: Vec<String>,
     /// Compares with this change: the same games again with `--vs name=value` (repeatable).
-    #[arg(long = "vs", value_name = "NAME=VALUE")]
+    #[arg(long = "vs", value_name = "NAME=VALUE", value_parser = super::PARAM_NAMES, hide_possible_values = true)]
     pub vs: Vec<String>,
     /// Compares with these rules: the same games again under another rules file.
     #[arg(long, value_name = "FILE")]
@@ -178,7 +178,10 @@ fn check_counts(args: &Args) -> Result<(), Failure> {
 
 /// Creates a file to write at the end, so that a name that cannot be written fails before the
 /// games are played.
+/// Creates the `--plot` file, never onto a file this command read (the rules, a map, a tile set).
 fn create(path: &str) -> Result<std::fs::File, Failure> {
+    carto::files::refuse_input(path.as_ref(), "the chart")
+        .map_err(|e| InputError(format!("error: {e}")))?;
     std::fs::File::create(path)
         .map_err(|e| Failure::Input(InputError(format!("error: cannot write `{path}`: {e}"))))
 }

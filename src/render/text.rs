@@ -35,12 +35,33 @@ pub fn transcript_with<H: Hooks>(game: &Game<H>, opts: TranscriptOptions) -> Str
     };
     w.header();
     let events = &game.st.events;
+    // Final scoring: what follows the last turn's end, after the tiles nobody could place. It gets
+    // its heading even when it comes in the turn whose draw found no placeable tile.
+    let final_from = match game.is_over() {
+        true => {
+            let after = events
+                .iter()
+                .rposition(|e| matches!(e.kind, EvKind::TurnEnd { .. }))
+                .map_or(0, |p| p + 1);
+            events[after..]
+                .iter()
+                .position(|e| e.turn > 0 && !matches!(e.kind, EvKind::TileDiscarded { .. }))
+                .map(|k| after + k)
+        }
+        false => None,
+    };
+    let mut game_end = false;
     let mut turn = u32::MAX;
     let mut i = 0;
     while i < events.len() {
         let e = &events[i];
-        if e.turn != turn {
+        if final_from == Some(i) && !game_end {
             turn = e.turn;
+            game_end = true;
+            w.line(GAME_END);
+        } else if e.turn != turn {
+            turn = e.turn;
+            game_end |= e.turn > 0 && e.player.is_none();
             w.turn_header(e);
         }
         if turn == 0 && !opts.verbose {
@@ -54,9 +75,16 @@ pub fn transcript_with<H: Hooks>(game: &Game<H>, opts: TranscriptOptions) -> Str
         w.event(e);
         i += 1;
     }
+    // A final scoring that scored nothing still has its heading before the final scores.
+    if game.is_over() && !game_end && !opts.stopped {
+        w.line(GAME_END);
+    }
     w.ending(opts.stopped);
     w.out
 }
+
+/// The heading of the final scoring.
+const GAME_END: &str = "game end";
 
 /// How many chip moves of the same kind (from, to, face) start the slice.
 fn setup_chip_run(events: &[Event]) -> usize {
@@ -128,7 +156,7 @@ impl<H: Hooks> Writer<'_, H> {
         } else if let Some(p) = e.player {
             format!("turn {} · {}", e.turn, self.player(p))
         } else {
-            "game end".to_string()
+            GAME_END.to_string()
         };
         self.line(&text);
     }

@@ -72,10 +72,17 @@ pub struct Source {
 }
 
 impl Source {
+    /// A lone carriage return (the line ending of old Mac editors) counts as a line break: it is
+    /// read as `\n`, one byte for one, so every offset stays where it was and lines and columns are
+    /// where the user's editor shows them.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        let mut text = text.into();
+        if text.contains('\r') {
+            text = lone_cr_as_newline(text);
+        }
         Source {
             name: name.into(),
-            text: text.into(),
+            text,
         }
     }
 
@@ -110,16 +117,213 @@ impl Source {
         for d in diags {
             let start = floor_char_boundary(&self.text, d.span.start);
             let end = floor_char_boundary(&self.text, d.span.end.max(d.span.start));
-            let cs = match d.severity {
+            let severity = match d.severity {
                 Severity::Error => CsDiagnostic::error(),
                 Severity::Warning => CsDiagnostic::warning(),
-            }
-            .with_message(&d.message)
-            .with_labels(vec![Label::primary(id, start..end).with_message(&d.label)])
-            .with_notes(d.notes.clone());
+            };
+            // A note of several lines is a nested report, rendered (and cut) already.
+            let notes: Vec<String> = d
+                .notes
+                .iter()
+                .map(|n| match n.contains('\n') {
+                    true => n.clone(),
+                    false => cut_long_words(n),
+                })
+                .collect();
+            let cs = severity
+                .with_message(cut_long_words(&d.message))
+                .with_notes(notes);
+            let label = cut_long_words(&d.label);
             // Writing into a Vec cannot fail; a failure here would only lose text.
-            let _ = term::emit(out, &config, &files, &cs);
+            match self.long_line_snippet(start, end) {
+                None => {
+                    let cs = cs.with_labels(vec![Label::primary(id, start..end).with_message(label)]);
+                    let _ = term::emit(out, &config, &files, &cs);
+                }
+                Some((snippet, range, note)) => {
+                    let cs = cs
+                        .with_labels(vec![Label::primary(0, range).with_message(label)])
+                        .with_notes(vec![note]);
+                    let _ = term::emit(out, &config, &snippet, &cs);
+                }
+            }
         }
+    }
+
+    /// When the line at `start` is longer than [`LONG_LINE`] characters (a minified or generated
+    /// file, a 1 MB line): a window of it around the caret, the caret's range in the window, and a
+    /// note saying how long the line is. `file:line:col` stay those of the whole file.
+    fn long_line_snippet(&self, start: usize, end: usize) -> Option<(Snippet, Range<usize>, String)> {
+        let text = &self.text;
+        let line_start = text[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let line_end = text[start..].find('\n').map(|i| start + i).unwrap_or(text.len());
+        let line = &text[line_start..line_end];
+        let chars = line.chars().count();
+        if chars <= LONG_LINE {
+            return None;
+        }
+        let (line_no, col) = self.line_col(start);
+        // Char offsets of the window: 40 characters before the caret, 80 after.
+        let from = (col - 1).saturating_sub(40);
+        let to = (col - 1 + 80).min(chars);
+        let byte = |c: usize| line.char_indices().nth(c).map(|(i, _)| i).unwrap_or(line.len());
+        let (b0, b1) = (byte(from), byte(to));
+        let mut shown = String::new();
+        if from > 0 {
+            shown.push('…');
+        }
+        let offset = shown.len();
+        shown.push_str(&line[b0..b1]);
+        if to < chars {
+            shown.push('…');
+        }
+        let s = offset + (start - line_start - b0);
+        let e = offset + (end.min(line_start + b1).max(start) - line_start - b0);
+        let note = format!(
+            "line {line_no} is {} characters long: shown from column {} to {}",
+            thousands(chars),
+            from + 1,
+            to
+        );
+        let snippet = Snippet {
+            name: self.name.clone(),
+            text: shown,
+            line: line_no,
+            col,
+        };
+        Some((snippet, s..e, note))
+    }
+}
+
+/// Lines longer than this many characters are shown as a window around the caret.
+pub const LONG_LINE: usize = 200;
+
+/// Words (names, quoted text) longer than this many characters are cut in messages.
+pub const LONG_WORD: usize = 80;
+
+/// `n` with thousands separators: 1,000,212.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `text` with every word longer than [`LONG_WORD`] characters cut to its first 40, followed by
+/// `…` and its length: a 100,000-character name is echoed as ``aaaa…` (100,002 characters)`.
+pub fn cut_long_words(text: &str) -> String {
+    if text.len() <= LONG_WORD {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let ws = rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len());
+        out.push_str(&rest[..ws]);
+        rest = &rest[ws..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        let n = word.chars().count();
+        if n > LONG_WORD {
+            // A closing quote stays, so the quotes still pair; punctuation after it follows the
+            // length: ``aaaa…` (100,000 characters):`.
+            let tail: Vec<char> = word
+                .chars()
+                .rev()
+                .take_while(|c| !c.is_alphanumeric())
+                .take(3)
+                .collect();
+            let head = word.chars().take_while(|c| !c.is_alphanumeric()).count();
+            let quote = tail.iter().position(|c| matches!(c, '`' | '"' | '\''));
+            let (after, closing) = match quote {
+                Some(q) => (&tail[..q], &tail[q..]),
+                None => (&tail[..], &tail[..0]),
+            };
+            out.extend(word.chars().take(40));
+            out.push('…');
+            out.extend(closing.iter().rev());
+            let inner = match head + tail.len() < n {
+                true => n - head - tail.len(),
+                false => n,
+            };
+            out.push_str(&format!(" ({} characters)", thousands(inner)));
+            out.extend(after.iter().rev());
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// A line of an error message as printed: a line longer than 1,000 characters (a stranger's
+/// text that reached a message unrendered) has its long words cut as [`cut_long_words`] does.
+/// Rendered diagnostics are never that long, so their carets stay aligned.
+pub fn cut_long_line(line: &str) -> std::borrow::Cow<'_, str> {
+    if line.len() <= 1000 {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    std::borrow::Cow::Owned(cut_long_words(line))
+}
+
+/// A lone `\r` (not before `\n`) as `\n`.
+fn lone_cr_as_newline(text: String) -> String {
+    let mut bytes = text.into_bytes();
+    for i in 0..bytes.len() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            bytes[i] = b'\n';
+        }
+    }
+    // One ASCII byte replaced by another: still UTF-8.
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// One line of a file, cut to a window, for codespan: it reports the whole file's line and column.
+struct Snippet {
+    name: String,
+    text: String,
+    line: usize,
+    col: usize,
+}
+
+impl<'a> codespan_reporting::files::Files<'a> for Snippet {
+    type FileId = usize;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, _: usize) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.name)
+    }
+    fn source(&'a self, _: usize) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.text)
+    }
+    fn line_index(&'a self, _: usize, _: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(0)
+    }
+    fn line_number(&'a self, _: usize, _: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.line)
+    }
+    fn location(
+        &'a self,
+        _: usize,
+        _: usize,
+    ) -> Result<codespan_reporting::files::Location, codespan_reporting::files::Error> {
+        Ok(codespan_reporting::files::Location {
+            line_number: self.line,
+            column_number: self.col,
+        })
+    }
+    fn line_range(
+        &'a self,
+        _: usize,
+        _: usize,
+    ) -> Result<Range<usize>, codespan_reporting::files::Error> {
+        Ok(0..self.text.len())
     }
 }
 
@@ -207,6 +411,42 @@ mod tests {
         assert_eq!(did_you_mean("blue", ["true", "false"]), None);
         assert_eq!(did_you_mean("tabel", ["table", "tile"]), Some("table"));
         assert_eq!(did_you_mean("scoring", ["score", "start"]), Some("score"));
+    }
+
+    #[test]
+    fn a_long_line_is_shown_around_the_caret() {
+        let text = format!("ok\n{}bad{}\n", "x".repeat(5000), "y".repeat(5000));
+        let s = Source::new("x.rules", text);
+        let out = s.render(&[Diagnostic::error(5003..5006, "unknown `bad`").with_label("here")]);
+        assert!(out.contains("x.rules:2:5001"), "{out}");
+        assert!(out.contains("line 2 is 10,003 characters long: shown from column 4961 to 5080"), "{out}");
+        assert!(out.len() < 800, "{out}");
+        // The caret stands under `bad`: 40 characters and the `…` after the gutter.
+        let line = out.lines().find(|l| l.contains("bad") && l.starts_with('2')).unwrap();
+        let caret = out.lines().find(|l| l.contains("^^^")).unwrap();
+        assert_eq!(
+            line.chars().position(|c| c == 'b'),
+            caret.chars().position(|c| c == '^'),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn long_words_are_cut_with_their_length() {
+        let name = "a".repeat(100_000);
+        assert_eq!(
+            cut_long_words(&format!("cannot import `{name}`: not found")),
+            format!("cannot import `{}…` (100,000 characters): not found", "a".repeat(39))
+        );
+        assert_eq!(cut_long_words("short `words` stay"), "short `words` stay");
+    }
+
+    #[test]
+    fn a_lone_carriage_return_is_a_line_break() {
+        let s = Source::new("f", "ab\rcd\r\nef");
+        assert_eq!(s.text, "ab\ncd\r\nef");
+        assert_eq!(s.line_col(4), (2, 2));
+        assert_eq!(s.line_col(8), (3, 1));
     }
 
     #[test]

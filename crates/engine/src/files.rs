@@ -171,21 +171,59 @@ pub fn read_stdin() -> Result<String, String> {
     text_of(bytes, shown)
 }
 
-/// The text of a file's bytes: no NUL byte, no byte-order mark, valid UTF-8.
+/// The text of a file's bytes: no NUL byte, no byte-order mark, valid UTF-8. A file that is not
+/// text is refused at the first byte that is not, with its `file:line:col` and its line.
 fn text_of(mut bytes: Vec<u8>, shown: &str) -> Result<String, String> {
-    if bytes.contains(&0) {
-        return Err(format!("{shown} is binary, not text"));
-    }
     // A UTF-8 byte-order mark (some Windows editors write one) is not part of the text.
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
     }
-    String::from_utf8(bytes).map_err(|e| {
+    let nul = bytes.iter().position(|b| *b == 0);
+    let bad = match std::str::from_utf8(&bytes) {
+        Ok(_) => None,
+        Err(e) => Some(e.valid_up_to()),
+    };
+    let at = match (nul, bad) {
+        (None, None) => return Ok(String::from_utf8(bytes).unwrap_or_default()),
+        (Some(n), Some(b)) => n.min(b),
+        (Some(n), None) => n,
+        (None, Some(b)) => b,
+    };
+    let what = if bytes[at] == 0 {
+        "a NUL byte (0x00): this is a binary file, not text".to_string()
+    } else {
         format!(
-            "{shown} is not valid UTF-8 (byte {} is not part of a character)",
-            e.utf8_error().valid_up_to()
+            "byte 0x{:02X} is not part of a UTF-8 character: carto reads UTF-8 text",
+            bytes[at]
         )
-    })
+    };
+    // The bytes before `at` are text; the bad byte is shown as `�`.
+    let before = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+    let line_end = bytes[at..]
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(bytes.len(), |i| at + i);
+    let rest: String = String::from_utf8_lossy(&bytes[at + 1..line_end])
+        .chars()
+        .map(|c| match c.is_control() && c != '\t' {
+            true => '\u{FFFD}',
+            false => c,
+        })
+        .collect();
+    let text = format!("{before}\u{FFFD}{rest}");
+    let src = crate::diag::Source::new(shown, text);
+    let (line, col) = src.line_col(at);
+    let diag = crate::diag::Diagnostic::error(at..at + '\u{FFFD}'.len_utf8(), "")
+        .with_label("not text");
+    let rendered = src.render(&[diag]);
+    // The rendered diagnostic without its first line (`error: `): the message says it instead. A
+    // binary file's line is noise: shown only when it is mostly text.
+    let snippet = rendered.split_once('\n').map_or("", |(_, s)| s);
+    let noise = snippet.chars().filter(|c| *c == '\u{FFFD}' || c.is_control() && *c != '\n').count();
+    let snippet = if noise > 4 { "" } else { snippet };
+    Err(format!("{shown}:{line}:{col}: {what}\n{}", snippet.trim_end())
+        .trim_end()
+        .to_string())
 }
 
 /// [`read_text`] with a given size limit in bytes.
@@ -223,10 +261,7 @@ pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, String> {
         return Err(too_big());
     }
     remember(path, &meta);
-    if bytes.contains(&0) {
-        return Err(format!("`{shown}` is a binary file, not text"));
-    }
-    text_of(bytes, &format!("`{shown}`"))
+    text_of(bytes, &shown.to_string())
 }
 
 /// For a file that does not exist: the name of the nearest file beside it (a likely typo), if any.

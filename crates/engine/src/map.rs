@@ -204,7 +204,7 @@ impl MapResolver for BundledResolver {
         if let Some(text) = bundled_map(name) {
             return Ok(Source::new(name, text));
         }
-        let path = crate::paths::beside(&from.name, name)?;
+        let path = crate::paths::beside(&from.name, name, ".toml")?;
         match crate::files::read_text(&path) {
             Ok(text) => Ok(Source::new(path.to_string_lossy(), text)),
             Err(e) => {
@@ -980,7 +980,12 @@ fn report_missing(
             format!("character `{shown}` at [{x}, {y}] is not in the legend"),
         )
         .with_label("not in [legend]")
-        .with_note(format!("the legend has: {}", legend_chars.join(" ")));
+        .with_note(match legend_chars.is_empty() {
+            true => "the map has no [legend]: it says what kind of square each grid character is \
+                     (see maps/README.md)"
+                .to_string(),
+            false => format!("the legend has: {}", legend_chars.join(" ")),
+        });
         if count > 1 {
             d = d.with_note(format!("`{shown}` is used {count} times in the grid"));
         }
@@ -1519,15 +1524,48 @@ fn load_part(
         }),
         Ok(_) => None,
         Err(diags) => {
-            let n = diags.iter().filter(|d| d.is_error()).count();
-            let s = if n == 1 { "" } else { "s" };
-            cx.error(
-                Diagnostic::error(span, format!("part `{name}` has {n} problem{s}"))
-                    .with_label(format!("in {}", sub.name))
-                    .with_note(sub.render(&diags).trim_end().to_string()),
-            );
+            cx.error(part_problem(name, span, &sub, &diags));
             None
         }
+    }
+}
+
+/// How a part's problem says which parts lead to the file it is in.
+const THROUGH: &str = "through the parts ";
+
+/// The error for a part that did not load. One problem is said in the message itself, however deep
+/// the part: a chain of parts names the way down in one note and shows the innermost problem once,
+/// instead of nesting each level's report in the one above.
+fn part_problem(name: &str, span: Range<usize>, sub: &Source, diags: &[Diagnostic]) -> Diagnostic {
+    let errors: Vec<&Diagnostic> = diags.iter().filter(|d| d.is_error()).collect();
+    let label = format!("in {}", sub.name);
+    let [one] = errors[..] else {
+        let n = errors.len();
+        return Diagnostic::error(span, format!("part `{name}` has {n} problems"))
+            .with_label(label)
+            .with_note(sub.render(diags).trim_end().to_string());
+    };
+    const ONE: &str = " has 1 problem: ";
+    let inner = one
+        .message
+        .strip_prefix("part `")
+        .and_then(|m| m.find(ONE).map(|i| &m[i + ONE.len()..]));
+    match (inner, one.notes.as_slice()) {
+        // A part whose own part failed: its reason, the way down, and the innermost report.
+        (Some(reason), notes) if !notes.is_empty() => {
+            let below = match notes[0].strip_prefix(THROUGH) {
+                Some(chain) if notes.len() == 2 => chain.to_string(),
+                _ => one.label.trim_start_matches("in ").to_string(),
+            };
+            let shown = notes.last().cloned().unwrap_or_default();
+            Diagnostic::error(span, format!("part `{name}`{ONE}{reason}"))
+                .with_label(label)
+                .with_note(format!("{THROUGH}{} -> {below}", sub.name))
+                .with_note(shown)
+        }
+        _ => Diagnostic::error(span, format!("part `{name}`{ONE}{}", one.message))
+            .with_label(label)
+            .with_note(sub.render(diags).trim_end().to_string()),
     }
 }
 

@@ -63,11 +63,21 @@ pub fn control_char(s: &str) -> Option<char> {
 /// The path of a file another file names (an import, a map, a map part, a tile set): relative to the
 /// folder of the file `from` that names it. An absolute path is refused: a shared file names the
 /// files that go with it relative to itself, never a place of the reader's machine.
-pub fn beside(from: &str, name: &str) -> Result<PathBuf, String> {
+///
+/// Only a file of the kind expected is read (`ext`: `.rules` for rules and imports, `.toml` for maps
+/// and tile sets): a stranger's file cannot make carto read, and quote in its error, a file of the
+/// reader's machine that is of another kind (`../../.ssh/id_rsa`).
+pub fn beside(from: &str, name: &str, ext: &str) -> Result<PathBuf, String> {
     if Path::new(name).is_absolute() {
         return Err(format!(
             "`{}` is an absolute path: a file names the files that go with it relative to its own \
              folder",
+            name.escape_debug()
+        ));
+    }
+    if !name.ends_with(ext) || name.len() == ext.len() {
+        return Err(format!(
+            "`{}` is not a `{ext}` file: only such a file is read here (it was not read)",
             name.escape_debug()
         ));
     }
@@ -140,10 +150,20 @@ mod tests {
             let e = log_rules(bad).unwrap_err();
             assert!(e.contains("it was not read"), "{bad}: {e}");
         }
-        assert!(beside("a/b.rules", "/etc/passwd").is_err());
+        assert!(beside("a/b.rules", "/etc/passwd", ".toml").is_err());
+        assert!(beside("a/b.rules", "/etc/x.toml", ".toml").is_err());
+        // Only a file of the kind expected: never `../../.ssh/id_rsa` or a rules file as a map.
+        let e = beside("a/b.rules", "../../.ssh/id_rsa", ".toml").unwrap_err();
+        assert!(e.contains("is not a `.toml` file") && e.contains("it was not read"), "{e}");
+        assert!(beside("a/b.rules", "c.rules", ".toml").is_err());
+        assert!(beside("a/b.rules", ".toml", ".toml").is_err());
         assert_eq!(
-            beside("a/b.rules", "c.toml").unwrap(),
+            beside("a/b.rules", "c.toml", ".toml").unwrap(),
             Path::new("a/c.toml")
+        );
+        assert_eq!(
+            beside("a/b.script", "../c.rules", ".rules").unwrap(),
+            Path::new("a/../c.rules")
         );
     }
 

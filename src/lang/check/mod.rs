@@ -50,8 +50,14 @@ pub struct BundledRules;
 
 impl RulesResolver for BundledRules {
     fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
+        if name == "." || name == ".." {
+            return Err(format!(
+                "`{name}` is a folder, not a rules file: import a bundled rules file by its name \
+                 (`base`) or a rules file by its path (`lib/house.rules`)"
+            ));
+        }
         if name.contains('/') || name.ends_with(".rules") {
-            let path = crate::paths::beside(&from.name, name)?;
+            let path = crate::paths::beside(&from.name, name, ".rules")?;
             return crate::files::read_text(&path)
                 .map(|text| Source::new(path.display().to_string(), text));
         }
@@ -68,7 +74,7 @@ impl RulesResolver for BundledRules {
     }
 
     fn tile_set(&self, path: &str, from: &Source) -> Option<Result<Source, String>> {
-        let p = match crate::paths::beside(&from.name, path) {
+        let p = match crate::paths::beside(&from.name, path, ".toml") {
             Ok(p) => p,
             Err(e) => return Some(Err(e)),
         };

@@ -33,7 +33,23 @@ impl Interp {
             let dest = match to {
                 IrPlace::Slots(cell) => match self.free_slots(st, cell).first() {
                     Some(&i) => Place::Slot(cell, i),
-                    None => return Err(self.fail("no free slot left on that square")),
+                    None => {
+                        // The map's limit, said with the square (issue 18 C).
+                        let (x, y) = st.board.xy(cell);
+                        let n = st
+                            .board
+                            .square
+                            .get(cell as usize)
+                            .and_then(|&sq| self.slot_counts.get(sq as usize))
+                            .copied()
+                            .unwrap_or(0);
+                        let s = if n == 1 { "" } else { "s" };
+                        return Err(self.fail(format!(
+                            "no free slot left on square {x},{y}: the map gives it {n} chip slot{s} \
+                             (its `slots` attribute; at most {}), and each holds one chip",
+                            crate::map::MAX_SLOTS
+                        )));
+                    }
                 },
                 p => self.place(p),
             };

@@ -237,6 +237,10 @@ impl Interp {
     }
 
     fn fail(&self, message: impl Into<String>) -> Box<GameError> {
+        // The setup blocks run last in `names`: the setup is not an action.
+        if self.current as usize + 1 == self.names.len() {
+            return Box::new(GameError::Setup(message.into()));
+        }
         let action = self.current as usize >= self.prog.rules.len();
         err(self.name(), action, message)
     }
