@@ -749,7 +749,13 @@ fn bad_command_lines() {
 }
 
 /// A case whose files are bytes (not text).
-fn bytes_case(name: &str, files: &[(&str, &[u8])], args: &str, code: i32, at: Option<&str>) -> Case {
+fn bytes_case(
+    name: &str,
+    files: &[(&str, &[u8])],
+    args: &str,
+    code: i32,
+    at: Option<&str>,
+) -> Case {
     Case {
         files: files
             .iter()
@@ -784,7 +790,10 @@ fn weak_messages() {
         .map(|i| {
             (
                 format!("p{i}.toml"),
-                format!("name = \"p{i}\"\n[[part]]\nmap = \"p{}.toml\"\noffset = [0, 0]\n", i + 1),
+                format!(
+                    "name = \"p{i}\"\n[[part]]\nmap = \"p{}.toml\"\noffset = [0, 0]\n",
+                    i + 1
+                ),
             )
         })
         .collect();
@@ -796,7 +805,10 @@ fn weak_messages() {
         "v.rules".into(),
         header("  title = \"T\"\n  map = \"p1.toml\"\n  players = 2..6"),
     ));
-    let parts: Vec<(&str, &str)> = parts.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let parts: Vec<(&str, &str)> = parts
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
     let cases = vec![
         rules_case(
             "name_of_100000_characters",

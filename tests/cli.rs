@@ -1574,7 +1574,11 @@ fn a_non_utf8_argument_is_named() {
 #[cfg(target_os = "linux")]
 fn check_json_to_a_full_disk_says_so() {
     let dir = scratch("check_json_full");
-    write_file(&dir, "v.rules", b"import \"base\"\nrule a on scored { nosuch }\n");
+    write_file(
+        &dir,
+        "v.rules",
+        b"import \"base\"\nrule a on scored { nosuch }\n",
+    );
     for file in ["v.rules", "base"] {
         let full = std::fs::OpenOptions::new()
             .write(true)
@@ -1644,7 +1648,10 @@ fn bench_interrupted_prints_its_rows() {
         assert_eq!(lines.len(), 2, "{stdout}");
         assert!(lines[0].starts_with("variant"), "{stdout}");
         let games: u64 = lines[1].split_whitespace().nth(1).unwrap().parse().unwrap();
-        assert!(lines[1].starts_with("base ") && games > 0 && games < 100_000_000, "{stdout}");
+        assert!(
+            lines[1].starts_with("base ") && games > 0 && games < 100_000_000,
+            "{stdout}"
+        );
         assert!(err.contains("interrupted"), "{err}");
         return;
     }
@@ -1674,13 +1681,26 @@ fn on_a_terminal(dir: &std::path::Path, env: &[(&str, &str)], args: &str) -> Str
 #[cfg(target_os = "linux")]
 fn colour_on_a_terminal_unless_no_color() {
     let dir = scratch("colour_terminal");
-    write_file(&dir, "v.rules", b"import \"base\"\nrule a on scored { nosuch }\n");
+    write_file(
+        &dir,
+        "v.rules",
+        b"import \"base\"\nrule a on scored { nosuch }\n",
+    );
     let coloured = on_a_terminal(&dir, &[], "check v.rules");
-    assert!(coloured.contains("expected `(`") && coloured.contains("\u{1b}["), "{coloured}");
+    assert!(
+        coloured.contains("expected `(`") && coloured.contains("\u{1b}["),
+        "{coloured}"
+    );
     let plain = on_a_terminal(&dir, &[("NO_COLOR", "1")], "check v.rules");
-    assert!(plain.contains("expected `(`") && !plain.contains('\u{1b}'), "{plain}");
+    assert!(
+        plain.contains("expected `(`") && !plain.contains('\u{1b}'),
+        "{plain}"
+    );
     let never = on_a_terminal(&dir, &[], "check v.rules --color never");
-    assert!(never.contains("expected `(`") && !never.contains('\u{1b}'), "{never}");
+    assert!(
+        never.contains("expected `(`") && !never.contains('\u{1b}'),
+        "{never}"
+    );
 }
 
 /// `carto play` of search agents shows the turn on a terminal once a game takes over a second,
@@ -1704,14 +1724,25 @@ fn completions_offer_variants_parameters_and_agents() {
     for shell in ["bash", "zsh", "fish"] {
         let (code, err, out) = carto(&format!("names-{shell}"), &[], &["completions", shell]);
         assert_eq!(code, 0, "{shell}: {err}");
-        for name in ["great-britain", "usa-west", "followers=", "farm_city=", "trade=", "greedy", "mcts"] {
+        for name in [
+            "great-britain",
+            "usa-west",
+            "followers=",
+            "farm_city=",
+            "trade=",
+            "greedy",
+            "mcts",
+        ] {
             assert!(out.contains(name), "{shell} completions lack `{name}`");
         }
     }
     let (_, _, bash) = carto("names-bash-play", &[], &["completions", "bash"]);
     let play = bash.split("carto__subcmd__play)").nth(1).unwrap();
     let opts = play.lines().find(|l| l.contains("opts=")).unwrap();
-    assert!(opts.contains("--set") && opts.contains(" base benelux france "), "{opts}");
+    assert!(
+        opts.contains("--set") && opts.contains(" base benelux france "),
+        "{opts}"
+    );
     let (_, _, help) = carto("completions-help", &[], &["completions", "--help"]);
     assert!(
         help.contains("mkdir -p ~/.local/share/bash-completion/completions"),
@@ -1719,7 +1750,10 @@ fn completions_offer_variants_parameters_and_agents() {
     );
     // The lists stay out of `--help`.
     let (_, _, help) = carto("play-help", &[], &["play", "--help"]);
-    assert!(!help.contains("followers=") && !help.contains("great-britain"), "{help}");
+    assert!(
+        !help.contains("followers=") && !help.contains("great-britain"),
+        "{help}"
+    );
 }
 
 /// `check`'s problems go to stderr and its summary to stdout, as its help says.
@@ -1732,16 +1766,23 @@ fn check_summary_on_stdout_problems_on_stderr() {
     );
     assert_eq!(code, 1);
     assert_eq!(out, "v.rules: 1 error, 0 warnings\n");
-    assert!(err.contains("v.rules:2:") && !err.contains("1 error"), "{err}");
+    assert!(
+        err.contains("v.rules:2:") && !err.contains("1 error"),
+        "{err}"
+    );
     let (_, _, help) = carto("check_help", &[], &["check", "--help"]);
-    assert!(help.contains("the problems on stderr, then one summary line per file on stdout"), "{help}");
+    assert!(
+        help.contains("the problems on stderr, then one summary line per file on stdout"),
+        "{help}"
+    );
 }
 
 /// The final scoring has its heading before the final scores even when the last tiles were
 /// discarded (a map of three land squares: the draw of turn 3 finds no placeable tile).
 #[test]
 fn final_scoring_heading_after_discarded_tiles() {
-    let map = "name = \"Strip\"\ngrid = \"\"\"\n~~~~~\n~...~\n~~~~~\n\"\"\"\n[legend]\n\"~\" = \"sea\"\n\
+    let map =
+        "name = \"Strip\"\ngrid = \"\"\"\n~~~~~\n~...~\n~~~~~\n\"\"\"\n[legend]\n\"~\" = \"sea\"\n\
                \".\" = \"land\"\n[[start]]\nname = \"Home\"\nat = [2, 1]\n";
     let rules = "import \"base\"\nvariant \"strip\" {\n  title = \"Strip\"\n  map = \"m.toml\"\n  players = 2..6\n}\n";
     let (code, err, out) = carto(
@@ -1752,15 +1793,23 @@ fn final_scoring_heading_after_discarded_tiles() {
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     let end = lines.iter().position(|l| *l == "game end").expect(&out);
-    assert!(lines[end - 1].ends_with("has no legal place: discarded"), "{out}");
+    assert!(
+        lines[end - 1].ends_with("has no legal place: discarded"),
+        "{out}"
+    );
     assert!(lines[end + 1].starts_with("final scores: "), "{out}");
-    assert_eq!(lines.iter().filter(|l| **l == "game end").count(), 1, "{out}");
+    assert_eq!(
+        lines.iter().filter(|l| **l == "game end").count(),
+        1,
+        "{out}"
+    );
 }
 
 /// The installed binary carries no debug info; the profiling profile keeps it.
 #[test]
 fn release_profile_without_debug_info() {
-    let cargo = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let cargo =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
     let release = cargo.split("[profile.release]").nth(1).unwrap();
     let release = release.split("\n[").next().unwrap();
     assert!(release.contains("debug = false"), "{release}");

@@ -88,7 +88,14 @@ fn run_render_view_sim_and_doc_never_write_onto_their_input() {
     refused(&dir, &args, "my.rules", RULES);
     // `sim --plot` neither (the chart of a sweep).
     let args = [
-        "sim", "my.rules", "--games", "2", "--sweep", "followers=6..7", "--plot", "./my.rules",
+        "sim",
+        "my.rules",
+        "--games",
+        "2",
+        "--sweep",
+        "followers=6..7",
+        "--plot",
+        "./my.rules",
     ];
     refused(&dir, &args, "my.rules", RULES);
     // `doc --out` writes NAME.md: here that is the rules file itself.
@@ -468,17 +475,39 @@ fn a_file_names_only_files_of_its_kind() {
         format!("import \"base\"\nvariant \"e\" {{\n  title = \"E\"\n  {key} = {value}\n}}\n")
     };
     let cases = [
-        ("map.rules", header("map", "\"../kinds/secret\""), "is not a `.toml` file"),
-        ("tiles.rules", header("tiles", "[\"./secret\"]"), "is not a `.toml` file"),
-        ("import.rules", "import \"./secret\"\n".to_string(), "is not a `.rules` file"),
-        ("abs.rules", header("map", "\"/etc/passwd.toml\""), "is an absolute path"),
+        (
+            "map.rules",
+            header("map", "\"../kinds/secret\""),
+            "is not a `.toml` file",
+        ),
+        (
+            "tiles.rules",
+            header("tiles", "[\"./secret\"]"),
+            "is not a `.toml` file",
+        ),
+        (
+            "import.rules",
+            "import \"./secret\"\n".to_string(),
+            "is not a `.rules` file",
+        ),
+        (
+            "abs.rules",
+            header("map", "\"/etc/passwd.toml\""),
+            "is an absolute path",
+        ),
     ];
     for (file, text, says) in &cases {
         write_file(&dir, file, text);
         let (code, _, err) = carto_in(&dir, &["check", file]);
         assert_eq!(code, 1, "{file}: {err}");
-        assert!(err.contains(says) && err.contains(&format!("{file}:")), "{file}: {err}");
-        assert!(!err.contains("secret\n") && !err.contains("first line"), "{file}: {err}");
+        assert!(
+            err.contains(says) && err.contains(&format!("{file}:")),
+            "{file}: {err}"
+        );
+        assert!(
+            !err.contains("secret\n") && !err.contains("first line"),
+            "{file}: {err}"
+        );
     }
     for (script, says) in [
         ("variant ../kinds/secret\n", "is not a `.rules` file"),
@@ -487,7 +516,10 @@ fn a_file_names_only_files_of_its_kind() {
         write_file(&dir, "s.script", script);
         let (code, _, err) = carto_in(&dir, &["run", "s.script"]);
         assert_eq!(code, 1, "{script}: {err}");
-        assert!(err.contains(says) && err.contains("s.script:1:1"), "{script}: {err}");
+        assert!(
+            err.contains(says) && err.contains("s.script:1:1"),
+            "{script}: {err}"
+        );
         assert!(!err.contains("first line"), "{err}");
     }
 }

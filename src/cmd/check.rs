@@ -118,7 +118,10 @@ fn check_data_file(source: &carto::diag::Source) -> carto::lang::check::CheckRes
     };
     carto::lang::check::CheckResult {
         program: None,
-        diagnostics: diagnostics.into_iter().map(|d| (source.clone(), d)).collect(),
+        diagnostics: diagnostics
+            .into_iter()
+            .map(|d| (source.clone(), d))
+            .collect(),
     }
 }
 

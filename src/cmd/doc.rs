@@ -152,7 +152,10 @@ fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
                      written to (it is created if missing)",
                     f.display()
                 ),
-                None => format!("error: cannot create the folder `{}`: {e}", parent.display()),
+                None => format!(
+                    "error: cannot create the folder `{}`: {e}",
+                    parent.display()
+                ),
             }))
         })?;
     }

@@ -289,8 +289,11 @@ impl clap::builder::TypedValueParser for Completed {
 
 /// A variant argument: a bundled variant's name or the path of a rules file; the shells offer the
 /// bundled names (and files, where the shell falls back to them).
-pub const VARIANT_NAMES: Completed =
-    Completed(|| carto::variant::bundled_variants().map(|(n, _)| n.to_string()).collect());
+pub const VARIANT_NAMES: Completed = Completed(|| {
+    carto::variant::bundled_variants()
+        .map(|(n, _)| n.to_string())
+        .collect()
+});
 
 /// `--set NAME=VALUE` (and `--vs`): the shells offer `NAME=` for every parameter a bundled rules
 /// file declares.

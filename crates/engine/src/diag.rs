@@ -137,7 +137,8 @@ impl Source {
             // Writing into a Vec cannot fail; a failure here would only lose text.
             match self.long_line_snippet(start, end) {
                 None => {
-                    let cs = cs.with_labels(vec![Label::primary(id, start..end).with_message(label)]);
+                    let cs =
+                        cs.with_labels(vec![Label::primary(id, start..end).with_message(label)]);
                     let _ = term::emit(out, &config, &files, &cs);
                 }
                 Some((snippet, range, note)) => {
@@ -153,10 +154,17 @@ impl Source {
     /// When the line at `start` is longer than [`LONG_LINE`] characters (a minified or generated
     /// file, a 1 MB line): a window of it around the caret, the caret's range in the window, and a
     /// note saying how long the line is. `file:line:col` stay those of the whole file.
-    fn long_line_snippet(&self, start: usize, end: usize) -> Option<(Snippet, Range<usize>, String)> {
+    fn long_line_snippet(
+        &self,
+        start: usize,
+        end: usize,
+    ) -> Option<(Snippet, Range<usize>, String)> {
         let text = &self.text;
         let line_start = text[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        let line_end = text[start..].find('\n').map(|i| start + i).unwrap_or(text.len());
+        let line_end = text[start..]
+            .find('\n')
+            .map(|i| start + i)
+            .unwrap_or(text.len());
         let line = &text[line_start..line_end];
         let chars = line.chars().count();
         if chars <= LONG_LINE {
@@ -166,7 +174,12 @@ impl Source {
         // Char offsets of the window: 40 characters before the caret, 80 after.
         let from = (col - 1).saturating_sub(40);
         let to = (col - 1 + 80).min(chars);
-        let byte = |c: usize| line.char_indices().nth(c).map(|(i, _)| i).unwrap_or(line.len());
+        let byte = |c: usize| {
+            line.char_indices()
+                .nth(c)
+                .map(|(i, _)| i)
+                .unwrap_or(line.len())
+        };
         let (b0, b1) = (byte(from), byte(to));
         let mut shown = String::new();
         if from > 0 {
@@ -223,7 +236,9 @@ pub fn cut_long_words(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
     while !rest.is_empty() {
-        let ws = rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len());
+        let ws = rest
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(rest.len());
         out.push_str(&rest[..ws]);
         rest = &rest[ws..];
         let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
@@ -305,7 +320,11 @@ impl<'a> codespan_reporting::files::Files<'a> for Snippet {
     fn line_index(&'a self, _: usize, _: usize) -> Result<usize, codespan_reporting::files::Error> {
         Ok(0)
     }
-    fn line_number(&'a self, _: usize, _: usize) -> Result<usize, codespan_reporting::files::Error> {
+    fn line_number(
+        &'a self,
+        _: usize,
+        _: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
         Ok(self.line)
     }
     fn location(
@@ -419,10 +438,16 @@ mod tests {
         let s = Source::new("x.rules", text);
         let out = s.render(&[Diagnostic::error(5003..5006, "unknown `bad`").with_label("here")]);
         assert!(out.contains("x.rules:2:5001"), "{out}");
-        assert!(out.contains("line 2 is 10,003 characters long: shown from column 4961 to 5080"), "{out}");
+        assert!(
+            out.contains("line 2 is 10,003 characters long: shown from column 4961 to 5080"),
+            "{out}"
+        );
         assert!(out.len() < 800, "{out}");
         // The caret stands under `bad`: 40 characters and the `…` after the gutter.
-        let line = out.lines().find(|l| l.contains("bad") && l.starts_with('2')).unwrap();
+        let line = out
+            .lines()
+            .find(|l| l.contains("bad") && l.starts_with('2'))
+            .unwrap();
         let caret = out.lines().find(|l| l.contains("^^^")).unwrap();
         assert_eq!(
             line.chars().position(|c| c == 'b'),
@@ -436,7 +461,10 @@ mod tests {
         let name = "a".repeat(100_000);
         assert_eq!(
             cut_long_words(&format!("cannot import `{name}`: not found")),
-            format!("cannot import `{}…` (100,000 characters): not found", "a".repeat(39))
+            format!(
+                "cannot import `{}…` (100,000 characters): not found",
+                "a".repeat(39)
+            )
         );
         assert_eq!(cut_long_words("short `words` stay"), "short `words` stay");
     }

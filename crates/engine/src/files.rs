@@ -213,17 +213,22 @@ fn text_of(mut bytes: Vec<u8>, shown: &str) -> Result<String, String> {
     let text = format!("{before}\u{FFFD}{rest}");
     let src = crate::diag::Source::new(shown, text);
     let (line, col) = src.line_col(at);
-    let diag = crate::diag::Diagnostic::error(at..at + '\u{FFFD}'.len_utf8(), "")
-        .with_label("not text");
+    let diag =
+        crate::diag::Diagnostic::error(at..at + '\u{FFFD}'.len_utf8(), "").with_label("not text");
     let rendered = src.render(&[diag]);
     // The rendered diagnostic without its first line (`error: `): the message says it instead. A
     // binary file's line is noise: shown only when it is mostly text.
     let snippet = rendered.split_once('\n').map_or("", |(_, s)| s);
-    let noise = snippet.chars().filter(|c| *c == '\u{FFFD}' || c.is_control() && *c != '\n').count();
+    let noise = snippet
+        .chars()
+        .filter(|c| *c == '\u{FFFD}' || c.is_control() && *c != '\n')
+        .count();
     let snippet = if noise > 4 { "" } else { snippet };
-    Err(format!("{shown}:{line}:{col}: {what}\n{}", snippet.trim_end())
-        .trim_end()
-        .to_string())
+    Err(
+        format!("{shown}:{line}:{col}: {what}\n{}", snippet.trim_end())
+            .trim_end()
+            .to_string(),
+    )
 }
 
 /// [`read_text`] with a given size limit in bytes.

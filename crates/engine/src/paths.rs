@@ -154,7 +154,10 @@ mod tests {
         assert!(beside("a/b.rules", "/etc/x.toml", ".toml").is_err());
         // Only a file of the kind expected: never `../../.ssh/id_rsa` or a rules file as a map.
         let e = beside("a/b.rules", "../../.ssh/id_rsa", ".toml").unwrap_err();
-        assert!(e.contains("is not a `.toml` file") && e.contains("it was not read"), "{e}");
+        assert!(
+            e.contains("is not a `.toml` file") && e.contains("it was not read"),
+            "{e}"
+        );
         assert!(beside("a/b.rules", "c.rules", ".toml").is_err());
         assert!(beside("a/b.rules", ".toml", ".toml").is_err());
         assert_eq!(
