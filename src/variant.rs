@@ -509,10 +509,11 @@ fn load_tile_sets(
         let src = match bundled {
             Some(text) => Source::new(format!("maps/tiles/{t}.toml"), text),
             None => {
-                let dir = std::path::Path::new(&source.name)
-                    .parent()
-                    .unwrap_or(std::path::Path::new(""));
-                let p = dir.join(t).display().to_string();
+                // As the checker reads it: a `.toml` file beside the rules, never an absolute path.
+                let p = crate::paths::beside(&source.name, t, ".toml")
+                    .map_err(|e| InputError(format!("error: tile set: {e}")))?
+                    .display()
+                    .to_string();
                 Source::new(p.clone(), read_text(&p)?)
             }
         };
