@@ -3,20 +3,24 @@
 #
 # Usage: scripts/fuzz.sh [TARGET|all] [SECONDS]     (default: all targets, 60 seconds each)
 #   TARGET: rules, map, tiles, script or play (fuzz/fuzz_targets/).
+#   On a shared machine: `nice -n 19 scripts/fuzz.sh rules 1800`.
 #
 # - Installs cargo-fuzz when it is missing (`cargo install cargo-fuzz --locked`, from crates.io).
 # - Uses the nightly toolchain when rustup has one; else stable with RUSTC_BOOTSTRAP=1.
 # - Seeds each target's corpus (fuzz/corpus/TARGET, never committed) from the repository's own
-#   rules files, maps, tile sets and scripts.
-# - Builds with debug assertions and overflow checks (`--debug-assertions`) and the address
-#   sanitizer (FUZZ_SANITIZER=none turns it off: about 5 times as many inputs a second).
-# - Limits memory to 2,560 MB: the sanitizer's own bookkeeping takes ~1 GB of a `play` run, so
-#   libFuzzer's default 2,048 reports false out-of-memory errors there.
-# - Prints each target's executions per second and coverage at the end.
+#   rules files, maps, tile sets and scripts (and tests/regressions/TARGET/), and keeps what the
+#   runs add to it, so the next run starts where this one stopped.
+# - Builds with debug assertions and overflow checks (`--debug-assertions`; never `-O`, which
+#   turns them off) and without a sanitizer: safe Rust needs none to catch a panic, an overflow, a
+#   hang or a runaway allocation, and the targets run about 5 times as fast without one.
+#   FUZZ_SANITIZER=address adds the address sanitizer.
+# - Memory: 2,048 MB a run without the sanitizer, 3,072 MB with it (its bookkeeping takes about
+#   1 GB of a `play` run: a lower limit reports false out-of-memory errors).
+# - Prints each target's executions per second and coverage (edges) at the end.
 #
-# A crash or timeout leaves its input in fuzz/artifacts/TARGET/ (and this script exits 1); replay it
-# with `cargo +nightly fuzz run TARGET FILE`; once fixed, keep it under tests/regressions/TARGET/
-# (tests/hostile.rs runs every file there).
+# A crash, a timeout (20 s) or an out-of-memory leaves its input in fuzz/artifacts/TARGET/ (and this
+# script exits 1); replay it with `cargo +nightly fuzz run TARGET FILE`; once fixed, keep it under
+# tests/regressions/TARGET/ (tests/hostile.rs runs every file there through the target's loader).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,23 +46,32 @@ if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
 else
   export RUSTC_BOOTSTRAP=1
 fi
-sanitizer=${FUZZ_SANITIZER:-address}
+sanitizer=${FUZZ_SANITIZER:-none}
+rss=2048
+[ "$sanitizer" = none ] || rss=3072
 
-# The seeds of a target: the repository's files of its kind.
+# The seeds of a target: the repository's files of its kind, and the target's past finds.
 seed() {
   local dir=fuzz/corpus/$1
   mkdir -p "$dir"
-  case "$1" in
-    rules) find rules tests -name '*.rules' -size -64k ;;
-    map) find maps tests -maxdepth 3 -name '*.toml' -not -path 'maps/tiles/*' -size -64k \
-           -exec grep -l '^grid\|^\[\[part' {} + ;;
-    tiles) find maps/tiles tests -name '*.toml' -size -64k -exec grep -l '^\[\[tile\]\]' {} + ;;
-    script) find tests/scripts -name '*.script' -size -4k ;;
-    play) ;;  # bytes steering a generator: libFuzzer starts from nothing
-  esac | while read -r f; do
+  {
+    case "$1" in
+      rules) find rules tests -name '*.rules' -size -64k ;;
+      map) find maps tests -maxdepth 3 -name '*.toml' -not -path 'maps/tiles/*' -size -64k \
+             -exec grep -l '^grid\|^\[\[part' {} + ;;
+      tiles) find maps/tiles tests -name '*.toml' -size -64k -exec grep -l '^\[\[tile\]\]' {} + ;;
+      script) find tests/scripts -name '*.script' -size -4k ;;
+      play) ;;  # bytes steering a generator: the finds below, else libFuzzer starts from nothing
+    esac
+    [ -d "tests/regressions/$1" ] && find "tests/regressions/$1" -type f -not -name '*.md'
+  } | while read -r f; do
     cp "$f" "$dir/$(echo "$f" | tr '/' '_')"
   done
 }
+
+echo "fuzz.sh: building the targets" >&2
+cargo "${toolchain[@]}" fuzz build --debug-assertions --sanitizer "$sanitizer" >&2 \
+  || { echo "fuzz.sh: the build failed" >&2; exit 1; }
 
 summary=()
 for t in "${targets[@]}"; do
@@ -66,12 +79,13 @@ for t in "${targets[@]}"; do
   log=$(mktemp)
   echo "fuzz.sh: $t for ${seconds}s (sanitizer: $sanitizer)" >&2
   cargo "${toolchain[@]}" fuzz run --debug-assertions --sanitizer "$sanitizer" "$t" "fuzz/corpus/$t" -- \
-    -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 -max_len=8192 -print_final_stats=1 \
+    -max_total_time="$seconds" -timeout=20 -rss_limit_mb="$rss" -max_len=8192 -print_final_stats=1 \
     2>&1 | tee "$log" | grep -E '^#[0-9]+.*(pulse|DONE)|ERROR|panicked|SUMMARY' | tail -n 5 >&2 || true
   execs=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
+  runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$')
-  summary+=("$t: ${execs:-?} inputs/s, coverage ${cov:-?} edges")
-  if grep -qE 'ERROR: libFuzzer|panicked|SUMMARY: .*Sanitizer' "$log"; then
+  summary+=("$t: ${runs:-?} inputs in ${seconds}s, ${execs:-?} inputs/s, coverage ${cov:-?} edges")
+  if grep -qE 'ERROR: libFuzzer|panicked|SUMMARY: .*Sanitizer|^artifact_prefix.*Test unit written' "$log"; then
     summary+=("$t: FOUND a problem: see fuzz/artifacts/$t/ and $log")
     failed=1
   else

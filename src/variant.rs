@@ -96,17 +96,26 @@ pub fn load_map_given(
     given: &[Source],
 ) -> Result<MapBoard, String> {
     let maps = GivenMaps { given, sources };
-    let bundled = bundled_map(name);
-    let src = if let Some(text) = bundled {
-        Source::new(format!("maps/{name}.toml"), text)
-    } else if let Some(g) = maps.given(name) {
+    if let Some(text) = bundled_map(name) {
+        let (map, parts) = parsed_bundled_map(name)?;
+        if let Some(s) = sources {
+            s.record(&Source::new(format!("maps/{name}.toml"), text), true);
+            for p in parts {
+                let text = bundled_map(&p).unwrap_or_default();
+                s.record(&Source::new(format!("maps/{p}.toml"), text), true);
+            }
+        }
+        return Ok(map);
+    }
+    let src = if let Some(g) = maps.given(name) {
         g
     } else {
-        let path = crate::paths::beside(&from.name, name, ".toml")?;
-        let p = path.display().to_string();
-        if !crate::header::looks_like_path(name) && !path.exists() {
+        // A name that is not a path and not a bundled map is a misspelt bundled name.
+        if !crate::header::looks_like_path(name) {
             return Err(unknown_map(name));
         }
+        let path = crate::paths::beside(&from.name, name, ".toml")?;
+        let p = path.display().to_string();
         let text =
             crate::files::read_text(&path).map_err(|e| {
                 match crate::files::nearest_file(&path).filter(|_| !path.exists()) {
@@ -117,7 +126,7 @@ pub fn load_map_given(
         Source::new(p, text)
     };
     if let Some(s) = sources {
-        s.record(&src, bundled.is_some());
+        s.record(&src, false);
     }
     parse_map(&src, &maps).map_err(|d| src.render(&d))
 }
@@ -153,6 +162,36 @@ impl crate::map::MapResolver for GivenMaps<'_> {
             None => BundledResolver.resolve(name, from),
         }
     }
+}
+
+/// A bundled map, parsed once per process (its text never changes), with the names of the bundled
+/// maps it includes as parts, in the order they were read (to record them as a fresh parse does).
+fn parsed_bundled_map(name: &str) -> Result<(MapBoard, Vec<String>), String> {
+    use std::sync::OnceLock;
+    type Parsed = Result<(MapBoard, Vec<String>), String>;
+    static PARSED: OnceLock<Vec<OnceLock<Parsed>>> = OnceLock::new();
+    /// Resolves parts as a bundled map's parts resolve, noting each name.
+    struct Noting(std::cell::RefCell<Vec<String>>);
+    impl crate::map::MapResolver for Noting {
+        fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
+            let src = crate::map::MapResolver::resolve(&BundledResolver, name, from)?;
+            self.0.borrow_mut().push(name.to_string());
+            Ok(src)
+        }
+    }
+    let maps = crate::bundled::MAPS;
+    let Some(i) = maps.iter().position(|(n, _)| *n == name) else {
+        return Err(unknown_map(name));
+    };
+    let cells = PARSED.get_or_init(|| maps.iter().map(|_| OnceLock::new()).collect());
+    cells[i]
+        .get_or_init(|| {
+            let src = Source::new(format!("maps/{name}.toml"), maps[i].1);
+            let noting = Noting(Default::default());
+            let map = parse_map(&src, &noting).map_err(|d| src.render(&d))?;
+            Ok((map, noting.0.into_inner()))
+        })
+        .clone()
 }
 
 /// A map name that is neither bundled nor a file: the nearest bundled name and the list.
@@ -518,7 +557,11 @@ fn load_tile_sets(
             }
         };
         sources.record(&src, bundled.is_some());
-        sets.push(parse_tile_set(t, &src).map_err(|d| InputError(src.render(&d)))?);
+        let parsed = match crate::tiles::parse_bundled(t) {
+            Some(parsed) => parsed,
+            None => parse_tile_set(t, &src),
+        };
+        sets.push(parsed.map_err(|d| InputError(src.render(&d)))?);
     }
     let (tiles, counts, start) = compile_tiles(&sets);
     let total: u64 = counts.iter().map(|&c| c as u64).sum();
@@ -561,9 +604,10 @@ impl crate::map::MapResolver for BundledOnly {
 impl BundledOnly {
     /// Loads a bundled map by name (the checker's map loader, without the disk).
     pub fn load_map(name: &str, _from: &Source) -> Result<MapBoard, String> {
-        let text = bundled_map(name).ok_or_else(|| format!("no bundled map `{name}`"))?;
-        let src = Source::new(name, text);
-        parse_map(&src, &BundledOnly).map_err(|d| src.render(&d))
+        if bundled_map(name).is_none() {
+            return Err(format!("no bundled map `{name}`"));
+        }
+        parsed_bundled_map(name).map(|(map, _)| map)
     }
 }
 

@@ -64,6 +64,11 @@ fn load_script(text: &str) {
     }
 }
 
+/// The `play` target's body: the bytes steer the generator (they are not text).
+fn load_play(bytes: &[u8]) {
+    let _ = carto::trial::play_generated(bytes);
+}
+
 fn loader(kind: &str) -> fn(&str) {
     match kind {
         "rules" => load_rules,
@@ -74,7 +79,7 @@ fn loader(kind: &str) -> fn(&str) {
     }
 }
 
-const KINDS: [&str; 4] = ["rules", "map", "tiles", "script"];
+const KINDS: [&str; 5] = ["rules", "map", "tiles", "script", "play"];
 
 #[test]
 fn regressions() {
@@ -90,8 +95,12 @@ fn regressions() {
                 continue;
             }
             let bytes = std::fs::read(&f).unwrap();
-            let text = String::from_utf8_lossy(&bytes);
             eprintln!("{}", f.display());
+            if kind == "play" {
+                load_play(&bytes);
+                continue;
+            }
+            let text = String::from_utf8_lossy(&bytes);
             loader(kind)(&text);
         }
     }

@@ -474,7 +474,7 @@ mod tests {
         let s = Source::new("f", "ab\rcd\r\nef");
         assert_eq!(s.text, "ab\ncd\r\nef");
         assert_eq!(s.line_col(4), (2, 2));
-        assert_eq!(s.line_col(8), (3, 1));
+        assert_eq!(s.line_col(7), (3, 1));
     }
 
     #[test]

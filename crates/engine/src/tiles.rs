@@ -63,6 +63,25 @@ pub fn bundled_tile_set(name: &str) -> Option<&'static str> {
         .map(|(_, t)| *t)
 }
 
+/// A bundled tile set, parsed once per process (its text never changes); `None` for a name that is
+/// not bundled. The checker and every load of a variant parsed the TOML again: most of a `script`
+/// or `play` fuzz input's time, and of loading a bundled variant.
+pub fn parse_bundled(name: &str) -> Option<Result<TileSet, Vec<Diagnostic>>> {
+    use std::sync::OnceLock;
+    type Parsed = Result<TileSet, Vec<Diagnostic>>;
+    static PARSED: OnceLock<Vec<OnceLock<Parsed>>> = OnceLock::new();
+    let sets = crate::bundled::TILE_SETS;
+    let i = sets.iter().position(|(n, _)| *n == name)?;
+    let cells = PARSED.get_or_init(|| sets.iter().map(|_| OnceLock::new()).collect());
+    let parsed = cells[i].get_or_init(|| {
+        parse_tile_set(
+            name,
+            &Source::new(format!("maps/tiles/{name}.toml"), sets[i].1),
+        )
+    });
+    Some(parsed.clone())
+}
+
 /// Most copies of one tile type in a set.
 pub const MAX_COUNT: u32 = 1000;
 

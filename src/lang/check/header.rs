@@ -146,11 +146,8 @@ impl Checker {
         let mut has_start = Some(false);
         let names = crate::header::header_strings(&self.prog, HeaderKey::Tiles);
         for name in &names {
-            if let Some(text) = crate::tiles::bundled_tile_set(name) {
-                let src = crate::diag::Source::new(name.as_str(), text);
-                if let (Ok(set), Some(h)) =
-                    (crate::tiles::parse_tile_set(name, &src), &mut has_start)
-                {
+            if let Some(parsed) = crate::tiles::parse_bundled(name) {
+                if let (Ok(set), Some(h)) = (parsed, &mut has_start) {
                     *h |= set.tiles.iter().any(|t| t.start > 0);
                 }
                 continue;
