@@ -2,30 +2,11 @@
 //! the workspace's root) is bundled under its file name, in name order. The rules files are bundled
 //! by the `carto` crate's own build script.
 
-use std::fmt::Write as _;
-use std::path::Path;
+#[path = "bundle_table.rs"]
+mod bundle_table;
 
-fn table(out: &mut String, name: &str, dir: &Path, ext: &str) {
-    println!("cargo:rerun-if-changed={}", dir.display());
-    let mut files: Vec<(String, String)> = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.extension().and_then(|x| x.to_str()) == Some(ext) && p.is_file() {
-                if let Some(stem) = p.file_stem().and_then(|s| s.to_str()) {
-                    println!("cargo:rerun-if-changed={}", p.display());
-                    files.push((stem.to_string(), p.display().to_string()));
-                }
-            }
-        }
-    }
-    files.sort();
-    let _ = writeln!(out, "pub const {name}: &[(&str, &str)] = &[");
-    for (stem, path) in files {
-        let _ = writeln!(out, "    ({stem:?}, include_str!({path:?})),");
-    }
-    let _ = writeln!(out, "];");
-}
+use bundle_table::table;
+use std::path::Path;
 
 fn main() {
     let here = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
