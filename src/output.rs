@@ -374,3 +374,25 @@ fn game_end<H: Hooks>(game: &Game<H>, n: &Namer<'_, H>) -> Map<String, Value> {
 
 pub use crate::render::ascii::ascii_board;
 pub use crate::render::text::{transcript, transcript_with, TranscriptOptions};
+
+/// One diagnostic as `carto check --format json` writes it (and the playground): where (1-based line
+/// and column, in characters), how bad, its kind's code (`null` for a problem not yet given one),
+/// what and the hint. The fields are listed in README.md ("Machine-readable output").
+pub fn diagnostic_json(src: &crate::diag::Source, d: &crate::diag::Diagnostic) -> Value {
+    let (line, column) = src.line_col(d.span.start);
+    let (end_line, end_column) = src.line_col(d.span.end.max(d.span.start));
+    let severity = if d.is_error() { "error" } else { "warning" };
+    let hint = (!d.notes.is_empty()).then(|| d.notes.join("\n"));
+    json!({
+        "file": src.name,
+        "line": line,
+        "column": column,
+        "end_line": end_line,
+        "end_column": end_column,
+        "severity": severity,
+        "code": d.code.map(|c| c.as_str()),
+        "message": d.message,
+        "label": d.label,
+        "hint": hint,
+    })
+}

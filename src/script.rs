@@ -67,7 +67,7 @@ fn line_spans(text: &str) -> Vec<(Range<usize>, &str)> {
 }
 
 fn fail(src: &Source, span: Range<usize>, msg: impl Into<String>, label: &str) -> InputError {
-    InputError(src.render(&[Diagnostic::error(span, msg).with_label(label)]))
+    InputError(src.render(&[Diagnostic::uncoded_error(span, msg).with_label(label)]))
 }
 
 /// Runs a script. Problems come back as rendered diagnostics naming the script's line.
@@ -165,7 +165,7 @@ fn stack_warnings(src: &Source, h: &Header, cfg: &Config) -> String {
             } else {
                 ""
             };
-            Diagnostic::warning(
+            Diagnostic::uncoded_warning(
                 span.clone(),
                 format!("the stack has {n} of tile {id}{start}; the tile sets have {have}"),
             )
@@ -230,7 +230,7 @@ fn read_lines(src: &Source) -> Result<(Header, Steps), InputError> {
         match step_line(word, rest, line) {
             Ok(step) => steps.push((step, span)),
             Err((msg, note)) => errors.push(
-                Diagnostic::error(span, msg)
+                Diagnostic::uncoded_error(span, msg)
                     .with_label("here")
                     .with_note(note),
             ),
@@ -258,7 +258,7 @@ fn misplaced_header(
     if let Some(meant) = meant {
         if !errors.iter().any(|d| d.span == first_span) {
             errors.push(
-                Diagnostic::error(
+                Diagnostic::uncoded_error(
                     first_span,
                     format!("`{first_word}` is not a header statement"),
                 )
@@ -268,7 +268,7 @@ fn misplaced_header(
         }
     }
     errors.push(
-        Diagnostic::error(span, format!("`{word}` after the first move"))
+        Diagnostic::uncoded_error(span, format!("`{word}` after the first move"))
             .with_label("a header statement")
             .with_note(format!(
                 "`{word}` belongs to the script's header: move it above the first move (`{first}`)"
@@ -299,7 +299,7 @@ fn header_line(
     rest: &str,
     span: Range<usize>,
 ) -> Result<(), Diagnostic> {
-    let here = |msg: String| Diagnostic::error(span.clone(), msg).with_label("here");
+    let here = |msg: String| Diagnostic::uncoded_error(span.clone(), msg).with_label("here");
     match word {
         "variant" if h.variant.is_some() => {
             return Err(here("`variant` given twice".into())
@@ -394,15 +394,16 @@ fn chip_line(
             [] | ["face", "down"] => Ok((id, place.to_string(), false, span)),
             ["face", "up"] => Ok((id, place.to_string(), true, span)),
             _ => Err(
-                Diagnostic::error(span, "a chip lies `face up` or `face down`")
+                Diagnostic::uncoded_error(span, "a chip lies `face up` or `face down`")
                     .with_label("here")
                     .with_note("write a chip layout as `chip ID at PLACE [face up|down]`"),
             ),
         },
-        _ => Err(
-            Diagnostic::error(span, "write a chip layout as `chip ID at PLACE [face up]`")
-                .with_label("here"),
-        ),
+        _ => Err(Diagnostic::uncoded_error(
+            span,
+            "write a chip layout as `chip ID at PLACE [face up]`",
+        )
+        .with_label("here")),
     }
 }
 
@@ -473,7 +474,7 @@ fn load_script_variant(src: &Source, h: &Header) -> Result<Variant, InputError> 
         match crate::paths::beside(&src.name, &variant_name, ".rules") {
             Ok(p) => p.display().to_string(),
             Err(e) => {
-                let d = Diagnostic::error(span, e).with_label("this variant");
+                let d = Diagnostic::uncoded_error(span, e).with_label("this variant");
                 return Err(InputError(src.render(&[d])));
             }
         }
@@ -483,7 +484,7 @@ fn load_script_variant(src: &Source, h: &Header) -> Result<Variant, InputError> 
     if let Err(e) = crate::variant::rules_source(&vpath) {
         let text = e.0.trim_end().trim_start_matches("error: ");
         let (msg, notes) = text.split_once('\n').unwrap_or((text, ""));
-        let mut d = Diagnostic::error(span, msg.to_string()).with_label("this variant");
+        let mut d = Diagnostic::uncoded_error(span, msg.to_string()).with_label("this variant");
         for n in notes.lines() {
             d = d.with_note(n.trim().to_string());
         }
@@ -491,7 +492,7 @@ fn load_script_variant(src: &Source, h: &Header) -> Result<Variant, InputError> 
     }
     load_variant_with(&vpath, &h.sets, &|i, e| {
         let (msg, notes) = e.split_once('\n').unwrap_or((&e, ""));
-        let mut d = Diagnostic::error(
+        let mut d = Diagnostic::uncoded_error(
             h.set_spans[i].clone(),
             format!("`set {}`: {msg}", h.sets[i]),
         )
@@ -666,7 +667,7 @@ fn play_steps(
     let end = steps.last().map_or(0..0, |(_, span)| span.clone());
     // A rule's failure is reported at the script's line, with where the rule is.
     let game_fail = |span: Range<usize>, e: crate::game::GameError, label: &str| {
-        let mut d = Diagnostic::error(span, e.to_string()).with_label(label);
+        let mut d = Diagnostic::uncoded_error(span, e.to_string()).with_label(label);
         if let Some(at) = variant.rule_location(&e) {
             d = d.with_note(format!("the rule is at {at}"));
         }
@@ -716,7 +717,7 @@ fn refused(
     name: &str,
     variant: &Variant,
 ) -> InputError {
-    let mut d = Diagnostic::error(span, why).with_label("refused");
+    let mut d = Diagnostic::uncoded_error(span, why).with_label("refused");
     let action = name.split_whitespace().next().unwrap_or("");
     if let Some(at) = variant.removal_of(action) {
         d = d.with_note(format!(

@@ -41,6 +41,21 @@ pub fn declares_variant(source: &Source) -> bool {
         .any(|i| matches!(i.kind, crate::lang::ast::ItemKind::Variant { .. }))
 }
 
+/// `carto check`'s warning for a rules file without a `variant` header: `play` refuses it, though a
+/// variant may import it.
+pub fn not_a_variant(name: &str) -> crate::diag::Diagnostic {
+    use crate::diag::{Code, Diagnostic};
+    Diagnostic::warning(
+        Code::NotAVariant,
+        0..0,
+        "this file declares no variant: `carto play` refuses it",
+    )
+    .with_label("no `variant \"name\" { … }` header")
+    .with_note(format!(
+        "it can be imported by a variant (`import \"{name}\"`); to play it, add a header `variant \"name\" {{ … }}`"
+    ))
+}
+
 /// Reads a user's file as text, with a clear message for every way that can fail
 /// ([`crate::files::read_text`]: regular files only, with a size limit).
 pub fn read_text(path: &str) -> Result<String, InputError> {
@@ -258,7 +273,7 @@ impl Variant {
         };
         let (src, span) = self.rule_source(rule)?;
         let what = if *action { "action" } else { "rule" };
-        let d = crate::diag::Diagnostic::error(span, format!("{what} `{rule}`: {message}"))
+        let d = crate::diag::Diagnostic::uncoded_error(span, format!("{what} `{rule}`: {message}"))
             .with_label("while running this");
         Some(src.render(&[d]))
     }

@@ -1042,7 +1042,7 @@ fn script_failure_shows_the_transcript() {
     );
 }
 
-// Item 3: `--format json` for check (every diagnostic with file, line, column, severity, message, hint;
+// Item 3: `--format json` for check (every diagnostic with file, line, column, severity, code, message, hint;
 // a missing file is one error and the other files are still checked), list and bench. The field
 // names are documented in README.md ("Machine-readable output").
 #[test]
@@ -1075,6 +1075,7 @@ fn check_json() {
         )
     );
     assert_eq!(d["severity"], "error");
+    assert_eq!(d["code"], "E0119");
     assert_eq!(d["message"], "unknown header key `titel`");
     assert!(d["hint"]
         .as_str()
@@ -1082,6 +1083,7 @@ fn check_json() {
         .starts_with("did you mean `title`?"));
     assert_eq!(v["diagnostics"][1]["file"], "nope.rules");
     assert_eq!(v["diagnostics"][1]["line"], serde_json::Value::Null);
+    assert_eq!(v["diagnostics"][1]["code"], "E0007");
     assert_eq!(
         v["files"][1],
         serde_json::json!({"file": "nope.rules", "errors": 1, "warnings": 0})
@@ -1090,6 +1092,7 @@ fn check_json() {
     assert_eq!(
         keys,
         [
+            "code",
             "column",
             "end_column",
             "end_line",

@@ -92,15 +92,19 @@ fn check_file(
     if result.errors() == 0 && !carto::variant::declares_variant(source) {
         result
             .diagnostics
-            .push((source.clone(), not_a_variant(name)));
+            .push((source.clone(), carto::variant::not_a_variant(name)));
     }
     result
 }
 
-/// Checks a map or tile-set file (`.toml`): a file with `[[tile]]` tables is a tile set, any other
+/// Checks a map or tile-set file (`.toml`): a file with `[[tile]]` tables (or `tile = …`) is a tile set, any other
 /// a map (its parts are read beside it).
 fn check_data_file(source: &carto::diag::Source) -> carto::lang::check::CheckResult {
-    let is_tile_set = source.text.lines().any(|l| l.trim() == "[[tile]]");
+    let is_tile_set = source
+        .text
+        .lines()
+        .map(str::trim)
+        .any(|l| l == "[[tile]]" || l.starts_with("tile =") || l.starts_with("tile="));
     let diagnostics = if is_tile_set {
         let name = std::path::Path::new(&source.name)
             .file_stem()
@@ -146,7 +150,8 @@ impl Report {
             }
             Format::Json => self.diagnostics.push(json!({
                 "file": f, "line": null, "column": null, "end_line": null,
-                "end_column": null, "severity": "error", "message": message,
+                "end_column": null, "severity": "error",
+                "code": carto::diag::Code::Unreadable.as_str(), "message": message,
                 "label": "", "hint": null,
             })),
         }
@@ -172,40 +177,15 @@ impl Report {
                 );
             }
             Format::Json => {
-                self.diagnostics
-                    .extend(result.diagnostics.iter().map(|(src, d)| diagnostic(src, d)));
+                self.diagnostics.extend(
+                    result
+                        .diagnostics
+                        .iter()
+                        .map(|(src, d)| carto::output::diagnostic_json(src, d)),
+                );
                 self.files
                     .push(json!({"file": source.name, "errors": e, "warnings": w}));
             }
         }
     }
-}
-
-/// The warning for a file without a `variant` header: `play` refuses it, though a variant may import it.
-fn not_a_variant(name: &str) -> carto::diag::Diagnostic {
-    carto::diag::Diagnostic::warning(0..0, "this file declares no variant: `carto play` refuses it")
-        .with_label("no `variant \"name\" { … }` header")
-        .with_note(format!(
-            "it can be imported by a variant (`import \"{}\"`); to play it, add a header `variant \"name\" {{ … }}`",
-            name
-        ))
-}
-
-/// One diagnostic as JSON: where (1-based line and column, in characters), how bad, what and the hint.
-fn diagnostic(src: &carto::diag::Source, d: &carto::diag::Diagnostic) -> serde_json::Value {
-    let (line, column) = src.line_col(d.span.start);
-    let (end_line, end_column) = src.line_col(d.span.end.max(d.span.start));
-    let severity = if d.is_error() { "error" } else { "warning" };
-    let hint = (!d.notes.is_empty()).then(|| d.notes.join("\n"));
-    json!({
-        "file": src.name,
-        "line": line,
-        "column": column,
-        "end_line": end_line,
-        "end_column": end_column,
-        "severity": severity,
-        "message": d.message,
-        "label": d.label,
-        "hint": hint,
-    })
 }

@@ -6,13 +6,17 @@ use super::ast::{self, ExprKind, UnOp};
 use super::builtins::{Base, Ty};
 use super::ir::{Face, Program, Value};
 use super::parser::parse_expr_text;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::geometry::FeatureKind;
 
 /// The error for a value of the wrong type: "expected WANT, found FOUND".
 pub(crate) fn mismatch(span: ast::Span, want: Ty, found: Ty) -> Diagnostic {
-    Diagnostic::error(span, format!("expected {want}, found {found}"))
-        .with_label(format!("this is {found}"))
+    Diagnostic::error(
+        Code::TypeMismatch,
+        span,
+        format!("expected {want}, found {found}"),
+    )
+    .with_label(format!("this is {found}"))
 }
 
 /// Evaluates a constant (a parameter's default or a value set by name) to a value of type `ty`.
@@ -36,10 +40,12 @@ pub fn const_value(prog: &mut Program, e: &ast::Expr, ty: Ty) -> Result<Value, D
                     Ty::of(Base::Face),
                 )
             } else {
-                return Err(
-                    Diagnostic::error(e.span.clone(), format!("unknown name `{n}`"))
-                        .with_label("not a colour, kind or face"),
-                );
+                return Err(Diagnostic::error(
+                    Code::UnknownName,
+                    e.span.clone(),
+                    format!("unknown name `{n}`"),
+                )
+                .with_label("not a colour, kind or face"));
             }
         }
         ExprKind::Table(entries) => {
@@ -50,6 +56,7 @@ pub fn const_value(prog: &mut Program, e: &ast::Expr, ty: Ty) -> Result<Value, D
                 if let (Value::Int(k), Value::Int(v)) = (k, v) {
                     if t.iter().any(|(x, _)| *x == k) {
                         return Err(Diagnostic::error(
+                            Code::GivenTwice,
                             ke.span.clone(),
                             format!("key {k} is given twice in this table"),
                         )
@@ -82,11 +89,15 @@ pub fn const_value(prog: &mut Program, e: &ast::Expr, ty: Ty) -> Result<Value, D
 }
 
 fn not_const(e: &ast::Expr) -> Diagnostic {
-    Diagnostic::error(e.span.clone(), "a parameter's value must be a constant")
-        .with_label("not a constant")
-        .with_note(
-            "use a number, `true`/`false`, a string, a colour, a kind, a face or a table `{1: 2}`",
-        )
+    Diagnostic::error(
+        Code::NotConstant,
+        e.span.clone(),
+        "a parameter's value must be a constant",
+    )
+    .with_label("not a constant")
+    .with_note(
+        "use a number, `true`/`false`, a string, a colour, a kind, a face or a table `{1: 2}`",
+    )
 }
 
 impl Program {

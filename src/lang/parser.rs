@@ -5,7 +5,7 @@
 //! Syntax errors name what was expected in words, never in grammar-rule names.
 
 use super::ast::*;
-use crate::diag::{Diagnostic, Source};
+use crate::diag::{Code, Diagnostic, Source};
 use pest::iterators::Pair;
 use pest::Parser;
 
@@ -35,6 +35,7 @@ pub fn parse_file(source: &Source) -> (File, Vec<Diagnostic>) {
     if let Some(at) = too_deep(text) {
         diags.push(
             Diagnostic::error(
+                Code::TooDeep,
                 at..at + 1,
                 format!("nesting is too deep (more than {MAX_DEPTH} levels)"),
             )
@@ -72,17 +73,22 @@ pub fn parse_file(source: &Source) -> (File, Vec<Diagnostic>) {
 pub fn parse_expr_text(text: &str) -> Result<Expr, Diagnostic> {
     pest::set_error_detail(true);
     if let Some(at) = too_deep(text) {
-        return Err(Diagnostic::error(at..at + 1, "nesting is too deep"));
+        return Err(Diagnostic::error(
+            Code::TooDeep,
+            at..at + 1,
+            "nesting is too deep",
+        ));
     }
     let start = skip_trivia(text, 0);
     let mut pairs = CartoParser::parse(Rule::expr, &text[start..])
         .map_err(|e| syntax_error(&e, start, text))?;
     let pair = pairs
         .next()
-        .ok_or_else(|| Diagnostic::error(0..text.len(), "expected a value"))?;
+        .ok_or_else(|| Diagnostic::error(Code::Syntax, 0..text.len(), "expected a value"))?;
     let end = skip_trivia(text, start + pair.as_span().end());
     if end < text.len() {
         return Err(Diagnostic::error(
+            Code::Syntax,
             end..text.len(),
             "unexpected text after the value",
         ));
@@ -307,6 +313,7 @@ fn word_diagnostic(line: &str, pos: usize, at: usize, c: char) -> Diagnostic {
         .find(|ch: char| !in_word(ch))
         .map_or(line.len(), |j| at + j);
     Diagnostic::error(
+        Code::InvalidName,
         pos + start..pos + end,
         format!(
             "`{}` is not a name: `{c}` is not an ASCII letter",
@@ -330,7 +337,11 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
     let positives = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => positives,
         pest::error::ErrorVariant::CustomError { message } => {
-            return Diagnostic::error(pos..pos, format!("the parser gave up: {message}"));
+            return Diagnostic::error(
+                Code::Syntax,
+                pos..pos,
+                format!("the parser gave up: {message}"),
+            );
         }
     };
     let words = expected_words(e, positives, base, pos);
@@ -345,6 +356,7 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
     }
     let (found, len) = found_text(text, pos);
     let d = Diagnostic::error(
+        Code::Syntax,
         pos..pos + len,
         format!("expected {}, found {found}", join_words(&words)),
     )
@@ -426,6 +438,7 @@ fn unfinished_item(text: &str, base: usize, pos: usize, words: &[String]) -> Opt
     let (_, kw_len) = found_text(text, kw);
     Some(
         Diagnostic::error(
+            Code::Syntax,
             kw..kw + kw_len,
             format!("expected {}, found a new item", join_words(&words)),
         )
@@ -445,9 +458,13 @@ fn unterminated_string(text: &str, pos: usize) -> Option<Diagnostic> {
         return None;
     }
     Some(
-        Diagnostic::error(pos..pos + 1, "unterminated string")
-            .with_label("this string has no closing `\"` on its line")
-            .with_note("use `\"\"\"…\"\"\"` for text over several lines"),
+        Diagnostic::error(
+            Code::UnterminatedString,
+            pos..pos + 1,
+            "unterminated string",
+        )
+        .with_label("this string has no closing `\"` on its line")
+        .with_note("use `\"\"\"…\"\"\"` for text over several lines"),
     )
 }
 
@@ -467,6 +484,7 @@ fn limit_mistake(text: &str, pos: usize) -> Option<Diagnostic> {
         let count = &rest[..1 + digits];
         return Some(
             Diagnostic::error(
+                Code::NegativeLimit,
                 pos..pos + count.len(),
                 format!("a limit's count cannot be negative, found `{count}`"),
             )
@@ -485,8 +503,12 @@ fn limit_mistake(text: &str, pos: usize) -> Option<Diagnostic> {
         return None;
     }
     let start = line_start + text[line_start..pos].rfind(word)?;
-    let d = Diagnostic::error(start..start + word.len(), format!("unknown limit `{word}`"))
-        .with_label("not a limit");
+    let d = Diagnostic::error(
+        Code::UnknownLimit,
+        start..start + word.len(),
+        format!("unknown limit `{word}`"),
+    )
+    .with_label("not a limit");
     Some(match word.strip_prefix("per_") {
         Some(unit) => d.with_note(format!(
             "did you mean `per {unit}`? `per` and the unit are two words: `limit per {unit} N`"
@@ -579,7 +601,11 @@ impl Builder {
     }
 
     fn internal(&self, span: Span) -> Diagnostic {
-        Diagnostic::error(span, "internal parser error: unexpected syntax tree")
+        Diagnostic::error(
+            Code::Syntax,
+            span,
+            "internal parser error: unexpected syntax tree",
+        )
     }
 
     fn next<'i>(
@@ -599,7 +625,7 @@ impl Builder {
 
     fn int(&self, p: Pair<'_, Rule>) -> Res<i64> {
         p.as_str().parse::<i64>().map_err(|_| {
-            Diagnostic::error(self.span(&p), "number too large")
+            Diagnostic::error(Code::NumberTooLarge, self.span(&p), "number too large")
                 .with_label("does not fit in 64 bits")
         })
     }
@@ -616,9 +642,13 @@ impl Builder {
         } else {
             unescape(&raw[1..raw.len() - 1]).map_err(|(off, c)| {
                 let at = span.start + 1 + off;
-                Diagnostic::error(at..at + 1 + c.len_utf8(), format!("unknown escape `\\{c}`"))
-                    .with_label("not an escape")
-                    .with_note("the escapes are `\\\"`, `\\\\` and `\\n`")
+                Diagnostic::error(
+                    Code::UnknownEscape,
+                    at..at + 1 + c.len_utf8(),
+                    format!("unknown escape `\\{c}`"),
+                )
+                .with_label("not an escape")
+                .with_note("the escapes are `\\\"`, `\\\\`, `\\n` and `\\t`")
             })?
         };
         Ok(StrLit { value, span })
@@ -652,6 +682,7 @@ impl Builder {
                             match word {
                                 Some((_, "player")) => true,
                                 Some((at, w)) => return Err(Diagnostic::error(
+                                    Code::HoldingKind,
                                     at,
                                     format!(
                                         "a holding area is shared or `per player`, not per `{w}`"
@@ -904,7 +935,11 @@ impl Builder {
     fn type_expr(&self, p: Pair<'_, Rule>, depth: usize) -> Res<TypeExpr> {
         let span = self.span(&p);
         if depth > MAX_DEPTH {
-            return Err(Diagnostic::error(span, "type nested too deeply"));
+            return Err(Diagnostic::error(
+                Code::TooDeep,
+                span,
+                "type nested too deeply",
+            ));
         }
         let inner = self.next(&mut kids(p), &span)?;
         match inner.as_rule() {
@@ -989,6 +1024,7 @@ impl Builder {
         let span = self.span(&p);
         if depth > MAX_DEPTH {
             return Err(Diagnostic::error(
+                Code::TooDeep,
                 span,
                 format!("blocks nested too deeply (more than {MAX_DEPTH})"),
             ));
@@ -1054,6 +1090,7 @@ impl Builder {
 
     fn too_deep(&self, span: Span) -> Diagnostic {
         Diagnostic::error(
+            Code::TooDeep,
             span,
             format!("expression nested too deeply (more than {MAX_DEPTH} levels)"),
         )

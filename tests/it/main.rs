@@ -18,6 +18,8 @@ mod check_finds;
 mod cli;
 #[path = "../doc.rs"]
 mod doc;
+#[path = "../error_codes.rs"]
+mod error_codes;
 #[path = "../generated.rs"]
 mod generated;
 #[path = "../grammar_doc.rs"]

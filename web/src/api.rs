@@ -1,6 +1,6 @@
 //! The functions the page calls, by name: what is bundled, check, the page and map, parameters.
 
-use carto::diag::{Diagnostic, Source};
+use carto::diag::Source;
 use carto::lang::check::{check_source, render, BundledRules, CheckResult};
 use carto::variant::{declares_variant, variant_from_texts, InputError, Variant};
 use serde_json::{json, Value};
@@ -116,19 +116,9 @@ fn check_result(name: &str, text: &str, maps: &[Source]) -> (Source, CheckResult
     if result.errors() == 0 && !declares_variant(&source) {
         result
             .diagnostics
-            .push((source.clone(), not_a_variant(name)));
+            .push((source.clone(), carto::variant::not_a_variant(name)));
     }
     (source, result)
-}
-
-/// `carto check`'s warning for a file without a `variant` header.
-fn not_a_variant(name: &str) -> Diagnostic {
-    Diagnostic::warning(0..0, "this file declares no variant: `carto play` refuses it")
-        .with_label("no `variant \"name\" { … }` header")
-        .with_note(format!(
-            "it can be imported by a variant (`import \"{}\"`); to play it, add a header `variant \"name\" {{ … }}`",
-            name
-        ))
 }
 
 /// Every diagnostic with `carto check --format json`'s fields, plus the editor's offsets (UTF-16
@@ -141,7 +131,7 @@ fn check(name: &str, text: &str, maps: &[Source]) -> Value {
         .diagnostics
         .iter()
         .map(|(src, d)| {
-            let mut j = diagnostic_json(src, d);
+            let mut j = carto::output::diagnostic_json(src, d);
             if src.name == source.name && src.text == source.text {
                 j["from"] = json!(utf16(text, d.span.start));
                 j["to"] = json!(utf16(text, d.span.end.max(d.span.start)));
@@ -172,7 +162,7 @@ fn check_map(name: &str, text: &str) -> Value {
     let diagnostics: Vec<Value> = diags
         .iter()
         .map(|d| {
-            let mut j = diagnostic_json(&source, d);
+            let mut j = carto::output::diagnostic_json(&source, d);
             j["from"] = json!(utf16(text, d.span.start));
             j["to"] = json!(utf16(text, d.span.end.max(d.span.start)));
             j["text"] = json!(source.render(std::slice::from_ref(d)));
@@ -186,19 +176,6 @@ fn check_map(name: &str, text: &str) -> Value {
         "summary": format!("{name}: {n} error{}", if n == 1 { "" } else { "s" }),
         "errors": n,
         "map_svg": svg,
-    })
-}
-
-/// A diagnostic as `carto check --format json` writes it.
-fn diagnostic_json(src: &Source, d: &Diagnostic) -> Value {
-    let (line, column) = src.line_col(d.span.start);
-    let (end_line, end_column) = src.line_col(d.span.end.max(d.span.start));
-    let severity = if d.is_error() { "error" } else { "warning" };
-    let hint = (!d.notes.is_empty()).then(|| d.notes.join("\n"));
-    json!({
-        "file": src.name, "line": line, "column": column, "end_line": end_line,
-        "end_column": end_column, "severity": severity, "message": d.message,
-        "label": d.label, "hint": hint,
     })
 }
 

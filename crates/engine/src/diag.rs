@@ -21,10 +21,193 @@ pub enum Severity {
     Warning,
 }
 
+/// The kinds of problem, each with a stable code: `E` for an error, `W` for a warning. Every
+/// code is listed in `docs/error-codes.md` with an example that produces it (a test checks both
+/// ways). The variants of one problem share its code; a code is never reused for another kind.
+/// Numbered by area: E00xx reading and syntax, E01xx names, E02xx types and expressions, E03xx
+/// parameters and the header, E04xx rules and actions, E05xx maps, E06xx tile sets, W0xxx warnings.
+macro_rules! codes {
+    ($($(#[doc = $doc:literal])+ $name:ident $code:literal,)*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code {
+            $($(#[doc = $doc])+ $name,)*
+        }
+
+        impl Code {
+            /// Every code, in the order of the table.
+            pub const ALL: &'static [Code] = &[$(Code::$name,)*];
+
+            /// The code as shown: `E0110`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$name => $code,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// A syntax error: the text does not follow the grammar (`expected …, found …`).
+    Syntax "E0001",
+    /// A string without its closing quote on its line.
+    UnterminatedString "E0002",
+    /// Not a valid name: a character that is not an ASCII letter, digit or `_`, or a reserved word.
+    InvalidName "E0003",
+    /// A number that does not fit in 64 bits.
+    NumberTooLarge "E0004",
+    /// An unknown escape in a string (`\t`).
+    UnknownEscape "E0005",
+    /// Expressions, blocks or types nested too deeply.
+    TooDeep "E0006",
+    /// A file that cannot be read: missing, a folder, not text, or no bundled file of that name.
+    Unreadable "E0007",
+    /// A map or tile-set file that is not valid TOML, or not of the expected shape.
+    InvalidToml "E0008",
+    /// An imported file that cannot be found.
+    ImportNotFound "E0101",
+    /// A file that imports itself, directly or through others.
+    ImportCycle "E0102",
+    /// A name that is not defined where it is used.
+    UnknownName "E0110",
+    /// A call of a builtin that does not exist.
+    UnknownBuiltin "E0111",
+    /// A field that the value's type does not have.
+    UnknownField "E0112",
+    /// A type name that does not exist.
+    UnknownType "E0113",
+    /// A trigger (`on …`) that does not exist.
+    UnknownTrigger "E0114",
+    /// A phase that does not exist.
+    UnknownPhase "E0115",
+    /// An asked action that does not exist.
+    UnknownAction "E0116",
+    /// A chip colour the variant does not have.
+    UnknownColour "E0117",
+    /// A limit, limit unit or limit flag that does not exist.
+    UnknownLimit "E0118",
+    /// A header key that does not exist.
+    UnknownHeaderKey "E0119",
+    /// An `override` of a parameter that does not exist.
+    UnknownParameter "E0120",
+    /// A square attribute that the map does not have.
+    UnknownMapAttribute "E0121",
+    /// A name defined twice (a rule, action, parameter, choice, chip colour, …).
+    DefinedTwice "E0130",
+    /// Something given twice where it is given once (a header key, a table key, a header, the chip set).
+    GivenTwice "E0131",
+    /// A value of the wrong type (`expected …, found …`), including operands that cannot be compared
+    /// and values that cannot be indexed.
+    TypeMismatch "E0201",
+    /// A list of lists.
+    NestedList "E0202",
+    /// A call with the wrong number of arguments.
+    ArgumentCount "E0203",
+    /// A query used as a statement, or an effect used as a value.
+    QueryOrEffect "E0204",
+    /// Something that must be a constant and is not.
+    NotConstant "E0205",
+    /// A division by a constant zero.
+    DivisionByZero "E0206",
+    /// An aggregate of the wrong form (`count` with a `:` part).
+    AggregateForm "E0207",
+    /// A holding area used as the other kind (shared or per player).
+    HoldingKind "E0208",
+    /// A parameter of a type parameters cannot have, or with a constraint its type does not take.
+    ParameterType "E0301",
+    /// A value outside what its parameter allows (its range or its `one of` list).
+    ValueNotAllowed "E0302",
+    /// A range that holds no value (`5..2`).
+    EmptyRange "E0303",
+    /// A parameter's range that depends on itself.
+    RangeCycle "E0304",
+    /// More than the language allows: chip colours, table keys, a chip's count or value.
+    TooMany "E0305",
+    /// A header value that `play` refuses (players, followers, start squares, tile sets).
+    HeaderRefused "E0306",
+    /// The header's map cannot be loaded.
+    MapNotLoaded "E0307",
+    /// A tile set named by the header cannot be loaded.
+    TileSetNotLoaded "E0308",
+    /// A rule or action that can never apply.
+    NeverApplies "E0401",
+    /// A forced action that always applies, so would be taken again and again.
+    EndlessForcedAction "E0402",
+    /// An action of the wrong form: a forced one with parameters, an asked one with a phase, limits
+    /// or a list parameter, an action asked that is not an asked action.
+    ActionForm "E0403",
+    /// An action asked after a house rule removed it.
+    RemovedAction "E0404",
+    /// A house rule (`change`, `remove`, `replace`) naming nothing imported.
+    NothingToChange "E0405",
+    /// A `change` that changes nothing.
+    EmptyChange "E0406",
+    /// A limit with a negative count.
+    NegativeLimit "E0407",
+    /// A map without a land square.
+    NoLand "E0501",
+    /// A square attribute of a type or value maps do not allow.
+    BadAttribute "E0502",
+    /// A square or range outside the map.
+    OutsideMap "E0503",
+    /// A problem in the map's legend: a key, a kind, a character not in it.
+    Legend "E0504",
+    /// A problem in the map's grid: missing, too large, rows of different lengths.
+    Grid "E0505",
+    /// A town, start square, ferry or exit on a square of the wrong kind.
+    WrongSquare "E0506",
+    /// A name used twice in a map, or a square named twice.
+    MapNameTwice "E0507",
+    /// A start square or town without a name.
+    MissingName "E0508",
+    /// A group of squares given badly: both squares and rows, or neither.
+    Group "E0509",
+    /// A border exit given badly: its side, its feature, or not facing off the map.
+    Exit "E0510",
+    /// A problem with a map's parts: one that cannot be loaded, includes itself, nests too deep,
+    /// overlaps another or has problems of its own.
+    Part "E0511",
+    /// A tile set without tiles.
+    NoTiles "E0601",
+    /// A key a tile set does not know.
+    UnknownKey "E0602",
+    /// A tile-set value of the wrong type.
+    WrongType "E0603",
+    /// A key a tile must have and does not.
+    MissingKey "E0604",
+    /// A tile-set value out of its range (a count, `start`, an id, `edges`).
+    BadValue "E0605",
+    /// A tile whose sides, edges, half-edges and cities do not add up.
+    TileShape "E0606",
+    /// A tile id used twice, or a second start tile.
+    TileTwice "E0607",
+    /// A parameter that nothing reads.
+    UnusedParameter "W0001",
+    /// Something that has no effect here (a trigger that never fires on this map, a limit in a phase
+    /// it cannot bind).
+    NoEffect "W0002",
+    /// A house rule that makes a rule or action of another kind than the imported one.
+    KindReplaced "W0003",
+    /// A rules file without a `variant` header, which `carto play` refuses.
+    NotAVariant "W0004",
+}
+
+impl Code {
+    pub fn severity(self) -> Severity {
+        match self.as_str().starts_with('W') {
+            true => Severity::Warning,
+            false => Severity::Error,
+        }
+    }
+}
+
 /// One problem in one source file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
+    /// Its kind (see [`Code`]); `None` for the problems not yet given one (scripts, logs and the
+    /// failures of a running game).
+    pub code: Option<Code>,
     /// Byte range in the source text.
     pub span: Range<usize>,
     /// What is wrong, one line.
@@ -36,19 +219,39 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(span: Range<usize>, message: impl Into<String>) -> Self {
+    /// An error of kind `code` (an `E` code).
+    pub fn error(code: Code, span: Range<usize>, message: impl Into<String>) -> Self {
+        debug_assert_eq!(code.severity(), Severity::Error, "{code:?}");
+        Diagnostic {
+            code: Some(code),
+            ..Diagnostic::uncoded_error(span, message)
+        }
+    }
+    /// A warning of kind `code` (a `W` code).
+    pub fn warning(code: Code, span: Range<usize>, message: impl Into<String>) -> Self {
+        debug_assert_eq!(code.severity(), Severity::Warning, "{code:?}");
+        Diagnostic {
+            severity: Severity::Warning,
+            code: Some(code),
+            ..Diagnostic::uncoded_error(span, message)
+        }
+    }
+    /// An error not yet given a kind.
+    pub fn uncoded_error(span: Range<usize>, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Error,
+            code: None,
             span,
             message: message.into(),
             label: String::new(),
             notes: Vec::new(),
         }
     }
-    pub fn warning(span: Range<usize>, message: impl Into<String>) -> Self {
+    /// A warning not yet given a kind.
+    pub fn uncoded_warning(span: Range<usize>, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: Severity::Warning,
-            ..Diagnostic::error(span, message)
+            ..Diagnostic::uncoded_error(span, message)
         }
     }
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
@@ -407,6 +610,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn codes_are_unique_and_well_formed() {
+        let mut seen = std::collections::BTreeSet::new();
+        for c in Code::ALL {
+            let s = c.as_str();
+            assert!(seen.insert(s), "{s} twice");
+            assert_eq!(s.len(), 5, "{s}");
+            assert!(matches!(&s[..1], "E" | "W"), "{s}");
+            assert!(s[1..].chars().all(|d| d.is_ascii_digit()), "{s}");
+        }
+    }
+
+    #[test]
     fn line_col_counts_characters() {
         let s = Source::new("f", "ab\ncdé f\n");
         assert_eq!(s.line_col(0), (1, 1));
@@ -436,7 +651,9 @@ mod tests {
     fn a_long_line_is_shown_around_the_caret() {
         let text = format!("ok\n{}bad{}\n", "x".repeat(5000), "y".repeat(5000));
         let s = Source::new("x.rules", text);
-        let out = s.render(&[Diagnostic::error(5003..5006, "unknown `bad`").with_label("here")]);
+        let out = s.render(&[
+            Diagnostic::error(Code::UnknownName, 5003..5006, "unknown `bad`").with_label("here"),
+        ]);
         assert!(out.contains("x.rules:2:5001"), "{out}");
         assert!(
             out.contains("line 2 is 10,003 characters long: shown from column 4961 to 5080"),
@@ -480,9 +697,11 @@ mod tests {
     #[test]
     fn renders_file_line_col_and_caret() {
         let s = Source::new("x.rules", "let a = 1\nlet b = c\n");
-        let out = s.render(&[Diagnostic::error(18..19, "unknown name `c`")
-            .with_label("not defined")
-            .with_note("did you mean `a`?")]);
+        let out = s.render(&[
+            Diagnostic::error(Code::UnknownName, 18..19, "unknown name `c`")
+                .with_label("not defined")
+                .with_note("did you mean `a`?"),
+        ]);
         assert!(out.contains("x.rules:2:9"), "{out}");
         assert!(out.contains('^'), "{out}");
     }

@@ -213,8 +213,12 @@ fn text_of(mut bytes: Vec<u8>, shown: &str) -> Result<String, String> {
     let text = format!("{before}\u{FFFD}{rest}");
     let src = crate::diag::Source::new(shown, text);
     let (line, col) = src.line_col(at);
-    let diag =
-        crate::diag::Diagnostic::error(at..at + '\u{FFFD}'.len_utf8(), "").with_label("not text");
+    let diag = crate::diag::Diagnostic::error(
+        crate::diag::Code::Unreadable,
+        at..at + '\u{FFFD}'.len_utf8(),
+        "",
+    )
+    .with_label("not text");
     let rendered = src.render(&[diag]);
     // The rendered diagnostic without its first line (`error: `): the message says it instead. A
     // binary file's line is noise: shown only when it is mostly text.

@@ -1,7 +1,7 @@
 //! Map boards: squares, their kinds and marks, and free-form attributes, loaded from TOML
 //! (format in `maps/README.md`).
 
-use crate::diag::{did_you_mean, Diagnostic, Source};
+use crate::diag::{did_you_mean, Code, Diagnostic, Source};
 use crate::geometry::{EdgeKind, SIDE_DELTA, SIDE_NAMES};
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -231,6 +231,7 @@ pub fn parse_map(source: &Source, resolver: &dyn MapResolver) -> Result<MapBoard
     let mut board = parse_nested(source, resolver, &mut stack)?;
     if !board.squares.iter().any(|s| s.kind == SquareKind::Land) {
         return Err(vec![Diagnostic::error(
+            Code::NoLand,
             0..0,
             "the map has no land square: no tile could be placed on it",
         )
@@ -268,6 +269,7 @@ fn parse_nested(
                 .replace("expected i64", "expected an integer")
                 .replace("expected i32", "expected an integer");
             let mut d = Diagnostic::error(
+                Code::InvalidToml,
                 span,
                 msg.lines().next().unwrap_or("invalid map").to_string(),
             );
@@ -528,8 +530,12 @@ impl Cx<'_> {
                         "a"
                     };
                     self.error(
-                        Diagnostic::error(span, format!("attribute `{name}` is {a} {what}"))
-                            .with_label("expected a string, an integer or a boolean"),
+                        Diagnostic::error(
+                            Code::BadAttribute,
+                            span,
+                            format!("attribute `{name}` is {a} {what}"),
+                        )
+                        .with_label("expected a string, an integer or a boolean"),
                     );
                     continue;
                 }
@@ -538,6 +544,7 @@ impl Cx<'_> {
                 if !(0..=i64::from(MAX_SLOTS)).contains(n) {
                     self.error(
                         Diagnostic::error(
+                            Code::BadAttribute,
                             span.clone(),
                             format!("`slots = {n}`: a square has 0 to {MAX_SLOTS} chip slots"),
                         )
@@ -569,6 +576,7 @@ impl Cx<'_> {
                 };
                 self.error(
                     Diagnostic::error(
+                        Code::BadAttribute,
                         span,
                         format!(
                             "attribute `{name}` is {} {here} but {} elsewhere",
@@ -599,9 +607,16 @@ impl Cx<'_> {
         }
         if x < 0 || y < 0 || x >= i64::from(w) || y >= i64::from(h) {
             self.error(
-                Diagnostic::error(c.span(), format!("[{x}, {y}] is outside the map")).with_label(
-                    format!("the map is {w}×{h}: x in 0..={}, y in 0..={}", w - 1, h - 1),
-                ),
+                Diagnostic::error(
+                    Code::OutsideMap,
+                    c.span(),
+                    format!("[{x}, {y}] is outside the map"),
+                )
+                .with_label(format!(
+                    "the map is {w}×{h}: x in 0..={}, y in 0..={}",
+                    w - 1,
+                    h - 1
+                )),
             );
             return None;
         }
@@ -729,6 +744,7 @@ fn build_legend(
             _ => {
                 cx.error(
                     Diagnostic::error(
+                        Code::Legend,
                         key.span(),
                         format!("legend key `{}` is not one character", key.get_ref()),
                     )
@@ -747,8 +763,12 @@ fn build_legend(
             ),
         };
         let Some(kind) = SquareKind::from_name(kind_name) else {
-            let mut d = Diagnostic::error(kind_span, format!("unknown square kind `{kind_name}`"))
-                .with_label(format!("expected one of: {}", kind_names.join(", ")));
+            let mut d = Diagnostic::error(
+                Code::Legend,
+                kind_span,
+                format!("unknown square kind `{kind_name}`"),
+            )
+            .with_label(format!("expected one of: {}", kind_names.join(", ")));
             if let Some(m) = did_you_mean(kind_name, kind_names) {
                 d = d.with_note(format!("did you mean `{m}`?"));
             }
@@ -767,6 +787,7 @@ fn build_legend(
         if town && kind != SquareKind::Land {
             cx.error(
                 Diagnostic::error(
+                    Code::WrongSquare,
                     kind_span,
                     format!("a town must be on land, not on {}", kind_article(kind)),
                 )
@@ -868,7 +889,7 @@ fn grid_dimensions(cx: &mut Cx, raw: &RawMap) -> (i32, i32, Vec<Vec<GridChar>>) 
     if rows.is_empty() {
         let span = raw.grid.as_ref().map(|g| g.span()).unwrap_or(0..0);
         cx.error(
-            Diagnostic::error(span, "the map has no grid")
+            Diagnostic::error(Code::Grid, span, "the map has no grid")
                 .with_label("expected `grid = \"\"\"...\"\"\"` or `[[part]]`s"),
         );
     }
@@ -883,6 +904,7 @@ fn grid_dimensions(cx: &mut Cx, raw: &RawMap) -> (i32, i32, Vec<Vec<GridChar>>) 
         let span = raw.grid.as_ref().map(|g| g.span()).unwrap_or(0..0);
         cx.error(
             Diagnostic::error(
+                Code::Grid,
                 span,
                 format!("the grid is {width}×{height} squares, too large"),
             )
@@ -924,6 +946,7 @@ fn grid_squares(
             };
             cx.error(
                 Diagnostic::error(
+                    Code::Grid,
                     span,
                     format!(
                         "row {y} of the grid has {} squares, the first row has {width}",
@@ -976,6 +999,7 @@ fn report_missing(
     for (ch, (span, count, x, y)) in missing {
         let shown = ch.escape_debug();
         let mut d = Diagnostic::error(
+            Code::Legend,
             span,
             format!("character `{shown}` at [{x}, {y}] is not in the legend"),
         )
@@ -1050,6 +1074,7 @@ fn add_groups(cx: &mut Cx, board: &mut MapBoard, groups: &[RawGroup]) {
             (Some(_), true) => {
                 cx.error(
                     Diagnostic::error(
+                        Code::Group,
                         g.name.span(),
                         format!("group `{gname}` has both `squares` and `rows`/`cols`"),
                     )
@@ -1076,8 +1101,12 @@ fn add_groups(cx: &mut Cx, board: &mut MapBoard, groups: &[RawGroup]) {
             }
             (None, false) => {
                 cx.error(
-                    Diagnostic::error(g.name.span(), format!("group `{gname}` has no squares"))
-                        .with_label("expected `rows`, `cols` or `squares`"),
+                    Diagnostic::error(
+                        Code::Group,
+                        g.name.span(),
+                        format!("group `{gname}` has no squares"),
+                    )
+                    .with_label("expected `rows`, `cols` or `squares`"),
                 );
             }
         }
@@ -1106,16 +1135,24 @@ fn add_towns(cx: &mut Cx, board: &mut MapBoard, raw: &RawMap) {
             let name = t.name.get_ref();
             if name.trim().is_empty() || crate::paths::control_char(name).is_some() {
                 cx.error(
-                    Diagnostic::error(t.name.span(), format!("a {what} needs a name"))
-                        .with_label("a name on one line, such as \"Paris\""),
+                    Diagnostic::error(
+                        Code::MissingName,
+                        t.name.span(),
+                        format!("a {what} needs a name"),
+                    )
+                    .with_label("a name on one line, such as \"Paris\""),
                 );
             }
             if let Some(first) = names.get(name) {
                 let first = cx.at(first);
                 cx.error(
-                    Diagnostic::error(t.name.span(), format!("the name `{name}` is used twice"))
-                        .with_label("a second start square or town with this name")
-                        .with_note(format!("first used at {first}")),
+                    Diagnostic::error(
+                        Code::MapNameTwice,
+                        t.name.span(),
+                        format!("the name `{name}` is used twice"),
+                    )
+                    .with_label("a second start square or town with this name")
+                    .with_note(format!("first used at {first}")),
                 );
             } else {
                 names.insert(name.clone(), t.name.span());
@@ -1128,6 +1165,7 @@ fn add_towns(cx: &mut Cx, board: &mut MapBoard, raw: &RawMap) {
                 let on = kind.map(kind_article).unwrap_or_default();
                 cx.error(
                     Diagnostic::error(
+                        Code::WrongSquare,
                         t.at.span(),
                         format!("{what} `{name}` at [{x}, {y}] is on {on}, not land"),
                     )
@@ -1139,6 +1177,7 @@ fn add_towns(cx: &mut Cx, board: &mut MapBoard, raw: &RawMap) {
                 let first = cx.at(first);
                 cx.error(
                     Diagnostic::error(
+                        Code::MapNameTwice,
                         t.at.span(),
                         format!("[{x}, {y}] already has a start square or town"),
                     )
@@ -1178,8 +1217,12 @@ fn add_ferries(cx: &mut Cx, board: &mut MapBoard, ferries: &[RawFerry]) {
             if kind != Some(SquareKind::Land) {
                 let on = kind.map(kind_article).unwrap_or_default();
                 cx.error(
-                    Diagnostic::error(f.from.span(), format!("a ferry starts at [{x}, {y}], {on}"))
-                        .with_label("expected a land square"),
+                    Diagnostic::error(
+                        Code::WrongSquare,
+                        f.from.span(),
+                        format!("a ferry starts at [{x}, {y}], {on}"),
+                    )
+                    .with_label("expected a land square"),
                 );
             }
         }
@@ -1188,8 +1231,12 @@ fn add_ferries(cx: &mut Cx, board: &mut MapBoard, ferries: &[RawFerry]) {
             if kind != Some(SquareKind::Island) {
                 let on = kind.map(kind_article).unwrap_or_default();
                 cx.error(
-                    Diagnostic::error(f.to.span(), format!("a ferry ends at [{x}, {y}], {on}"))
-                        .with_label("expected an island square"),
+                    Diagnostic::error(
+                        Code::WrongSquare,
+                        f.to.span(),
+                        format!("a ferry ends at [{x}, {y}], {on}"),
+                    )
+                    .with_label("expected an island square"),
                 );
             }
         }
@@ -1210,17 +1257,24 @@ fn add_exits(cx: &mut Cx, board: &mut MapBoard, exits: &[RawExit]) {
         };
         if side.is_none() {
             cx.error(
-                Diagnostic::error(e.side.span(), format!("unknown side `{side_name}`"))
-                    .with_label("expected \"N\", \"E\", \"S\" or \"W\""),
+                Diagnostic::error(
+                    Code::Exit,
+                    e.side.span(),
+                    format!("unknown side `{side_name}`"),
+                )
+                .with_label("expected \"N\", \"E\", \"S\" or \"W\""),
             );
         }
         let feature = match e.feature.get_ref().as_str() {
             "road" => Some(EdgeKind::Road),
             "city" => Some(EdgeKind::City),
             other => {
-                let mut d =
-                    Diagnostic::error(e.feature.span(), format!("unknown exit feature `{other}`"))
-                        .with_label("expected \"road\" or \"city\"");
+                let mut d = Diagnostic::error(
+                    Code::Exit,
+                    e.feature.span(),
+                    format!("unknown exit feature `{other}`"),
+                )
+                .with_label("expected \"road\" or \"city\"");
                 if let Some(m) = did_you_mean(other, ["road", "city"]) {
                     d = d.with_note(format!("did you mean `{m}`?"));
                 }
@@ -1236,6 +1290,7 @@ fn add_exits(cx: &mut Cx, board: &mut MapBoard, exits: &[RawExit]) {
             let on = kind.map(kind_article).unwrap_or_default();
             cx.error(
                 Diagnostic::error(
+                    Code::WrongSquare,
                     e.at.span(),
                     format!("the exit at [{x}, {y}] is on {on}, not land"),
                 )
@@ -1249,6 +1304,7 @@ fn add_exits(cx: &mut Cx, board: &mut MapBoard, exits: &[RawExit]) {
         if let Some(beyond) = beyond_exit(board, (x, y), side) {
             cx.error(
                 Diagnostic::error(
+                    Code::Exit,
                     e.side.span(),
                     format!("the exit at [{x}, {y}] does not face off the map: {beyond}"),
                 )
@@ -1287,6 +1343,7 @@ fn group_range(cx: &mut Cx, r: &Option<Spanned<Pair>>, what: &str, n: i32) -> Op
     if a < 0 || b >= i64::from(n) || a > b {
         cx.error(
             Diagnostic::error(
+                Code::OutsideMap,
                 r.span(),
                 format!("[{a}, {b}] is not a range of the map's {what}"),
             )
@@ -1328,6 +1385,7 @@ fn name_areas(cx: &mut Cx, board: &mut MapBoard, list: &[RawNamed], kind: Square
             let first = cx.at(first);
             cx.error(
                 Diagnostic::error(
+                    Code::MapNameTwice,
                     a.name.span(),
                     format!("the {what} name `{name}` is used twice"),
                 )
@@ -1347,6 +1405,7 @@ fn name_areas(cx: &mut Cx, board: &mut MapBoard, list: &[RawNamed], kind: Square
         let Some(n) = n else {
             cx.error(
                 Diagnostic::error(
+                    Code::WrongSquare,
                     a.at.span(),
                     format!(
                         "[{x}, {y}] is {}, not {}",
@@ -1369,8 +1428,12 @@ fn name_areas(cx: &mut Cx, board: &mut MapBoard, list: &[RawNamed], kind: Square
         if !area.name.is_empty() {
             let old = area.name.clone();
             cx.error(
-                Diagnostic::error(a.at.span(), format!("this {what} is already named `{old}`"))
-                    .with_label(format!("a second name for the {what} at [{x}, {y}]")),
+                Diagnostic::error(
+                    Code::MapNameTwice,
+                    a.at.span(),
+                    format!("this {what} is already named `{old}`"),
+                )
+                .with_label(format!("a second name for the {what} at [{x}, {y}]")),
             );
             continue;
         }
@@ -1451,6 +1514,7 @@ fn reject_grid_keys(cx: &mut Cx, raw: &RawMap) {
     if let Some((span, what)) = stray {
         cx.error(
             Diagnostic::error(
+                Code::Part,
                 span,
                 format!("a map made of parts cannot also have `{what}`"),
             )
@@ -1474,6 +1538,7 @@ fn load_part(
     if !offset_ok {
         cx.error(
             Diagnostic::error(
+                Code::OutsideMap,
                 part.offset.span(),
                 format!("offset [{ox}, {oy}] is out of range"),
             )
@@ -1484,7 +1549,7 @@ fn load_part(
         Ok(s) => s,
         Err(msg) => {
             cx.error(
-                Diagnostic::error(span, format!("cannot load part `{name}`"))
+                Diagnostic::error(Code::Part, span, format!("cannot load part `{name}`"))
                     .with_label("no such map")
                     .with_note(msg),
             );
@@ -1498,17 +1563,25 @@ fn load_part(
             .chain([sub.name.as_str()])
             .collect();
         cx.error(
-            Diagnostic::error(span, format!("map `{}` includes itself", sub.name))
-                .with_label("this part leads back to a map that includes it")
-                .with_note(format!("chain: {}", chain.join(" -> "))),
+            Diagnostic::error(
+                Code::Part,
+                span,
+                format!("map `{}` includes itself", sub.name),
+            )
+            .with_label("this part leads back to a map that includes it")
+            .with_note(format!("chain: {}", chain.join(" -> "))),
         );
         return None;
     }
     if stack.len() > MAX_PART_DEPTH {
         cx.error(
-            Diagnostic::error(span, format!("parts nest more than {MAX_PART_DEPTH} deep"))
-                .with_label("not loaded")
-                .with_note(format!("chain: {} -> {}", stack.join(" -> "), sub.name)),
+            Diagnostic::error(
+                Code::Part,
+                span,
+                format!("parts nest more than {MAX_PART_DEPTH} deep"),
+            )
+            .with_label("not loaded")
+            .with_note(format!("chain: {} -> {}", stack.join(" -> "), sub.name)),
         );
         return None;
     }
@@ -1541,7 +1614,7 @@ fn part_problem(name: &str, span: Range<usize>, sub: &Source, diags: &[Diagnosti
     let label = format!("in {}", sub.name);
     let [one] = errors[..] else {
         let n = errors.len();
-        return Diagnostic::error(span, format!("part `{name}` has {n} problems"))
+        return Diagnostic::error(Code::Part, span, format!("part `{name}` has {n} problems"))
             .with_label(label)
             .with_note(sub.render(diags).trim_end().to_string());
     };
@@ -1558,14 +1631,18 @@ fn part_problem(name: &str, span: Range<usize>, sub: &Source, diags: &[Diagnosti
                 _ => one.label.trim_start_matches("in ").to_string(),
             };
             let shown = notes.last().cloned().unwrap_or_default();
-            Diagnostic::error(span, format!("part `{name}`{ONE}{reason}"))
+            Diagnostic::error(Code::Part, span, format!("part `{name}`{ONE}{reason}"))
                 .with_label(label)
                 .with_note(format!("{THROUGH}{} -> {below}", sub.name))
                 .with_note(shown)
         }
-        _ => Diagnostic::error(span, format!("part `{name}`{ONE}{}", one.message))
-            .with_label(label)
-            .with_note(sub.render(diags).trim_end().to_string()),
+        _ => Diagnostic::error(
+            Code::Part,
+            span,
+            format!("part `{name}`{ONE}{}", one.message),
+        )
+        .with_label(label)
+        .with_note(sub.render(diags).trim_end().to_string()),
     }
 }
 
@@ -1585,6 +1662,7 @@ fn composite_size(cx: &mut Cx, raw: &RawMap, placed: &mut Vec<Placed>) -> (i32, 
         let span = raw.part.first().map(|p| p.map.span()).unwrap_or(0..0);
         cx.error(
             Diagnostic::error(
+                Code::Grid,
                 span,
                 format!("the parts span {width}×{height} squares, too large"),
             )
@@ -1624,6 +1702,7 @@ fn check_part_names(cx: &mut Cx, names: &mut BTreeMap<String, usize>, placed: &[
             if let Some(&q) = names.get(n) {
                 cx.error(
                     Diagnostic::error(
+                        Code::MapNameTwice,
                         pl.span.clone(),
                         format!(
                             "the name `{n}` is used in part `{}` and in part `{}`",
@@ -1691,6 +1770,7 @@ fn copy_part_squares(
     if let Some((x, y, q)) = overlap {
         cx.error(
             Diagnostic::error(
+                Code::Part,
                 pl.span.clone(),
                 format!(
                     "part `{}` overlaps part `{}` at [{x}, {y}]",
@@ -1761,7 +1841,7 @@ fn add_seam_exits(
                 .unwrap_or_default();
             cx.error(
                 Diagnostic::error(
-                    span,
+                    Code::Exit, span,
                     format!(
                         "the exit at [{}, {}] of part `{pname}` no longer faces off the map: {beyond}",
                         e.at.0, e.at.1

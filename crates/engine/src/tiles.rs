@@ -1,6 +1,6 @@
 //! Tile types and tile sets, loaded from TOML (see `maps/tiles/README.md`).
 
-use crate::diag::{did_you_mean, Diagnostic, Source};
+use crate::diag::{did_you_mean, Code, Diagnostic, Source};
 use crate::geometry::{
     half_from_name, side_from_char, EdgeKind, FeatureKind, HALF_NAMES, SIDE_NAMES,
 };
@@ -92,6 +92,7 @@ pub fn parse_tile_set(name: &str, source: &Source) -> Result<TileSet, Vec<Diagno
         Err(e) => {
             let span = e.span().unwrap_or(0..source.text.len());
             return Err(vec![Diagnostic::error(
+                Code::InvalidToml,
                 span,
                 e.message().trim().to_string(),
             )
@@ -116,7 +117,12 @@ pub fn parse_tile_set(name: &str, source: &Source) -> Result<TileSet, Vec<Diagno
         }
     }
     match tile_list {
-        None => cx.error(whole, "this tile set has no `[[tile]]` tables", "no tiles"),
+        None => cx.error(
+            Code::NoTiles,
+            whole,
+            "this tile set has no `[[tile]]` tables",
+            "no tiles",
+        ),
         Some(list) => {
             let span = list.span();
             match list.into_inner() {
@@ -127,8 +133,11 @@ pub fn parse_tile_set(name: &str, source: &Source) -> Result<TileSet, Vec<Diagno
                         }
                     }
                 }
-                Node::Array(_) => cx.error(span, "this tile set has no tiles", "empty"),
+                Node::Array(_) => {
+                    cx.error(Code::NoTiles, span, "this tile set has no tiles", "empty")
+                }
                 other => cx.error(
+                    Code::WrongType,
                     span,
                     format!(
                         "`tile` must be an array of tables, found {}",
@@ -294,13 +303,20 @@ struct Marks {
 }
 
 impl Checker<'_> {
-    fn error(&mut self, span: Range<usize>, message: impl Into<String>, label: impl Into<String>) {
+    fn error(
+        &mut self,
+        code: Code,
+        span: Range<usize>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) {
         self.diags
-            .push(Diagnostic::error(span, message).with_label(label));
+            .push(Diagnostic::error(code, span, message).with_label(label));
     }
 
     fn unknown_key(&mut self, key: &Spanned<String>, known: &[&str], place: &str) {
         let mut d = Diagnostic::error(
+            Code::UnknownKey,
             key.span(),
             format!("unknown key `{}` {place}", key.get_ref()),
         )
@@ -314,6 +330,7 @@ impl Checker<'_> {
 
     fn wrong_type(&mut self, key: &str, value: &Spanned<Node>, expected: &str) {
         self.error(
+            Code::WrongType,
             value.span(),
             format!(
                 "`{key}` must be {expected}, found {}",
@@ -349,6 +366,7 @@ impl Checker<'_> {
                 Ok(n) if (min..=max).contains(&n) => Some(n),
                 _ if *n > i64::from(max) => {
                     self.error(
+                        Code::BadValue,
                         value.span(),
                         format!("`{key}` is {n}; it may be at most {max}"),
                         format!("expected at most {max}"),
@@ -357,6 +375,7 @@ impl Checker<'_> {
                 }
                 _ => {
                     self.error(
+                        Code::BadValue,
                         value.span(),
                         format!("`{key}` must be at least {min}, found {n}"),
                         format!("expected a whole number of at least {min}"),
@@ -376,6 +395,7 @@ impl Checker<'_> {
         let span = value.span();
         let Node::Array(items) = value.into_inner() else {
             self.error(
+                Code::WrongType,
                 span,
                 format!("`{key}` must be an array of tables"),
                 "expected `[{ ... }, ...]`",
@@ -388,6 +408,7 @@ impl Checker<'_> {
             match item.into_inner() {
                 Node::Table(entries) => out.push(Spanned::new(span, entries)),
                 other => self.error(
+                    Code::WrongType,
                     span,
                     format!(
                         "each entry of `{key}` must be a table, found {}",
@@ -405,6 +426,7 @@ impl Checker<'_> {
         let s = self.string("sides", value)?;
         if s.is_empty() {
             self.error(
+                Code::TileShape,
                 value.span(),
                 "`sides` must name at least one side",
                 "expected letters from `NESW`",
@@ -417,6 +439,7 @@ impl Checker<'_> {
             match side_from_char(c) {
                 Some(side) if bits & (1 << side) != 0 => {
                     self.error(
+                        Code::TileShape,
                         value.span(),
                         format!("side `{c}` is named twice"),
                         "each side once",
@@ -426,9 +449,13 @@ impl Checker<'_> {
                 Some(side) => bits |= 1 << side,
                 None => {
                     self.diags.push(
-                        Diagnostic::error(value.span(), format!("`{c}` is not a side"))
-                            .with_label("expected letters from `NESW`")
-                            .with_note("sides are N, E, S and W (clockwise from north)"),
+                        Diagnostic::error(
+                            Code::TileShape,
+                            value.span(),
+                            format!("`{c}` is not a side"),
+                        )
+                        .with_label("expected letters from `NESW`")
+                        .with_note("sides are N, E, S and W (clockwise from north)"),
                     );
                     ok = false;
                 }
@@ -442,7 +469,12 @@ impl Checker<'_> {
     fn tile(&mut self, item: Spanned<Node>) -> Option<TileType> {
         let tile_span = item.span();
         let Node::Table(entries) = item.into_inner() else {
-            self.error(tile_span, "a tile must be a table", "expected `[[tile]]`");
+            self.error(
+                Code::WrongType,
+                tile_span,
+                "a tile must be a table",
+                "expected `[[tile]]`",
+            );
             return None;
         };
         let mut v = self.tile_entries(entries);
@@ -529,6 +561,7 @@ impl Checker<'_> {
         for (key, value) in [("id", &v.id), ("count", &v.count), ("edges", &v.edges)] {
             if value.is_none() {
                 self.error(
+                    Code::MissingKey,
                     header_span.clone(),
                     format!("this tile has no `{key}`"),
                     format!("`{key}` is required"),
@@ -542,12 +575,12 @@ impl Checker<'_> {
         let id = v.id.as_ref().and_then(|v| {
             let s = self.string("id", v)?;
             if s.trim().is_empty() {
-                self.error(v.span(), "`id` must not be empty", "expected a short id");
+                self.error(Code::BadValue, v.span(), "`id` must not be empty", "expected a short id");
                 return None;
             }
             if let Some(why) = crate::paths::not_a_name(&s) {
                 self.error(
-                    v.span(),
+                    Code::InvalidName, v.span(),
                     format!("a tile's id must be a name: {why}"),
                     "letters, digits, `-` and `_`: an id is part of every option that places the tile",
                 );
@@ -571,6 +604,7 @@ impl Checker<'_> {
         if let (Some(count), Some(start), Some(v)) = (count, start, &v.start) {
             if start > count {
                 self.error(
+                    Code::BadValue,
                     v.span(),
                     format!("`start` is {start} but the tile's `count` is only {count}"),
                     "start tiles are counted in `count`",
@@ -673,6 +707,7 @@ impl Checker<'_> {
             marks.all_read = false;
             if !has_sides {
                 self.error(
+                    Code::MissingKey,
                     seg_span,
                     format!("this {} has no `sides`", kind.name()),
                     "`sides` is required",
@@ -715,6 +750,7 @@ impl Checker<'_> {
                 if edges[side] != want {
                     self.diags.push(
                         Diagnostic::error(
+                            Code::TileShape,
                             sides_span.clone(),
                             format!(
                                 "side {} is in a {} but `edges` says `{}` there",
@@ -736,6 +772,7 @@ impl Checker<'_> {
             }
             if marks.side_owner[side].is_some() {
                 self.error(
+                    Code::TileShape,
                     sides_span.clone(),
                     format!(
                         "side {} is already in another {} segment",
@@ -777,6 +814,7 @@ impl Checker<'_> {
         }
         if halves == 0 && cities.is_empty() {
             self.error(
+                Code::TileShape,
                 seg_span,
                 "this field holds no half-edges and touches no city",
                 "an empty field",
@@ -798,6 +836,7 @@ impl Checker<'_> {
             let kind = edges[side];
             if kind != EdgeKind::Field && marks.side_owner[side].is_none() {
                 self.error(
+                    Code::TileShape,
                     ev.clone(),
                     format!(
                         "side {} is a {} but no {} segment holds it",
@@ -830,11 +869,13 @@ impl Checker<'_> {
                 ("half-edges", "are")
             };
             self.diags.push(
-                Diagnostic::error(ev.clone(), format!("{what} {list} {verb} in no field"))
-                    .with_label(format!("add {list} to `fields`"))
-                    .with_note(
-                        "both halves of every road or field side belong to exactly one field",
-                    ),
+                Diagnostic::error(
+                    Code::TileShape,
+                    ev.clone(),
+                    format!("{what} {list} {verb} in no field"),
+                )
+                .with_label(format!("add {list} to `fields`"))
+                .with_note("both halves of every road or field side belong to exactly one field"),
             );
             marks.ok = false;
         }
@@ -850,11 +891,13 @@ impl Checker<'_> {
                 Some(_) => {}
                 None => {
                     self.diags.push(
-                        Diagnostic::error(value.span(), format!("`{c}` is not an edge kind"))
-                            .with_label("expected four letters from `C`, `R`, `F`")
-                            .with_note(
-                                "C city, R road, F field, for the sides N E S W in that order",
-                            ),
+                        Diagnostic::error(
+                            Code::TileShape,
+                            value.span(),
+                            format!("`{c}` is not an edge kind"),
+                        )
+                        .with_label("expected four letters from `C`, `R`, `F`")
+                        .with_note("C city, R road, F field, for the sides N E S W in that order"),
                     );
                     ok = false;
                 }
@@ -864,6 +907,7 @@ impl Checker<'_> {
         if n != 4 {
             self.diags.push(
                 Diagnostic::error(
+                    Code::BadValue,
                     value.span(),
                     format!("`edges` must have 4 letters, found {n}"),
                 )
@@ -886,6 +930,7 @@ impl Checker<'_> {
         let span = value.span();
         let Node::Array(items) = value.into_inner() else {
             self.error(
+                Code::WrongType,
                 span,
                 "`halves` must be an array of half-edge names",
                 "expected `[\"Nw\", ...]`",
@@ -902,8 +947,12 @@ impl Checker<'_> {
                 continue;
             };
             let Some(h) = half_from_name(&name) else {
-                let mut d = Diagnostic::error(item.span(), format!("unknown half-edge `{name}`"))
-                    .with_label("not a half-edge name");
+                let mut d = Diagnostic::error(
+                    Code::TileShape,
+                    item.span(),
+                    format!("unknown half-edge `{name}`"),
+                )
+                .with_label("not a half-edge name");
                 d = match did_you_mean(&name, HALF_NAMES) {
                     Some(s) => d.with_note(format!("did you mean `{s}`?")),
                     None => d.with_note(format!("half-edges are {}", HALF_NAMES.join(" "))),
@@ -916,6 +965,7 @@ impl Checker<'_> {
             let side = h / 2;
             if edges.is_some_and(|e| e[side] == EdgeKind::City) {
                 self.error(
+                    Code::TileShape,
                     item.span(),
                     format!(
                         "half-edge {name} is on side {}, which is a city",
@@ -928,6 +978,7 @@ impl Checker<'_> {
             }
             if owner[h] {
                 self.error(
+                    Code::TileShape,
                     item.span(),
                     format!("half-edge {name} is already in a field"),
                     "each half-edge belongs to exactly one field",
@@ -945,6 +996,7 @@ impl Checker<'_> {
         let span = value.span();
         let Node::Array(items) = value.into_inner() else {
             self.error(
+                Code::WrongType,
                 span,
                 "`cities` of a field must be an array of city indices",
                 "expected `[0, ...]`",
@@ -960,6 +1012,7 @@ impl Checker<'_> {
                     let i = u8::try_from(*i).unwrap_or(u8::MAX);
                     if out.contains(&i) {
                         self.error(
+                            Code::TileShape,
                             item.span(),
                             format!("city {i} is named twice"),
                             "each city once",
@@ -977,6 +1030,7 @@ impl Checker<'_> {
                     };
                     self.diags.push(
                         Diagnostic::error(
+                            Code::TileShape,
                             item.span(),
                             format!("there is no city {i} on this tile"),
                         )
@@ -1002,6 +1056,7 @@ impl Checker<'_> {
                 let (line, col) = self.source.line_col(first.id_span.start);
                 self.diags.push(
                     Diagnostic::error(
+                        Code::TileTwice,
                         key.id_span.clone(),
                         format!("duplicate tile id `{}`", key.id),
                     )
@@ -1014,6 +1069,7 @@ impl Checker<'_> {
             }
             if key.start > 1 {
                 self.error(
+                    Code::TileTwice,
                     key.start_span.clone(),
                     "a tile set has at most one start tile",
                     "expected `start = 1`",
@@ -1024,6 +1080,7 @@ impl Checker<'_> {
                     let (line, col) = self.source.line_col(first.start_span.start);
                     self.diags.push(
                         Diagnostic::error(
+                            Code::TileTwice,
                             key.start_span.clone(),
                             "a second tile type is marked as the start tile",
                         )

@@ -4,7 +4,7 @@
 //! anywhere in any file resolves to the definition in force; and it checks each `ask` statement.
 
 use super::{Checker, Scope};
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::{did_you_mean, Code, Diagnostic};
 use crate::lang::ast::{self, ItemKind};
 use crate::lang::builtins::{Base, Ty};
 use crate::lang::ir::{ActionId, Expr, Stmt};
@@ -62,34 +62,45 @@ impl Checker {
         };
         if a.forced {
             self.err(
-                Diagnostic::error(a.name.span.clone(), "a forced action takes no parameters")
-                    .with_label("forced")
-                    .with_note("an action with parameters is offered by `ask`; write `action`"),
+                Diagnostic::error(
+                    Code::ActionForm,
+                    a.name.span.clone(),
+                    "a forced action takes no parameters",
+                )
+                .with_label("forced")
+                .with_note("an action with parameters is offered by `ask`; write `action`"),
             );
         }
         if let Some(p) = &a.phase {
             self.err(
-                Diagnostic::error(p.span.clone(), "an asked action has no phase")
-                    .with_label("not offered in a phase")
-                    .with_note(
-                        "an action with parameters is offered only when a rule asks a player: \
+                Diagnostic::error(
+                    Code::ActionForm,
+                    p.span.clone(),
+                    "an asked action has no phase",
+                )
+                .with_label("not offered in a phase")
+                .with_note(
+                    "an action with parameters is offered only when a rule asks a player: \
                          `ask PLAYER ACTION(ARGS)`",
-                    ),
+                ),
             );
         }
         if let Some(l) = a.limits.first() {
             self.err(
-                Diagnostic::error(l.span.clone(), "an asked action has no limits")
-                    .with_label("not a limit of an asked action")
-                    .with_note(
-                        "it is offered once per `ask`: the rule that asks decides how often",
-                    ),
+                Diagnostic::error(
+                    Code::ActionForm,
+                    l.span.clone(),
+                    "an asked action has no limits",
+                )
+                .with_label("not a limit of an asked action")
+                .with_note("it is offered once per `ask`: the rule that asks decides how often"),
             );
         }
         for (name, ty) in params {
             if name.name == "player" || sc.get(&name.name).is_some() {
                 self.err(
                     Diagnostic::error(
+                        Code::DefinedTwice,
                         name.span.clone(),
                         format!("parameter `{}` is defined twice", name.name),
                     )
@@ -101,7 +112,7 @@ impl Checker {
             let t = self.resolve_type(ty).unwrap_or(Ty::ANY);
             if t.list {
                 self.err(
-                    Diagnostic::error(ty.span(), "a parameter of an asked action is one value")
+                    Diagnostic::error(Code::ActionForm, ty.span(), "a parameter of an asked action is one value")
                         .with_label("a list")
                         .with_note("pass what the list is made from (a feature, a square, …) and compute the list in the action"),
                 );
@@ -132,6 +143,7 @@ impl Checker {
         let Some(params) = sig.params else {
             self.err(
                 Diagnostic::error(
+                    Code::ActionForm,
                     action.span.clone(),
                     format!("action `{}` is not an asked action", action.name),
                 )
@@ -171,6 +183,7 @@ impl Checker {
         if !player_ok {
             self.err(
                 Diagnostic::error(
+                    Code::TypeMismatch,
                     who.span.clone(),
                     format!("expected a player, found {who_t}"),
                 )
@@ -193,6 +206,7 @@ impl Checker {
             let src = &self.files[*f];
             let (line, col) = src.line_col(at.start);
             return Diagnostic::error(
+                Code::RemovedAction,
                 action.span.clone(),
                 format!(
                     "action `{}` is asked here, but a house rule removed it",
@@ -206,6 +220,7 @@ impl Checker {
             );
         }
         let mut d = Diagnostic::error(
+            Code::UnknownAction,
             action.span.clone(),
             format!("unknown action `{}`", action.name),
         )
@@ -232,6 +247,7 @@ fn ask_arity(
         })
         .collect();
     Diagnostic::error(
+        Code::ArgumentCount,
         span,
         format!(
             "`{}` takes {} argument{}, {} given",

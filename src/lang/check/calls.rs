@@ -2,7 +2,7 @@
 //! number of arguments is right, and each argument has its parameter's type.
 
 use super::{Checker, Scope};
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::{did_you_mean, Code, Diagnostic};
 use crate::lang::ast::{self, ExprKind};
 use crate::lang::builtins::{Base, Builtin, PTy, RTy, Ty};
 use crate::lang::consts::mismatch;
@@ -40,12 +40,16 @@ impl Checker {
         }
         if b == Builtin::Neighbours && self.on_endless_table() {
             self.err(
-                Diagnostic::warning(name.span.clone(), "`neighbours` is always empty here")
-                    .with_label("`map = unbounded`: the endless table has no map squares")
-                    .with_note(
-                        "`neighbours(square)` lists the map squares around a square; on the \
+                Diagnostic::warning(
+                    Code::NoEffect,
+                    name.span.clone(),
+                    "`neighbours` is always empty here",
+                )
+                .with_label("`map = unbounded`: the endless table has no map squares")
+                .with_note(
+                    "`neighbours(square)` lists the map squares around a square; on the \
                          endless table there are none",
-                    ),
+                ),
             );
         }
         let (out, first_ty) = self.call_args(b, args, sc);
@@ -104,7 +108,7 @@ impl Checker {
             _ => return,
         };
         self.err(
-            Diagnostic::error(arg.span.clone(), msg)
+            Diagnostic::error(Code::HoldingKind, arg.span.clone(), msg)
                 .with_label(label)
                 .with_note(note),
         );
@@ -119,6 +123,7 @@ impl Checker {
 
     fn unknown_builtin(&mut self, name: &ast::Ident, sc: &Scope) {
         let mut d = Diagnostic::error(
+            Code::UnknownBuiltin,
             name.span.clone(),
             format!("unknown builtin `{}`", name.name),
         )
@@ -141,6 +146,7 @@ impl Checker {
         if as_stmt && !info.effect {
             self.err(
                 Diagnostic::error(
+                    Code::QueryOrEffect,
                     span,
                     format!("`{}` is a query; its result would be unused", info.name),
                 )
@@ -150,6 +156,7 @@ impl Checker {
         } else if !as_stmt && info.effect {
             self.err(
                 Diagnostic::error(
+                    Code::QueryOrEffect,
                     span,
                     format!("`{}` is an effect; it has no value", info.name),
                 )
@@ -186,7 +193,7 @@ impl Checker {
             _ => (span, "wrong number of arguments".to_string()),
         };
         self.err(
-            Diagnostic::error(span, message)
+            Diagnostic::error(Code::ArgumentCount, span, message)
                 .with_label(label)
                 .with_note(format!("the signature is `{}`", b.signature())),
         );
@@ -239,9 +246,13 @@ impl Checker {
                     };
                     if !ok {
                         self.err(
-                            Diagnostic::error(a.span.clone(), format!("expected {pty}, found {t}"))
-                                .with_label(format!("this is {t}"))
-                                .with_note(in_arg()),
+                            Diagnostic::error(
+                                Code::TypeMismatch,
+                                a.span.clone(),
+                                format!("expected {pty}, found {t}"),
+                            )
+                            .with_label(format!("this is {t}"))
+                            .with_note(in_arg()),
                         );
                     }
                     if i == 0 {

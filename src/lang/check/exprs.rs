@@ -3,7 +3,7 @@
 //! `map.rs`.
 
 use super::{Checker, Global, Scope};
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::{did_you_mean, Code, Diagnostic};
 use crate::lang::ast::{self, AggOp, BinOp, ExprKind, UnOp};
 use crate::lang::builtins::{self, Base, Builtin, Ty};
 use crate::lang::consts::{const_value, mismatch};
@@ -42,6 +42,7 @@ impl Checker {
                 Err(_) => {
                     self.err(
                         Diagnostic::error(
+                            Code::NotConstant,
                             e.span.clone(),
                             "a table's keys and values must be constant numbers",
                         )
@@ -99,8 +100,12 @@ impl Checker {
             };
             return (x, ty);
         }
-        let mut d = Diagnostic::error(e.span.clone(), format!("unknown name `{n}`"))
-            .with_label("not defined");
+        let mut d = Diagnostic::error(
+            Code::UnknownName,
+            e.span.clone(),
+            format!("unknown name `{n}`"),
+        )
+        .with_label("not defined");
         let names = self.visible_names(sc);
         if let Some(s) = did_you_mean(n, names.iter().map(|s| s.as_str())) {
             d = d.with_note(format!("did you mean `{s}`?"));
@@ -121,15 +126,23 @@ impl Checker {
             let (x, t) = self.expr(it, sc);
             if t.list {
                 self.err(
-                    Diagnostic::error(it.span.clone(), "lists of lists are not supported")
-                        .with_label("a list"),
+                    Diagnostic::error(
+                        Code::NestedList,
+                        it.span.clone(),
+                        "lists of lists are not supported",
+                    )
+                    .with_label("a list"),
                 );
             } else if elem.is_any() {
                 elem = t;
             } else if !elem.accepts(t) {
                 self.err(
-                    Diagnostic::error(it.span.clone(), format!("expected {elem}, found {t}"))
-                        .with_label("all elements of a list have one type"),
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        it.span.clone(),
+                        format!("expected {elem}, found {t}"),
+                    )
+                    .with_label("all elements of a list have one type"),
                 );
             }
             out.push(x);
@@ -146,12 +159,16 @@ impl Checker {
         }
         if t.list {
             self.err(
-                Diagnostic::error(name.span.clone(), format!("a {t} has no fields"))
-                    .with_label("field of a list")
-                    .with_note(format!(
-                        "use an aggregate, e.g. `sum(x in … : x.{})`",
-                        name.name
-                    )),
+                Diagnostic::error(
+                    Code::UnknownField,
+                    name.span.clone(),
+                    format!("a {t} has no fields"),
+                )
+                .with_label("field of a list")
+                .with_note(format!(
+                    "use an aggregate, e.g. `sum(x in … : x.{})`",
+                    name.name
+                )),
             );
             return bad;
         }
@@ -163,6 +180,7 @@ impl Checker {
         }
         let fields: Vec<&str> = builtins::field_names(t.base).collect();
         let mut d = Diagnostic::error(
+            Code::UnknownField,
             name.span.clone(),
             format!("{t} has no field `{}`", name.name),
         )
@@ -192,8 +210,12 @@ impl Checker {
             Ty::of(t.base)
         } else {
             self.err(
-                Diagnostic::error(obj.span.clone(), format!("cannot index {t}"))
-                    .with_label("not a table or list"),
+                Diagnostic::error(
+                    Code::TypeMismatch,
+                    obj.span.clone(),
+                    format!("cannot index {t}"),
+                )
+                .with_label("not a table or list"),
             );
             return bad;
         };
@@ -248,9 +270,13 @@ impl Checker {
             AggOp::Count => {
                 if let Some((_, s)) = map_t {
                     self.err(
-                        Diagnostic::error(s.clone(), "`count` takes no `:` part")
-                            .with_label("nothing to map")
-                            .with_note("count the elements that pass a test with `where`"),
+                        Diagnostic::error(
+                            Code::AggregateForm,
+                            s.clone(),
+                            "`count` takes no `:` part",
+                        )
+                        .with_label("nothing to map")
+                        .with_note("count the elements that pass a test with `where`"),
                     );
                 }
                 Ty::INT
@@ -290,8 +316,12 @@ impl Checker {
             AggOp::Collect => {
                 if value_t.list {
                     self.err(
-                        Diagnostic::error(value_span, "lists of lists are not supported")
-                            .with_label("a list"),
+                        Diagnostic::error(
+                            Code::NestedList,
+                            value_span,
+                            "lists of lists are not supported",
+                        )
+                        .with_label("a list"),
                     );
                 }
                 Ty::list(value_t.base)
@@ -311,7 +341,7 @@ impl Checker {
                 if matches!(op, BinOp::Div | BinOp::Rem) && super::items::int_literal(b) == Some(0)
                 {
                     self.err(
-                        Diagnostic::error(b.span.clone(), "division by zero")
+                        Diagnostic::error(Code::DivisionByZero, b.span.clone(), "division by zero")
                             .with_label("this is 0")
                             .with_note("play would stop here with an error"),
                     );
@@ -329,6 +359,7 @@ impl Checker {
                 let ((x, ta), (y, tb)) = self.comparands(a, b, sc);
                 if !(ta.accepts(tb) || tb.accepts(ta)) {
                     let mut d = Diagnostic::error(
+                        Code::TypeMismatch,
                         a.span.start..b.span.end,
                         format!("cannot compare {ta} with {tb}"),
                     )
@@ -421,8 +452,12 @@ impl Checker {
     /// A name compared with a colour that is not a colour of the variant: the colours it declares.
     fn unknown_colour(&mut self, span: ast::Span, name: &str) {
         let colours = &self.prog.colours;
-        let mut d = Diagnostic::error(span, format!("unknown colour `{name}`"))
-            .with_label("not a colour of this variant");
+        let mut d = Diagnostic::error(
+            Code::UnknownColour,
+            span,
+            format!("unknown colour `{name}`"),
+        )
+        .with_label("not a colour of this variant");
         if let Some(s) = did_you_mean(name, colours.iter().map(|c| c.as_str())) {
             d = d.with_note(format!("did you mean `{s}`?"));
         }
@@ -443,11 +478,15 @@ impl Checker {
             Some(e) => e,
             None => {
                 self.err(
-                    Diagnostic::error(span, format!("expected a list, found {t}"))
-                        .with_label("not a list")
-                        .with_note(
-                            "lists come from queries like `squares()`, `[a, b]` or ranges `1..4`",
-                        ),
+                    Diagnostic::error(
+                        Code::TypeMismatch,
+                        span,
+                        format!("expected a list, found {t}"),
+                    )
+                    .with_label("not a list")
+                    .with_note(
+                        "lists come from queries like `squares()`, `[a, b]` or ranges `1..4`",
+                    ),
                 );
                 Ty::ANY
             }

@@ -2,7 +2,7 @@
 //! key known and given once, each value of its key's type. The `map` key is read by `map.rs`.
 
 use super::{Checker, MapKnowledge, Scope};
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::{did_you_mean, Code, Diagnostic};
 use crate::lang::ast::{self, ItemKind};
 use crate::lang::builtins::{HeaderKey, Ty, HEADER_KEYS};
 use crate::lang::ir;
@@ -28,6 +28,7 @@ impl Checker {
                 if seen_variant {
                     self.err(
                         Diagnostic::error(
+                            Code::GivenTwice,
                             name.span.clone(),
                             "a second `variant` header in this file",
                         )
@@ -39,6 +40,7 @@ impl Checker {
                 if let Some(why) = crate::paths::not_a_name(&name.value) {
                     self.err(
                         Diagnostic::error(
+                            Code::InvalidName,
                             name.span.clone(),
                             format!("a variant's name must be a name: {why}"),
                         )
@@ -73,6 +75,7 @@ impl Checker {
             if keys.contains(&e.key.name.as_str()) {
                 self.err(
                     Diagnostic::error(
+                        Code::GivenTwice,
                         e.key.span.clone(),
                         format!("header key `{}` given twice", e.key.name),
                     )
@@ -88,6 +91,7 @@ impl Checker {
 
     fn unknown_header_key(&mut self, e: &ast::HeaderEntry) {
         let mut d = Diagnostic::error(
+            Code::UnknownHeaderKey,
             e.key.span.clone(),
             format!("unknown header key `{}`", e.key.name),
         )
@@ -183,16 +187,20 @@ impl Checker {
             has_start = None;
             let saved = std::mem::replace(&mut self.file, file);
             self.err(
-                Diagnostic::error(span.clone(), format!("cannot load tile set `{name}`"))
-                    .with_label("refused by play")
-                    .with_note(problem.trim_end().to_string()),
+                Diagnostic::error(
+                    Code::TileSetNotLoaded,
+                    span.clone(),
+                    format!("cannot load tile set `{name}`"),
+                )
+                .with_label("refused by play")
+                .with_note(problem.trim_end().to_string()),
             );
             self.file = saved;
         }
         if has_start == Some(false) && !names.is_empty() {
             let saved = std::mem::replace(&mut self.file, file);
             self.err(
-                Diagnostic::error(span, "none of these tile sets has a start tile")
+                Diagnostic::error(Code::HeaderRefused, span, "none of these tile sets has a start tile")
                     .with_label("refused by play")
                     .with_note(
                         "mark one tile of a set `start = 1` (one of its `count` is then the start tile), \
@@ -221,7 +229,8 @@ impl Checker {
                 span.end = span.start + text.trim_end().len();
             }
             let saved = std::mem::replace(&mut self.file, file);
-            let mut d = Diagnostic::error(span, p.message).with_label("refused by play");
+            let mut d = Diagnostic::error(Code::HeaderRefused, span, p.message)
+                .with_label("refused by play");
             if let Some(n) = p.note {
                 d = d.with_note(n);
             }

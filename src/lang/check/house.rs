@@ -7,7 +7,7 @@
 //! any of this: it gets ordinary rules and actions.
 
 use super::Checker;
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::{did_you_mean, Code, Diagnostic};
 use crate::lang::ast::{self, Change, DefKind, ItemKind, LimitKind, Span};
 use crate::lang::ir;
 use std::collections::BTreeMap;
@@ -77,6 +77,7 @@ pub fn apply_change(
         };
         errs.push(
             Diagnostic::error(
+                Code::EmptyChange,
                 change.name.span.clone(),
                 format!("`change {what} {}` changes nothing", change.name.name),
             )
@@ -126,17 +127,25 @@ fn change_action_header(
             parts.phase = file;
         } else {
             errs.push(
-                Diagnostic::error(p.span.clone(), format!("{what} has no phase"))
-                    .with_label(format!("`{}` is {what}", a.name.name))
-                    .with_note("only an action offered in a phase has one"),
+                Diagnostic::error(
+                    Code::ActionForm,
+                    p.span.clone(),
+                    format!("{what} has no phase"),
+                )
+                .with_label(format!("`{}` is {what}", a.name.name))
+                .with_note("only an action offered in a phase has one"),
             );
         }
     }
     if let Some(l) = change.limits.first() {
         if !offered {
             errs.push(
-                Diagnostic::error(l.span.clone(), format!("{what} has no limits"))
-                    .with_label(format!("`{}` is {what}", a.name.name)),
+                Diagnostic::error(
+                    Code::ActionForm,
+                    l.span.clone(),
+                    format!("{what} has no limits"),
+                )
+                .with_label(format!("`{}` is {what}", a.name.name)),
             );
             return;
         }
@@ -195,6 +204,7 @@ fn change_choices(
             }
             None => {
                 let mut d = Diagnostic::error(
+                    Code::NothingToChange,
                     c.name.span.clone(),
                     format!("action `{}` has no choice `{}`", a.name.name, c.name.name),
                 )
@@ -347,13 +357,18 @@ impl Checker {
         let n = &name.name;
         match c.get(kind, n).map(|e| e.file) {
             Some(file) if file == self.file => self.err(
-                Diagnostic::error(name.span.clone(), format!("{w} `{n}` is defined twice"))
-                    .with_label(format!("{} {w} with this name is above", kind.article())),
+                Diagnostic::error(
+                    Code::DefinedTwice,
+                    name.span.clone(),
+                    format!("{w} `{n}` is defined twice"),
+                )
+                .with_label(format!("{} {w} with this name is above", kind.article())),
             ),
             Some(file) => {
                 let at = c.get(kind, n).map(|e| self.place(file, &e.span));
                 self.err(
                     Diagnostic::error(
+                        Code::DefinedTwice,
                         name.span.clone(),
                         format!("{w} `{n}` is already defined in an imported file"),
                     )
@@ -394,6 +409,7 @@ impl Checker {
             if was != now {
                 self.err(
                     Diagnostic::warning(
+                        Code::KindReplaced,
                         name.span.clone(),
                         format!("this makes `{n}` {now}; the imported one is {was}"),
                     )
@@ -453,6 +469,7 @@ impl Checker {
             }
             self.err(
                 Diagnostic::error(
+                    Code::NothingToChange,
                     name.span.clone(),
                     format!("{w} `{n}` is defined in this file, not imported"),
                 )
@@ -467,8 +484,12 @@ impl Checker {
             DefKind::Rule => DefKind::Action,
             DefKind::Action => DefKind::Rule,
         };
-        let mut d = Diagnostic::error(name.span.clone(), format!("no imported {w} is named `{n}`"))
-            .with_label(format!("nothing to {verb}"));
+        let mut d = Diagnostic::error(
+            Code::NothingToChange,
+            name.span.clone(),
+            format!("no imported {w} is named `{n}`"),
+        )
+        .with_label(format!("nothing to {verb}"));
         if c.get(other, n).is_some() {
             d = d.with_note(format!(
                 "`{n}` is {} {}: write `{verb} {} {n}`",

@@ -2,7 +2,7 @@
 //! reported with their chain, files ordered so that an imported file comes before its importer.
 
 use super::{Checker, RulesResolver};
-use crate::diag::{Diagnostic, Source};
+use crate::diag::{Code, Diagnostic, Source};
 use crate::lang::ast::{self, ItemKind};
 use crate::lang::parser::parse_file;
 
@@ -27,15 +27,20 @@ impl Checker {
             match resolver.resolve(&name.value, &src) {
                 Err(msg) => self.diags.push((
                     idx,
-                    Diagnostic::error(name.span.clone(), format!("cannot import `{}`", name.value))
-                        .with_label("not found")
-                        .with_note(msg),
+                    Diagnostic::error(
+                        Code::ImportNotFound,
+                        name.span.clone(),
+                        format!("cannot import `{}`", name.value),
+                    )
+                    .with_label("not found")
+                    .with_note(msg),
                 )),
                 Ok(imported) => {
                     if stack.contains(&imported.name) {
                         self.diags.push((
                             idx,
                             Diagnostic::error(
+                                Code::ImportCycle,
                                 name.span.clone(),
                                 format!("import cycle: `{}` imports itself", imported.name),
                             )

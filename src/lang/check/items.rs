@@ -4,7 +4,7 @@
 
 use super::house::InForce;
 use super::{Checker, MapKnowledge, Scope};
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::{did_you_mean, Code, Diagnostic};
 use crate::lang::ast::{self, BinOp, ExprKind, ItemKind, UnOp};
 use crate::lang::builtins::{self, Base, Trigger, Ty, PHASES};
 use crate::lang::ir;
@@ -84,6 +84,7 @@ impl Checker {
             let saved = std::mem::replace(&mut self.file, file);
             self.err(
                 Diagnostic::error(
+                    Code::DefinedTwice,
                     span,
                     format!("a rule and an action are both named `{name}`"),
                 )
@@ -103,8 +104,12 @@ impl Checker {
     fn never(&mut self, e: &ast::Expr, what: &str) {
         if const_bool(e) == Some(false) {
             self.err(
-                Diagnostic::error(e.span.clone(), format!("this {what} can never apply"))
-                    .with_label("this condition is always false"),
+                Diagnostic::error(
+                    Code::NeverApplies,
+                    e.span.clone(),
+                    format!("this {what} can never apply"),
+                )
+                .with_label("this condition is always false"),
             );
         }
     }
@@ -171,6 +176,7 @@ impl Checker {
     fn trigger(&mut self, trigger: &ast::Ident) -> Option<Trigger> {
         let Some(t) = Trigger::from_name(&trigger.name) else {
             let mut d = Diagnostic::error(
+                Code::UnknownTrigger,
                 trigger.span.clone(),
                 format!("unknown trigger `{}`", trigger.name),
             )
@@ -184,12 +190,16 @@ impl Checker {
         };
         if t == Trigger::Adjacent && self.on_endless_table() {
             self.err(
-                Diagnostic::warning(trigger.span.clone(), "this trigger can never apply")
-                    .with_label("`map = unbounded`: the endless table has no map squares")
-                    .with_note(
-                        "`adjacent` fires for each map square next to the placed tile; on the \
+                Diagnostic::warning(
+                    Code::NoEffect,
+                    trigger.span.clone(),
+                    "this trigger can never apply",
+                )
+                .with_label("`map = unbounded`: the endless table has no map squares")
+                .with_note(
+                    "`adjacent` fires for each map square next to the placed tile; on the \
                          endless table there is none (use `placed` for the tile itself)",
-                    ),
+                ),
             );
         }
         if t == Trigger::Abroad {
@@ -199,8 +209,12 @@ impl Checker {
             {
                 let m = m.clone();
                 self.err(
-                    Diagnostic::warning(trigger.span.clone(), "this trigger can never apply")
-                        .with_label(format!("the map `{m}` has no border exits")),
+                    Diagnostic::warning(
+                        Code::NoEffect,
+                        trigger.span.clone(),
+                        "this trigger can never apply",
+                    )
+                    .with_label(format!("the map `{m}` has no border exits")),
                 );
             }
         }
@@ -273,6 +287,7 @@ impl Checker {
             };
             self.err(
                 Diagnostic::error(
+                    Code::InvalidName,
                     name.span.clone(),
                     format!("an action cannot be named `{word}`: option lists use that name"),
                 )
@@ -288,7 +303,7 @@ impl Checker {
         {
             self.err(
                 Diagnostic::error(
-                    a.name.span.clone(),
+                    Code::EndlessForcedAction, a.name.span.clone(),
                     format!("forced action `{}` would be taken again and again", a.name.name),
                 )
                 .with_label("it always applies")
@@ -308,8 +323,12 @@ impl Checker {
         if let Some((_, ph)) = PHASES.iter().find(|(n, _)| *n == p.name) {
             return Some(*ph);
         }
-        let mut d = Diagnostic::error(p.span.clone(), format!("unknown phase `{}`", p.name))
-            .with_label("not a phase");
+        let mut d = Diagnostic::error(
+            Code::UnknownPhase,
+            p.span.clone(),
+            format!("unknown phase `{}`", p.name),
+        )
+        .with_label("not a phase");
         if let Some(s) = did_you_mean(&p.name, PHASES.iter().map(|(n, _)| *n)) {
             d = d.with_note(format!("did you mean `{s}`?"));
         }
@@ -332,6 +351,7 @@ impl Checker {
             {
                 self.err(
                     Diagnostic::error(
+                        Code::DefinedTwice,
                         c.name.span.clone(),
                         format!("choice `{}` is defined twice", c.name.name),
                     )
@@ -347,6 +367,7 @@ impl Checker {
                             if a > b || b < 0 {
                                 self.err(
                                     Diagnostic::error(
+                                        Code::EmptyRange,
                                         s.span.clone(),
                                         format!("`size {a}..{b}` allows no number of chips"),
                                     )
@@ -361,6 +382,7 @@ impl Checker {
                     if !(Ty::of(Base::Range).accepts(t) || t == Ty::INT) {
                         self.err(
                             Diagnostic::error(
+                                Code::TypeMismatch,
                                 s.span.clone(),
                                 format!("expected a range or int, found {t}"),
                             )

@@ -2,7 +2,7 @@
 //! `not_extra`, each lowered to an [`ir::Limit`].
 
 use super::{Checker, Scope};
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::{did_you_mean, Code, Diagnostic};
 use crate::lang::ast::{self, LimitKind};
 use crate::lang::builtins::Ty;
 use crate::lang::builtins::{self, Phase};
@@ -44,9 +44,12 @@ impl Checker {
             "turn" => true,
             "round" => false,
             other => {
-                let mut d =
-                    Diagnostic::error(unit.span.clone(), format!("unknown limit unit `{other}`"))
-                        .with_label("expected `turn` or `round`");
+                let mut d = Diagnostic::error(
+                    Code::UnknownLimit,
+                    unit.span.clone(),
+                    format!("unknown limit unit `{other}`"),
+                )
+                .with_label("expected `turn` or `round`");
                 if let Some(s) = did_you_mean(other, builtins::LIMIT_UNITS) {
                     d = d.with_note(format!("did you mean `{s}`?"));
                 }
@@ -78,6 +81,7 @@ impl Checker {
         let Some(n) = self.prog.limit_count(&x) else {
             self.err(
                 Diagnostic::error(
+                    Code::NotConstant,
                     count.span.clone(),
                     "a limit's count is made of numbers and parameters only",
                 )
@@ -91,6 +95,7 @@ impl Checker {
         if n <= 0 {
             self.err(
                 Diagnostic::error(
+                    Code::NeverApplies,
                     l.span.clone(),
                     format!("action `{}` can never apply", a.name.name),
                 )
@@ -135,6 +140,7 @@ impl Checker {
                 if phase == Some(Phase::Start) {
                     self.err(
                         Diagnostic::warning(
+                            Code::NoEffect,
                             l.span.clone(),
                             "`limit no_follower` has no effect in phase `start`",
                         )
@@ -146,8 +152,12 @@ impl Checker {
             }
             "not_extra" => Some(ir::Limit::NotExtra),
             other => {
-                let mut d = Diagnostic::error(f.span.clone(), format!("unknown limit `{other}`"))
-                    .with_label("not a limit");
+                let mut d = Diagnostic::error(
+                    Code::UnknownLimit,
+                    f.span.clone(),
+                    format!("unknown limit `{other}`"),
+                )
+                .with_label("not a limit");
                 if let Some(s) = did_you_mean(other, builtins::LIMIT_FLAGS) {
                     d = d.with_note(format!("did you mean `{s}`?"));
                 }

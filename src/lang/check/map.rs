@@ -4,7 +4,7 @@
 
 use super::header::HeaderUse;
 use super::{Checker, MapKnowledge, MapLoader};
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::{did_you_mean, Code, Diagnostic};
 use crate::lang::ast::{self, ExprKind};
 use crate::lang::builtins::{self, Base, HeaderKey, Ty};
 use crate::lang::ir::{self, Expr, MapRef, Program, Value};
@@ -38,6 +38,7 @@ impl Checker {
                         Ok(board) => self.map = Some(self.map_knowledge(&board)),
                         Err(msg) => self.err(
                             Diagnostic::error(
+                                Code::MapNotLoaded,
                                 e.value.span.clone(),
                                 format!("cannot load map `{s}`"),
                             )
@@ -48,6 +49,7 @@ impl Checker {
                 }
                 _ => self.err(
                     Diagnostic::error(
+                        Code::TypeMismatch,
                         e.value.span.clone(),
                         "`map` must be a map name in quotes or `unbounded`",
                     )
@@ -102,6 +104,7 @@ impl Checker {
                     cands.extend(builtins::field_names(Base::Square).map(String::from));
                     let mut d = if map == "unbounded" {
                         Diagnostic::error(
+                            Code::UnknownMapAttribute,
                             name.span.clone(),
                             format!(
                                 "squares of the unbounded table have no attribute `{}`",
@@ -111,6 +114,7 @@ impl Checker {
                         .with_label("no map attributes here")
                     } else {
                         Diagnostic::error(
+                            Code::UnknownMapAttribute,
                             name.span.clone(),
                             format!("the map `{map}` has no square attribute `{}`", name.name),
                         )
@@ -144,6 +148,7 @@ impl Checker {
             return;
         }
         let mut d = Diagnostic::error(
+            Code::UnknownMapAttribute,
             span.clone(),
             format!("the map `{map}` has no square attribute `{attr}`"),
         )

@@ -3,7 +3,7 @@
 //! between them.
 
 use super::{Checker, Global};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::geometry::FeatureKind;
 use crate::lang::ast::{self, ItemKind};
 use crate::lang::builtins;
@@ -39,6 +39,7 @@ impl Checker {
                         if chips_file == Some(f) {
                             self.err(
                                 Diagnostic::error(
+                                    Code::GivenTwice,
                                     item.span.start..item.span.start + 5,
                                     "a second `chips` item in this file",
                                 )
@@ -66,6 +67,7 @@ impl Checker {
             let what = old.what();
             self.err(
                 Diagnostic::error(
+                    Code::DefinedTwice,
                     name.span.clone(),
                     format!("`{}` is already defined", name.name),
                 )
@@ -91,6 +93,7 @@ impl Checker {
                 None => {
                     if self.prog.colours.len() >= 255 {
                         self.err(Diagnostic::error(
+                            Code::TooMany,
                             e.colour.span.clone(),
                             "too many chip colours",
                         ));
@@ -109,6 +112,7 @@ impl Checker {
             {
                 self.err(
                     Diagnostic::error(
+                        Code::TooMany,
                         e.span.clone(),
                         format!("a chip count must be between 1 and 1000, found {}", e.count),
                     )
@@ -120,6 +124,7 @@ impl Checker {
                 // The engine keeps a chip's value in a byte: refuse rather than clamp.
                 self.err(
                     Diagnostic::error(
+                        Code::TooMany,
                         e.span.clone(),
                         format!("a chip value must be between 0 and 255, found {}", e.value),
                     )

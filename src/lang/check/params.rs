@@ -2,7 +2,7 @@
 //! file's defaults, and the warning for a parameter nothing reads.
 
 use super::{Checker, Global};
-use crate::diag::{did_you_mean, Diagnostic};
+use crate::diag::{did_you_mean, Code, Diagnostic};
 use crate::lang::ast::{self, ExprKind, ItemKind};
 use crate::lang::builtins::{Base, Ty};
 use crate::lang::consts::const_value;
@@ -51,9 +51,13 @@ impl Checker {
             let name = p.name.clone();
             self.file = f;
             self.err(
-                Diagnostic::warning(span, format!("parameter `{name}` is never used"))
-                    .with_label("declared here")
-                    .with_note("remove it, or use it in a rule or the header"),
+                Diagnostic::warning(
+                    Code::UnusedParameter,
+                    span,
+                    format!("parameter `{name}` is never used"),
+                )
+                .with_label("declared here")
+                .with_note("remove it, or use it in a rule or the header"),
             );
         }
     }
@@ -99,6 +103,7 @@ impl Checker {
                     self.file = 0;
                     self.err(
                         Diagnostic::warning(
+                            Code::UnusedParameter,
                             item.span.clone(),
                             format!("after this `remove`, nothing reads parameter `{name}`"),
                         )
@@ -118,9 +123,12 @@ impl Checker {
             ast::TypeExpr::Named(id) => match Base::from_name(&id.name) {
                 Some(b) => Some(Ty::of(b)),
                 None => {
-                    let mut d =
-                        Diagnostic::error(id.span.clone(), format!("unknown type `{}`", id.name))
-                            .with_label("not a type");
+                    let mut d = Diagnostic::error(
+                        Code::UnknownType,
+                        id.span.clone(),
+                        format!("unknown type `{}`", id.name),
+                    )
+                    .with_label("not a type");
                     if let Some(s) = did_you_mean(&id.name, Base::NAMED.iter().map(|(n, _)| *n)) {
                         d = d.with_note(format!("did you mean `{s}`?"));
                     }
@@ -133,8 +141,12 @@ impl Checker {
             ast::TypeExpr::List(inner, span) => {
                 if matches!(**inner, ast::TypeExpr::List(..)) {
                     self.err(
-                        Diagnostic::error(span.clone(), "lists of lists are not supported")
-                            .with_label("nested list type"),
+                        Diagnostic::error(
+                            Code::NestedList,
+                            span.clone(),
+                            "lists of lists are not supported",
+                        )
+                        .with_label("nested list type"),
                     );
                     return None;
                 }
@@ -199,9 +211,13 @@ impl Checker {
         let ty = self.resolve_type(&p.ty)?;
         if ty.list || !PARAM_BASES.contains(&ty.base) {
             self.err(
-                Diagnostic::error(p.ty.span(), format!("a parameter cannot be of type {ty}"))
-                    .with_label("not a parameter type")
-                    .with_note("parameters are int, bool, string, colour, kind, face or table"),
+                Diagnostic::error(
+                    Code::ParameterType,
+                    p.ty.span(),
+                    format!("a parameter cannot be of type {ty}"),
+                )
+                .with_label("not a parameter type")
+                .with_note("parameters are int, bool, string, colour, kind, face or table"),
             );
             return None;
         }
@@ -216,6 +232,7 @@ impl Checker {
         };
         let imported = self.param_file.get(i as usize).copied() != Some(self.file);
         let mut d = Diagnostic::error(
+            Code::DefinedTwice,
             p.name.span.clone(),
             format!("parameter `{}` is already defined", p.name.name),
         )
@@ -251,6 +268,7 @@ impl Checker {
         if default != Value::Unit && !one_of.is_empty() && !one_of.contains(&default) {
             self.err(
                 Diagnostic::error(
+                    Code::ValueNotAllowed,
                     p.default.span.clone(),
                     "the default is not one of the allowed values",
                 )
@@ -297,6 +315,7 @@ impl Checker {
         if let Some(why) = r.refuses(default, &self.prog) {
             self.err(
                 Diagnostic::error(
+                    Code::ValueNotAllowed,
                     p.default.span.clone(),
                     format!("the default of `{}` is not allowed: it {why}", p.name.name),
                 )
@@ -330,7 +349,7 @@ impl Checker {
                 let (a, b) = (int(self, a)?, int(self, b)?);
                 if b.saturating_sub(a) > 1000 {
                     self.err(
-                        Diagnostic::error(e.span.clone(), "at most 1000 keys")
+                        Diagnostic::error(Code::TooMany, e.span.clone(), "at most 1000 keys")
                             .with_label("too many keys"),
                     );
                     return None;
@@ -346,7 +365,7 @@ impl Checker {
             }
             _ => {
                 self.err(
-                    Diagnostic::error(e.span.clone(), format!("a parameter of type {ty} takes no `in`"))
+                    Diagnostic::error(Code::ParameterType, e.span.clone(), format!("a parameter of type {ty} takes no `in`"))
                         .with_label("not allowed here")
                         .with_note("an int takes `in LO..HI`; a table takes the keys it must have: `in 1..4` or `in [1, 2, 4]`; other types take `one of [...]`"),
                 );
@@ -360,6 +379,7 @@ impl Checker {
         let Some(Global::Param(i)) = self.globals.get(&name.name).copied() else {
             let params: Vec<String> = self.prog.params.iter().map(|p| p.name.clone()).collect();
             let mut d = Diagnostic::error(
+                Code::UnknownParameter,
                 name.span.clone(),
                 format!("`override` of unknown parameter `{}`", name.name),
             )
@@ -378,8 +398,12 @@ impl Checker {
                 let p = &mut self.prog.params[i as usize];
                 if !p.one_of.is_empty() && !p.one_of.contains(&v) {
                     self.err(
-                        Diagnostic::error(value.span.clone(), "not one of the allowed values")
-                            .with_label("not allowed"),
+                        Diagnostic::error(
+                            Code::ValueNotAllowed,
+                            value.span.clone(),
+                            "not one of the allowed values",
+                        )
+                        .with_label("not allowed"),
                     );
                     return;
                 }
@@ -390,9 +414,13 @@ impl Checker {
                 if let Some(why) = constant.and_then(|r| r.refuses(v, &self.prog)) {
                     let r = constant.map(|r| r.text()).unwrap_or_default();
                     self.err(
-                        Diagnostic::error(value.span.clone(), format!("`{}` {why}", name.name))
-                            .with_label("outside the parameter's range")
-                            .with_note(format!("`{}` takes values in {r}", name.name)),
+                        Diagnostic::error(
+                            Code::ValueNotAllowed,
+                            value.span.clone(),
+                            format!("`{}` {why}", name.name),
+                        )
+                        .with_label("outside the parameter's range")
+                        .with_note(format!("`{}` takes values in {r}", name.name)),
                     );
                     return;
                 }

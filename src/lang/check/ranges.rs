@@ -6,7 +6,7 @@
 //! by [`crate::lang::ir::Program::check_ranges`] once every value is set.
 
 use super::{Checker, Scope};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::lang::ast::{self, ExprKind};
 use crate::lang::builtins::Ty;
 use crate::lang::consts::mismatch;
@@ -101,6 +101,7 @@ impl Checker {
                     .collect();
                 self.err(
                     Diagnostic::error(
+                        Code::RangeCycle,
                         e.span.clone(),
                         format!("the range of `{}` depends on itself", self.param_name(*id)),
                     )
@@ -170,8 +171,12 @@ impl Checker {
                 format!(" with the defaults ({lo}..{hi})")
             };
             self.err(
-                Diagnostic::error(e.span.clone(), format!("`{text}` is empty{with}"))
-                    .with_label("the lowest value comes first"),
+                Diagnostic::error(
+                    Code::EmptyRange,
+                    e.span.clone(),
+                    format!("`{text}` is empty{with}"),
+                )
+                .with_label("the lowest value comes first"),
             );
             self.drop_range(id);
         }
@@ -187,7 +192,7 @@ impl Checker {
         if self.prog.limit_count(&e).is_none() {
             self.err(
                 Diagnostic::error(
-                    x.span.clone(),
+                    Code::NotConstant, x.span.clone(),
                     "a range's bound is made of numbers and parameters only",
                 )
                 .with_label("not a number or a parameter")
@@ -223,13 +228,14 @@ impl Checker {
             let d = match self.overridden.get(&id).cloned() {
                 Some((f, _, span)) => {
                     self.file = f;
-                    Diagnostic::error(span, format!("`{name}` {why}"))
+                    Diagnostic::error(Code::ValueNotAllowed, span, format!("`{name}` {why}"))
                         .with_label("outside the parameter's range")
                         .with_note(format!("`{name}` takes values in {text}"))
                 }
                 None => {
                     self.file = file;
                     Diagnostic::error(
+                        Code::ValueNotAllowed,
                         default,
                         format!("the default of `{name}` is not allowed: it {why}"),
                     )
