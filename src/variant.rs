@@ -390,16 +390,21 @@ pub fn variant_from_texts(
 ) -> Result<Variant, InputError> {
     let source = source.clone();
     let sources = Sources::new(&source, is_bundled_rules(name_or_path));
-    let (mut program, warnings) = checked_program(&source, &sources, maps)?;
+    let checked = checked_program(&source, &sources, maps)?;
+    let (mut program, warnings) = (checked.program, checked.warnings);
     apply_sets(&mut program, sets, set_error)?;
     let map = match &program.header.map {
-        Some(MapRef::Named(m)) => Some(Arc::new(
-            load_map_given(m, &source, Some(&sources), maps).map_err(InputError)?,
-        )),
+        Some(MapRef::Named(m)) => Some(Arc::new(match checked.map {
+            // The map the checker loaded, unless a path in an imported file's header would point
+            // elsewhere from the rules file.
+            Some((from, board)) if same_map(m, &from, &source, maps) => board,
+            _ => load_map_given(m, &source, Some(&sources), maps).map_err(InputError)?,
+        })),
         _ => None,
     };
     let header = header_of(&program, map.as_deref())?;
-    let (tiles, counts, start_tile) = load_tile_sets(&header.tiles, &source, &sources)?;
+    let (tiles, counts, start_tile) =
+        load_tile_sets(&header.tiles, &source, &sources, &checked.tile_sets)?;
     let chip_set = program
         .chips
         .iter()
@@ -443,14 +448,23 @@ pub fn variant_from_texts(
     })
 }
 
-/// The rules file checked (with everything it imports and the map it names, recorded in
-/// `sources`) and lowered, with the checker's warnings rendered; a file that declares no variant of
-/// its own is refused (it is shared rules, for variants to import).
+/// A rules file checked: the program, the checker's warnings rendered, and the map and tile sets
+/// the checker read (each file is read once).
+struct Checked {
+    program: Program,
+    warnings: String,
+    map: Option<(String, MapBoard)>,
+    tile_sets: Vec<(Source, crate::tiles::TileSet)>,
+}
+
+/// The rules file checked (with everything it imports, the map and the tile sets it names,
+/// recorded in `sources`) and lowered; a file that declares no variant of its own is refused (it is
+/// shared rules, for variants to import).
 fn checked_program(
     source: &Source,
     sources: &Sources,
     maps: &[Source],
-) -> Result<(Program, String), InputError> {
+) -> Result<Checked, InputError> {
     let loader = |name: &str, from: &Source| load_map_given(name, from, Some(sources), maps);
     let result = check_source(source, &RecordingRules(sources), &loader);
     if result.errors() > 0 {
@@ -460,7 +474,7 @@ fn checked_program(
     let Some(program) = result.program else {
         return Err(InputError(render(&result)));
     };
-    if !declares_variant(source) {
+    if !result.declares_variant {
         return Err(InputError(format!(
             "error: `{}` declares no variant: it is shared rules for variants to import\n  \
              to play it, add a header `variant \"name\" {{ … }}`; bundled variants: {}",
@@ -468,7 +482,19 @@ fn checked_program(
             variant_names().join(", ")
         )));
     }
-    Ok((program, warnings))
+    Ok(Checked {
+        program,
+        warnings,
+        map: result.map,
+        tile_sets: result.tile_sets,
+    })
+}
+
+/// Whether the map `name`, loaded by the checker from the header of the file `from`, is the one
+/// the rules file `source` names: a bundled or given map is found by name wherever it is named; a
+/// path is relative to the file that names it.
+fn same_map(name: &str, from: &str, source: &Source, given: &[Source]) -> bool {
+    from == source.name || bundled_map(name).is_some() || given.iter().any(|g| g.name == name)
 }
 
 /// Sets the parameters `name=value` of `sets`; a problem names the parameter's type, default and
@@ -551,15 +577,18 @@ fn header_of(
 }
 
 /// The tile sets the header names (bundled, or paths relative to the rules file), recorded in
-/// `sources`, compiled: the tile types, their counts and the start tile.
+/// `sources`, compiled: the tile types, their counts and the start tile. A set the checker has
+/// read and parsed (`read`, by path) is not read again.
 fn load_tile_sets(
     names: &[String],
     source: &Source,
     sources: &Sources,
+    read: &[(Source, crate::tiles::TileSet)],
 ) -> Result<(Vec<crate::compiled::CompiledTile>, Vec<u32>, u16), InputError> {
     let mut sets = Vec::new();
     for t in names {
         let bundled = bundled_tile_set(t);
+        let mut checked = None;
         let src = match bundled {
             Some(text) => Source::new(format!("maps/tiles/{t}.toml"), text),
             None => {
@@ -568,13 +597,20 @@ fn load_tile_sets(
                     .map_err(|e| InputError(format!("error: tile set: {e}")))?
                     .display()
                     .to_string();
-                Source::new(p.clone(), read_text(&p)?)
+                match read.iter().find(|(s, _)| s.name == p) {
+                    Some((s, set)) => {
+                        checked = Some(set.clone());
+                        s.clone()
+                    }
+                    None => Source::new(p.clone(), read_text(&p)?),
+                }
             }
         };
         sources.record(&src, bundled.is_some());
-        let parsed = match crate::tiles::parse_bundled(t) {
-            Some(parsed) => parsed,
-            None => parse_tile_set(t, &src),
+        let parsed = match (checked, crate::tiles::parse_bundled(t)) {
+            (Some(set), _) => Ok(set),
+            (None, Some(parsed)) => parsed,
+            (None, None) => parse_tile_set(t, &src),
         };
         sets.push(parsed.map_err(|d| InputError(src.render(&d)))?);
     }
@@ -683,5 +719,37 @@ mod given_maps {
         let v = variant_from_texts(&rules, "my.rules", &[], &no_sets, &maps).unwrap();
         assert_eq!(v.map.as_deref().unwrap().name, board.name);
         assert_ne!(board.name, "Given");
+    }
+}
+
+#[cfg(test)]
+mod read_once {
+    use super::*;
+
+    const RULES: &str = "variant \"v\" {\n  map = \"mine.toml\"\n  tiles = [\"extra.toml\"]\n}\n";
+    const MAP: &str = "name = \"Mine\"\ngrid = \"\"\"\n~~~~\n~..~\n~..~\n~~~~\n\"\"\"\n[legend]\n\"~\" = \"sea\"\n\".\" = \"land\"\n[[start]]\nname = \"Home\"\nat = [1, 1]\n";
+    const TILES: &str = "[[tile]]\nid = \"A\"\ncount = 3\nstart = 1\nedges = \"FFFF\"\nfields = [{ halves = [\"Nw\", \"Ne\", \"En\", \"Es\", \"Se\", \"Sw\", \"Ws\", \"Wn\"] }]\n";
+
+    /// Loading a variant from files reads each of them once: the rules file, the map and the tile
+    /// set its header names (the checker's reads are the loader's).
+    #[test]
+    fn each_file_is_read_once() {
+        let dir = std::env::temp_dir().join(format!("carto-read-once-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in [
+            ("my.rules", RULES),
+            ("mine.toml", MAP),
+            ("extra.toml", TILES),
+        ] {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        let rules = dir.join("my.rules").display().to_string();
+        let v = load_variant(&rules, &[]).unwrap();
+        assert_eq!(v.map.as_deref().map(|m| m.name.as_str()), Some("Mine"));
+        assert_eq!(v.config.counts, [3]);
+        for name in ["my.rules", "mine.toml", "extra.toml"] {
+            assert_eq!(crate::files::times_read(&dir.join(name)), 1, "{name}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -89,7 +89,7 @@ fn check_file(
     };
     let mut result =
         carto::lang::check::check_source(source, &carto::lang::check::BundledRules, &loader);
-    if result.errors() == 0 && !carto::variant::declares_variant(source) {
+    if result.errors() == 0 && !result.declares_variant {
         result
             .diagnostics
             .push((source.clone(), carto::variant::not_a_variant(name)));
@@ -121,11 +121,11 @@ fn check_data_file(source: &carto::diag::Source) -> carto::lang::check::CheckRes
         }
     };
     carto::lang::check::CheckResult {
-        program: None,
         diagnostics: diagnostics
             .into_iter()
             .map(|d| (source.clone(), d))
             .collect(),
+        ..Default::default()
     }
 }
 

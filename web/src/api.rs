@@ -2,7 +2,7 @@
 
 use carto::diag::Source;
 use carto::lang::check::{check_source, render, BundledRules, CheckResult};
-use carto::variant::{declares_variant, variant_from_texts, InputError, Variant};
+use carto::variant::{variant_from_texts, InputError, Variant};
 use serde_json::{json, Value};
 
 pub fn dispatch(req: &Value) -> Value {
@@ -113,7 +113,7 @@ fn check_result(name: &str, text: &str, maps: &[Source]) -> (Source, CheckResult
     let source = Source::new(name, text);
     let loader = |m: &str, from: &Source| carto::variant::load_map_given(m, from, None, maps);
     let mut result = check_source(&source, &BundledRules, &loader);
-    if result.errors() == 0 && !declares_variant(&source) {
+    if result.errors() == 0 && !result.declares_variant {
         result
             .diagnostics
             .push((source.clone(), carto::variant::not_a_variant(name)));

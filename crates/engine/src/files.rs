@@ -13,6 +13,8 @@ struct Input {
     canonical: PathBuf,
     id: Option<(u64, u64)>,
     shown: String,
+    /// How many times it was read (loading reads each file once: a test holds it to that).
+    reads: usize,
 }
 
 /// Every file read from disk by this process: nothing may be written onto one of them.
@@ -33,13 +35,27 @@ fn file_id(_: &std::fs::Metadata) -> Option<(u64, u64)> {
 fn remember(path: &Path, meta: &std::fs::Metadata) {
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let mut inputs = INPUTS.lock().unwrap_or_else(|p| p.into_inner());
-    if !inputs.iter().any(|i| i.canonical == canonical) {
-        inputs.push(Input {
+    match inputs.iter_mut().find(|i| i.canonical == canonical) {
+        Some(i) => i.reads += 1,
+        None => inputs.push(Input {
             canonical,
             id: file_id(meta),
             shown: path.display().to_string(),
-        });
+            reads: 1,
+        }),
     }
+}
+
+/// How many times this process has read `path` (by canonical path).
+pub fn times_read(path: &Path) -> usize {
+    let Ok(canonical) = std::fs::canonicalize(path) else {
+        return 0;
+    };
+    let inputs = INPUTS.lock().unwrap_or_else(|p| p.into_inner());
+    inputs
+        .iter()
+        .find(|i| i.canonical == canonical)
+        .map_or(0, |i| i.reads)
 }
 
 /// The canonical form of a path that may not exist yet: its folder's canonical path and its name.

@@ -179,6 +179,8 @@ impl Checker {
                         if let Some(h) = &mut has_start {
                             *h |= set.tiles.iter().any(|t| t.start > 0);
                         }
+                        // Kept for loading: the file is read once.
+                        self.tile_sets.push((src, set));
                         continue;
                     }
                     Err(d) => src.render(&d),

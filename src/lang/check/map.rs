@@ -23,6 +23,7 @@ impl Checker {
             match &e.value.kind {
                 ExprKind::Name(n) if n == "unbounded" => {
                     self.prog.header.map = Some(MapRef::Unbounded);
+                    self.board = None;
                     self.map = Some(MapKnowledge::Known {
                         name: "unbounded".into(),
                         attrs: BTreeMap::new(),
@@ -35,7 +36,10 @@ impl Checker {
                     self.prog.header.map = Some(MapRef::Named(s.clone()));
                     let src = self.files[*f].clone();
                     match maps(s, &src) {
-                        Ok(board) => self.map = Some(self.map_knowledge(&board)),
+                        Ok(board) => {
+                            self.map = Some(self.map_knowledge(&board));
+                            self.board = Some((src.name.clone(), board));
+                        }
                         Err(msg) => self.err(
                             Diagnostic::error(
                                 Code::MapNotLoaded,

@@ -29,6 +29,7 @@ use super::ir::{Face, Place, Program, Slot};
 use crate::diag::{did_you_mean, Diagnostic, Source};
 use crate::geometry::FeatureKind;
 use crate::map::MapBoard;
+use crate::tiles::TileSet;
 use std::collections::BTreeMap;
 
 /// Finds an imported rules file: a bundled name or a path relative to the importing file.
@@ -82,10 +83,22 @@ impl RulesResolver for BundledRules {
     }
 }
 
-/// The outcome of checking: the program when there was no error, and every diagnostic with its file.
+/// The outcome of checking: the program when there was no error, and every diagnostic with its file;
+/// and what the checker read on the way, so that loading a variant reads each file once (the
+/// rules file is parsed once, the header's map and tile sets are read and parsed once).
+#[derive(Default)]
 pub struct CheckResult {
     pub program: Option<Program>,
     pub diagnostics: Vec<(Source, Diagnostic)>,
+    /// Whether the file checked declares a variant of its own (a `variant` header in it, not only
+    /// in what it imports).
+    pub declares_variant: bool,
+    /// The header's map as the map loader returned it, with the name of the file that named it
+    /// (paths in the header are relative to that file); `None` on the endless table, without a
+    /// `map` key, or when the map could not be loaded.
+    pub map: Option<(String, MapBoard)>,
+    /// The tile sets the header names by path that were read and parsed without a problem.
+    pub tile_sets: Vec<(Source, TileSet)>,
 }
 
 impl CheckResult {
@@ -129,6 +142,12 @@ pub fn check_source(
         )
     });
     let has_error = diags.iter().any(|(_, d)| d.is_error());
+    // The file checked is the first loaded.
+    let declares_variant = c.asts.first().is_some_and(|f| {
+        f.items
+            .iter()
+            .any(|i| matches!(i.kind, ast::ItemKind::Variant { .. }))
+    });
     let files = c.files;
     CheckResult {
         program: if has_error { None } else { Some(c.prog) },
@@ -136,6 +155,9 @@ pub fn check_source(
             .into_iter()
             .filter_map(|(f, d)| files.get(f).map(|s| (s.clone(), d)))
             .collect(),
+        declares_variant,
+        map: c.board,
+        tile_sets: c.tile_sets,
     }
 }
 
@@ -232,6 +254,10 @@ struct Checker {
     int_ranges: Vec<(u16, ast::Expr, usize, ast::Span)>,
     /// Parameters set by an `override`: its file, the name and the value's span.
     overridden: BTreeMap<u16, (usize, String, ast::Span)>,
+    /// The header's map as loaded, with the name of the file that named it (see [`CheckResult`]).
+    board: Option<(String, MapBoard)>,
+    /// The tile sets the header names by path, read and parsed (see [`CheckResult`]).
+    tile_sets: Vec<(Source, TileSet)>,
 }
 
 impl Checker {
