@@ -173,8 +173,8 @@ fn pure(e: &Expr) -> bool {
         Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => pure(x),
         Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Range(a, b) => pure(a) && pure(b),
         Expr::List(items) => items.iter().all(pure),
-        Expr::Call(Builtin::Min2 | Builtin::Max2, args) => args.iter().all(pure),
-        Expr::Call(..) | Expr::Attr(..) | Expr::Aggregate { .. } => false,
+        Expr::Call(b, args) => b.info().pure && args.iter().all(pure),
+        Expr::Attr(..) | Expr::Aggregate { .. } => false,
     }
 }
 

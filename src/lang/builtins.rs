@@ -169,7 +169,9 @@ pub enum RTy {
 }
 
 macro_rules! builtins {
-    ($( $v:ident $name:literal ( $( $pn:literal : $pt:expr ),* ) -> $ret:expr, $effect:expr, $doc:literal; )*) => {
+    ($( $v:ident $name:literal ( $( $pn:literal : $pt:expr ),* ) -> $ret:expr, $run:expr,
+        reads $reads:expr, static $stat:expr, pure $pure:expr,
+        $doc:literal, $phrase:literal $(, not $neg:literal)?; )*) => {
         /// Every query and effect a rule can call.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Builtin { $($v),* }
@@ -182,16 +184,29 @@ macro_rules! builtins {
                         name: $name,
                         params: const { &[$(($pn, $pt)),*] },
                         ret: $ret,
-                        effect: $effect,
+                        effect: matches!(self.run(), Run::Effect(_)),
                         doc: $doc,
+                        phrase: $phrase,
+                        negated: concat!("" $(, $neg)?),
+                        reads: $reads,
+                        stat: $stat,
+                        pure: $pure,
                     },)*
+                }
+            }
+            /// What running it does: the interpreter calls this on its evaluated arguments.
+            #[inline]
+            pub fn run(self) -> Run {
+                match self {
+                    $(Builtin::$v => $run,)*
                 }
             }
         }
     };
 }
 
-/// A builtin's signature and documentation.
+/// A builtin's signature, documentation, phrase, and what the interpreter and the agents may assume
+/// of it: one row of the `builtins!` table.
 #[derive(Clone, Copy, Debug)]
 pub struct BuiltinInfo {
     pub name: &'static str,
@@ -200,6 +215,64 @@ pub struct BuiltinInfo {
     /// An effect (a statement that changes the game) rather than a query (an expression).
     pub effect: bool,
     pub doc: &'static str,
+    /// Its English phrase for the rule pages (`carto doc`; templates: see `lang::phrases`).
+    pub phrase: &'static str,
+    /// The phrase of its negation (`not f(…)`), for a builtin giving a bool; "" otherwise.
+    pub negated: &'static str,
+    /// What it reads of the game beyond its arguments (for the forced check: `interp::reads`).
+    pub reads: Reads,
+    /// Static: its value depends only on its arguments, the map, the parameters and the program, so
+    /// an aggregate whose parts are all static is computed once (`interp::aggregate::is_static`).
+    pub stat: bool,
+    /// Pure for the agents' rule points: its value depends only on its arguments
+    /// (`agent::points`).
+    pub pure: bool,
+}
+
+/// The implementation of a builtin. A query gives a value from its evaluated arguments (up to four,
+/// `Value::Unit` past the last); an effect changes the game (its arguments, exactly as many as it
+/// has). Used as an expression, an effect gives nothing.
+#[derive(Clone, Copy)]
+pub enum Run {
+    Query(fn(&mut Interp, &mut State, &[Value; 4]) -> Ran<Value>),
+    Effect(fn(&mut Interp, &mut State, &[Value]) -> Ran<()>),
+}
+
+impl fmt::Debug for Run {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Run::Query(_) => "Query",
+            Run::Effect(_) => "Effect",
+        })
+    }
+}
+
+/// What running a builtin gives: its value, or the error that stops the game (naming the rule).
+pub type Ran<T> = Result<T, Box<crate::game::GameError>>;
+
+/// Kinds of changing facts of a game an expression reads (a bit set): see `interp::reads`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reads(u8);
+
+impl Reads {
+    /// Nothing that changes during a game (map facts, parameters, constants, the players).
+    pub const NOTHING: Reads = Reads(0);
+    /// Where chips lie and which way up (changes move the state's chip counter).
+    pub const CHIPS: Reads = Reads(1);
+    /// The tiles on the board.
+    pub const TILES: Reads = Reads(2);
+    /// The turn's facts that limits count with (turn, round, follower placed, extra turn).
+    pub const TURN: Reads = Reads(4);
+    /// Anything else (scores, followers, features, turn facts): a check reading it always runs.
+    pub const UNKNOWN: Reads = Reads(8);
+
+    pub const fn with(self, o: Reads) -> Reads {
+        Reads(self.0 | o.0)
+    }
+
+    pub fn has(self, o: Reads) -> bool {
+        self.0 & o.0 != 0
+    }
 }
 
 const fn t(b: Base) -> PTy {
@@ -214,65 +287,173 @@ const fn rt(b: Base) -> RTy {
 const fn rl(b: Base) -> RTy {
     RTy::T(Ty::list(b))
 }
-const Q: bool = false;
-const E: bool = true;
+const NONE: Reads = Reads::NOTHING;
+const CHIPS: Reads = Reads::CHIPS;
+const UNKNOWN: Reads = Reads::UNKNOWN;
 
+use crate::lang::interp::Interp;
+use crate::lang::ir::{Place as IrPlace, Value};
+use crate::state::State;
 use Base::*;
+use Run::{Effect, Query};
 
+// One row per builtin: name(parameters) -> result, its implementation (a method of the interpreter in
+// `interp/query.rs` or `interp/effect.rs`, or a closure here), what it reads, whether it is static
+// and pure, its one-line doc (`carto doc`, hover, completion), its phrase (and, for a bool, the
+// phrase of its negation). Every column is required: a row without one does not compile.
+#[rustfmt::skip]
 builtins! {
     // ---- places
-    Hand "hand"(  "player": t(Player)) -> rt(Place), Q, "the area in front of a player (their chips)";
-    At "at"("square": t(Square)) -> rt(Place), Q, "chips lying on a map square";
-    Slots "slots"("square": t(Square)) -> rt(Place), Q, "the chip slots of a square";
-    Under "under"("follower": t(Follower)) -> rt(Place), Q, "chips under a follower";
-    HoldingPlace "holding"("area": t(Holding)) -> rt(Place), Q, "chips kept in a holding area";
-    HoldingOf "holding_of"("area": t(Holding), "player": t(Player)) -> rt(Place), Q, "a player's own area of a per-player holding area (`holding bid per player`: a player's bid)";
+    Hand "hand"("player": t(Player)) -> rt(Place), Query(|_, _, a| Ok(Value::Place(IrPlace::Hand(Interp::player_of(a[0]))))),
+        reads NONE, static false, pure false,
+        "the area in front of a player (their chips)", "{0's} hand";
+    At "at"("square": t(Square)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Square(c) => Value::Place(IrPlace::At(c)), _ => Value::Unit })),
+        reads NONE, static false, pure false,
+        "chips lying on a map square", "{0}";
+    Slots "slots"("square": t(Square)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Square(c) => Value::Place(IrPlace::Slots(c)), _ => Value::Unit })),
+        reads NONE, static false, pure false,
+        "the chip slots of a square", "the chip slots of {0}";
+    Under "under"("follower": t(Follower)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Follower(f) => Value::Place(IrPlace::Under(f)), _ => Value::Unit })),
+        reads NONE, static false, pure false,
+        "chips under a follower", "the space under {0}";
+    HoldingPlace "holding"("area": t(Holding)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Holding(h) => Value::Place(IrPlace::Holding(h)), _ => Value::Unit })),
+        reads NONE, static false, pure false,
+        "chips kept in a holding area", "{0}";
+    HoldingOf "holding_of"("area": t(Holding), "player": t(Player)) -> rt(Place), Query(|_, _, a| Ok(match (a[0], a[1]) { (Value::Holding(h), Value::Player(p)) => Value::Place(IrPlace::PlayerHolding(h, p)), _ => Value::Unit })),
+        reads UNKNOWN, static false, pure false,
+        "a player's own area of a per-player holding area (`holding bid per player`: a player's bid)", "{1's} part of {0}";
     // ---- lists
-    Chips "chips"("place": t(Place)) -> rl(Chip), Q, "the chips in a place";
-    Squares "squares"() -> rl(Square), Q, "every square of the map";
-    SlotSquares "slot_squares"() -> rl(Square), Q, "the squares with chip slots (a `slots` map attribute above 0), covered or not; cheaper than filtering squares()";
-    SquaresWith "squares_with"("attribute": t(Str), "value": PTy::T(Ty::ANY)) -> rl(Square), Q, "the map squares whose attribute (named by a string) has the value, in map order; indexed once per game, far cheaper than filtering squares()";
-    Neighbours "neighbours"("square": t(Square)) -> rl(Square), Q, "the orthogonal neighbours of a square on the map";
-    Near "near"("squares": l(Square)) -> rl(Square), Q, "the map squares orthogonally next to any of the given squares, each once";
-    Players "players"() -> rl(Player), Q, "the players in turn order";
-    PlayersFrom "players_from"("player": t(Player)) -> rl(Player), Q, "every player in turn order, starting with the given one (\"each player in turn, starting with you\")";
-    Followers "followers"("player": t(Player)) -> rl(Follower), Q, "a player's followers on the board";
-    Reserve "reserve"("player": t(Player)) -> rl(Follower), Q, "a player's followers in their supply";
-    Held "held"("area": t(Holding)) -> rl(Follower), Q, "the followers in a holding area";
-    Stacks "stacks"() -> rl(Stack), Q, "the tile stacks lying on the map";
-    Colours "colours"() -> rl(Colour), Q, "the chip colours, in the order of the chips item";
-    Len "len"("list": PTy::AnyList) -> rt(Int), Q, "the number of elements of a list";
-    First "first"("list": PTy::AnyList) -> RTy::ElemOfFirst, Q, "the first element of a non-empty list";
-    Contains "contains"("list": PTy::AnyList, "value": PTy::ElemOfFirst) -> rt(Bool), Q, "whether a list holds a value";
-    Take "take"("list": PTy::AnyList, "count": t(Int)) -> RTy::First, Q, "the first count elements of a list (all of them if it is shorter; none if count is 0 or less)";
-    Min2 "min"("a": t(Int), "b": t(Int)) -> rt(Int), Q, "the smaller of two numbers (`min(x in L: e)` is the aggregate)";
-    Max2 "max"("a": t(Int), "b": t(Int)) -> rt(Int), Q, "the larger of two numbers (`max(x in L: e)` is the aggregate)";
-    Has "has"("square": t(Square), "attribute": t(Str)) -> rt(Bool), Q, "whether the map gives a square the attribute (named by a string); a square without it reads the type's default: 0, false, \"\"";
+    Chips "chips"("place": t(Place)) -> rl(Chip), Query(|me, st, a| Ok(me.chips_query(st, a[0]))),
+        reads CHIPS, static false, pure false,
+        "the chips in a place", "the chips in {0}";
+    Squares "squares"() -> rl(Square), Query(|me, _, _| Ok(me.all_squares_query())),
+        reads NONE, static true, pure false,
+        "every square of the map", "the squares of the map";
+    SlotSquares "slot_squares"() -> rl(Square), Query(|me, _, _| Ok(me.slot_squares_query())),
+        reads NONE, static true, pure false,
+        "the squares with chip slots (a `slots` map attribute above 0), covered or not; cheaper than filtering squares()", "the squares with chip slots";
+    SquaresWith "squares_with"("attribute": t(Str), "value": PTy::T(Ty::ANY)) -> rl(Square), Query(Interp::squares_with),
+        reads NONE, static true, pure false,
+        "the map squares whose attribute (named by a string) has the value, in map order; indexed once per game, far cheaper than filtering squares()", "the squares whose {0} is {1}";
+    Neighbours "neighbours"("square": t(Square)) -> rl(Square), Query(|me, st, a| Ok(me.neighbours(st, a[0]))),
+        reads NONE, static true, pure false,
+        "the orthogonal neighbours of a square on the map", "the squares next to {0}";
+    Near "near"("squares": l(Square)) -> rl(Square), Query(|me, st, a| me.near(st, a[0])),
+        reads NONE, static true, pure false,
+        "the map squares orthogonally next to any of the given squares, each once", "the squares next to any of {0}";
+    Players "players"() -> rl(Player), Query(|me, st, _| Ok(me.list_of((0..st.players.len() as u8).map(Value::Player)))),
+        reads NONE, static false, pure false,
+        "the players in turn order", "the players";
+    PlayersFrom "players_from"("player": t(Player)) -> rl(Player), Query(|me, st, a| Ok(me.players_from(st, a[0]))),
+        reads UNKNOWN, static false, pure false,
+        "every player in turn order, starting with the given one (\"each player in turn, starting with you\")", "the players in turn order starting with {0}";
+    Followers "followers"("player": t(Player)) -> rl(Follower), Query(|me, st, a| Ok(me.followers_of(st, a[0], true))),
+        reads UNKNOWN, static false, pure false,
+        "a player's followers on the board", "{0's} followers on the board";
+    Reserve "reserve"("player": t(Player)) -> rl(Follower), Query(|me, st, a| Ok(me.followers_of(st, a[0], false))),
+        reads UNKNOWN, static false, pure false,
+        "a player's followers in their supply", "{0's} followers in reserve";
+    Held "held"("area": t(Holding)) -> rl(Follower), Query(|me, st, a| Ok(me.held(st, a[0]))),
+        reads UNKNOWN, static false, pure false,
+        "the followers in a holding area", "the followers in {0}";
+    Stacks "stacks"() -> rl(Stack), Query(|me, st, _| Ok(me.stacks(st))),
+        reads UNKNOWN, static false, pure false,
+        "the tile stacks lying on the map", "the tile stacks on the map";
+    Colours "colours"() -> rl(Colour), Query(|me, _, _| Ok(me.colours())),
+        reads NONE, static true, pure false,
+        "the chip colours, in the order of the chips item", "the chip colours";
+    Len "len"("list": PTy::AnyList) -> rt(Int), Query(|me, _, a| Ok(Value::Int(me.len_of(a[0])? as i64))),
+        reads NONE, static true, pure false,
+        "the number of elements of a list", "the number of {0}";
+    First "first"("list": PTy::AnyList) -> RTy::ElemOfFirst, Query(|me, _, a| me.first(a[0])),
+        reads NONE, static false, pure false,
+        "the first element of a non-empty list", "the first of {0}";
+    Contains "contains"("list": PTy::AnyList, "value": PTy::ElemOfFirst) -> rt(Bool), Query(|me, _, a| me.contains(a[0], a[1])),
+        reads NONE, static true, pure false,
+        "whether a list holds a value", "{1} is among {0}", not "{1} is not among {0}";
+    Take "take"("list": PTy::AnyList, "count": t(Int)) -> RTy::First, Query(|me, _, a| me.take(a[0], a[1])),
+        reads NONE, static false, pure false,
+        "the first count elements of a list (all of them if it is shorter; none if count is 0 or less)", "the first {1} of {0}";
+    Min2 "min"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|me, _, a| me.ints2(a, i64::min)),
+        reads NONE, static false, pure true,
+        "the smaller of two numbers (`min(x in L: e)` is the aggregate)", "the smaller of {0} and {1}";
+    Max2 "max"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|me, _, a| me.ints2(a, i64::max)),
+        reads NONE, static false, pure true,
+        "the larger of two numbers (`max(x in L: e)` is the aggregate)", "the larger of {0} and {1}";
+    Has "has"("square": t(Square), "attribute": t(Str)) -> rt(Bool), Query(|me, st, a| me.has_attr(st, a[0], a[1])),
+        reads NONE, static false, pure false,
+        "whether the map gives a square the attribute (named by a string); a square without it reads the type's default: 0, false, \"\"", "{0} has a {1}", not "{0} has no {1}";
     // ---- the turn
-    CurrentPlayer "current_player"() -> rt(Player), Q, "the player whose turn it is";
-    TurnTile "turn_tile"() -> rt(Tile), Q, "the tile placed in this turn";
-    TurnFollowersPlaced "turn_followers_placed"() -> rt(Int), Q, "followers the current player placed in this turn";
-    IsExtraTurn "is_extra_turn"() -> rt(Bool), Q, "whether this turn is an extra turn";
-    TurnNumber "turn_number"() -> rt(Int), Q, "the number of the current turn, from 1";
-    TilesLeft "tiles_left"() -> rt(Int), Q, "tiles left in the draw stack";
-    RoundNumber "round_number"() -> rt(Int), Q, "the number of the current round, from 1";
-    ConnectsAbroad "connects_abroad"("tile": t(Tile)) -> rt(Bool), Q, "whether a tile connects abroad at a border exit";
-    Placeable "placeable"("stack": t(Stack)) -> rt(Bool), Q, "whether the top tile of a stack has a legal placement now";
+    CurrentPlayer "current_player"() -> rt(Player), Query(|_, st, _| Ok(Value::Player(st.current))),
+        reads NONE, static false, pure false,
+        "the player whose turn it is", "the current player";
+    TurnTile "turn_tile"() -> rt(Tile), Query(|_, st, _| Ok(Value::Tile(st.placed_now))),
+        reads UNKNOWN, static false, pure false,
+        "the tile placed in this turn", "the tile placed this turn";
+    TurnFollowersPlaced "turn_followers_placed"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(i64::from(st.follower_placed_now)))),
+        reads UNKNOWN, static false, pure false,
+        "followers the current player placed in this turn", "the number of followers placed this turn";
+    IsExtraTurn "is_extra_turn"() -> rt(Bool), Query(|_, st, _| Ok(Value::Bool(st.in_extra_turn))),
+        reads UNKNOWN, static false, pure false,
+        "whether this turn is an extra turn", "this is an extra turn", not "this is not an extra turn";
+    TurnNumber "turn_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.turn as i64))),
+        reads UNKNOWN, static false, pure false,
+        "the number of the current turn, from 1", "the number of the turn";
+    TilesLeft "tiles_left"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.stack.len() as i64))),
+        reads UNKNOWN, static false, pure false,
+        "tiles left in the draw stack", "the number of tiles left to draw";
+    RoundNumber "round_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.round as i64))),
+        reads UNKNOWN, static false, pure false,
+        "the number of the current round, from 1", "the number of the round";
+    ConnectsAbroad "connects_abroad"("tile": t(Tile)) -> rt(Bool), Query(|me, st, a| Ok(Value::Bool(match a[0] { Value::Tile(t) => me.connects_abroad(st, t), _ => false }))),
+        reads UNKNOWN, static false, pure false,
+        "whether a tile connects abroad at a border exit", "{0} joins a road or city to a border exit", not "{0} joins no road or city to a border exit";
+    Placeable "placeable"("stack": t(Stack)) -> rt(Bool), Query(|me, st, a| Ok(me.placeable(st, a[0]))),
+        reads UNKNOWN, static false, pure false,
+        "whether the top tile of a stack has a legal placement now", "the top tile of {0} can be placed", not "the top tile of {0} cannot be placed";
     // ---- effects
-    Score "score"("who": t(Players), "points": t(Int)) -> rt(Unit), E, "scores points for players, logged under the rule's name";
-    Move "move"("chips": PTy::ChipOrChips, "to": t(Place), "face": t(Face)) -> rt(Unit), E, "moves chips to a place, face up or down";
-    Draw "draw"("count": t(Int), "from": t(Place), "to": t(Place), "face": t(Face)) -> rt(Unit), E, "moves count chips from one place to another: the top of the supply (a pool kept shuffled), or random ones of another place; fewer if fewer are there";
-    Shuffle "shuffle"("place": t(Place)) -> rt(Unit), E, "shuffles the chips of a place";
-    Strength "strength"("follower": t(Follower), "strength": t(Int)) -> rt(Unit), E, "sets how many followers a follower counts as in majorities";
-    Send "send"("follower": t(Follower), "area": t(Holding)) -> rt(Unit), E, "puts a follower into a holding area";
-    Recall "recall"("followers": l(Follower)) -> rt(Unit), E, "returns followers to their owners' supplies";
-    ExtraTurn "extra_turn"() -> rt(Unit), E, "the current player plays one more complete turn after this one";
-    ExtraTurnFor "extra_turn_for"("player": t(Player)) -> rt(Unit), E, "a player plays one complete extra turn after this one (then play goes on after the player whose regular turn it was)";
-    TakeTile "take_tile"("stack": t(Stack)) -> rt(Unit), E, "the current player plays the top tile of a stack instead of drawing";
-    TurnUp "turn_up"("stack": t(Stack)) -> rt(Unit), E, "turns the top tile of a stack face up";
-    Scatter "scatter"("chips": l(Chip), "squares": l(Square), "apart": t(Bool), "face": t(Face)) -> rt(Unit), E, "spreads chips at random, one per square (apart: no two orthogonally adjacent); the rest go aside";
-    Deal "deal"("squares": l(Square), "count": t(Int)) -> rt(Unit), E, "deals count tiles from the draw stack into a stack on each square";
-    Log "log"("text": t(Str)) -> rt(Unit), E, "writes a line to the game log";
+    Score "score"("who": t(Players), "points": t(Int)) -> rt(Unit), Effect(Interp::score),
+        reads UNKNOWN, static false, pure false,
+        "scores points for players, logged under the rule's name", "{0} score[s] {1}";
+    Move "move"("chips": PTy::ChipOrChips, "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(Interp::move_effect),
+        reads UNKNOWN, static false, pure false,
+        "moves chips to a place, face up or down", "{0} go[es] to {1} {2}";
+    Draw "draw"("count": t(Int), "from": t(Place), "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(Interp::draw),
+        reads UNKNOWN, static false, pure false,
+        "moves count chips from one place to another: the top of the supply (a pool kept shuffled), or random ones of another place; fewer if fewer are there", "{0} chips go from {1} to {2} {3}";
+    Shuffle "shuffle"("place": t(Place)) -> rt(Unit), Effect(Interp::shuffle),
+        reads UNKNOWN, static false, pure false,
+        "shuffles the chips of a place", "the chips in {0} are shuffled";
+    Strength "strength"("follower": t(Follower), "strength": t(Int)) -> rt(Unit), Effect(Interp::strength),
+        reads UNKNOWN, static false, pure false,
+        "sets how many followers a follower counts as in majorities", "{0} count[s] as {1} followers";
+    Send "send"("follower": t(Follower), "area": t(Holding)) -> rt(Unit), Effect(Interp::send),
+        reads UNKNOWN, static false, pure false,
+        "puts a follower into a holding area", "{0} go[es] to {1}";
+    Recall "recall"("followers": l(Follower)) -> rt(Unit), Effect(Interp::recall),
+        reads UNKNOWN, static false, pure false,
+        "returns followers to their owners' supplies", "{0} go[es] back to their owners";
+    ExtraTurn "extra_turn"() -> rt(Unit), Effect(|_, st, _| { st.extra_turn_pending = true; st.extra_turn_for = st.current; Ok(()) }),
+        reads UNKNOWN, static false, pure false,
+        "the current player plays one more complete turn after this one", "the current player plays an extra turn";
+    ExtraTurnFor "extra_turn_for"("player": t(Player)) -> rt(Unit), Effect(Interp::extra_turn_for),
+        reads UNKNOWN, static false, pure false,
+        "a player plays one complete extra turn after this one (then play goes on after the player whose regular turn it was)", "{0} plays an extra turn after this one";
+    TakeTile "take_tile"("stack": t(Stack)) -> rt(Unit), Effect(Interp::take_tile),
+        reads UNKNOWN, static false, pure false,
+        "the current player plays the top tile of a stack instead of drawing", "the current player plays the top tile of {0} instead of drawing";
+    TurnUp "turn_up"("stack": t(Stack)) -> rt(Unit), Effect(|_, _, _| Ok(())),
+        reads UNKNOWN, static false, pure false,
+        "turns the top tile of a stack face up", "the top tile of {0} is turned face up";
+    Scatter "scatter"("chips": l(Chip), "squares": l(Square), "apart": t(Bool), "face": t(Face)) -> rt(Unit), Effect(Interp::scatter_effect),
+        reads UNKNOWN, static false, pure false,
+        "spreads chips at random, one per square (apart: no two orthogonally adjacent); the rest go aside", "{0} are scattered {3} over {1}, one a square{2?, no two side by side}; the rest are set aside";
+    Deal "deal"("squares": l(Square), "count": t(Int)) -> rt(Unit), Effect(Interp::deal),
+        reads UNKNOWN, static false, pure false,
+        "deals count tiles from the draw stack into a stack on each square", "{1} tiles from the draw stack are dealt onto each of {0}";
+    Log "log"("text": t(Str)) -> rt(Unit), Effect(Interp::log),
+        reads UNKNOWN, static false, pure false,
+        "writes a line to the game log", "the game log notes {0}";
 }
 
 impl Builtin {
@@ -476,3 +657,33 @@ pub const LIMIT_FLAGS: [&str; 2] = ["no_follower", "not_extra"];
 pub const KIND_NAMES: [&str; 4] = ["road", "city", "field", "monastery"];
 pub const PLACE_NAMES: [&str; 3] = ["supply", "aside", "box"];
 pub const FACE_NAMES: [&str; 2] = ["up", "down"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A builtin giving a bool has a phrase for its negation (`not has(s, "x")` reads "s has no
+    /// x"); any other has none, and every builtin has a phrase.
+    #[test]
+    fn every_row_has_its_phrases() {
+        for b in Builtin::ALL {
+            let i = b.info();
+            assert!(!i.phrase.is_empty(), "{}: no phrase", i.name);
+            let predicate = matches!(i.ret, RTy::T(t) if t == Ty::BOOL);
+            assert_eq!(!i.negated.is_empty(), predicate, "{}: negation", i.name);
+        }
+    }
+
+    /// An effect is never static or pure, and reads what the forced check cannot know.
+    #[test]
+    fn effects_are_neither_static_nor_pure() {
+        for b in Builtin::ALL {
+            let i = b.info();
+            if i.effect {
+                assert!(!i.stat && !i.pure, "{}", i.name);
+                assert_eq!(i.reads, Reads::UNKNOWN, "{}", i.name);
+                assert_eq!(i.ret, RTy::T(Ty::UNIT), "{}", i.name);
+            }
+        }
+    }
+}

@@ -1,92 +1,12 @@
 //! The English phrase of every builtin, field, trigger, phase and limit, for the generated documentation
-//! (`carto doc`). One row per name; `tests/doc.rs` fails when a builtin, field or trigger has none.
+//! (`carto doc`). One row per name; a builtin's phrase is in its row of `builtins!` (`lang/builtins.rs`);
+//! `tests/doc.rs` fails when a field or trigger has none.
 //!
 //! Templates: `{0}`, `{1}`, … are the arguments (or, for a field, the value it is read from);
 //! `{0's}` is the possessive of argument 0 ("your", "the player's"); `[s]` (`[es]`) is an `s` (`es`)
 //! unless argument 0 is plural ("you", "the players …", a list); `{2?TEXT}` is TEXT when argument 2 is
 //! `true`, nothing when `false`, "(TEXT if …)" otherwise. A predicate (a builtin or field giving a bool) has a second
 //! template for its negation, so `not s.town` reads "s is not a town".
-
-/// (builtin name, phrase, negated phrase for a bool result or "").
-pub const BUILTIN_PHRASES: &[(&str, &str, &str)] = &[
-    // places
-    ("hand", "{0's} hand", ""),
-    ("at", "{0}", ""),
-    ("slots", "the chip slots of {0}", ""),
-    ("under", "the space under {0}", ""),
-    ("holding", "{0}", ""),
-    // lists
-    ("chips", "the chips in {0}", ""),
-    ("squares", "the squares of the map", ""),
-    ("slot_squares", "the squares with chip slots", ""),
-    ("squares_with", "the squares whose {0} is {1}", ""),
-    ("neighbours", "the squares next to {0}", ""),
-    ("near", "the squares next to any of {0}", ""),
-    ("players", "the players", ""),
-    ("holding_of", "{1's} part of {0}", ""),
-    ("players_from", "the players in turn order starting with {0}", ""),
-    ("followers", "{0's} followers on the board", ""),
-    ("reserve", "{0's} followers in reserve", ""),
-    ("held", "the followers in {0}", ""),
-    ("stacks", "the tile stacks on the map", ""),
-    ("colours", "the chip colours", ""),
-    ("len", "the number of {0}", ""),
-    ("first", "the first of {0}", ""),
-    ("contains", "{1} is among {0}", "{1} is not among {0}"),
-    ("take", "the first {1} of {0}", ""),
-    ("min", "the smaller of {0} and {1}", ""),
-    ("max", "the larger of {0} and {1}", ""),
-    ("has", "{0} has a {1}", "{0} has no {1}"),
-    // the turn
-    ("current_player", "the current player", ""),
-    ("turn_tile", "the tile placed this turn", ""),
-    (
-        "turn_followers_placed",
-        "the number of followers placed this turn",
-        "",
-    ),
-    (
-        "is_extra_turn",
-        "this is an extra turn",
-        "this is not an extra turn",
-    ),
-    ("turn_number", "the number of the turn", ""),
-    ("tiles_left", "the number of tiles left to draw", ""),
-    ("round_number", "the number of the round", ""),
-    (
-        "connects_abroad",
-        "{0} joins a road or city to a border exit",
-        "{0} joins no road or city to a border exit",
-    ),
-    (
-        "placeable",
-        "the top tile of {0} can be placed",
-        "the top tile of {0} cannot be placed",
-    ),
-    // effects
-    ("score", "{0} score[s] {1}", ""),
-    ("move", "{0} go[es] to {1} {2}", ""),
-    ("draw", "{0} chips go from {1} to {2} {3}", ""),
-    ("shuffle", "the chips in {0} are shuffled", ""),
-    ("strength", "{0} count[s] as {1} followers", ""),
-    ("send", "{0} go[es] to {1}", ""),
-    ("recall", "{0} go[es] back to their owners", ""),
-    ("extra_turn", "the current player plays an extra turn", ""),
-    ("extra_turn_for", "{0} plays an extra turn after this one", ""),
-    (
-        "take_tile",
-        "the current player plays the top tile of {0} instead of drawing",
-        "",
-    ),
-    ("turn_up", "the top tile of {0} is turned face up", ""),
-    (
-        "scatter",
-        "{0} are scattered {3} over {1}, one a square{2?, no two side by side}; the rest are set aside",
-        "",
-    ),
-    ("deal", "{1} tiles from the draw stack are dealt onto each of {0}", ""),
-    ("log", "the game log notes {0}", ""),
-];
 
 /// (field name, phrase, negated phrase for a bool field or ""); a field name means the same on every
 /// type that has it.
@@ -212,11 +132,10 @@ pub const NAME_PHRASES: &[(&str, &str)] = &[
     ("false", "false"),
 ];
 
+/// A builtin's phrase and the phrase of its negation (both in its row of `builtins!`).
 pub fn builtin_phrase(name: &str) -> Option<(&'static str, &'static str)> {
-    BUILTIN_PHRASES
-        .iter()
-        .find(|(n, ..)| *n == name)
-        .map(|(_, p, neg)| (*p, *neg))
+    let i = crate::lang::builtins::Builtin::from_name(name)?.info();
+    Some((i.phrase, i.negated))
 }
 
 pub fn field_phrase(name: &str) -> Option<(&'static str, &'static str)> {

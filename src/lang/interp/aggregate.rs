@@ -7,7 +7,7 @@
 
 use super::{Interp, R};
 use crate::lang::ast::AggOp;
-use crate::lang::builtins::{Builtin, Field};
+use crate::lang::builtins::Field;
 use crate::lang::ir::{Expr, Program, Stmt, Value};
 use crate::state::State;
 
@@ -93,17 +93,7 @@ pub(super) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<Key>) -> 
         }
         Expr::Field(x, f) => static_field(*f) && is_static(x, bound, free),
         Expr::Call(b, args) => {
-            matches!(
-                b,
-                Builtin::Squares
-                    | Builtin::SquaresWith
-                    | Builtin::SlotSquares
-                    | Builtin::Neighbours
-                    | Builtin::Near
-                    | Builtin::Colours
-                    | Builtin::Len
-                    | Builtin::Contains
-            ) && args.iter().all(|a| is_static(a, bound, free))
+            b.info().stat && args.iter().all(|a| is_static(a, bound, free))
         }
         Expr::Aggregate {
             var,

@@ -9,7 +9,7 @@
 use super::compile_cond::{compile_cond, Cond};
 use super::{Interp, R};
 use crate::lang::ast::BinOp;
-use crate::lang::builtins::{Builtin, Field};
+use crate::lang::builtins::{Builtin, Field, Run};
 use crate::lang::ir::{ChoiceKind, Expr, Program, Value};
 use crate::state::State;
 
@@ -217,7 +217,7 @@ fn call(b: Builtin, args: &[Expr], statics: &[usize]) -> Code {
             me.tick()?;
             let lv = l(me, st)?;
             let xv = x(me, st)?;
-            me.list_query(Builtin::Contains, &[lv, xv, Value::Unit, Value::Unit])
+            me.contains(lv, xv)
         });
     }
     if let (Builtin::Len, [arg]) = (b, args) {
@@ -243,6 +243,17 @@ fn call(b: Builtin, args: &[Expr], statics: &[usize]) -> Code {
     }
     let args: Vec<Code> = args.iter().take(4).map(|a| compile(a, statics)).collect();
     let n = args.len();
+    // A query's implementation is chosen here, once (its row in `builtins!`).
+    if let Run::Query(query) = b.run() {
+        return Box::new(move |me, st| {
+            me.tick()?;
+            let mut a = [Value::Unit; 4];
+            for (i, code) in args.iter().enumerate() {
+                a[i] = code(me, st)?;
+            }
+            query(me, st, &a)
+        });
+    }
     Box::new(move |me, st| {
         me.tick()?;
         let mut a = [Value::Unit; 4];

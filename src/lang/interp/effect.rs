@@ -3,7 +3,7 @@
 
 use super::{Interp, R};
 use crate::game::{Ctx, Trigger};
-use crate::lang::builtins::Builtin;
+use crate::lang::builtins::{Builtin, Run};
 use crate::lang::ir::{Face, Place as IrPlace, Value};
 use crate::state::{FollowerAt, Place, State, TileStack};
 
@@ -75,7 +75,8 @@ impl Interp {
         Ok(())
     }
 
-    /// Runs an effect builtin on its evaluated arguments.
+    /// Runs an effect builtin on its evaluated arguments: its row's implementation
+    /// (`builtins::Run`).
     pub(super) fn effect(&mut self, st: &mut State, b: Builtin, a: &[Value]) -> R<()> {
         // An effect may move followers or change strengths: cached feature facts are stale. A
         // score changes none of them, so the facts the engine gave a `scored` rule hold on (the
@@ -83,79 +84,91 @@ impl Interp {
         if b != Builtin::Score {
             self.feature_cache = Default::default();
         }
-        let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
-        let face_up = |v: Value| matches!(v, Value::Face(Face::Up));
-        match b {
-            Builtin::Score => self.score(st, a)?,
-            Builtin::Move => {
-                let chips = self.chip_list(arg(0))?;
-                let Value::Place(to) = arg(1) else {
-                    return Err(self.fail("move needs a place"));
-                };
-                self.move_chips(st, &chips, to, face_up(arg(2)))?;
+        match b.run() {
+            Run::Effect(run) => run(self, st, a),
+            Run::Query(_) => Err(self.fail(format!("`{}` is not an effect", b.info().name))),
+        }
+    }
+
+    /// `move(chips, to, face)`.
+    pub(crate) fn move_effect(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+        let chips = self.chip_list(arg(a, 0))?;
+        let Value::Place(to) = arg(a, 1) else {
+            return Err(self.fail("move needs a place"));
+        };
+        self.move_chips(st, &chips, to, face_up(arg(a, 2)))
+    }
+
+    /// `shuffle(place)`: the supply is the one place kept in an order.
+    pub(crate) fn shuffle(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+        if let Value::Place(IrPlace::Supply) = arg(a, 0) {
+            st.shuffle_supply();
+        }
+        Ok(())
+    }
+
+    /// `strength(follower, n)`, clamped to 0..=255.
+    pub(crate) fn strength(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+        if let (Value::Follower(f), Value::Int(s)) = (arg(a, 0), arg(a, 1)) {
+            st.set_strength(f, s.clamp(0, 255) as u8);
+        }
+        Ok(())
+    }
+
+    /// `send(follower, area)`.
+    pub(crate) fn send(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+        if let (Value::Follower(f), Value::Holding(h)) = (arg(a, 0), arg(a, 1)) {
+            st.move_follower(f, FollowerAt::Holding(h as u8));
+        }
+        Ok(())
+    }
+
+    /// `recall(followers)`: back to their owners' supplies.
+    pub(crate) fn recall(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+        for v in self.elems(arg(a, 0))? {
+            if let Value::Follower(f) = v {
+                st.move_follower(f, FollowerAt::Supply);
             }
-            Builtin::Draw => self.draw(st, a)?,
-            Builtin::Shuffle => {
-                if let Value::Place(IrPlace::Supply) = arg(0) {
-                    st.shuffle_supply();
-                }
+        }
+        Ok(())
+    }
+
+    /// `extra_turn_for(p)`.
+    pub(crate) fn extra_turn_for(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+        st.extra_turn_pending = true;
+        st.extra_turn_for = match arg(a, 0) {
+            Value::Player(p) => p,
+            _ => st.current,
+        };
+        Ok(())
+    }
+
+    /// `take_tile(stack)`: its top tile becomes the tile in hand.
+    pub(crate) fn take_tile(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+        if let Value::Stack(s) = arg(a, 0) {
+            if let Some(ty) = st
+                .tile_stacks
+                .get_mut(s as usize)
+                .and_then(|k| k.tiles.pop())
+            {
+                st.current_tile = Some(ty);
             }
-            Builtin::Strength => {
-                if let (Value::Follower(f), Value::Int(s)) = (arg(0), arg(1)) {
-                    st.set_strength(f, s.clamp(0, 255) as u8);
-                }
-            }
-            Builtin::Send => {
-                if let (Value::Follower(f), Value::Holding(h)) = (arg(0), arg(1)) {
-                    st.move_follower(f, FollowerAt::Holding(h as u8));
-                }
-            }
-            Builtin::Recall => {
-                for v in self.elems(arg(0))? {
-                    if let Value::Follower(f) = v {
-                        st.move_follower(f, FollowerAt::Supply);
-                    }
-                }
-            }
-            Builtin::ExtraTurn => {
-                st.extra_turn_pending = true;
-                st.extra_turn_for = st.current;
-            }
-            Builtin::ExtraTurnFor => {
-                st.extra_turn_pending = true;
-                st.extra_turn_for = match arg(0) {
-                    Value::Player(p) => p,
-                    _ => st.current,
-                };
-            }
-            Builtin::TakeTile => {
-                if let Value::Stack(s) = arg(0) {
-                    if let Some(ty) = st
-                        .tile_stacks
-                        .get_mut(s as usize)
-                        .and_then(|k| k.tiles.pop())
-                    {
-                        st.current_tile = Some(ty);
-                    }
-                }
-            }
-            Builtin::TurnUp => {}
-            Builtin::Scatter => self.scatter_effect(st, a)?,
-            Builtin::Deal => self.deal(st, a)?,
-            Builtin::Log => {
-                if let Value::Str(s) = arg(0) {
-                    let text = self.strings.get(s as usize).cloned().unwrap_or_default();
-                    let who = st.acting();
-                    st.push(who, crate::state::EvKind::Note(text));
-                }
-            }
-            _ => return Err(self.fail(format!("`{}` is not an effect", b.info().name))),
+        }
+        Ok(())
+    }
+
+    /// `log(text)`: a note in the game log.
+    pub(crate) fn log(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+        if let Value::Str(s) = arg(a, 0) {
+            let text = self.strings.get(s as usize).cloned().unwrap_or_default();
+            let who = st.acting();
+            st.push(who, crate::state::EvKind::Note(text));
         }
         Ok(())
     }
 
     /// `score(who, points)`: adds points to each player named, refusing an overflow.
-    fn score(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+    pub(crate) fn score(&mut self, st: &mut State, a: &[Value]) -> R<()> {
         let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
         let (who, pts) = (arg(0), arg(1));
         let Value::Int(pts) = pts else {
@@ -183,7 +196,7 @@ impl Interp {
     }
 
     /// `draw(n, from, to, face)`: moves up to `n` chips, from the top of the supply or at random elsewhere.
-    fn draw(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+    pub(crate) fn draw(&mut self, st: &mut State, a: &[Value]) -> R<()> {
         let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
         let face_up = |v: Value| matches!(v, Value::Face(Face::Up));
         let Value::Int(n) = arg(0) else {
@@ -209,7 +222,7 @@ impl Interp {
     }
 
     /// `scatter(chips, squares, apart, face)`: see [`Self::scatter`].
-    fn scatter_effect(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+    pub(crate) fn scatter_effect(&mut self, st: &mut State, a: &[Value]) -> R<()> {
         let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
         let face_up = |v: Value| matches!(v, Value::Face(Face::Up));
         let chips = self.chip_list(arg(0))?;
@@ -237,7 +250,7 @@ impl Interp {
     }
 
     /// `deal(squares, n)`: a stack of `n` tiles from the draw pile on each square.
-    fn deal(&mut self, st: &mut State, a: &[Value]) -> R<()> {
+    pub(crate) fn deal(&mut self, st: &mut State, a: &[Value]) -> R<()> {
         let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
         let Value::Int(n) = arg(1) else {
             return Err(self.fail("deal needs a count"));
@@ -360,4 +373,13 @@ impl Interp {
             }
         }
     }
+}
+
+/// Argument `i` of an effect (`Value::Unit` past the last).
+fn arg(a: &[Value], i: usize) -> Value {
+    a.get(i).copied().unwrap_or(Value::Unit)
+}
+
+fn face_up(v: Value) -> bool {
+    matches!(v, Value::Face(Face::Up))
 }

@@ -42,7 +42,7 @@ impl Interp {
 
     /// Number of elements of a list, range or player set.
     #[inline]
-    pub(super) fn len_of(&self, v: Value) -> R<usize> {
+    pub(crate) fn len_of(&self, v: Value) -> R<usize> {
         match v {
             Value::List(i) => Ok(self.lists.get(i as usize).map_or(0, |l| l.len())),
             Value::Range(a, b) => {
@@ -58,7 +58,7 @@ impl Interp {
 
     /// Element `k` of a list, range or player set (see [`Self::len_of`]).
     #[inline]
-    pub(super) fn elem_at(&self, v: Value, k: usize) -> Value {
+    pub(crate) fn elem_at(&self, v: Value, k: usize) -> Value {
         match v {
             Value::List(i) => self
                 .lists

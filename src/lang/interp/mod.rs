@@ -236,7 +236,7 @@ impl Interp {
             .unwrap_or("?")
     }
 
-    fn fail(&self, message: impl Into<String>) -> Box<GameError> {
+    pub(crate) fn fail(&self, message: impl Into<String>) -> Box<GameError> {
         // The setup blocks run last in `names`: the setup is not an action.
         if self.current as usize + 1 == self.names.len() {
             return Box::new(GameError::Setup(message.into()));
@@ -246,7 +246,7 @@ impl Interp {
     }
 
     #[inline]
-    fn tick(&mut self) -> R<()> {
+    pub(crate) fn tick(&mut self) -> R<()> {
         self.ops += 1;
         if self.ops > OP_BUDGET {
             return Err(self.fail(format!(
@@ -261,7 +261,7 @@ impl Interp {
         intern_into(&mut self.strings, text)
     }
 
-    fn new_list(&mut self) -> u32 {
+    pub(crate) fn new_list(&mut self) -> u32 {
         if self.n_lists == self.lists.len() {
             self.lists.push(Vec::new());
         }
@@ -271,7 +271,7 @@ impl Interp {
         i as u32
     }
 
-    fn list_of(&mut self, vals: impl IntoIterator<Item = Value>) -> Value {
+    pub(crate) fn list_of(&mut self, vals: impl IntoIterator<Item = Value>) -> Value {
         let i = self.new_list();
         self.lists[i as usize].extend(vals);
         Value::List(i)

@@ -3,7 +3,7 @@
 
 use super::{Interp, R};
 use crate::features::NONE;
-use crate::lang::builtins::{Builtin, Field};
+use crate::lang::builtins::{Builtin, Field, Run};
 use crate::lang::ir::{Expr, Place as IrPlace, Value};
 use crate::map::AttrValue;
 use crate::state::{FollowerAt, Place, State};
@@ -86,7 +86,9 @@ impl Interp {
         self.call_values(st, b, &a, args.len())
     }
 
-    /// A builtin on its evaluated arguments (`n` of them).
+    /// A builtin on its evaluated arguments (`n` of them): its row's implementation
+    /// (`builtins::Run`).
+    #[inline]
     pub(super) fn call_values(
         &mut self,
         st: &mut State,
@@ -94,51 +96,14 @@ impl Interp {
         a: &[Value; 4],
         n: usize,
     ) -> R<Value> {
-        Ok(match b {
-            Builtin::Hand
-            | Builtin::At
-            | Builtin::Slots
-            | Builtin::Under
-            | Builtin::HoldingPlace => Self::place_of(b, a[0]),
-            Builtin::HoldingOf => match (a[0], a[1]) {
-                (Value::Holding(h), Value::Player(p)) => Value::Place(IrPlace::PlayerHolding(h, p)),
-                _ => Value::Unit,
-            },
-            Builtin::Chips => self.chips_query(st, a[0]),
-            Builtin::Squares
-            | Builtin::SlotSquares
-            | Builtin::SquaresWith
-            | Builtin::Neighbours
-            | Builtin::Near => self.squares_query(st, b, a)?,
-            Builtin::Players
-            | Builtin::PlayersFrom
-            | Builtin::Followers
-            | Builtin::Reserve
-            | Builtin::Held
-            | Builtin::Stacks
-            | Builtin::Colours => self.pieces_query(st, b, a[0]),
-            Builtin::Len
-            | Builtin::First
-            | Builtin::Contains
-            | Builtin::Take
-            | Builtin::Min2
-            | Builtin::Max2 => self.list_query(b, a)?,
-            Builtin::Has => self.has_attr(st, a[0], a[1])?,
-            Builtin::CurrentPlayer
-            | Builtin::TurnTile
-            | Builtin::TurnFollowersPlaced
-            | Builtin::IsExtraTurn
-            | Builtin::TurnNumber
-            | Builtin::TilesLeft
-            | Builtin::RoundNumber
-            | Builtin::ConnectsAbroad
-            | Builtin::Placeable => self.turn_fact(st, b, a[0]),
+        match b.run() {
+            Run::Query(q) => q(self, st, a),
             // Effects used as expressions do their work and yield nothing.
-            _ => {
+            Run::Effect(_) => {
                 self.effect(st, b, &a[..n.min(4)])?;
-                Value::Unit
+                Ok(Value::Unit)
             }
-        })
+        }
     }
 
     /// `len(square.chips)` and `len(chips(place))` from the counts the state keeps, without listing
@@ -184,7 +149,7 @@ impl Interp {
     }
 
     /// The chips in a place, in the place's order (the supply from its top).
-    fn chips_query(&mut self, st: &State, place: Value) -> Value {
+    pub(crate) fn chips_query(&mut self, st: &State, place: Value) -> Value {
         match place {
             Value::Place(IrPlace::Slots(c)) => {
                 let v = self.chips_in(st, IrPlace::Slots(c));
@@ -216,161 +181,138 @@ impl Interp {
         }
     }
 
-    /// A place named by its argument: a hand, a square, its slots, under a follower, a holding.
-    fn place_of(b: Builtin, a0: Value) -> Value {
-        match b {
-            Builtin::Hand => Value::Place(IrPlace::Hand(player_of(a0))),
-            Builtin::At => match a0 {
-                Value::Square(c) => Value::Place(IrPlace::At(c)),
-                _ => Value::Unit,
-            },
-            Builtin::Slots => match a0 {
-                Value::Square(c) => Value::Place(IrPlace::Slots(c)),
-                _ => Value::Unit,
-            },
-            Builtin::Under => match a0 {
-                Value::Follower(f) => Value::Place(IrPlace::Under(f)),
-                _ => Value::Unit,
-            },
-            Builtin::HoldingPlace => match a0 {
-                Value::Holding(h) => Value::Place(IrPlace::Holding(h)),
-                _ => Value::Unit,
-            },
-            _ => Value::Unit,
-        }
+    /// `squares()`: every square of the map.
+    pub(crate) fn all_squares_query(&mut self) -> Value {
+        self.ops += self.all_squares.len() as u64 / 8;
+        let l = self.new_list();
+        self.lists[l as usize].extend_from_slice(&self.all_squares);
+        Value::List(l)
     }
 
-    /// Lists of squares: all, by attribute value, with slots, neighbours of one or of a list.
-    fn squares_query(&mut self, st: &State, b: Builtin, a: &[Value; 4]) -> R<Value> {
-        Ok(match b {
-            Builtin::Squares => {
-                self.ops += self.all_squares.len() as u64 / 8;
-                let l = self.new_list();
-                self.lists[l as usize].extend_from_slice(&self.all_squares);
-                Value::List(l)
-            }
-            Builtin::SlotSquares => {
-                let l = self.new_list();
-                self.lists[l as usize].extend_from_slice(&self.slot_squares);
-                Value::List(l)
-            }
-            Builtin::SquaresWith => {
-                let Value::Str(name) = a[0] else {
-                    return Err(self.fail("squares_with needs an attribute name"));
-                };
-                let i = match self
-                    .attr_index
-                    .iter()
-                    .position(|(n, v, _)| *n == name && *v == a[1])
-                {
-                    Some(i) => i,
-                    None => {
-                        let cells = self.index_attr(st, name, a[1])?;
-                        self.attr_index.push((name, a[1], cells));
-                        self.attr_index.len() - 1
-                    }
-                };
-                self.ops += self.attr_index[i].2.len() as u64 / 8;
-                let l = self.new_list();
-                self.lists[l as usize].extend_from_slice(&self.attr_index[i].2);
-                Value::List(l)
-            }
-            Builtin::Neighbours => {
-                let mut v = Vec::new();
-                if let Value::Square(c) = a[0] {
-                    for s in 0..4 {
-                        let n = st.board.neighbour(c, s);
-                        if st.board.square.get(n as usize).is_some_and(|&q| q != NONE) {
-                            v.push(Value::Square(n));
-                        }
-                    }
-                }
-                self.list_of(v)
-            }
-            Builtin::Near => {
-                let mut v: Vec<Value> = Vec::new();
-                for k in 0..self.len_of(a[0])? {
-                    if let Value::Square(c) = self.elem_at(a[0], k) {
-                        for side in 0..4 {
-                            let n = st.board.neighbour(c, side);
-                            let sq = Value::Square(n);
-                            if st.board.square.get(n as usize).is_some_and(|&q| q != NONE)
-                                && !v.contains(&sq)
-                            {
-                                v.push(sq);
-                            }
-                        }
-                    }
-                }
-                self.tick()?;
-                self.list_of(v)
-            }
-            _ => Value::Unit,
-        })
+    /// `slot_squares()`: the squares with chip slots.
+    pub(crate) fn slot_squares_query(&mut self) -> Value {
+        let l = self.new_list();
+        self.lists[l as usize].extend_from_slice(&self.slot_squares);
+        Value::List(l)
     }
 
-    /// Lists of players, followers (on the board, in reserve, held), tile stacks and colours.
-    fn pieces_query(&mut self, st: &State, b: Builtin, a0: Value) -> Value {
-        match b {
-            Builtin::Players => {
-                let n = st.players.len() as u8;
-                self.list_of((0..n).map(Value::Player))
+    /// `squares_with(attribute, value)`: indexed on first use.
+    pub(crate) fn squares_with(&mut self, st: &mut State, a: &[Value; 4]) -> R<Value> {
+        let Value::Str(name) = a[0] else {
+            return Err(self.fail("squares_with needs an attribute name"));
+        };
+        let i = match self
+            .attr_index
+            .iter()
+            .position(|(n, v, _)| *n == name && *v == a[1])
+        {
+            Some(i) => i,
+            None => {
+                let cells = self.index_attr(st, name, a[1])?;
+                self.attr_index.push((name, a[1], cells));
+                self.attr_index.len() - 1
             }
-            Builtin::PlayersFrom => {
-                let n = st.players.len().max(1) as u8;
-                let from = player_of(a0) % n;
-                self.list_of((0..n).map(|k| Value::Player((from + k) % n)))
+        };
+        self.ops += self.attr_index[i].2.len() as u64 / 8;
+        let l = self.new_list();
+        self.lists[l as usize].extend_from_slice(&self.attr_index[i].2);
+        Ok(Value::List(l))
+    }
+
+    /// `neighbours(square)`: the map squares next to it.
+    pub(crate) fn neighbours(&mut self, st: &State, a0: Value) -> Value {
+        let mut v = Vec::new();
+        if let Value::Square(c) = a0 {
+            for s in 0..4 {
+                let n = st.board.neighbour(c, s);
+                if st.board.square.get(n as usize).is_some_and(|&q| q != NONE) {
+                    v.push(Value::Square(n));
+                }
             }
-            Builtin::Followers | Builtin::Reserve => {
-                let p = player_of(a0);
-                let want_board = b == Builtin::Followers;
-                let l = self.new_list();
-                self.lists[l as usize].extend(
-                    st.player_followers(p)
-                        .filter(|&f| {
-                            let at = st.followers[f as usize].at;
-                            if want_board {
-                                matches!(at, FollowerAt::Board(_))
-                            } else {
-                                at == FollowerAt::Supply
-                            }
-                        })
-                        .map(Value::Follower),
-                );
-                Value::List(l)
-            }
-            Builtin::Held => {
-                let h = match a0 {
-                    Value::Holding(h) => h as u8,
-                    _ => 0,
-                };
-                let l = self.new_list();
-                self.lists[l as usize].extend(
-                    (0..st.followers.len())
-                        .filter(|&f| st.followers[f].at == FollowerAt::Holding(h))
-                        .map(|f| Value::Follower(f as u16)),
-                );
-                Value::List(l)
-            }
-            Builtin::Stacks => {
-                let l = self.new_list();
-                self.lists[l as usize].extend(
-                    (0..st.tile_stacks.len())
-                        .filter(|&s| !st.tile_stacks[s].tiles.is_empty())
-                        .map(|s| Value::Stack(s as u16)),
-                );
-                Value::List(l)
-            }
-            Builtin::Colours => {
-                let n = self.prog.colours.len() as u8;
-                self.list_of((0..n).map(Value::Colour))
-            }
-            _ => Value::Unit,
         }
+        self.list_of(v)
+    }
+
+    /// `near(squares)`: the map squares next to any of them, each once.
+    pub(crate) fn near(&mut self, st: &State, a0: Value) -> R<Value> {
+        let mut v: Vec<Value> = Vec::new();
+        for k in 0..self.len_of(a0)? {
+            if let Value::Square(c) = self.elem_at(a0, k) {
+                for side in 0..4 {
+                    let n = st.board.neighbour(c, side);
+                    let sq = Value::Square(n);
+                    if st.board.square.get(n as usize).is_some_and(|&q| q != NONE)
+                        && !v.contains(&sq)
+                    {
+                        v.push(sq);
+                    }
+                }
+            }
+        }
+        self.tick()?;
+        Ok(self.list_of(v))
+    }
+
+    /// `players_from(p)`: every player in turn order from `p`.
+    pub(crate) fn players_from(&mut self, st: &State, a0: Value) -> Value {
+        let n = st.players.len().max(1) as u8;
+        let from = Self::player_of(a0) % n;
+        self.list_of((0..n).map(|k| Value::Player((from + k) % n)))
+    }
+
+    /// A player's followers on the board (`on_board`) or in their supply.
+    pub(crate) fn followers_of(&mut self, st: &State, a0: Value, on_board: bool) -> Value {
+        let p = Self::player_of(a0);
+        let l = self.new_list();
+        self.lists[l as usize].extend(
+            st.player_followers(p)
+                .filter(|&f| {
+                    let at = st.followers[f as usize].at;
+                    if on_board {
+                        matches!(at, FollowerAt::Board(_))
+                    } else {
+                        at == FollowerAt::Supply
+                    }
+                })
+                .map(Value::Follower),
+        );
+        Value::List(l)
+    }
+
+    /// `held(area)`: the followers in a holding area.
+    pub(crate) fn held(&mut self, st: &State, a0: Value) -> Value {
+        let h = match a0 {
+            Value::Holding(h) => h as u8,
+            _ => 0,
+        };
+        let l = self.new_list();
+        self.lists[l as usize].extend(
+            (0..st.followers.len())
+                .filter(|&f| st.followers[f].at == FollowerAt::Holding(h))
+                .map(|f| Value::Follower(f as u16)),
+        );
+        Value::List(l)
+    }
+
+    /// `stacks()`: the tile stacks with tiles left.
+    pub(crate) fn stacks(&mut self, st: &State) -> Value {
+        let l = self.new_list();
+        self.lists[l as usize].extend(
+            (0..st.tile_stacks.len())
+                .filter(|&s| !st.tile_stacks[s].tiles.is_empty())
+                .map(|s| Value::Stack(s as u16)),
+        );
+        Value::List(l)
+    }
+
+    /// `colours()`: the chip colours.
+    pub(crate) fn colours(&mut self) -> Value {
+        let n = self.prog.colours.len() as u8;
+        self.list_of((0..n).map(Value::Colour))
     }
 
     /// `has(square, attr)`: whether the map gives the square that attribute.
-    fn has_attr(&self, st: &State, square: Value, attr: Value) -> R<Value> {
+    pub(crate) fn has_attr(&self, st: &State, square: Value, attr: Value) -> R<Value> {
         let (Value::Square(c), Value::Str(name)) = (square, attr) else {
             return Err(self.fail("`has` needs a square and an attribute name"));
         };
@@ -385,79 +327,72 @@ impl Interp {
         ))
     }
 
-    /// Length, first element, membership and prefix of a list; the smaller or larger of two numbers.
-    pub(super) fn list_query(&mut self, b: Builtin, a: &[Value; 4]) -> R<Value> {
-        Ok(match b {
-            Builtin::Len => Value::Int(self.len_of(a[0])? as i64),
-            // In place: the list is not copied.
-            Builtin::First => match self.len_of(a[0])? {
-                0 => return Err(self.fail("`first` of an empty list")),
-                _ => self.elem_at(a[0], 0),
+    /// `first(list)`, read in place: the list is not copied.
+    pub(crate) fn first(&self, list: Value) -> R<Value> {
+        match self.len_of(list)? {
+            0 => Err(self.fail("`first` of an empty list")),
+            _ => Ok(self.elem_at(list, 0)),
+        }
+    }
+
+    /// `contains(list, x)`.
+    pub(crate) fn contains(&self, list: Value, x: Value) -> R<Value> {
+        let n = self.len_of(list)?;
+        let found = match list {
+            Value::List(l) => match plain_key(x) {
+                // A piece or a number equals only the same value: compared in a tight loop.
+                Some(key) => self.lists[l as usize]
+                    .iter()
+                    .any(|&y| plain_key(y) == Some(key)),
+                None => self.lists[l as usize]
+                    .iter()
+                    .any(|&y| self.values_equal(y, x)),
             },
-            Builtin::Contains => {
-                let n = self.len_of(a[0])?;
-                let found = match a[0] {
-                    Value::List(l) => match plain_key(a[1]) {
-                        // A piece or a number equals only the same value: compared in a tight loop.
-                        Some(key) => self.lists[l as usize]
-                            .iter()
-                            .any(|&x| plain_key(x) == Some(key)),
-                        None => self.lists[l as usize]
-                            .iter()
-                            .any(|&x| self.values_equal(x, a[1])),
-                    },
-                    v => (0..n).any(|k| self.values_equal(self.elem_at(v, k), a[1])),
-                };
-                Value::Bool(found)
-            }
-            Builtin::Take => {
-                let Value::Int(k) = a[1] else {
-                    return Err(self.fail("`take` needs a number"));
-                };
-                let n = self.len_of(a[0])?;
-                let k = usize::try_from(k).unwrap_or(0).min(n);
-                let l = self.new_list();
-                for i in 0..k {
-                    let v = self.elem_at(a[0], i);
-                    self.lists[l as usize].push(v);
-                }
-                Value::List(l)
-            }
-            Builtin::Min2 | Builtin::Max2 => match (a[0], a[1]) {
-                (Value::Int(x), Value::Int(y)) => Value::Int(if b == Builtin::Min2 {
-                    x.min(y)
-                } else {
-                    x.max(y)
-                }),
-                _ => return Err(self.fail("`min`/`max` need numbers")),
-            },
-            _ => Value::Unit,
+            v => (0..n).any(|k| self.values_equal(self.elem_at(v, k), x)),
+        };
+        Ok(Value::Bool(found))
+    }
+
+    /// `take(list, k)`: its first `k` elements.
+    pub(crate) fn take(&mut self, list: Value, k: Value) -> R<Value> {
+        let Value::Int(k) = k else {
+            return Err(self.fail("`take` needs a number"));
+        };
+        let n = self.len_of(list)?;
+        let k = usize::try_from(k).unwrap_or(0).min(n);
+        let l = self.new_list();
+        for i in 0..k {
+            let v = self.elem_at(list, i);
+            self.lists[l as usize].push(v);
+        }
+        Ok(Value::List(l))
+    }
+
+    /// `min(a, b)` and `max(a, b)`: `pick` of two numbers.
+    pub(crate) fn ints2(&self, a: &[Value; 4], pick: fn(i64, i64) -> i64) -> R<Value> {
+        match (a[0], a[1]) {
+            (Value::Int(x), Value::Int(y)) => Ok(Value::Int(pick(x, y))),
+            _ => Err(self.fail("`min`/`max` need numbers")),
+        }
+    }
+
+    /// `placeable(stack)`: whether the stack's top tile has a legal placement now.
+    pub(crate) fn placeable(&self, st: &State, a0: Value) -> Value {
+        Value::Bool(match a0 {
+            Value::Stack(s) => st
+                .tile_stacks
+                .get(s as usize)
+                .and_then(|k| k.tiles.last())
+                .is_some_and(|&ty| st.board.has_placement(&st.tiles[ty as usize])),
+            _ => false,
         })
     }
 
-    /// Facts of the turn and of single pieces: current player, turn tile and number, tiles left, …
-    fn turn_fact(&self, st: &State, b: Builtin, a0: Value) -> Value {
-        match b {
-            Builtin::CurrentPlayer => Value::Player(st.current),
-            Builtin::TurnTile => Value::Tile(st.placed_now),
-            Builtin::TurnFollowersPlaced => Value::Int(i64::from(st.follower_placed_now)),
-            Builtin::IsExtraTurn => Value::Bool(st.in_extra_turn),
-            Builtin::TurnNumber => Value::Int(st.turn as i64),
-            Builtin::TilesLeft => Value::Int(st.stack.len() as i64),
-            Builtin::RoundNumber => Value::Int(st.round as i64),
-            Builtin::ConnectsAbroad => Value::Bool(match a0 {
-                Value::Tile(t) => self.connects_abroad(st, t),
-                _ => false,
-            }),
-            Builtin::Placeable => Value::Bool(match a0 {
-                Value::Stack(s) => st
-                    .tile_stacks
-                    .get(s as usize)
-                    .and_then(|k| k.tiles.last())
-                    .is_some_and(|&ty| st.board.has_placement(&st.tiles[ty as usize])),
-                _ => false,
-            }),
-            _ => Value::Unit,
+    /// The player a value names (player 0 for anything else).
+    pub(crate) fn player_of(v: Value) -> u8 {
+        match v {
+            Value::Player(p) => p,
+            _ => 0,
         }
     }
 
@@ -500,7 +435,7 @@ impl Interp {
         Ok(out)
     }
 
-    pub(super) fn connects_abroad(&self, st: &State, t: u32) -> bool {
+    pub(crate) fn connects_abroad(&self, st: &State, t: u32) -> bool {
         let (Some(map), Some(p)) = (&self.map, st.board.placed.get(t as usize)) else {
             return false;
         };
@@ -529,12 +464,4 @@ fn plain_key(v: Value) -> Option<(u8, u64)> {
         Value::Stack(s) => (8, s as u64),
         _ => return None,
     })
-}
-
-/// The player a value names (player 0 for anything else).
-fn player_of(v: Value) -> u8 {
-    match v {
-        Value::Player(p) => p,
-        _ => 0,
-    }
 }

@@ -11,42 +11,11 @@
 //! limits reads the turn's facts too.
 
 use super::Interp;
-use crate::lang::builtins::{Builtin, Field};
+use crate::lang::builtins::Field;
 use crate::lang::ir::{Action, ChoiceKind, Expr, Program};
 use crate::state::State;
 
-/// Kinds of changing facts an expression reads (a bit set).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Reads(u8);
-
-impl Reads {
-    pub const CHIPS: Reads = Reads(1);
-    pub const TILES: Reads = Reads(2);
-    /// The turn's facts that limits count with (turn, round, follower placed, extra turn).
-    pub const TURN: Reads = Reads(4);
-    pub const UNKNOWN: Reads = Reads(8);
-
-    fn with(self, o: Reads) -> Reads {
-        Reads(self.0 | o.0)
-    }
-
-    pub(super) fn has(self, o: Reads) -> bool {
-        self.0 & o.0 != 0
-    }
-}
-
-/// What the builtin reads beyond its arguments.
-fn builtin_reads(b: Builtin) -> Reads {
-    use Builtin as B;
-    match b {
-        B::Hand | B::At | B::Slots | B::Under | B::HoldingPlace => Reads::default(),
-        B::Squares | B::SlotSquares | B::SquaresWith | B::Neighbours | B::Near => Reads::default(),
-        B::Players | B::Colours | B::Has | B::CurrentPlayer => Reads::default(),
-        B::Len | B::First | B::Contains | B::Take | B::Min2 | B::Max2 => Reads::default(),
-        B::Chips => Reads::CHIPS,
-        _ => Reads::UNKNOWN,
-    }
-}
+pub(super) use crate::lang::builtins::Reads;
 
 /// What reading the field of a value reads.
 fn field_reads(f: Field) -> Reads {
@@ -81,7 +50,7 @@ pub(super) fn expr_reads(e: &Expr) -> Reads {
         Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => expr_reads(x),
         Expr::Call(b, args) => args
             .iter()
-            .fold(builtin_reads(*b), |r, x| r.with(expr_reads(x))),
+            .fold(b.info().reads, |r, x| r.with(expr_reads(x))),
         Expr::Aggregate {
             list, filter, map, ..
         } => {
@@ -198,6 +167,7 @@ impl Interp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::builtins::Builtin;
     use crate::lang::ir::Value;
 
     /// A variant of the endless table whose rules end with `forced`.
