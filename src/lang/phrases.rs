@@ -1,6 +1,7 @@
 //! The English phrase of every builtin, field, trigger, phase and limit, for the generated documentation
-//! (`carto doc`). One row per name; a builtin's phrase is in its row of `builtins!` (`lang/builtins.rs`);
-//! `tests/doc.rs` fails when a field or trigger has none.
+//! (`carto doc`). One row per name. A builtin's phrase is in its row of `builtins!` (`lang/builtins.rs`),
+//! a trigger's in its row of `triggers!` (the engine's `game/trigger.rs`); `tests/doc.rs` fails when
+//! a field has none.
 //!
 //! Templates: `{0}`, `{1}`, … are the arguments (or, for a field, the value it is read from);
 //! `{0's}` is the possessive of argument 0 ("your", "the player's"); `[s]` (`[es]`) is an `s` (`es`)
@@ -55,60 +56,6 @@ pub const FIELD_PHRASES: &[(&str, &str, &str)] = &[
     ("size", "the number of tiles in {0}", ""),
 ];
 
-/// (trigger name, when it fires, the English name of each name it binds in slot order).
-pub const TRIGGER_PHRASES: &[(&str, &str, &[&str])] = &[
-    (
-        "placed",
-        "when a player places a tile",
-        &["the player", "the tile", "the square"],
-    ),
-    (
-        "adjacent",
-        "for each square next to a tile a player places",
-        &[
-            "the player",
-            "the tile",
-            "the square",
-            "the kind of the tile's side facing it",
-        ],
-    ),
-    (
-        "abroad",
-        "when a player's tile joins a road or city to a border exit",
-        &[
-            "the player",
-            "the tile",
-            "the square",
-            "the kind of feature",
-        ],
-    ),
-    (
-        "gained",
-        "when a player gains a chip",
-        &["the player", "the chip"],
-    ),
-    (
-        "follower_placed",
-        "when a player places a follower",
-        &["the player", "the follower"],
-    ),
-    ("scored", "when a feature is scored", &["the feature"]),
-    (
-        "returned",
-        "when a follower comes back from the board",
-        &["the player", "the follower"],
-    ),
-    ("turn_start", "at the start of each turn", &["the player"]),
-    ("turn_end", "at the end of each turn", &["the player"]),
-    ("round_end", "at the end of each round", &[]),
-    ("game_end", "at the end of the game", &[]),
-    (
-        "answered",
-        "once every decision asked at a step has been answered",
-        &["the player whose turn it is"],
-    ),
-];
-
 /// (phase name, phrase).
 pub const PHASE_PHRASES: &[(&str, &str)] = &[
     ("start", "instead of drawing a tile"),
@@ -145,11 +92,11 @@ pub fn field_phrase(name: &str) -> Option<(&'static str, &'static str)> {
         .map(|(_, p, neg)| (*p, *neg))
 }
 
+/// When a trigger fires, and the English name of each name it binds in slot order (both in its row
+/// of the engine's `triggers!` table).
 pub fn trigger_phrase(name: &str) -> Option<(&'static str, &'static [&'static str])> {
-    TRIGGER_PHRASES
-        .iter()
-        .find(|(n, ..)| *n == name)
-        .map(|(_, p, b)| (*p, *b))
+    let t = crate::lang::builtins::Trigger::from_name(name)?;
+    Some((t.phrase(), t.bound_phrases()))
 }
 
 pub fn phase_phrase(name: &str) -> Option<&'static str> {

@@ -13,7 +13,7 @@
 
 use super::compile_cond::{compile_cond, Cond};
 use super::{Interp, R};
-use crate::game::{Ctx, Trigger};
+use crate::game::{Ctx, Origin, Trigger};
 use crate::lang::ast::{AggOp, BinOp};
 use crate::lang::builtins::{Builtin, Field};
 use crate::lang::ir::{Expr, Program, Value};
@@ -183,26 +183,25 @@ pub(super) enum Known {
 }
 
 impl Interp {
-    /// The value a trigger binds in `slot` (see [`Interp::bind_trigger`]).
+    /// The value a trigger binds in `slot` (see [`Interp::bind_trigger`]), read where its row
+    /// says (`Trigger::bindings`).
+    #[inline]
     pub(super) fn trigger_value(st: &State, t: Trigger, ctx: &Ctx, slot: u16) -> Value {
-        let kind = || {
-            ctx.edge
-                .map(|e| Value::Kind(e.feature()))
-                .unwrap_or(Value::Unit)
-        };
-        match (t, slot) {
-            (Trigger::Scored, 0) => Value::Feature(ctx.feature.root),
-            (Trigger::TurnStart | Trigger::TurnEnd | Trigger::Answered, 0) => {
-                Value::Player(st.current)
-            }
-            (Trigger::RoundEnd | Trigger::GameEnd, _) => Value::Unit,
-            (_, 0) => Value::Player(ctx.player),
-            (Trigger::Gained, 1) => Value::Chip(ctx.chip),
-            (Trigger::FollowerPlaced | Trigger::Returned, 1) => Value::Follower(ctx.follower),
-            (Trigger::Placed | Trigger::Adjacent | Trigger::Abroad, 1) => Value::Tile(ctx.placed),
-            (Trigger::Placed | Trigger::Adjacent | Trigger::Abroad, 2) => Value::Square(ctx.cell),
-            (Trigger::Adjacent | Trigger::Abroad, 3) => kind(),
-            _ => Value::Unit,
+        match t.bindings().get(slot as usize) {
+            Some(b) => match b.from {
+                Origin::Player => Value::Player(ctx.player),
+                Origin::Current => Value::Player(st.current),
+                Origin::Tile => Value::Tile(ctx.placed),
+                Origin::Square => Value::Square(ctx.cell),
+                Origin::Edge => ctx
+                    .edge
+                    .map(|e| Value::Kind(e.feature()))
+                    .unwrap_or(Value::Unit),
+                Origin::Chip => Value::Chip(ctx.chip),
+                Origin::Follower => Value::Follower(ctx.follower),
+                Origin::Feature => Value::Feature(ctx.feature.root),
+            },
+            None => Value::Unit,
         }
     }
 
