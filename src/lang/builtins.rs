@@ -380,6 +380,12 @@ builtins! {
     Max2 "max"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|me, _, a| me.ints2(a, i64::max)),
         reads NONE, static false, pure true,
         "the larger of two numbers (`max(x in L: e)` is the aggregate)", "the larger of {0} and {1}";
+    Abs "abs"("x": t(Int)) -> rt(Int), Query(|me, _, a| match a[0] {
+            Value::Int(x) => x.checked_abs().map(Value::Int).ok_or_else(|| me.fail(format!("`abs({x})` overflows (numbers run from {} to {})", i64::MIN, i64::MAX))),
+            _ => Err(me.fail("`abs` needs a number")),
+        }),
+        reads NONE, static true, pure true,
+        "the absolute value of a number (-3 gives 3)", "the absolute value of {0}";
     Has "has"("square": t(Square), "attribute": t(Str)) -> rt(Bool), Query(|me, st, a| me.has_attr(st, a[0], a[1])),
         reads NONE, static false, pure false,
         "whether the map gives a square the attribute (named by a string); a square without it reads the type's default: 0, false, \"\"", "{0} has a {1}", not "{0} has no {1}";
