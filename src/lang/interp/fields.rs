@@ -174,7 +174,15 @@ impl Interp {
 
     fn tile_field(&self, st: &State, t: u32, f: Field) -> R<Value> {
         let Some(p) = st.board.placed.get(t as usize).copied() else {
-            return Err(self.fail("no such tile"));
+            // The tile drawn this turn (`tile_drawn`) is the next on the board: not placed yet.
+            return match (st.current_tile, f) {
+                (Some(ty), Field::TileShields) if t as usize == st.board.placed.len() => {
+                    Ok(Value::Int(st.tiles[ty as usize].total_shields as i64))
+                }
+                (Some(_), Field::TileSquare) if t as usize == st.board.placed.len() => Err(self
+                    .fail("the tile drawn is not placed yet: it has no square (read it on `placed`)")),
+                _ => Err(self.fail("no such tile")),
+            };
         };
         Ok(match f {
             Field::TileSquare => Value::Square(p.cell),

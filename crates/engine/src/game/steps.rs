@@ -208,6 +208,7 @@ impl<H: Hooks> Game<H> {
     /// placed, discarding those that cannot; the game ends when the stack runs out.
     fn draw_tile(&mut self) -> Result<(), GameError> {
         let tiles = &self.cfg.tiles;
+        let mut drawn = None;
         if let Some(ty) = self.st.current_tile {
             self.placements.clear();
             self.st
@@ -225,6 +226,7 @@ impl<H: Hooks> Game<H> {
                     .legal_placements(&tiles[ty as usize], &mut self.placements);
                 if !self.placements.is_empty() {
                     self.st.current_tile = Some(ty);
+                    drawn = Some(ty);
                     break;
                 }
                 let p = self.st.current;
@@ -232,6 +234,18 @@ impl<H: Hooks> Game<H> {
             }
         }
         self.step = Step::Place;
+        if let Some(ty) = drawn {
+            // `tile_drawn`: the tile is the one this turn places, the next on the board.
+            let ctx = Ctx {
+                placed: self.st.board.placed.len() as u32,
+                ..self.ctx()
+            };
+            self.fire(Trigger::TileDrawn, &ctx)?;
+            // A rule gave the player another tile (`take_tile`): its placements are listed.
+            if self.st.current_tile != Some(ty) {
+                self.step = Step::Draw;
+            }
+        }
         Ok(())
     }
 

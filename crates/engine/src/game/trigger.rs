@@ -129,6 +129,10 @@ triggers! {
     /// Every decision asked at a step has been answered (or dropped): settle what they decided.
     Answered "answered" [Binding::new("player", Origin::Current, "the player whose turn it is")]
         "once every decision asked at a step has been answered";
+    /// A tile drawn from the draw stack that has a placement, before it is placed: the tile is the
+    /// one the turn will place (its value equals `turn_tile()` once placed).
+    TileDrawn "tile_drawn" [PLAYER, Binding::new("tile", Origin::Tile, "the tile drawn")]
+        "when a player draws a tile, before placing it";
 }
 
 impl Trigger {
