@@ -92,9 +92,7 @@ pub(super) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<Key>) -> 
             is_static(x, bound, free)
         }
         Expr::Field(x, f) => static_field(*f) && is_static(x, bound, free),
-        Expr::Call(b, args) => {
-            b.info().stat && args.iter().all(|a| is_static(a, bound, free))
-        }
+        Expr::Call(b, args) => b.info().stat && args.iter().all(|a| is_static(a, bound, free)),
         Expr::Aggregate {
             var,
             list,

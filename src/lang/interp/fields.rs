@@ -180,7 +180,9 @@ impl Interp {
                     Ok(Value::Int(st.tiles[ty as usize].total_shields as i64))
                 }
                 (Some(_), Field::TileSquare) if t as usize == st.board.placed.len() => Err(self
-                    .fail("the tile drawn is not placed yet: it has no square (read it on `placed`)")),
+                    .fail(
+                        "the tile drawn is not placed yet: it has no square (read it on `placed`)",
+                    )),
                 _ => Err(self.fail("no such tile")),
             };
         };
