@@ -34,7 +34,7 @@ pub fn view_html(loaded: &Loaded) -> String {
     );
     tiles(&mut board, game, &base, &snaps);
     chips(&mut board, game, &base, &snaps);
-    board.push_str(&base.names);
+    board.push_str(&base.names.svg);
     followers(&mut board, game, &base, &snaps);
     let tile_at = svg::tiles_by_cell(end);
     for (m, s) in super::last_move::every_turn(game, last).iter().zip(&snaps) {
@@ -165,9 +165,11 @@ fn followers<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snaps: &[S
     }
 }
 
-/// The scores over the turns: one line per player, a marker at the current turn.
+/// The scores over the turns: one line per player, named at its end with the final score (the names
+/// moved apart when scores are close), a marker at the current turn.
 fn score_graph<H: Hooks>(game: &Game<H>, snaps: &[Snapshot]) -> String {
-    let (w, h, l, b) = (640.0, 220.0, 40.0, 24.0);
+    // Width, height, left margin, bottom margin, the names' column on the right.
+    let (w, h, l, b, names) = (640.0, 220.0, 40.0, 24.0, 92.0);
     let turns = snaps.len().max(2) as f64 - 1.0;
     let top = snaps
         .iter()
@@ -175,12 +177,13 @@ fn score_graph<H: Hooks>(game: &Game<H>, snaps: &[Snapshot]) -> String {
         .max()
         .unwrap_or(0)
         .max(1) as f64;
-    let x = |t: f64| l + t / turns * (w - l - 10.0);
+    let right = w - 10.0 - names;
+    let x = |t: f64| l + t / turns * (right - l);
     let y = |v: f64| h - b - v / top * (h - b - 10.0);
     let mut out = format!(
         r##"<svg id="graph" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" font-family="DejaVu Sans, Verdana, Arial, sans-serif" font-size="12"><rect width="{w}" height="{h}" fill="#fbfaf6"/><path d="M{l} 10V{:.1}H{:.1}" fill="none" stroke="#888"/>"##,
         h - b,
-        w - 10.0
+        right
     );
     let _ = write!(
         out,
@@ -189,10 +192,23 @@ fn score_graph<H: Hooks>(game: &Game<H>, snaps: &[Snapshot]) -> String {
         16.0,
         l - 4.0,
         h - b,
-        w - 10.0,
+        right,
         h - 6.0,
         turns as u32
     );
+    // Each name at the height of its final score, pushed apart to 14 units between baselines,
+    // kept between the top and the axis.
+    let finals: Vec<f64> = (0..game.st.players.len())
+        .map(|p| {
+            let v = snaps
+                .last()
+                .and_then(|s| s.scores.get(p))
+                .copied()
+                .unwrap_or(0);
+            y(v as f64) + 4.0
+        })
+        .collect();
+    let label_y = spread(&finals, 14.0, 14.0, h - b);
     for (p, player) in game.st.players.iter().enumerate() {
         let pts: Vec<String> = snaps
             .iter()
@@ -206,20 +222,82 @@ fn score_graph<H: Hooks>(game: &Game<H>, snaps: &[Snapshot]) -> String {
         let ring = svg::ring(colour);
         let _ = write!(
             out,
-            r#"<polyline points="{0}" fill="none" stroke="{ring}" stroke-width="4.5"/><polyline points="{0}" fill="none" stroke="{colour}" stroke-width="2.5"/><text x="{1:.1}" y="{2:.1}" fill="{colour}" stroke="{ring}" stroke-width="0.6" font-weight="bold">{3}</text>"#,
+            r#"<polyline points="{0}" fill="none" stroke="{ring}" stroke-width="4.5"/><polyline points="{0}" fill="none" stroke="{colour}" stroke-width="2.5"/><text x="{1:.1}" y="{2:.1}" fill="{colour}" stroke="{ring}" stroke-width="0.6" font-weight="bold">{3} {4}</text>"#,
             pts.join(" "),
-            l + 6.0,
-            24.0 + 15.0 * p as f64,
-            esc(&player.name)
+            right + 6.0,
+            label_y[p],
+            esc(&short(&player.name, 7)),
+            snaps
+                .last()
+                .and_then(|s| s.scores.get(p))
+                .copied()
+                .unwrap_or(0)
         );
     }
     let _ = write!(
         out,
         r##"<line id="marker" x1="{l}" x2="{l}" y1="10" y2="{:.1}" stroke="#000" stroke-dasharray="3 3" data-l="{l}" data-w="{:.1}" data-turns="{turns}"/></svg>"##,
         h - b,
-        w - l - 10.0
+        right - l
     );
     out
+}
+
+/// `ys` moved apart so that no two are nearer than `gap`, in their order, kept within `lo`..`hi`:
+/// each run of crowded names is centred on the mean of where its names want to be.
+fn spread(ys: &[f64], gap: f64, lo: f64, hi: f64) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..ys.len()).collect();
+    order.sort_by(|&a, &b| ys[a].total_cmp(&ys[b]).then(a.cmp(&b)));
+    // Blocks of names one `gap` apart: (the first one's place, the names).
+    let mut blocks: Vec<(f64, Vec<usize>)> = Vec::new();
+    for i in order {
+        blocks.push((ys[i], vec![i]));
+        while let [.., prev, top] = blocks.as_slice() {
+            if prev.0 + gap * prev.1.len() as f64 <= top.0 {
+                break;
+            }
+            let Some(top) = blocks.pop() else { break };
+            let Some(mut prev) = blocks.pop() else { break };
+            prev.1.extend(top.1);
+            let n = prev.1.len() as f64;
+            let mean = prev.1.iter().map(|&i| ys[i]).sum::<f64>() / n;
+            prev.0 = mean - gap * (n - 1.0) / 2.0;
+            blocks.push(prev);
+        }
+    }
+    let mut placed: Vec<(usize, f64)> = blocks
+        .iter()
+        .flat_map(|(first, ids)| {
+            ids.iter()
+                .enumerate()
+                .map(move |(k, &i)| (i, first + gap * k as f64))
+        })
+        .collect();
+    // Within the bounds: pushed down from the top, then up from the bottom.
+    let mut floor = lo;
+    for (_, y) in placed.iter_mut() {
+        *y = y.max(floor);
+        floor = *y + gap;
+    }
+    let mut ceiling = hi;
+    for (_, y) in placed.iter_mut().rev() {
+        *y = y.min(ceiling);
+        ceiling = *y - gap;
+    }
+    let mut out = vec![0.0; ys.len()];
+    for (i, y) in placed {
+        out[i] = y;
+    }
+    out
+}
+
+/// A name cut to `n` characters with an ellipsis.
+fn short(name: &str, n: usize) -> String {
+    if name.chars().count() <= n {
+        name.to_string()
+    } else {
+        name.chars().take(n - 1).chain(['…']).collect()
+    }
 }
 
 fn page<H: Hooks>(

@@ -110,18 +110,27 @@ pub fn draw<H: Hooks>(
             s * 0.27,
         );
     }
-    // Points: a pill in the player's colour over the scored feature's tile, several on one tile
-    // stacked upward.
-    let mut on_cell: BTreeMap<u32, u32> = BTreeMap::new();
+    // Points: a pill in the player's colour over the scored feature's tile, in its upper half;
+    // several on one tile, or one that would cover a place's name, a follower or other points, moved to the
+    // nearest free place above, below or beside.
+    let mut taken: Vec<[f64; 4]> = base.names.boxes.clone();
+    for fo in &snap.followers {
+        if let crate::state::FollowerAt::Board(node) = fo.at {
+            let (x, y) = b.xy(fo.cell);
+            let (px, py) = base.px(x, y);
+            let (ax, ay) = svg::follower_anchor(game, tile_at, fo.cell, node);
+            let r = s * 0.2;
+            taken.push([px + ax - r, py + ay - r, px + ax + r, py + ay + r]);
+        }
+    }
     for &(p, points, cell) in &m.points {
-        let k = on_cell.entry(cell).or_default();
         let (x, y) = b.xy(cell);
         let (px, py) = base.px(x, y);
         let colour = svg::player_colour(p as usize);
         let label = format!("{points:+}");
         let w = 12.0 + 11.0 * label.chars().count() as f64;
-        let (cx, cy) = (px + s / 2.0, py + 4.0 - 24.0 * f64::from(*k));
-        *k += 1;
+        let (cx, cy) = pill_place(&taken, (px + s / 2.0, py + 16.0), w);
+        taken.push([cx - w / 2.0, cy - 11.0, cx + w / 2.0, cy + 11.0]);
         let name = svg::player_name(game, p as usize, "");
         let _ = write!(
             out,
@@ -134,4 +143,24 @@ pub fn draw<H: Hooks>(
             svg::ring(colour),
         );
     }
+}
+
+/// Where a pill `w` wide goes: at `at` if it covers nothing `taken`, else at the nearest free place
+/// in steps of half a pill around it (up first).
+fn pill_place(taken: &[[f64; 4]], at: (f64, f64), w: f64) -> (f64, f64) {
+    let free = |(cx, cy): (f64, f64)| {
+        let r = [cx - w / 2.0 - 1.0, cy - 12.0, cx + w / 2.0 + 1.0, cy + 12.0];
+        !taken
+            .iter()
+            .any(|t| r[0] < t[2] && t[0] < r[2] && r[1] < t[3] && t[1] < r[3])
+    };
+    for ring in 0..12 {
+        let d = 12.0 * f64::from(ring);
+        for (dx, dy) in [(0.0, -d), (0.0, d), (-d, 0.0), (d, 0.0), (-d, -d), (d, -d), (-d, d), (d, d)] {
+            if free((at.0 + dx, at.1 + dy)) {
+                return (at.0 + dx, at.1 + dy);
+            }
+        }
+    }
+    at
 }

@@ -230,6 +230,25 @@ fn label(out: &mut String, x: f64, y: f64, size: f64, anchor: &str, extra: &str,
     );
 }
 
+/// The names of places, drawn over the tiles, and the boxes they take (for what is drawn later, such
+/// as floated points, to keep clear of them).
+#[derive(Default)]
+pub struct Names {
+    pub svg: String,
+    /// Each name's box: left, top, right, bottom (estimated from its size and length).
+    pub boxes: Vec<[f64; 4]>,
+}
+
+impl Names {
+    /// A name centred on `x`, its baseline at `y`.
+    fn label(&mut self, (x, y): (f64, f64), size: f64, extra: &str, s: &str) {
+        label(&mut self.svg, x, y, size, "middle", extra, s);
+        let half = 0.33 * size * s.chars().count() as f64 + 2.0;
+        self.boxes
+            .push([x - half, y - size * 0.95, x + half, y + size * 0.3]);
+    }
+}
+
 fn coordinates(out: &mut String, f: &Frame) {
     for x in f.x0..f.x0 + f.w {
         let (px, _) = f.px(x, f.y0);
@@ -323,7 +342,7 @@ fn badge_text(name: &str, v: &AttrValue) -> Option<String> {
 /// so that a covered town keeps its name).
 fn map_squares(
     out: &mut String,
-    names: &mut String,
+    names: &mut Names,
     map: &MapBoard,
     f: &Frame,
     legend: &mut Legend,
@@ -532,7 +551,7 @@ fn attribute_marks(
 /// The name of a town or start square along the bottom of its square (large cities are named once
 /// for the whole city, by `large_city_names`): small enough to stay within about a square and a
 /// half, and moved inside the drawing at the map's edges.
-fn place_name(out: &mut String, sq: &Square, (px, py): (f64, f64), f: &Frame) {
+fn place_name(names: &mut Names, sq: &Square, (px, py): (f64, f64), f: &Frame) {
     if sq.kind == SquareKind::LargeCity || !(sq.town || sq.start.is_some()) {
         return;
     }
@@ -542,12 +561,9 @@ fn place_name(out: &mut String, sq: &Square, (px, py): (f64, f64), f: &Frame) {
         let half = 0.6 * size * chars / 2.0 + 2.0;
         let (lo, hi) = (LEFT + half, LEFT + f64::from(f.w) * S - half);
         let x = (px + S / 2.0).clamp(lo, hi.max(lo));
-        label(
-            out,
-            x,
-            py + S - 4.0,
+        names.label(
+            (x, py + S - 4.0),
             size,
-            "middle",
             r##"fill="#222" stroke="#fbfaf6" stroke-width="2.5" paint-order="stroke""##,
             name,
         );
@@ -590,7 +606,7 @@ fn town(out: &mut String, px: f64, py: f64) {
     );
 }
 
-fn large_city_names(out: &mut String, names: &mut String, map: &MapBoard, f: &Frame) {
+fn large_city_names(out: &mut String, names: &mut Names, map: &MapBoard, f: &Frame) {
     for g in &map.large_cities {
         if g.squares.is_empty() {
             continue;
@@ -611,12 +627,9 @@ fn large_city_names(out: &mut String, names: &mut String, map: &MapBoard, f: &Fr
             );
         }
         out.push_str("</g>");
-        label(
-            names,
-            cx,
-            cy + 17.0,
+        names.label(
+            (cx, cy + 17.0),
             13.0,
-            "middle",
             r##"fill="#fff" font-weight="bold" stroke="#5a3517" stroke-width="3" paint-order="stroke""##,
             &g.name,
         );
@@ -636,12 +649,9 @@ fn large_city_names(out: &mut String, names: &mut String, map: &MapBoard, f: &Fr
             })
             .unwrap_or_default();
         if !words.is_empty() {
-            label(
-                names,
-                cx,
-                cy + 30.0,
+            names.label(
+                (cx, cy + 30.0),
                 10.0,
-                "middle",
                 r##"fill="#fff" font-style="italic" stroke="#5a3517" stroke-width="2.5" paint-order="stroke""##,
                 &words.join(", "),
             );
@@ -836,7 +846,7 @@ fn legend_svg(items: &[LegendItem], left: f64, top: f64, width: f64, k: f64) -> 
 pub fn map_svg(map: &MapBoard) -> String {
     let f = Frame::new(0, 0, map.width.max(1), map.height.max(1));
     let mut body = String::new();
-    let mut names = String::new();
+    let mut names = Names::default();
     let mut legend = Legend::default();
     coordinates(&mut body, &f);
     map_squares(&mut body, &mut names, map, &f, &mut legend);
@@ -862,7 +872,7 @@ pub fn map_svg(map: &MapBoard) -> String {
         &map.name,
     );
     out.push_str(&body);
-    out.push_str(&names);
+    out.push_str(&names.svg);
     out.push_str(&legend);
     out.push_str("</svg>\n");
     out
@@ -948,8 +958,8 @@ fn chip(out: &mut String, x: f64, y: f64, r: f64, colour: &str, value: u8, face_
 pub struct Base {
     frame: Frame,
     pub body: String,
-    /// The names of places, drawn over the tiles.
-    pub names: String,
+    /// The names of places, drawn over the tiles, and their boxes.
+    pub names: Names,
     pub legend: Vec<LegendItem>,
 }
 
@@ -976,7 +986,7 @@ impl Base {
 pub fn base<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Base {
     let f = board_frame(game, snap);
     let mut body = String::new();
-    let mut names = String::new();
+    let mut names = Names::default();
     let mut legend = Legend::default();
     coordinates(&mut body, &f);
     match &game.cfg.map {
@@ -1034,7 +1044,7 @@ pub fn tile_el<H: Hooks>(
     if let Some(t) = game.cfg.tiles.get(ty as usize) {
         let _ = write!(
             out,
-            r#"<g data-tile="{}" transform="translate({px} {py})">"#,
+            r#"<g data-tile="{}" data-at="{x},{y}" transform="translate({px} {py})">"#,
             esc(&t.id)
         );
         tile_svg::tile(out, t, rot as usize & 3, S);
@@ -1058,10 +1068,22 @@ pub fn follower_el<H: Hooks>(
         let (ax, ay) = follower_anchor(game, tile_at, fo.cell, node);
         let kind = follower_kind(game, node);
         let lying = kind == Some(crate::geometry::FeatureKind::Field);
+        let mut words = follower_words(game, fo.owner, kind, (x, y));
+        if fo.strength != 1 {
+            let _ = write!(words, ", counting as {} followers", fo.strength);
+        }
+        // Where it stands and on which segment of its tile, for a test to find what is drawn there.
+        let seg = tile_at
+            .get(&fo.cell)
+            .and_then(|_| game.st.board.features.tile.get(node as usize))
+            .and_then(|&t| game.st.board.placed.get(t as usize))
+            .map_or(0, |p| node.saturating_sub(p.first_node));
         let _ = write!(
             out,
-            "<g><title>{}</title>",
-            esc(&follower_words(game, fo.owner, kind, (x, y)))
+            r#"<g data-at="{x},{y}" data-seg="{seg}" data-x="{:.1}" data-y="{:.1}"><title>{}</title>"#,
+            px + ax,
+            py + ay,
+            esc(&words)
         );
         meeple(
             out,
@@ -1159,8 +1181,9 @@ pub fn chip_el<H: Hooks>(
                 let (x, y) = b.xy(fo.cell);
                 let (px, py) = base.frame.px(x, y);
                 let (ax, ay) = follower_anchor(game, tile_at, fo.cell, node);
-                let (cx, cy) = (px + ax - 6.0 + 6.0 * f64::from(k), py + ay + S * 0.2);
-                chip(out, cx, cy, 6.5, colour, value, c.face_up);
+                // A base the follower stands on (drawn before it, so it never covers it).
+                let (cx, cy) = (px + ax + 5.0 * f64::from(k), py + ay + S * 0.15);
+                chip(out, cx, cy, 8.0, colour, value, c.face_up);
             }
         }
         _ => {}
@@ -1291,7 +1314,7 @@ pub fn board_svg<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> String {
             fan_position(snap, i),
         );
     }
-    out.push_str(&base.names);
+    out.push_str(&base.names.svg);
     held_on_map(&mut out, game, &base, snap);
     for fo in &snap.followers {
         follower_el(&mut out, game, &base, &tile_at, fo);

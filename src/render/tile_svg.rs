@@ -63,27 +63,52 @@ fn sides(mask: u8) -> Vec<usize> {
     (0..4).filter(|i| mask & (1 << i) != 0).collect()
 }
 
-/// The SVG elements of tile `t` at rotation `rot`, in a square of side `s`.
+/// The SVG elements of tile `t` at rotation `rot`, in a square of side `s`. Every part drawn for a
+/// segment (a field's area, a city's area and wall, a road, a monastery) carries `data-seg` with the
+/// segment's index, so that a test can ask which segment is drawn at a point.
 pub fn tile(out: &mut String, t: &CompiledTile, rot: usize, s: f64) {
-    let _ = write!(out, r#"<rect width="{s}" height="{s}" fill="{FIELD}"/>"#);
+    // The ground: a field that reaches no side (enclosed by cities) is what shows there.
+    let _ = match enclosed_field(t, rot) {
+        Some(seg) => write!(
+            out,
+            r#"<rect data-seg="{seg}" width="{s}" height="{s}" fill="{FIELD}"/>"#
+        ),
+        None => write!(out, r#"<rect width="{s}" height="{s}" fill="{FIELD}"/>"#),
+    };
+    for seg in 0..t.kinds.len() {
+        if t.kinds[seg] == FeatureKind::Field {
+            let mut d = String::new();
+            for [a, b, c] in field_wedges(t, rot, seg, s) {
+                let _ = write!(
+                    d,
+                    "M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z",
+                    a.0, a.1, b.0, b.1, c.0, c.1
+                );
+            }
+            if !d.is_empty() {
+                let _ = write!(out, r#"<path data-seg="{seg}" d="{d}" fill="{FIELD}"/>"#);
+            }
+        }
+    }
     for seg in 0..t.kinds.len() {
         if t.kinds[seg] == FeatureKind::City {
-            city(out, t.seg_sides[seg][rot], s);
+            city(out, seg, t.seg_sides[seg][rot], other_cities(t, rot, seg), s);
         }
     }
     for seg in 0..t.kinds.len() {
         if t.kinds[seg] == FeatureKind::Road {
-            road(out, t.seg_sides[seg][rot], s, t.monastery.is_some());
+            road(out, seg, t.seg_sides[seg][rot], s, t.monastery.is_some());
         }
     }
+    let spots = spots(t, rot);
     for seg in 0..t.kinds.len() {
         if t.kinds[seg] == FeatureKind::City && t.shields[seg] > 0 {
-            let (x, y) = anchor(t, seg, rot, s);
-            shield(out, x + s * 0.16, y - s * 0.02, s * 0.17);
+            let (x, y) = spots.shield[seg];
+            shield(out, x * s, y * s, s * 0.17);
         }
     }
-    if t.monastery.is_some() {
-        monastery(out, s);
+    if let Some(seg) = t.kinds.iter().position(|&k| k == FeatureKind::Monastery) {
+        monastery(out, seg, s);
     }
     let _ = write!(
         out,
@@ -91,7 +116,24 @@ pub fn tile(out: &mut String, t: &CompiledTile, rot: usize, s: f64) {
     );
 }
 
-fn city(out: &mut String, mask: u8, s: f64) {
+/// The sides of the tile's other cities than `seg`: a city's bay facing one is deeper, so that the
+/// field enclosed between them shows.
+fn other_cities(t: &CompiledTile, rot: usize, seg: usize) -> u8 {
+    (0..t.kinds.len())
+        .filter(|&g| g != seg && t.kinds[g] == FeatureKind::City)
+        .fold(0, |m, g| m | t.seg_sides[g][rot])
+}
+
+/// How deep a city's bay on `side` reaches (the Bézier's control points, as a share of the side).
+fn bay_depth(side: usize, others: u8) -> f64 {
+    if others & (1 << side) != 0 {
+        0.62
+    } else {
+        0.34
+    }
+}
+
+fn city(out: &mut String, seg: usize, mask: u8, others: u8, s: f64) {
     let sd = sides(mask);
     // The area (filled, no outline) and its wall (the edge inside the tile, stroked).
     let (area, wall) = if sd.len() == 1 {
@@ -122,7 +164,7 @@ fn city(out: &mut String, mask: u8, s: f64) {
                 let _ = write!(area, "L{:.1} {:.1}", b.0, b.1);
             } else {
                 // The field's side: a rounded bay into the city.
-                let (dx, dy) = into(side, s * 0.34);
+                let (dx, dy) = into(side, s * bay_depth(side, others));
                 let q = format!(
                     "C{:.1} {:.1} {:.1} {:.1} {:.1} {:.1}",
                     a.0 + dx,
@@ -141,12 +183,12 @@ fn city(out: &mut String, mask: u8, s: f64) {
     };
     let _ = write!(
         out,
-        r#"<path d="{area}" fill="{CITY}"/><path d="{wall}" fill="none" stroke="{CITY_EDGE}" stroke-width="{:.1}" stroke-linecap="round"/>"#,
+        r#"<path data-seg="{seg}" d="{area}" fill="{CITY}"/><path data-seg="{seg}" d="{wall}" fill="none" stroke="{CITY_EDGE}" stroke-width="{:.1}" stroke-linecap="round"/>"#,
         s * 0.05
     );
 }
 
-fn road(out: &mut String, mask: u8, s: f64, monastery: bool) {
+fn road(out: &mut String, seg: usize, mask: u8, s: f64, monastery: bool) {
     let sd = sides(mask);
     let c = s / 2.0;
     let d = if sd.len() == 2 {
@@ -164,7 +206,7 @@ fn road(out: &mut String, mask: u8, s: f64, monastery: bool) {
     for (colour, w) in [(ROAD_EDGE, 0.15), (ROAD, 0.09)] {
         let _ = write!(
             out,
-            r#"<path d="{d}" fill="none" stroke="{colour}" stroke-width="{:.1}" stroke-linecap="butt"/>"#,
+            r#"<path data-seg="{seg}" d="{d}" fill="none" stroke="{colour}" stroke-width="{:.1}" stroke-linecap="butt"/>"#,
             s * w
         );
     }
@@ -173,7 +215,7 @@ fn road(out: &mut String, mask: u8, s: f64, monastery: bool) {
         let w = s * 0.2;
         let _ = write!(
             out,
-            r#"<rect x="{:.1}" y="{:.1}" width="{w:.1}" height="{w:.1}" fill="{ROAD_EDGE}"/>"#,
+            r#"<rect data-seg="{seg}" x="{:.1}" y="{:.1}" width="{w:.1}" height="{w:.1}" fill="{ROAD_EDGE}"/>"#,
             c - w / 2.0,
             c - w / 2.0
         );
@@ -197,13 +239,13 @@ pub fn shield(out: &mut String, x: f64, y: f64, w: f64) {
 }
 
 /// A monastery: a pale stone chapel with a dark roof and a cross, unlike the map's red town houses.
-fn monastery(out: &mut String, s: f64) {
+fn monastery(out: &mut String, seg: usize, s: f64) {
     let (c, w) = (s / 2.0, s * 0.36);
     let (l, r) = (c - w / 2.0, c + w / 2.0);
     let (roof, eaves, foot) = (c - w * 0.55, c - w * 0.1, c + w * 0.55);
     let _ = write!(
         out,
-        r##"<path d="M{l:.1} {eaves:.1}H{r:.1}V{foot:.1}H{l:.1}Z" fill="#f3ede0" stroke="#3b3b3b" stroke-width="{sw:.1}"/><path d="M{:.1} {eaves:.1}L{c:.1} {roof:.1}L{:.1} {eaves:.1}Z" fill="#4a4a58" stroke="#3b3b3b" stroke-width="{sw:.1}"/><path d="M{c:.1} {:.1}V{:.1}M{:.1} {:.1}H{:.1}" stroke="#3b3b3b" stroke-width="{:.1}"/><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#6b4a2b"/>"##,
+        r##"<g data-seg="{seg}"><path d="M{l:.1} {eaves:.1}H{r:.1}V{foot:.1}H{l:.1}Z" fill="#f3ede0" stroke="#3b3b3b" stroke-width="{sw:.1}"/><path d="M{:.1} {eaves:.1}L{c:.1} {roof:.1}L{:.1} {eaves:.1}Z" fill="#4a4a58" stroke="#3b3b3b" stroke-width="{sw:.1}"/><path d="M{c:.1} {:.1}V{:.1}M{:.1} {:.1}H{:.1}" stroke="#3b3b3b" stroke-width="{:.1}"/><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#6b4a2b"/></g>"##,
         l - w * 0.08,
         r + w * 0.08,
         roof - w * 0.35,
@@ -220,40 +262,334 @@ fn monastery(out: &mut String, s: f64) {
     );
 }
 
-/// Where a follower on segment `seg` stands.
+
+type Pt = (f64, f64);
+
+/// The points of a cubic Bézier curve from `p0` to `p3`, `p0` left out.
+fn cubic(p0: Pt, p1: Pt, p2: Pt, p3: Pt, out: &mut Vec<Pt>) {
+    for i in 1..=16 {
+        let t = f64::from(i) / 16.0;
+        let u = 1.0 - t;
+        let (a, b, c, d) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
+        out.push((
+            a * p0.0 + b * p1.0 + c * p2.0 + d * p3.0,
+            a * p0.1 + b * p1.1 + c * p2.1 + d * p3.1,
+        ));
+    }
+}
+
+/// The area `city` fills for a city on sides `mask`, as a polygon (the same curves, flattened).
+fn city_polygon(mask: u8, others: u8, s: f64) -> Vec<Pt> {
+    let sd = sides(mask);
+    let mut poly = Vec::new();
+    if sd.len() == 1 {
+        let [a, b] = corners(sd[0], s);
+        let (dx, dy) = into(sd[0], s * 0.42);
+        poly.push(a);
+        poly.push(b);
+        cubic(b, (b.0 + dx, b.1 + dy), (a.0 + dx, a.1 + dy), a, &mut poly);
+        return poly;
+    }
+    for side in 0..4 {
+        let [a, b] = corners(side, s);
+        if poly.is_empty() {
+            poly.push(a);
+        }
+        if mask & (1 << side) != 0 {
+            poly.push(b);
+        } else {
+            let (dx, dy) = into(side, s * bay_depth(side, others));
+            cubic(a, (a.0 + dx, a.1 + dy), (b.0 + dx, b.1 + dy), b, &mut poly);
+        }
+    }
+    poly
+}
+
+/// The line `road` draws for a road on sides `mask`: one polyline per stroke.
+fn road_lines(mask: u8, s: f64) -> Vec<Vec<Pt>> {
+    let sd = sides(mask);
+    let c = (s / 2.0, s / 2.0);
+    if sd.len() == 2 {
+        let (a, b) = (inward(sd[0], s, 0.0), inward(sd[1], s, 0.0));
+        // The quadratic from a to b through the control point c, as a cubic.
+        let k = 2.0 / 3.0;
+        let p1 = (a.0 + k * (c.0 - a.0), a.1 + k * (c.1 - a.1));
+        let p2 = (b.0 + k * (c.0 - b.0), b.1 + k * (c.1 - b.1));
+        let mut line = vec![a];
+        cubic(a, p1, p2, b, &mut line);
+        vec![line]
+    } else {
+        sd.iter().map(|&side| vec![inward(side, s, 0.0), c]).collect()
+    }
+}
+
+fn inside(poly: &[Pt], (x, y): Pt) -> bool {
+    let mut odd = false;
+    let mut j = poly.len().wrapping_sub(1);
+    for i in 0..poly.len() {
+        let ((xi, yi), (xj, yj)) = (poly[i], poly[j]);
+        if (yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi {
+            odd = !odd;
+        }
+        j = i;
+    }
+    odd
+}
+
+fn near_line(line: &[Pt], (x, y): Pt, r: f64) -> bool {
+    line.windows(2).any(|w| {
+        let ((ax, ay), (bx, by)) = (w[0], w[1]);
+        let (dx, dy) = (bx - ax, by - ay);
+        let len2 = dx * dx + dy * dy;
+        let t = if len2 > 0.0 {
+            (((x - ax) * dx + (y - ay) * dy) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let (px, py) = (ax + t * dx - x, ay + t * dy - y);
+        px * px + py * py <= r * r
+    })
+}
+
+/// The field segment each half-edge's wedge (the triangle from the half-edge to the middle of the
+/// tile) is drawn in: its own field, or for a half-edge of a city the field enclosed between cities
+/// if there is one, else the field next to it along the edge, away from the middle of its side
+/// (the field that reaches around the city's wall).
+fn wedge_fields(t: &CompiledTile, rot: usize) -> [Option<usize>; 8] {
+    let field_of = |h: usize| {
+        (0..t.kinds.len()).find(|&g| {
+            t.kinds[g] == FeatureKind::Field && t.seg_halves[g][rot] & (1 << h) != 0
+        })
+    };
+    let enclosed = enclosed_field(t, rot);
+    let mut out = [None; 8];
+    for (h, o) in out.iter_mut().enumerate() {
+        if enclosed.is_some() && field_of(h).is_none() {
+            // Behind a city's wall lies the enclosed field.
+            *o = enclosed;
+            continue;
+        }
+        *o = (0..8).find_map(|k| {
+            let step = if h % 2 == 0 { 8 - k } else { k };
+            field_of((h + step) % 8)
+        });
+    }
+    out
+}
+
+/// A field that reaches no side of the tile (it shows wherever nothing else is drawn).
+fn enclosed_field(t: &CompiledTile, rot: usize) -> Option<usize> {
+    (0..t.kinds.len()).find(|&g| t.kinds[g] == FeatureKind::Field && t.seg_halves[g][rot] == 0)
+}
+
+/// The triangles drawn for field `seg`.
+fn field_wedges(t: &CompiledTile, rot: usize, seg: usize, s: f64) -> Vec<[Pt; 3]> {
+    let c = (s / 2.0, s / 2.0);
+    wedge_fields(t, rot)
+        .iter()
+        .enumerate()
+        .filter(|&(_, &f)| f == Some(seg))
+        .map(|(h, _)| {
+            let [a, b] = corners(h / 2, s);
+            let mid = inward(h / 2, s, 0.0);
+            if h % 2 == 0 {
+                [a, mid, c]
+            } else {
+                [mid, b, c]
+            }
+        })
+        .collect()
+}
+
+/// The segment drawn on top at point `p` of tile `t` at rotation `rot` in a unit square, as
+/// `tile` draws it (fields, then cities, then roads, then the monastery): `None` on the bare ground.
+pub fn region_at(t: &CompiledTile, rot: usize, p: Pt) -> Option<usize> {
+    let mut top = enclosed_field(t, rot);
+    let wedges = wedge_fields(t, rot);
+    for (h, f) in wedges.iter().enumerate() {
+        let [a, b] = corners(h / 2, 1.0);
+        let mid = inward(h / 2, 1.0, 0.0);
+        let tri = if h % 2 == 0 {
+            [a, mid, (0.5, 0.5)]
+        } else {
+            [mid, b, (0.5, 0.5)]
+        };
+        if f.is_some() && inside(&tri, p) {
+            top = *f;
+            break;
+        }
+    }
+    for (g, kind) in t.kinds.iter().enumerate() {
+        if *kind == FeatureKind::City && inside(
+                &city_polygon(t.seg_sides[g][rot], other_cities(t, rot, g), 1.0),
+                p,
+            ) {
+            top = Some(g);
+        }
+    }
+    for (g, kind) in t.kinds.iter().enumerate() {
+        if *kind == FeatureKind::Road {
+            let mask = t.seg_sides[g][rot];
+            let on_line = road_lines(mask, 1.0)
+                .iter()
+                .any(|l| near_line(l, p, 0.075));
+            let house = sides(mask).len() != 2
+                && t.monastery.is_none()
+                && (p.0 - 0.5).abs() <= 0.1
+                && (p.1 - 0.5).abs() <= 0.1;
+            if on_line || house {
+                top = Some(g);
+            }
+        }
+    }
+    if let Some(g) = t.kinds.iter().position(|&k| k == FeatureKind::Monastery) {
+        let w = 0.36;
+        if (p.0 - 0.5).abs() <= w * 0.58 && p.1 >= 0.5 - w * 0.9 && p.1 <= 0.5 + w * 0.55 {
+            top = Some(g);
+        }
+    }
+    top
+}
+
+/// Where followers stand and coats of arms are drawn on one tile at one rotation, in a unit square.
+#[derive(Clone, Debug)]
+pub struct Spots {
+    /// Per segment: where its follower stands.
+    pub follower: Vec<Pt>,
+    /// Per city segment: where its coat of arms is drawn (away from the follower).
+    pub shield: Vec<Pt>,
+}
+
+const GRID: usize = 24;
+
+thread_local! {
+    static SPOTS: std::cell::RefCell<std::collections::BTreeMap<String, Spots>> =
+        const { std::cell::RefCell::new(std::collections::BTreeMap::new()) };
+}
+
+/// The spots of tile `t` at rotation `rot` (worked out once per tile and rotation).
+pub fn spots(t: &CompiledTile, rot: usize) -> Spots {
+    let key = format!(
+        "{}/{rot}/{:?}/{:?}/{:?}/{:?}",
+        t.id, t.kinds, t.seg_sides, t.seg_halves, t.monastery
+    );
+    if let Some(s) = SPOTS.with(|m| m.borrow().get(&key).cloned()) {
+        return s;
+    }
+    let s = work_out_spots(t, rot);
+    SPOTS.with(|m| m.borrow_mut().insert(key, s.clone()));
+    s
+}
+
+fn work_out_spots(t: &CompiledTile, rot: usize) -> Spots {
+    let at = |i: usize| (i as f64 + 0.5) / GRID as f64;
+    let cells: Vec<(Pt, Option<usize>)> = (0..GRID * GRID)
+        .map(|i| {
+            let p = (at(i % GRID), at(i / GRID));
+            (p, region_at(t, rot, p))
+        })
+        .collect();
+    // How far each cell of `seg` is from the nearest cell of another segment or the tile's edge
+    // (only the other cells that border `seg` can be the nearest).
+    let rooms = |seg: usize| -> Vec<f64> {
+        let of = |x: i64, y: i64| {
+            (0..GRID as i64).contains(&x)
+                && (0..GRID as i64).contains(&y)
+                && cells[y as usize * GRID + x as usize].1 == Some(seg)
+        };
+        let border: Vec<Pt> = (0..GRID * GRID)
+            .filter(|&i| {
+                let (x, y) = ((i % GRID) as i64, (i / GRID) as i64);
+                !of(x, y) && [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|(dx, dy)| of(x + dx, y + dy))
+            })
+            .map(|i| cells[i].0)
+            .collect();
+        cells
+            .iter()
+            .map(|&(p, g)| {
+                if g != Some(seg) {
+                    return -1.0;
+                }
+                let edge = p.0.min(1.0 - p.0).min(p.1).min(1.0 - p.1) + 0.5 / GRID as f64;
+                border
+                    .iter()
+                    .map(|q| ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2)).sqrt())
+                    .fold(edge, f64::min)
+            })
+            .collect()
+    };
+    // The roomiest point of `seg` (room counted up to `enough`), the nearest to `near` among the
+    // equally roomy, and never nearer than `apart` to `away`.
+    let best = |room: &[f64], near: Pt, enough: f64, away: Option<(Pt, f64)>| -> Option<Pt> {
+        let mut found: Option<(f64, f64, Pt)> = None;
+        for (&(p, _), &r) in cells.iter().zip(room) {
+            if r < 0.0 {
+                continue;
+            }
+            let far = away.map_or(0.0, |(q, apart)| {
+                let d = ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2)).sqrt();
+                (apart - d).max(0.0)
+            });
+            let room = r.min(enough) - far;
+            let dist = (p.0 - near.0).powi(2) + (p.1 - near.1).powi(2);
+            let better = match found {
+                None => true,
+                Some((r, d, _)) => room > r + 1e-9 || ((room - r).abs() <= 1e-9 && dist < d),
+            };
+            if better {
+                found = Some((room, dist, p));
+            }
+        }
+        found.map(|(_, _, p)| p)
+    };
+    let mut follower = Vec::with_capacity(t.kinds.len());
+    let mut shield = Vec::with_capacity(t.kinds.len());
+    for seg in 0..t.kinds.len() {
+        let near = first_guess(t, seg, rot);
+        let room = rooms(seg);
+        let p = match t.kinds[seg] {
+            FeatureKind::Monastery => near,
+            // On the road's line (it is narrow), the nearest to the guess that is not covered.
+            FeatureKind::Road => best(&room, near, 0.05, None).unwrap_or(near),
+            FeatureKind::City | FeatureKind::Field => best(&room, near, 0.17, None).unwrap_or(near),
+        };
+        follower.push(p);
+        shield.push(if t.kinds[seg] == FeatureKind::City {
+            best(&room, near, 0.1, Some((p, 0.3))).unwrap_or(p)
+        } else {
+            p
+        });
+    }
+    Spots { follower, shield }
+}
+
+/// Where a follower on segment `seg` stands, in a square of side `s`.
 pub fn anchor(t: &CompiledTile, seg: usize, rot: usize, s: f64) -> (f64, f64) {
-    let c = s / 2.0;
+    let (x, y) = spots(t, rot)
+        .follower
+        .get(seg)
+        .copied()
+        .unwrap_or((0.5, 0.5));
+    (x * s, y * s)
+}
+
+/// A first guess at where a follower on segment `seg` stands, in a unit square: the middle of a
+/// monastery, a point on a road's line, the middle of a city's or field's sides.
+fn first_guess(t: &CompiledTile, seg: usize, rot: usize) -> Pt {
+    let (s, c) = (1.0, 0.5);
     match t.kinds.get(seg) {
-        Some(FeatureKind::Monastery) => (c, c),
-        // A field: the middle of the points just inside its half-edges, which lies on the field for
-        // the shapes tiles have (a cap, a road, a corner); a field around the whole tile (its middle
-        // taken by a monastery or a crossing) stands in the corner of its first half-edge instead.
         Some(FeatureKind::Field) => {
             let halves = t.seg_halves[seg][rot];
             let hs: Vec<usize> = (0..8).filter(|h| halves & (1 << h) != 0).collect();
-            let Some(&first) = hs.first() else {
+            if hs.is_empty() {
                 return (c, c);
-            };
+            }
             let n = hs.len() as f64;
             let (sx, sy) = hs.iter().fold((0.0, 0.0), |(x, y), &h| {
                 let p = half_point(h, s, s * 0.22);
                 (x + p.0, y + p.1)
             });
-            let (ax, ay) = (sx / n, sy / n);
-            let busy_middle = t.monastery.is_some()
-                || (0..t.kinds.len()).any(|g| {
-                    t.kinds[g] == FeatureKind::Road && sides(t.seg_sides[g][rot]).len() != 2
-                });
-            if (ax - c).abs() < s * 0.15 && (ay - c).abs() < s * 0.15 && busy_middle {
-                // Toward the corner the first half-edge is next to.
-                let (hx, hy) = half_point(first, s, s * 0.16);
-                let corner = |v: f64| if v < c { s * 0.18 } else { s * 0.82 };
-                return match first {
-                    0 | 1 | 4 | 5 => (corner(hx), hy),
-                    _ => (hx, corner(hy)),
-                };
-            }
-            (ax, ay)
+            (sx / n, sy / n)
         }
         Some(FeatureKind::Road) => {
             let sd = sides(t.seg_sides[seg][rot]);
@@ -282,6 +618,44 @@ pub fn anchor(t: &CompiledTile, seg: usize, rot: usize, s: f64) -> (f64, f64) {
                 }
             }
         }
-        None => (c, c),
+        _ => (c, c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every follower spot of every bundled tile, at every rotation, lies on its own segment as
+    /// drawn, and every coat of arms on its city.
+    #[test]
+    fn spots_lie_on_their_segment() {
+        let mut checked = 0;
+        for name in crate::tiles::bundled_tile_sets() {
+            let set = crate::tiles::parse_bundled(name)
+                .expect("bundled")
+                .expect("parses");
+            for ty in &set.tiles {
+                let t = &CompiledTile::new(ty);
+                for rot in 0..4 {
+                    let sp = spots(t, rot);
+                    for seg in 0..t.kinds.len() {
+                        assert_eq!(
+                            region_at(t, rot, sp.follower[seg]),
+                            Some(seg),
+                            "{name} {} rot {rot} seg {seg} ({:?}) at {:?}",
+                            t.id,
+                            t.kinds[seg],
+                            sp.follower[seg]
+                        );
+                        if t.kinds[seg] == FeatureKind::City {
+                            assert_eq!(region_at(t, rot, sp.shield[seg]), Some(seg));
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
     }
 }

@@ -3,6 +3,10 @@
 //   - (at the first size: the turns are the same DOM at both) every turn in which a tile was placed shows a last-move frame (`g.last-tile`) on the board;
 //   - at the setup, the middle and the last turn, no label (`text.label`: names, coordinates, title,
 //     legend, panel lines) lies outside the drawing or over another label;
+//   - at the same turns, no floated points over a label or over other points, and every follower
+//     on the board stands on its own feature as drawn (the topmost part of its tile at its point
+//     belongs to its segment: `data-seg` on the follower and on the tile's parts);
+//   - the score graph's texts apart and inside it;
 //   - every follower shown is drawn so that it stands out: its fill against its ring has contrast
 //     ≥ 3, and against every tile, ground and chip colour on the board one of its fill, ring or halo
 //     has contrast ≥ 3 (WCAG contrast ratio);
@@ -89,6 +93,53 @@ function auditPage({ everyTurn, phone }) {
         }
       }
     }
+    // The points floated over the board: not over a label, nor over each other.
+    const pills = Array.from(svg.querySelectorAll('g.points rect'))
+      .filter(visible)
+      .map((el) => [el, el.getBoundingClientRect()]);
+    const overlap = (ra, rb) =>
+      Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 1 &&
+      Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 1;
+    for (let i = 0; i < pills.length; i++) {
+      const what = pills[i][0].parentNode.textContent;
+      for (const [el, r] of labels) {
+        if (overlap(pills[i][1], r)) problems.push(`turn ${t}: points "${what}" over the label "${el.textContent}"`);
+      }
+      for (let j = i + 1; j < pills.length; j++) {
+        if (overlap(pills[i][1], pills[j][1])) {
+          problems.push(`turn ${t}: points "${what}" and "${pills[j][0].parentNode.textContent}" overlap`);
+        }
+      }
+    }
+    // Every follower on the board stands on its own feature as drawn: at its feet's point, the
+    // topmost part of its tile is a part of its segment (a farmer on its field, a knight in its
+    // city, a thief on its road, a monk on the monastery).
+    for (const fo of Array.from(svg.querySelectorAll('g[data-seg][data-x]')).filter(visible)) {
+      const at = fo.getAttribute('data-at');
+      const tile = Array.from(svg.querySelectorAll(`g[data-tile][data-at="${at}"]`)).find(visible);
+      const who = fo.querySelector('title').textContent;
+      if (!tile) {
+        problems.push(`turn ${t}: ${who}: no tile drawn at ${at}`);
+        continue;
+      }
+      const p = svg.createSVGPoint();
+      p.x = parseFloat(fo.getAttribute('data-x'));
+      p.y = parseFloat(fo.getAttribute('data-y'));
+      const screen = p.matrixTransform(fo.getScreenCTM());
+      let top = null;
+      for (const el of tile.querySelectorAll('path, rect')) {
+        const local = screen.matrixTransform(el.getScreenCTM().inverse());
+        const stroke = el.getAttribute('stroke') && el.getAttribute('stroke') !== 'none' && parseFloat(el.getAttribute('stroke-width') || '1') > 0;
+        const filled = el.getAttribute('fill') !== 'none';
+        if ((filled && el.isPointInFill(local)) || (stroke && el.isPointInStroke(local))) {
+          const owner = el.closest('[data-seg]');
+          top = owner && tile.contains(owner) ? owner.getAttribute('data-seg') : 'none';
+        }
+      }
+      if (top !== fo.getAttribute('data-seg')) {
+        problems.push(`turn ${t}: ${who} stands on segment ${top} as drawn, not on its own (${fo.getAttribute('data-seg')})`);
+      }
+    }
     for (const m of Array.from(svg.querySelectorAll('g.meeple')).filter(visible)) {
       const [outer, body] = m.querySelectorAll('path');
       const fill = rgb(body.getAttribute('fill'));
@@ -106,6 +157,24 @@ function auditPage({ everyTurn, phone }) {
       for (const [name, g] of groundRgb) {
         const best = Math.max(contrast(fill, g), contrast(ring, g), contrast(halo, g));
         if (best < 3) problems.push(`turn ${t}: follower ${body.getAttribute('fill')} on ${name}: contrast ${best.toFixed(2)}`);
+      }
+    }
+  }
+  // The score graph's names: apart from each other and inside the graph.
+  const graph = document.getElementById('graph');
+  if (graph) {
+    const gb = graph.getBoundingClientRect();
+    const names = Array.from(graph.querySelectorAll('text')).map((el) => [el, el.getBoundingClientRect()]);
+    for (let i = 0; i < names.length; i++) {
+      const [a, ra] = names[i];
+      if (ra.left < gb.left - 0.5 || ra.right > gb.right + 0.5 || ra.top < gb.top - 0.5 || ra.bottom > gb.bottom + 0.5) {
+        problems.push(`score graph: "${a.textContent}" lies outside the graph`);
+      }
+      for (let j = i + 1; j < names.length; j++) {
+        const [b, rb] = names[j];
+        if (Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 1 && Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 1) {
+          problems.push(`score graph: "${a.textContent}" and "${b.textContent}" overlap`);
+        }
       }
     }
   }
