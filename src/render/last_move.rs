@@ -156,7 +156,16 @@ fn pill_place(taken: &[[f64; 4]], at: (f64, f64), w: f64) -> (f64, f64) {
     };
     for ring in 0..12 {
         let d = 12.0 * f64::from(ring);
-        for (dx, dy) in [(0.0, -d), (0.0, d), (-d, 0.0), (d, 0.0), (-d, -d), (d, -d), (-d, d), (d, d)] {
+        for (dx, dy) in [
+            (0.0, -d),
+            (0.0, d),
+            (-d, 0.0),
+            (d, 0.0),
+            (-d, -d),
+            (d, -d),
+            (-d, d),
+            (d, d),
+        ] {
             if free((at.0 + dx, at.1 + dy)) {
                 return (at.0 + dx, at.1 + dy);
             }

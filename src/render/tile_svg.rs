@@ -92,7 +92,13 @@ pub fn tile(out: &mut String, t: &CompiledTile, rot: usize, s: f64) {
     }
     for seg in 0..t.kinds.len() {
         if t.kinds[seg] == FeatureKind::City {
-            city(out, seg, t.seg_sides[seg][rot], other_cities(t, rot, seg), s);
+            city(
+                out,
+                seg,
+                t.seg_sides[seg][rot],
+                other_cities(t, rot, seg),
+                s,
+            );
         }
     }
     for seg in 0..t.kinds.len() {
@@ -262,7 +268,6 @@ fn monastery(out: &mut String, seg: usize, s: f64) {
     );
 }
 
-
 type Pt = (f64, f64);
 
 /// The points of a cubic Bézier curve from `p0` to `p3`, `p0` left out.
@@ -319,7 +324,9 @@ fn road_lines(mask: u8, s: f64) -> Vec<Vec<Pt>> {
         cubic(a, p1, p2, b, &mut line);
         vec![line]
     } else {
-        sd.iter().map(|&side| vec![inward(side, s, 0.0), c]).collect()
+        sd.iter()
+            .map(|&side| vec![inward(side, s, 0.0), c])
+            .collect()
     }
 }
 
@@ -357,9 +364,8 @@ fn near_line(line: &[Pt], (x, y): Pt, r: f64) -> bool {
 /// (the field that reaches around the city's wall).
 fn wedge_fields(t: &CompiledTile, rot: usize) -> [Option<usize>; 8] {
     let field_of = |h: usize| {
-        (0..t.kinds.len()).find(|&g| {
-            t.kinds[g] == FeatureKind::Field && t.seg_halves[g][rot] & (1 << h) != 0
-        })
+        (0..t.kinds.len())
+            .find(|&g| t.kinds[g] == FeatureKind::Field && t.seg_halves[g][rot] & (1 << h) != 0)
     };
     let enclosed = enclosed_field(t, rot);
     let mut out = [None; 8];
@@ -420,19 +426,19 @@ pub fn region_at(t: &CompiledTile, rot: usize, p: Pt) -> Option<usize> {
         }
     }
     for (g, kind) in t.kinds.iter().enumerate() {
-        if *kind == FeatureKind::City && inside(
+        if *kind == FeatureKind::City
+            && inside(
                 &city_polygon(t.seg_sides[g][rot], other_cities(t, rot, g), 1.0),
                 p,
-            ) {
+            )
+        {
             top = Some(g);
         }
     }
     for (g, kind) in t.kinds.iter().enumerate() {
         if *kind == FeatureKind::Road {
             let mask = t.seg_sides[g][rot];
-            let on_line = road_lines(mask, 1.0)
-                .iter()
-                .any(|l| near_line(l, p, 0.075));
+            let on_line = road_lines(mask, 1.0).iter().any(|l| near_line(l, p, 0.075));
             let house = sides(mask).len() != 2
                 && t.monastery.is_none()
                 && (p.0 - 0.5).abs() <= 0.1
@@ -500,7 +506,10 @@ fn work_out_spots(t: &CompiledTile, rot: usize) -> Spots {
         let border: Vec<Pt> = (0..GRID * GRID)
             .filter(|&i| {
                 let (x, y) = ((i % GRID) as i64, (i / GRID) as i64);
-                !of(x, y) && [(1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|(dx, dy)| of(x + dx, y + dy))
+                !of(x, y)
+                    && [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                        .iter()
+                        .any(|(dx, dy)| of(x + dx, y + dy))
             })
             .map(|i| cells[i].0)
             .collect();
