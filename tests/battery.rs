@@ -299,6 +299,7 @@ fn bad_rules() {
             "import \"base\"\nvariant \"../x\" {\n  title = \"T\"\n}\n",
         ),
         rules_case("variant_name_empty", "check", "import \"base\"\nvariant \"\" {\n}\n"),
+        rules_case("variant_without_braces", "check", "import \"base\"\nvariant \"x\"\n"),
         rules_case(
             "title_with_a_newline",
             "check",

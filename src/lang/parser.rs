@@ -26,9 +26,28 @@ pub const ITEM_KEYWORDS: [&str; 13] = [
     "forced", "remove", "replace", "change",
 ];
 
+/// Parses `text` as `start`. pest's record of what it tried at each position (its "error detail",
+/// which `expected_words` reads) costs about a third of a parse, and only a syntax error needs it: the
+/// text is parsed without it, and again with it only when that fails. The record is a process-wide
+/// switch read when a parse starts, so a parse with it holds a lock, turns it on, and turns it off
+/// again; a parse without it never touches the switch (at worst it starts while another thread has
+/// the record on, and is slower). The outcome is the same either way.
+fn parse_rule(
+    start: Rule,
+    text: &str,
+) -> Result<pest::iterators::Pairs<'_, Rule>, pest::error::Error<Rule>> {
+    static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    CartoParser::parse(start, text).or_else(|_| {
+        let _held = DETAIL.lock().unwrap_or_else(|e| e.into_inner());
+        pest::set_error_detail(true);
+        let again = CartoParser::parse(start, text);
+        pest::set_error_detail(false);
+        again
+    })
+}
+
 /// Parses a whole file. Returns the items that parsed, and every syntax error.
 pub fn parse_file(source: &Source) -> (File, Vec<Diagnostic>) {
-    pest::set_error_detail(true);
     let text = source.text.as_str();
     let mut file = File::default();
     let mut diags = Vec::new();
@@ -46,7 +65,7 @@ pub fn parse_file(source: &Source) -> (File, Vec<Diagnostic>) {
     }
     let mut pos = skip_trivia(text, 0);
     while pos < text.len() {
-        match CartoParser::parse(Rule::item, &text[pos..]) {
+        match parse_rule(Rule::item, &text[pos..]) {
             Ok(mut pairs) => {
                 let Some(pair) = pairs.next() else { break };
                 let end = pos + pair.as_span().end();
@@ -71,7 +90,6 @@ pub fn parse_file(source: &Source) -> (File, Vec<Diagnostic>) {
 
 /// Parses one expression (a parameter value given on the command line, for instance).
 pub fn parse_expr_text(text: &str) -> Result<Expr, Diagnostic> {
-    pest::set_error_detail(true);
     if let Some(at) = too_deep(text) {
         return Err(Diagnostic::error(
             Code::TooDeep,
@@ -80,8 +98,8 @@ pub fn parse_expr_text(text: &str) -> Result<Expr, Diagnostic> {
         ));
     }
     let start = skip_trivia(text, 0);
-    let mut pairs = CartoParser::parse(Rule::expr, &text[start..])
-        .map_err(|e| syntax_error(&e, start, text))?;
+    let mut pairs =
+        parse_rule(Rule::expr, &text[start..]).map_err(|e| syntax_error(&e, start, text))?;
     let pair = pairs
         .next()
         .ok_or_else(|| Diagnostic::error(Code::Syntax, 0..text.len(), "expected a value"))?;
@@ -330,13 +348,24 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
-    let pos = (base + rel).min(text.len());
-    if let Some(d) = non_ascii_name(text, pos) {
+    // pest puts the error where it last tried a grammar rule; when it got further with a bracket or
+    // a separator (the `{` after `variant "x"`), the text is good up to there, and the error is there.
+    let further = e
+        .parse_attempts()
+        .filter(|att| att.max_position > rel)
+        .filter(|att| {
+            let tokens = att.expected_tokens();
+            tokens.iter().any(|t| kept_token(&t.to_string()))
+        })
+        .map(|att| att.max_position);
+    if let Some(d) = non_ascii_name(text, (base + rel).min(text.len())) {
         return d;
     }
-    let positives = match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => positives,
-        pest::error::ErrorVariant::CustomError { message } => {
+    let pos = (base + further.unwrap_or(rel)).min(text.len());
+    let positives = match (&e.variant, further) {
+        (pest::error::ErrorVariant::ParsingError { .. }, Some(_)) => &[][..],
+        (pest::error::ErrorVariant::ParsingError { positives, .. }, None) => &positives[..],
+        (pest::error::ErrorVariant::CustomError { message }, _) => {
             return Diagnostic::error(
                 Code::Syntax,
                 pos..pos,
@@ -364,6 +393,14 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
     with_likely_mistake(d, text, pos, &words)
 }
 
+/// The brackets and separators a syntax error names when the parser tried them.
+fn kept_token(token: &str) -> bool {
+    matches!(
+        token,
+        "{" | "}" | "(" | ")" | "[" | "]" | "," | ":" | "=" | "<" | ">" | "x"
+    )
+}
+
 /// What the parser expected at `pos`, in words: the brackets and separators it tried there (an
 /// opener left out when a closer is also possible), then the grammar rules it tried, named.
 fn expected_words(
@@ -376,10 +413,7 @@ fn expected_words(
     if let Some(att) = e.parse_attempts() {
         for t in att.expected_tokens() {
             let token = t.to_string();
-            let keep = matches!(
-                token.as_str(),
-                "{" | "}" | "(" | ")" | "[" | "]" | "," | ":" | "=" | "<" | ">" | "x"
-            );
+            let keep = kept_token(&token);
             if keep && att.max_position + base == pos && !tokens.contains(&token) {
                 tokens.push(token);
             }
