@@ -16,7 +16,8 @@
 #   FUZZ_SANITIZER=address adds the address sanitizer.
 # - Memory: 2,048 MB a run without the sanitizer, 3,072 MB with it (its bookkeeping takes about
 #   1 GB of a `play` run: a lower limit reports false out-of-memory errors).
-# - Prints each target's executions per second and coverage (edges) at the end.
+# - Prints each target's inputs run, by the clock and per CPU second, and its coverage (edges) at
+#   the end.
 #
 # A crash, a timeout (20 s) or an out-of-memory leaves its input in fuzz/artifacts/TARGET/ (and this
 # script exits 1); replay it with `cargo +nightly fuzz run TARGET FILE`; once fixed, keep it under
@@ -74,18 +75,34 @@ echo "fuzz.sh: building the targets" >&2
 cargo "${toolchain[@]}" fuzz build --debug-assertions --sanitizer "$sanitizer" >&2 \
   || { echo "fuzz.sh: the build failed" >&2; exit 1; }
 
+# The CPU seconds (user and system) of the shell's finished children, from the output of the builtin
+# `times` (its second line). `times` itself must run in the shell, written to a file: in a pipe or in
+# `$(…)` it runs in a subshell, which has no children yet.
+cpu_of() {
+  awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2] }
+                 printf "%.1f\n", t }' "$1"
+}
+
 summary=()
 for t in "${targets[@]}"; do
   seed "$t"
   log=$(mktemp)
   echo "fuzz.sh: $t for ${seconds}s (sanitizer: $sanitizer)" >&2
+  times > "$log.cpu0"
   cargo "${toolchain[@]}" fuzz run --debug-assertions --sanitizer "$sanitizer" "$t" "fuzz/corpus/$t" -- \
     -max_total_time="$seconds" -timeout=20 -rss_limit_mb="$rss" -max_len=8192 -print_final_stats=1 \
     2>&1 | tee "$log" | grep -E '^#[0-9]+.*(pulse|DONE)|ERROR|panicked|SUMMARY' | tail -n 5 >&2 || true
+  times > "$log.cpu1"
+  cpu0=$(cpu_of "$log.cpu0") cpu1=$(cpu_of "$log.cpu1")
+  rm -f "$log.cpu0" "$log.cpu1"
   execs=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
   runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$')
-  summary+=("$t: ${runs:-?} inputs in ${seconds}s, ${execs:-?} inputs/s, coverage ${cov:-?} edges")
+  # libFuzzer's inputs/s is by the clock; on a shared machine the run gets only part of a core, so
+  # the inputs per CPU second are given too (what the target costs, whatever the load).
+  cpu=$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN { printf "%.1f", b - a }')
+  per_cpu=$(awk -v r="${runs:-0}" -v c="$cpu" 'BEGIN { if (c > 0) printf "%d", r / c; else print "?" }')
+  summary+=("$t: ${runs:-?} inputs in ${seconds}s (${execs:-?}/s), ${cpu} CPU seconds (${per_cpu} inputs per CPU second), coverage ${cov:-?} edges")
   if grep -qE 'ERROR: libFuzzer|panicked|SUMMARY: .*Sanitizer|^artifact_prefix.*Test unit written' "$log"; then
     summary+=("$t: FOUND a problem: see fuzz/artifacts/$t/ and $log")
     failed=1
