@@ -136,3 +136,37 @@ fn every_example_produces_its_code() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every problem of the checker, the parser, maps and tile sets has a kind: a diagnostic without one
+/// (`uncoded_error`, `uncoded_warning`) is made only where kinds are still to come (scripts and the
+/// failures of a running game).
+#[test]
+fn only_scripts_and_running_games_have_uncoded_diagnostics() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let allowed = ["src/script.rs", "src/variant.rs", "crates/engine/src/diag.rs"];
+    let mut found = Vec::new();
+    let mut stack = vec![root.join("src"), root.join("crates")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("target") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+            if !rel.ends_with(".rs") || allowed.contains(&rel.as_str()) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            if text.contains("uncoded_error") || text.contains("uncoded_warning") {
+                found.push(rel);
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "diagnostics without a kind in {found:?}: give them a `diag::Code` (and an example in docs/error-codes.md)"
+    );
+}
