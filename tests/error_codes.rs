@@ -143,7 +143,11 @@ fn every_example_produces_its_code() {
 #[test]
 fn only_scripts_and_running_games_have_uncoded_diagnostics() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let allowed = ["src/script.rs", "src/variant.rs", "crates/engine/src/diag.rs"];
+    let allowed = [
+        "src/script.rs",
+        "src/variant.rs",
+        "crates/engine/src/diag.rs",
+    ];
     let mut found = Vec::new();
     let mut stack = vec![root.join("src"), root.join("crates")];
     while let Some(dir) = stack.pop() {
@@ -155,7 +159,11 @@ fn only_scripts_and_running_games_have_uncoded_diagnostics() {
                 }
                 continue;
             }
-            let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
             if !rel.ends_with(".rs") || allowed.contains(&rel.as_str()) {
                 continue;
             }

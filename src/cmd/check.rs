@@ -28,16 +28,20 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<(), Failure> {
-    let map = a.map.as_deref();
-    if let Some(m) = map {
-        // A map given on the command line that cannot load is its own problem, not the header's.
-        if let Err(e) = carto::variant::load_map(m, &here()) {
-            let e = e.trim_end().trim_start_matches("error: ");
-            return Err(Failure::Input(InputError(format!(
-                "error: cannot load map `{m}` (given by --map): {e}"
-            ))));
-        }
-    }
+    // A map given on the command line is read once, for every file; one that cannot load is its
+    // own problem, not the header's.
+    let map = match a.map.as_deref() {
+        None => None,
+        Some(m) => match carto::variant::load_map(m, &here()) {
+            Ok(board) => Some(board),
+            Err(e) => {
+                let e = e.trim_end().trim_start_matches("error: ");
+                return Err(Failure::Input(InputError(format!(
+                    "error: cannot load map `{m}` (given by --map): {e}"
+                ))));
+            }
+        },
+    };
     let mut report = Report {
         format: a.format,
         failed: false,
@@ -57,7 +61,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
             continue;
         }
         match carto::variant::rules_source(f) {
-            Ok(source) => report.checked(&source, &check_file(f, &source, map)),
+            Ok(source) => report.checked(&source, &check_file(f, &source, map.as_ref())),
             Err(e) => report.unreadable(f, &e),
         }
     }
@@ -81,10 +85,10 @@ fn here() -> carto::diag::Source {
 fn check_file(
     name: &str,
     source: &carto::diag::Source,
-    map: Option<&str>,
+    map: Option<&carto::map::MapBoard>,
 ) -> carto::lang::check::CheckResult {
     let loader = |m: &str, from: &carto::diag::Source| match map {
-        Some(given) => carto::variant::load_map(given, &here()),
+        Some(given) => Ok(given.clone()),
         None => carto::variant::load_map(m, from),
     };
     let mut result =
