@@ -11,8 +11,11 @@
 //! playing it (`value::Preview`). Any other option (one collecting a chip, an action, …) is played
 //! in a sample of the game (a copy in which what the player may not see, such as a face-down chip's
 //! value, is dealt afresh: `View::sample`), the same sample for every option of a decision; the
-//! quiet checks read that sample too. Both ways give the same value (a test plays whole games of
-//! every bundled variant both ways).
+//! quiet checks read that sample too. An option played in a copy that places no tile and leaves
+//! the followers as they were (an action that moved chips and scored) is valued from the decision's
+//! own position read from the board, with the scores the copy reached, instead of reading the
+//! copy's board again. Both ways give the same value (a test plays whole games of every bundled
+//! variant both ways).
 
 use super::lookahead::{finish_quietly, margin, quiet_option, Scratch};
 use super::points::FeaturePoints;
@@ -40,12 +43,19 @@ pub struct Greedy {
     probe: Scratch,
     /// Whether `probe` has this decision's chips.
     probed: bool,
+    /// Rules that only move chips off the map (see `quiet::chips_only`), decided with `rules`.
+    chips_only: Vec<bool>,
+    /// Whether no `returned` rule would run for any follower returning in this decision (worked
+    /// out when first needed).
+    returns_quiet: Option<bool>,
     /// What the rules allow (decided at the first decision).
     rules: Option<Rules>,
     best: Vec<usize>,
     /// The value of each option of the decision.
     values: Vec<f64>,
     preview: Preview,
+    /// Whether `preview` has read this decision's position.
+    preview_ready: bool,
     /// Reads the position an option played in a copy leaves, once its turn is over.
     after: Preview,
     points: FeaturePoints,
@@ -62,6 +72,9 @@ struct Rules {
     placement: bool,
     /// A rule listens to followers returning.
     returned: bool,
+    /// Whether those rules' conditions can be settled when the decision is taken
+    /// (`quiet::returned_settled_now`).
+    returned_now: bool,
     /// Every option is played in a fresh sample of its own ([`Greedy::copying`]).
     copying: bool,
     /// The final scoring may be read from the board once a turn is over (see `value_in_copy`).
@@ -83,6 +96,7 @@ impl Greedy {
                 forced: false,
                 placement: false,
                 returned: false,
+                returned_now: false,
                 copying: true,
                 end_read: false,
             }),
@@ -142,6 +156,23 @@ impl Greedy {
         // board (what `Preview::load` reads for passing) instead of played.
         let end_read = self.rules.is_some_and(|r| r.end_read);
         if turn_over && end_read && g.hooks.no_forced_while_chips_stay(&mut g.st)? {
+            let game = view.game;
+            // No tile placed and the followers as they were (an action that moved chips and
+            // scored): the position is the decision's own, with the scores of the copy.
+            if g.st.board.placed.len() == game.st.board.placed.len()
+                && g.st.followers == game.st.followers
+            {
+                if !self.preview_ready {
+                    self.preview.load(game, me, &mut self.points)?;
+                    self.preview_ready = true;
+                }
+                let mut o = self.preview.as_it_stands();
+                let now = game.st.players.iter().zip(&g.st.players);
+                for (k, (was, is)) in now.enumerate().take(o.scores.len()) {
+                    o.scores[k] += is.score - was.score;
+                }
+                return Ok(worth(lead(&o, g.st.players.len(), me), left, spare));
+            }
             self.after.load(g, me, &mut self.points)?;
             let o = self.after.as_it_stands();
             return Ok(worth(lead(&o, g.st.players.len(), me), left, spare));
@@ -159,10 +190,20 @@ impl Greedy {
                     self.probe.with_chips_of(game);
                 }
                 let probe = self.probe.game_mut().expect("a probe");
-                quiet::placement_runs_no_rule(game, probe, cell, rot as usize)
+                quiet::placement_runs_no_rule(game, probe, cell, rot as usize, &self.chips_only)
             }
             opt => Ok(quiet::option_runs_no_rule(game, opt)),
         }
+    }
+
+    /// Whether no `returned` rule would run for a follower returning in this decision.
+    fn returns_quiet(&mut self, game: &Game<Interp>, rules: Rules) -> bool {
+        if !rules.returned_now {
+            return false;
+        }
+        *self
+            .returns_quiet
+            .get_or_insert_with(|| quiet::returned_runs_for_none(game))
     }
 
     /// The value of option `i`, read from the board when the option is quiet and the preview can
@@ -180,7 +221,7 @@ impl Greedy {
             if self.quiet(game, i, rules)? {
                 let opt = game.options[i];
                 if let Some(o) = self.preview.outcome(game, opt, me, &mut self.points)? {
-                    if !(o.returns && rules.returned) {
+                    if !(o.returns && rules.returned) || self.returns_quiet(game, rules) {
                         return Ok(worth(lead(&o, game.st.players.len(), me), left, o.spare));
                     }
                 }
@@ -221,22 +262,28 @@ impl Greedy {
         let tiles_total: u32 = game.cfg.counts.iter().sum();
         let left = game.st.stack.len() as f64 / f64::from(tiles_total.max(1));
         let world = world(view);
+        if self.rules.is_none() {
+            self.chips_only = quiet::chips_only(game);
+        }
         let rules = *self.rules.get_or_insert_with(|| Rules {
             read: quiet::rules_allow(game),
             forced: quiet::has_forced(game),
             placement: quiet::placement_listened(game),
             returned: game.hooks.listens(Trigger::Returned),
+            returned_now: quiet::returned_settled_now(game),
             copying: false,
             end_read: quiet::end_allows(game),
         });
         self.sampled = false;
         self.probed = false;
+        self.returns_quiet = None;
         let mut read = rules.read && game.st.players.len() <= 8 && !game.is_asked();
         if read && rules.forced {
             read = quiet::decision_allows(self.sample(view, &world))?;
             // The check ran the rules' conditions in the sample: options are played in a new one.
             self.sampled = false;
         }
+        self.preview_ready = read;
         if read {
             self.preview.load(game, me, &mut self.points)?;
         }

@@ -9,8 +9,10 @@
 //!   moves no chip);
 //! - the option: a placement reaches no `placed`, `adjacent` or `abroad` rule (each settled without
 //!   running it, by the tests play itself uses to pass rules over: the chips on the square and the
-//!   square's map facts, asked of a copy of the game whose chips lie as in the game), a follower no
-//!   `follower_placed` rule, and no follower returns while a rule listens to `returned`.
+//!   square's map facts, asked of a copy of the game whose chips lie as in the game) but rules that
+//!   only move chips off the map ([`chips_only`]: none of what the value reads, when the rules have
+//!   no forced action and nothing listens to a chip gained), a follower no `follower_placed` rule,
+//!   and no follower returns while a `returned` rule could run for it ([`returned_settled_now`]).
 //!
 //! The trigger contexts are those `Game::choose` fires a placement's triggers with; a test plays
 //! whole games of every bundled variant both ways, event for event.
@@ -19,7 +21,151 @@ use super::points::scored_by_facts;
 use crate::features::NONE;
 use crate::game::{Ctx, Game, GameError, Hooks as _, Opt, Trigger};
 use crate::geometry::EdgeKind;
+use crate::lang::builtins::{Builtin, Field};
 use crate::lang::interp::Interp;
+use crate::lang::ast::BinOp;
+use crate::lang::ir::{Expr, Place, Program, Stmt, Value};
+use crate::state::FollowerAt;
+
+/// Per rule of `game`'s program, whether running it changes nothing a quiet option's value reads:
+/// its body only moves, draws and shuffles chips between places off the map (the supply, aside,
+/// the box, a player's area) and logs. So it moves no chip on or off a square (which the tests that
+/// pass rules over read), and scores nothing. Empty (no rule) when the rules have a forced action
+/// (whose condition the chips could make hold) or a rule listens to a chip gained.
+pub fn chips_only(game: &Game<Interp>) -> Vec<bool> {
+    let h = &game.hooks;
+    if has_forced(game) || h.listens(Trigger::Gained) {
+        return Vec::new();
+    }
+    h.program()
+        .rules
+        .iter()
+        .map(|r| stmts_move_chips_off_map(&r.body.stmts))
+        .collect()
+}
+
+fn stmts_move_chips_off_map(stmts: &[Stmt]) -> bool {
+    stmts.iter().all(|s| match s {
+        Stmt::Let(..) => true,
+        Stmt::If(arms, other) => {
+            arms.iter().all(|(_, b)| stmts_move_chips_off_map(b))
+                && other.as_deref().is_none_or(stmts_move_chips_off_map)
+        }
+        Stmt::For(_, _, b) => stmts_move_chips_off_map(b),
+        Stmt::Effect(b, args, _) => match (b, args.as_slice()) {
+            (Builtin::Log, _) => true,
+            (Builtin::Shuffle, [place]) => off_map(place),
+            (Builtin::Draw, [_, from, to, _]) => off_map(from) && off_map(to),
+            (Builtin::Move, [Expr::Call(Builtin::Chips, from), to, _]) => {
+                matches!(from.as_slice(), [p] if off_map(p)) && off_map(to)
+            }
+            _ => false,
+        },
+        Stmt::Ask { .. } => false,
+    })
+}
+
+/// A place off the map: the supply, aside, the box or a player's area.
+fn off_map(e: &Expr) -> bool {
+    match e {
+        Expr::Const(Value::Place(p)) => {
+            matches!(p, Place::Supply | Place::Aside | Place::Box | Place::Hand(_))
+        }
+        Expr::Call(Builtin::Hand, _) => true,
+        _ => false,
+    }
+}
+
+/// Whether every `returned` rule of `game` has a condition that reads only the returning
+/// follower's strength and owner, the player, parameters and constants: none of which a quiet
+/// option changes before its followers return, so that the condition evaluated now for each
+/// follower says whether the rule will run ([`returned_runs_for_none`]).
+pub fn returned_settled_now(game: &Game<Interp>) -> bool {
+    let prog = game.hooks.program();
+    prog.rules_for(Trigger::Returned).iter().all(|&r| {
+        prog.rules[r as usize]
+            .when
+            .as_ref()
+            .is_some_and(reads_returning_follower)
+    })
+}
+
+/// The slots a `returned` rule binds: the player, then the follower.
+fn reads_returning_follower(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Param(_) => true,
+        Expr::Local(s) => *s < 2,
+        Expr::Not(a) | Expr::Neg(a) => reads_returning_follower(a),
+        Expr::Binary(_, a, b) => reads_returning_follower(a) && reads_returning_follower(b),
+        Expr::Field(x, Field::FollowerStrength | Field::FollowerOwner) => {
+            matches!(x.as_ref(), Expr::Local(1))
+        }
+        _ => false,
+    }
+}
+
+/// Whether no `returned` rule would run for any follower of `game` (on the board or in a
+/// supply), were it to return now; for rules [`returned_settled_now`] accepts (their conditions are
+/// worked out here from the follower's owner and strength: `false` when one cannot be).
+pub fn returned_runs_for_none(game: &Game<Interp>) -> bool {
+    let prog = game.hooks.program();
+    let rules = prog.rules_for(Trigger::Returned);
+    game.st.followers.iter().all(|fo| {
+        !matches!(fo.at, FollowerAt::Board(_) | FollowerAt::Supply)
+            || rules.iter().all(|&r| {
+                let when = prog.rules[r as usize].when.as_ref();
+                when.and_then(|w| returning(w, prog, fo.owner, fo.strength))
+                    == Some(Value::Bool(false))
+            })
+    })
+}
+
+/// The value of a condition [`returned_settled_now`] accepts for a follower of `owner` with
+/// `strength` returning; `None` where it cannot tell (a type or an operation it does not know, an
+/// overflow, a division by 0: the rule then counts as one that may run).
+fn returning(e: &Expr, prog: &Program, owner: u8, strength: u8) -> Option<Value> {
+    use Value as V;
+    let go = |x: &Expr| returning(x, prog, owner, strength);
+    Some(match e {
+        Expr::Const(v) => *v,
+        Expr::Param(p) => prog.params.get(*p as usize)?.value,
+        Expr::Local(0) => V::Player(owner),
+        Expr::Field(_, Field::FollowerStrength) => V::Int(i64::from(strength)),
+        Expr::Field(_, Field::FollowerOwner) => V::Player(owner),
+        Expr::Not(a) => match go(a)? {
+            V::Bool(b) => V::Bool(!b),
+            _ => return None,
+        },
+        Expr::Neg(a) => match go(a)? {
+            V::Int(n) => V::Int(n.checked_neg()?),
+            _ => return None,
+        },
+        Expr::Binary(op, a, b) => {
+            let (x, y) = (go(a)?, go(b)?);
+            match (op, x, y) {
+                (BinOp::And, V::Bool(p), V::Bool(q)) => V::Bool(p && q),
+                (BinOp::Or, V::Bool(p), V::Bool(q)) => V::Bool(p || q),
+                (BinOp::Eq | BinOp::Ne, V::Int(_), V::Int(_))
+                | (BinOp::Eq | BinOp::Ne, V::Bool(_), V::Bool(_))
+                | (BinOp::Eq | BinOp::Ne, V::Player(_), V::Player(_)) => {
+                    V::Bool((x == y) == (*op == BinOp::Eq))
+                }
+                (_, V::Int(m), V::Int(n)) => match op {
+                    BinOp::Lt => V::Bool(m < n),
+                    BinOp::Le => V::Bool(m <= n),
+                    BinOp::Gt => V::Bool(m > n),
+                    BinOp::Ge => V::Bool(m >= n),
+                    BinOp::Add => V::Int(m.checked_add(n)?),
+                    BinOp::Sub => V::Int(m.checked_sub(n)?),
+                    BinOp::Mul => V::Int(m.checked_mul(n)?),
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        _ => return None,
+    })
+}
 
 /// Whether the rules of `game` let options be quiet at all (see the module comment).
 pub fn rules_allow(game: &Game<Interp>) -> bool {
@@ -89,7 +235,7 @@ pub fn option_runs_no_rule(game: &Game<Interp>, opt: Opt) -> bool {
 }
 
 /// Whether placing the tile in hand of `game` on `cell` turned `rot` reaches no `placed`,
-/// `adjacent` or `abroad` rule: the contexts `Game::choose` fires them with (the square, each map
+/// `adjacent` or `abroad` rule but those marked in `allowed` ([`chips_only`]): the contexts `Game::choose` fires them with (the square, each map
 /// square next to it with the tile's side facing it, each exit of the map the tile's side
 /// continues), asked of the rules of `probe`, a copy of the game with its chips where they lie
 /// (what the tests read: the chips on a square, and the map).
@@ -98,6 +244,7 @@ pub fn placement_runs_no_rule(
     probe: &mut Game<Interp>,
     cell: u32,
     rot: usize,
+    allowed: &[bool],
 ) -> Result<bool, GameError> {
     let Some(ty) = game.st.current_tile else {
         return Ok(false);
@@ -111,7 +258,7 @@ pub fn placement_runs_no_rule(
         ..Ctx::default()
     };
     let (h, st) = (&mut probe.hooks, &mut probe.st);
-    if h.listens(Trigger::Placed) && !h.runs_nothing(st, Trigger::Placed, &ctx)? {
+    if h.listens(Trigger::Placed) && !h.runs_nothing_but(st, Trigger::Placed, &ctx, allowed)? {
         return Ok(false);
     }
     if h.listens(Trigger::Adjacent) {
@@ -125,7 +272,7 @@ pub fn placement_runs_no_rule(
                 edge: Some(EdgeKind::on_side(edges, s)),
                 ..ctx
             };
-            if !h.runs_nothing(st, Trigger::Adjacent, &c)? {
+            if !h.runs_nothing_but(st, Trigger::Adjacent, &c, allowed)? {
                 return Ok(false);
             }
         }
@@ -138,7 +285,7 @@ pub fn placement_runs_no_rule(
                     edge: Some(e.feature),
                     ..ctx
                 };
-                if !h.runs_nothing(st, Trigger::Abroad, &c)? {
+                if !h.runs_nothing_but(st, Trigger::Abroad, &c, allowed)? {
                     return Ok(false);
                 }
             }

@@ -21,14 +21,31 @@ impl Interp {
         t: Trigger,
         ctx: &Ctx,
     ) -> Result<bool, GameError> {
-        self.runs_nothing_inner(st, t, ctx).map_err(|e| *e)
+        self.runs_nothing_inner(st, t, ctx, &[]).map_err(|e| *e)
     }
 
-    fn runs_nothing_inner(&mut self, st: &mut State, t: Trigger, ctx: &Ctx) -> R<bool> {
+    /// As [`Interp::runs_nothing`], except that the rules marked in `allowed` (by index) may run.
+    pub fn runs_nothing_but(
+        &mut self,
+        st: &mut State,
+        t: Trigger,
+        ctx: &Ctx,
+        allowed: &[bool],
+    ) -> Result<bool, GameError> {
+        self.runs_nothing_inner(st, t, ctx, allowed).map_err(|e| *e)
+    }
+
+    fn runs_nothing_inner(
+        &mut self,
+        st: &mut State,
+        t: Trigger,
+        ctx: &Ctx,
+        allowed: &[bool],
+    ) -> R<bool> {
         let prog = self.prog.clone();
         for &r in prog.rules_for(t) {
             let r = r as usize;
-            if !self.reaches(st, r, t, ctx) {
+            if allowed.get(r).copied().unwrap_or(false) || !self.reaches(st, r, t, ctx) {
                 continue;
             }
             let cell = match self.static_known(st, r, t, ctx) {
