@@ -21,9 +21,9 @@ use super::points::scored_by_facts;
 use crate::features::NONE;
 use crate::game::{Ctx, Game, GameError, Hooks as _, Opt, Trigger};
 use crate::geometry::EdgeKind;
+use crate::lang::ast::BinOp;
 use crate::lang::builtins::{Builtin, Field};
 use crate::lang::interp::Interp;
-use crate::lang::ast::BinOp;
 use crate::lang::ir::{Expr, Place, Program, Stmt, Value};
 use crate::state::FollowerAt;
 
@@ -69,7 +69,10 @@ fn stmts_move_chips_off_map(stmts: &[Stmt]) -> bool {
 fn off_map(e: &Expr) -> bool {
     match e {
         Expr::Const(Value::Place(p)) => {
-            matches!(p, Place::Supply | Place::Aside | Place::Box | Place::Hand(_))
+            matches!(
+                p,
+                Place::Supply | Place::Aside | Place::Box | Place::Hand(_)
+            )
         }
         Expr::Call(Builtin::Hand, _) => true,
         _ => false,
