@@ -71,7 +71,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     "error: {path} has turns 0 to {last}, not {t}"
                 ))));
             }
-            let snap = carto::render::timeline::at_turn(&loaded.game, args.turn);
+            let snap = carto::render::timeline::at_turn_of(&loaded, args.turn);
             carto::render::svg::board_svg(&loaded.game, &snap)
         }
         (None, None) => return Err(Failure::Usage("name a game or a --map".into())),

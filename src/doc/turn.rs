@@ -59,6 +59,11 @@ fn place_tile(p: &Page, f: &Facts) -> String {
     one.push_str(
         "every side matching the sides it touches. A tile that fits nowhere is put out of the game and you draw another.",
     );
+    if f.map {
+        one.push_str(
+            " A side facing sea, a large city or the edge of the map needs no match, and a road or city running into it is closed there (a road ends at the coast). A large city is no player's city: a farm next to it does not count it as a completed city.",
+        );
+    }
     let placed = rules(p, &|r| {
         matches!(r.trigger.as_str(), "placed" | "adjacent" | "abroad")
     });
@@ -225,6 +230,12 @@ fn before_first_turn(p: &Page, f: &Facts) -> String {
         "**Before the first turn.** Each player takes {} in their colour (their reserve). ",
         count(p.followers as usize, "follower")
     );
+    if p.chips > 0 {
+        out.push_str(&format!(
+            "The {} start face down in the supply; the setup rules below say where they go. ",
+            count(p.chips, "chip")
+        ));
+    }
     if !f.map || f.starts.is_empty() {
         out.push_str("The start tile is put face up in the middle of the table; every other tile is shuffled face down into the draw stack.");
         return out;

@@ -355,7 +355,7 @@ builtins! {
         "a player's followers in their supply", "{0's} followers in reserve";
     Held "held"("area": t(Holding)) -> rl(Follower), Query(|me, st, a| Ok(me.held(st, a[0]))),
         reads UNKNOWN, static false, pure false,
-        "the followers in a holding area", "the followers in {0}";
+        "the followers in a holding area", "the followers sent to {0}";
     Stacks "stacks"() -> rl(Stack), Query(|me, st, _| Ok(me.stacks(st))),
         reads UNKNOWN, static false, pure false,
         "the tile stacks lying on the map", "the tile stacks on the map";
@@ -456,10 +456,10 @@ builtins! {
         "spreads chips at random, one per square (apart: no two orthogonally adjacent); the rest go aside", "{0} are scattered {3} over {1}, one a square{2?, no two side by side}; the rest are set aside";
     Deal "deal"("squares": l(Square), "count": t(Int)) -> rt(Unit), Effect(Interp::deal),
         reads UNKNOWN, static false, pure false,
-        "deals count tiles from the draw stack into a stack on each square", "{1} tiles from the draw stack are dealt onto each of {0}";
+        "deals count tiles from the draw stack into a stack on each square", "{1} tiles from the draw stack are dealt, as a stack with only its top tile face up, onto each of {0}";
     Log "log"("text": t(Str)) -> rt(Unit), Effect(Interp::log),
         reads UNKNOWN, static false, pure false,
-        "writes a line to the game log", "the game log notes {0}";
+        "writes a line to the game log", "the game log records “{0}”";
 }
 
 impl Builtin {

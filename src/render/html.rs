@@ -18,7 +18,8 @@ const FOREVER: u32 = u32::MAX;
 /// The page for a loaded game.
 pub fn view_html(loaded: &Loaded) -> String {
     let game = &loaded.game;
-    let snaps = every_turn(game);
+    let mut snaps = every_turn(game);
+    super::timeline::with_stacks(&mut snaps, &loaded.stacks);
     let last = snaps.len().saturating_sub(1) as u32;
     let Some(end) = snaps.last() else {
         return String::new();
@@ -33,6 +34,7 @@ pub fn view_html(loaded: &Loaded) -> String {
         "title",
     );
     tiles(&mut board, game, &base, &snaps);
+    stacks(&mut board, game, &base, &snaps);
     chips(&mut board, game, &base, &snaps);
     board.push_str(&base.names.svg);
     followers(&mut board, game, &base, &snaps);
@@ -96,6 +98,35 @@ fn tiles<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snaps: &[Snaps
             out.push_str("</g>");
         }
         shown = s.tiles.len();
+    }
+}
+
+/// Each tile stack, for each stretch of turns it kept one top tile and count.
+fn stacks<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snaps: &[Snapshot]) {
+    let n = snaps.first().map_or(0, |s| s.stacks.len());
+    for id in 0..n {
+        let mut start = 0usize;
+        for i in 1..=snaps.len() {
+            let same = i < snaps.len() && snaps[i].stacks.get(id) == snaps[start].stacks.get(id);
+            if same {
+                continue;
+            }
+            if let Some(sv) = snaps[start].stacks.get(id) {
+                let b = if i < snaps.len() {
+                    snaps[i].turn
+                } else {
+                    FOREVER
+                };
+                let _ = write!(
+                    out,
+                    r#"<g class="stacked" data-a="{}" data-b="{b}">"#,
+                    snaps[start].turn
+                );
+                svg::stack_el(out, game, base, sv);
+                out.push_str("</g>");
+            }
+            start = i;
+        }
     }
 }
 

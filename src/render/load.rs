@@ -18,6 +18,9 @@ pub struct Loaded {
     /// Every decision with all its options (from a log); empty for a script, whose transcript
     /// events list the options when there are few.
     pub decisions: Vec<Decision>,
+    /// The tile stacks at each decision of the replay (turn, stacks), for the pictures of past
+    /// turns (the events do not tell which tile came from a stack).
+    pub stacks: Vec<(u32, Vec<super::timeline::StackView>)>,
     /// What to tell the user before drawing (rules changed since the game, a log drawn although it
     /// disagrees with its replay), one message each.
     pub warnings: Vec<String>,
@@ -54,11 +57,15 @@ pub fn load_game(path: &str, opts: &LoadOptions) -> Result<Loaded, InputError> {
     let src = read_input(path)?;
     if is_log(&src.text) {
         let mut decisions = Vec::new();
+        let mut stacks = Vec::new();
         let r = crate::replay::replay_game_with(&src, opts.rules.as_deref(), &mut |g| {
             decisions.push(Decision {
                 turn: g.st.turn,
                 options: g.option_names(),
-            })
+            });
+            if !g.st.tile_stacks.is_empty() {
+                stacks.push((g.st.turn, super::timeline::stacks_of(&g.st)));
+            }
         })?;
         let mut warnings = Vec::new();
         if !r.changed.is_empty() {
@@ -84,6 +91,7 @@ pub fn load_game(path: &str, opts: &LoadOptions) -> Result<Loaded, InputError> {
         Ok(Loaded {
             game: r.game,
             decisions,
+            stacks,
             warnings,
         })
     } else {
@@ -97,6 +105,7 @@ pub fn load_game(path: &str, opts: &LoadOptions) -> Result<Loaded, InputError> {
         Ok(Loaded {
             game: r.game,
             decisions: Vec::new(),
+            stacks: Vec::new(),
             warnings: Vec::new(),
         })
     }

@@ -3,7 +3,7 @@
 //! and scores. One picture is one string, the same for the same inputs.
 
 use super::tile_svg;
-use super::timeline::{FollowerView, Snapshot};
+use super::timeline::{FollowerView, Snapshot, StackView};
 use crate::game::{Game, Hooks};
 use crate::map::{AttrValue, MapBoard, Square, SquareKind};
 use crate::state::{FollowerAt, Place};
@@ -293,6 +293,20 @@ fn group_attrs(map: &MapBoard) -> BTreeMap<(i32, i32), Vec<(String, String)>> {
     m
 }
 
+/// The squares of groups of sea squares only (an island of a colour in the sea, not a band of
+/// rows over land and sea): their colour is drawn on the sea.
+fn sea_groups(map: &MapBoard) -> std::collections::BTreeSet<(i32, i32)> {
+    let sea = |&(x, y): &(i32, i32)| {
+        map.square(x, y)
+            .is_some_and(|s| matches!(s.kind, SquareKind::Sea | SquareKind::Wave))
+    };
+    map.groups
+        .iter()
+        .filter(|g| g.squares.iter().all(sea))
+        .flat_map(|g| g.squares.iter().copied())
+        .collect()
+}
+
 /// What the map's legend explains, gathered while drawing.
 #[derive(Default)]
 struct Legend {
@@ -348,6 +362,7 @@ fn map_squares(
     legend: &mut Legend,
 ) {
     let tints = group_attrs(map);
+    let islands = sea_groups(map);
     for y in 0..map.height {
         for x in 0..map.width {
             let Some(sq) = map.square(x, y) else { continue };
@@ -366,7 +381,7 @@ fn map_squares(
                 legend.marks.insert(Mark::Land);
             }
             let group = tints.get(&(x, y)).cloned().unwrap_or_default();
-            tint(out, sq, &group, px, py, legend);
+            tint(out, sq, (&group, islands.contains(&(x, y))), px, py, legend);
             attribute_marks(out, sq, &group, px, py, legend);
             if let Some(AttrValue::Int(n)) = sq.attrs.get("slots") {
                 slots(out, px, py, (*n).clamp(0, 8) as usize);
@@ -478,12 +493,27 @@ fn ground(out: &mut String, sq: &Square, px: f64, py: f64) -> bool {
 fn tint(
     out: &mut String,
     sq: &Square,
-    group: &[(String, String)],
+    (group, island): (&[(String, String)], bool),
     px: f64,
     py: f64,
     legend: &mut Legend,
 ) {
     if matches!(sq.kind, SquareKind::Sea | SquareKind::Wave) {
+        // A group of sea squares with a colour (an island of a colour in the sea): a patch of that
+        // colour, so that the sea around stays sea.
+        for (k, c) in group.iter().filter(|_| island) {
+            let _ = write!(
+                out,
+                r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" rx="9" fill="{}" fill-opacity="0.55" stroke="{}" stroke-width="2"/>"#,
+                px + 3.0,
+                py + 3.0,
+                S - 6.0,
+                S - 6.0,
+                css_colour(c),
+                css_colour(c)
+            );
+            legend.tints.insert((k.clone(), c.clone()));
+        }
         return;
     }
     for (k, c) in group {
@@ -1002,6 +1032,14 @@ pub fn base<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Base {
         }
     }
     let mut legend = legend_items(&legend);
+    if snap.stacks.iter().any(|s| s.left > 0) || !game.st.tile_stacks.is_empty() {
+        let mut swatch = String::new();
+        stack_picture(&mut swatch, (0.0, 0.0), 11.0, None);
+        legend.push(item(
+            swatch,
+            "stack of tiles dealt onto a square (its top tile face up; the badge: tiles left)",
+        ));
+    }
     legend.push(item(
         format!(
             r##"<rect x="1" y="1" width="14" height="14" fill="{}"/><rect x="1.5" y="1.5" width="13" height="13" rx="2" fill="none" stroke="#111" stroke-width="3"/>"##,
@@ -1050,6 +1088,63 @@ pub fn tile_el<H: Hooks>(
         tile_svg::tile(out, t, rot as usize & 3, S);
     } else {
         out.push_str("<g>");
+    }
+    out.push_str("</g>");
+}
+
+/// A tile stack on its square: a few tiles' edges under its top tile (drawn small, face up) and the
+/// number of tiles left on a badge; nothing once it is empty.
+pub fn stack_el<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, sv: &StackView) {
+    if sv.left == 0 {
+        return;
+    }
+    let (x, y) = game.st.board.xy(sv.cell);
+    let (px, py) = base.frame.px(x, y);
+    let top = sv.top.and_then(|t| game.cfg.tiles.get(t as usize));
+    let _ = write!(
+        out,
+        "<g class=\"stack\"><title>a stack of {} {} at {x},{y}{}</title>",
+        sv.left,
+        if sv.left == 1 { "tile" } else { "tiles" },
+        top.map_or(String::new(), |t| format!(", its top tile {} face up", t.id))
+    );
+    stack_picture(out, (px + 6.0, py + 6.0), S * 0.62, top);
+    let (bx, by) = (px + S - 12.0, py + S - 12.0);
+    let _ = write!(
+        out,
+        r##"<circle cx="{bx:.1}" cy="{by:.1}" r="10" fill="#fff" stroke="#111" stroke-width="1.5"/>"##
+    );
+    text(
+        out,
+        bx,
+        by + 4.5,
+        13.0,
+        "middle",
+        r##"font-weight="bold" fill="#111""##,
+        &sv.left.to_string(),
+    );
+    out.push_str("</g>");
+}
+
+/// A little stack of tiles at (x, y), `w` wide: two tiles' edges, then the top tile (or a plain back).
+fn stack_picture(out: &mut String, (x, y): (f64, f64), w: f64, top: Option<&crate::compiled::CompiledTile>) {
+    for k in [2.0, 1.0] {
+        let _ = write!(
+            out,
+            r##"<rect x="{:.1}" y="{:.1}" width="{w:.1}" height="{w:.1}" fill="#e9e2cf" stroke="#555" stroke-width="1"/>"##,
+            x + 2.5 * k,
+            y + 2.5 * k
+        );
+    }
+    let _ = write!(out, r#"<g transform="translate({x:.1} {y:.1})">"#);
+    match top {
+        Some(t) => tile_svg::tile(out, t, 0, w),
+        None => {
+            let _ = write!(
+                out,
+                r##"<rect width="{w:.1}" height="{w:.1}" fill="#8a7a5a" stroke="#555"/>"##
+            );
+        }
     }
     out.push_str("</g>");
 }
@@ -1302,6 +1397,9 @@ pub fn board_svg<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> String {
     );
     for &t in &snap.tiles {
         tile_el(&mut out, game, &base, t);
+    }
+    for sv in &snap.stacks {
+        stack_el(&mut out, game, &base, sv);
     }
     let tile_at = tiles_by_cell(snap);
     for i in 0..snap.chips.len() {

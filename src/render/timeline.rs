@@ -22,6 +22,27 @@ pub struct ChipView {
     pub face_up: bool,
 }
 
+/// A stack of tiles the rules dealt onto a square (`deal`), as it stood: how many tiles are left in
+/// it and its top tile (face up).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StackView {
+    pub cell: u32,
+    pub left: u16,
+    pub top: Option<u16>,
+}
+
+/// The stacks of a game state.
+pub fn stacks_of(st: &crate::state::State) -> Vec<StackView> {
+    st.tile_stacks
+        .iter()
+        .map(|s| StackView {
+            cell: s.cell,
+            left: s.tiles.len().min(u16::MAX as usize) as u16,
+            top: s.tiles.last().copied(),
+        })
+        .collect()
+}
+
 /// The game after every event of turns up to `turn` (turn 0 is the setup).
 #[derive(Clone, Debug)]
 pub struct Snapshot {
@@ -31,6 +52,9 @@ pub struct Snapshot {
     pub followers: Vec<FollowerView>,
     pub chips: Vec<ChipView>,
     pub scores: Vec<i64>,
+    /// The tile stacks on squares (the events do not tell them: they come from the replay, see
+    /// `with_stacks`; at first, those of the game's end).
+    pub stacks: Vec<StackView>,
     /// Whether this is the end of the game.
     pub last: bool,
 }
@@ -94,6 +118,7 @@ fn initial<H: Hooks>(game: &Game<H>) -> Snapshot {
             st.chips.len()
         ],
         scores: vec![0; st.players.len()],
+        stacks: stacks_of(st),
         last: false,
     }
 }
@@ -138,4 +163,21 @@ fn apply(s: &mut Snapshot, e: &EvKind) {
         | EvKind::TurnEnd { .. }
         | EvKind::Note(_) => {}
     }
+}
+
+/// The stacks of every turn, from those seen at each decision of the replay (`Loaded::stacks`): a
+/// turn ends with the stacks of the next turn's first decision, the last with those at the end.
+pub fn with_stacks(snaps: &mut [Snapshot], seen: &[(u32, Vec<StackView>)]) {
+    for s in snaps.iter_mut() {
+        if let Some((_, st)) = seen.iter().find(|(turn, _)| *turn > s.turn) {
+            s.stacks.clone_from(st);
+        }
+    }
+}
+
+/// The snapshot after `turn` of a loaded game, its tile stacks included.
+pub fn at_turn_of(loaded: &super::load::Loaded, turn: Option<u32>) -> Snapshot {
+    let mut s = at_turn(&loaded.game, turn);
+    with_stacks(std::slice::from_mut(&mut s), &loaded.stacks);
+    s
 }

@@ -98,4 +98,40 @@ for v in $("$carto" list | awk '{print $1}'); do
   pages+=("$out/$v.html")
 done
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 node tests/browser/audit.js "$browser" "${pages[@]}"
+# The tile stacks the rules deal onto squares (Benelux's islands): at the setup, the middle and the
+# end, each stack drawn on its square shows the tiles left in it, as the log tells (the setup's
+# notes deal them, each `buy stack@X,Y` of a turn takes its top tile).
+if [ -f "$tmp/benelux.log" ]; then
+  last=$(tail -n 1 "$tmp/benelux.log" | python3 -c 'import json,sys; print(json.load(sys.stdin)["turn"])')
+  for turn in 0 $((last / 2)) "$last"; do
+    run_browser "file://$PWD/$out/benelux.html#turn=$turn" --dump-dom >"$tmp/dom.html"
+    python3 - "$tmp/benelux.log" "$tmp/dom.html" "$turn" <<'PY'
+import json, re, sys
+log, dom, turn = sys.argv[1], open(sys.argv[2], encoding="utf-8").read(), int(sys.argv[3])
+want = {}
+for line in open(log, encoding="utf-8"):
+    e = json.loads(line)
+    for n in e.get("notes", []):
+        m = re.match(r"a stack of (\d+) tiles at (-?\d+),(-?\d+)", n)
+        if m:
+            want[(m.group(2), m.group(3))] = int(m.group(1))
+    if e["event"] == "turn_end" and e["turn"] <= turn:
+        for c in e.get("choices", []):
+            m = re.match(r"buy stack@(-?\d+),(-?\d+):", c)
+            if m:
+                want[m.groups()] -= 1
+if not want:
+    sys.exit(f"browser check: {log}: no tile stacks in the log")
+got = {}
+for g in re.findall(r'<g class="stacked"[^>]*display="inline"[^>]*>(.*?)</title>', dom):
+    m = re.search(r"a stack of (\d+) tiles? at (-?\d+),(-?\d+)", g)
+    if m:
+        got[(m.group(2), m.group(3))] = int(m.group(1))
+want = {k: v for k, v in want.items() if v > 0}
+if got != want:
+    sys.exit(f"browser check: {log} turn {turn}: stacks drawn {got}, the log has {want}")
+print(f"  benelux turn {turn}: tile stacks {sorted(want.values())} as in the log")
+PY
+  done
+fi
 echo "browser audit: ok, ${#pages[@]} variants (games of 2, 3, 5 and 6 players) at desktop and phone size; screenshots in $out/"
