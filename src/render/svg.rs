@@ -1106,7 +1106,10 @@ pub fn stack_el<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, sv: &St
         "<g class=\"stack\"><title>a stack of {} {} at {x},{y}{}</title>",
         sv.left,
         if sv.left == 1 { "tile" } else { "tiles" },
-        top.map_or(String::new(), |t| format!(", its top tile {} face up", t.id))
+        top.map_or(String::new(), |t| format!(
+            ", its top tile {} face up",
+            t.id
+        ))
     );
     stack_picture(out, (px + 6.0, py + 6.0), S * 0.62, top);
     let (bx, by) = (px + S - 12.0, py + S - 12.0);
@@ -1127,7 +1130,12 @@ pub fn stack_el<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, sv: &St
 }
 
 /// A little stack of tiles at (x, y), `w` wide: two tiles' edges, then the top tile (or a plain back).
-fn stack_picture(out: &mut String, (x, y): (f64, f64), w: f64, top: Option<&crate::compiled::CompiledTile>) {
+fn stack_picture(
+    out: &mut String,
+    (x, y): (f64, f64),
+    w: f64,
+    top: Option<&crate::compiled::CompiledTile>,
+) {
     for k in [2.0, 1.0] {
         let _ = write!(
             out,
