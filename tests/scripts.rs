@@ -1,6 +1,9 @@
 //! Every scripted game under `tests/scripts/` is played and its transcript snapshotted (insta).
 //! A script's own `expect` lines are assertions too: a failing one fails the test with the script's
-//! line. Scripts under a folder named `fail/` must fail; their error message is snapshotted instead.
+//! line. Scripts under a folder named `fail/`, or named `fail_*.script`, must fail; their error
+//! message is snapshotted instead. A script names its rules file in its own folder or below it (never
+//! `../x.rules`), so a failing script that needs a rules file of its variant's folder sits beside it
+//! as `fail_NAME.script`.
 
 use carto::diag::Source;
 use carto::script::run_script;
@@ -31,7 +34,10 @@ fn scripted_games() {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(&path).unwrap();
         let src = Source::new(name.clone(), text.clone());
-        let must_fail = path.components().any(|c| c.as_os_str() == "fail");
+        let must_fail = path.components().any(|c| c.as_os_str() == "fail")
+            || path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("fail_"));
         let body = match (run_script(&src), must_fail) {
             (Ok(run), false) => format!("{}{}", run.warnings, carto::output::transcript(&run.game)),
             (Err(e), true) => e.0,

@@ -257,9 +257,15 @@ fn a_log_loads_nothing_outside_its_folder() {
             "{cmd}: {err}"
         );
     }
-    // Rules beside the log that import a file outside it.
+    // Rules beside the log that import a file outside it: by `..` (refused in any file), or through a
+    // symbolic link beside it that leads out (refused by the confinement).
     std::fs::remove_file(dir.join("logs/my.rules")).unwrap();
     write_file(&dir, "logs/my.rules", "import \"../my.rules\"\n");
+    let (code, _, err) = carto_in(&dir, &["replay", "logs/g.log"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("leaves the folder of the file that names it"), "{err}");
+    write_file(&dir, "logs/my.rules", "import \"lib.rules\"\n");
+    std::os::unix::fs::symlink("../my.rules", dir.join("logs/lib.rules")).unwrap();
     let (code, _, err) = carto_in(&dir, &["replay", "logs/g.log"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("is outside the log's folder `logs`"), "{err}");
@@ -522,4 +528,41 @@ fn a_file_names_only_files_of_its_kind() {
         );
         assert!(!err.contains("first line"), "{err}");
     }
+}
+
+/// Nor a file outside its own folder: an import, a map, a tile set or a script's variant that leaves
+/// it (`..`) is refused unread, as a log's rules are (`../../.cargo/credentials.toml` is a `.toml`).
+/// A file in a folder below is read.
+#[test]
+fn a_file_names_files_only_in_its_folder_or_below() {
+    let dir = fresh_dir("strangers", "updir");
+    write_file(&dir, "lib.rules", "rule secret_rule on placed {\n}\n");
+    write_file(&dir, "secret.toml", "token = \"the secret token\"\n");
+    let header = |key: &str, value: &str| {
+        format!("import \"base\"\nvariant \"e\" {{\n  title = \"E\"\n  {key} = {value}\n}}\n")
+    };
+    let cases = [
+        ("import.rules", "import \"../lib.rules\"\n".to_string(), "1:8"),
+        ("map.rules", header("map", "\"../secret.toml\""), "4:9"),
+        ("tiles.rules", header("tiles", "[\"base\", \"../secret.toml\"]"), "4:3"),
+    ];
+    for (file, text, at) in &cases {
+        write_file(&dir, &format!("sub/{file}"), text);
+        let (code, _, err) = carto_in(&dir.join("sub"), &["check", file]);
+        assert_eq!(code, 1, "{file}: {err}");
+        assert!(
+            err.contains("leaves the folder") && err.contains(&format!("{file}:{at}")),
+            "{file}: {err}"
+        );
+        assert!(!err.contains("secret token") && !err.contains("secret_rule"), "{file}: {err}");
+    }
+    write_file(&dir, "sub/s.script", "variant ../lib.rules\n");
+    let (code, _, err) = carto_in(&dir.join("sub"), &["run", "s.script"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("leaves the folder") && err.contains("s.script:1:1"), "{err}");
+    // Below its folder is where a file may name files.
+    write_file(&dir, "sub/lib/house.rules", RULES);
+    write_file(&dir, "sub/ok.script", "variant lib/house.rules\nseed 1\n");
+    let (code, _, err) = carto_in(&dir.join("sub"), &["run", "ok.script"]);
+    assert_eq!(code, 0, "{err}");
 }

@@ -5,7 +5,7 @@ use carto::render::text::{transcript_with, TranscriptOptions};
 
 const FORMAT: &str = "\
 Script format (one statement a line; `#` starts a comment; docs/format-script.md has the details):
-  variant base                a bundled variant or a rules file (path relative to the script)
+  variant base                a bundled variant or a rules file (in the script's folder or below)
   players ann, bob            default: ann, bob
   seed 7                      default: 1
   set city_tile = 3           a parameter of the rules (repeatable)

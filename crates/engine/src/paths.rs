@@ -60,9 +60,10 @@ pub fn control_char(s: &str) -> Option<char> {
     s.chars().find(|c| c.is_control())
 }
 
-/// The path of a file another file names (an import, a map, a map part, a tile set): relative to the
-/// folder of the file `from` that names it. An absolute path is refused: a shared file names the
-/// files that go with it relative to itself, never a place of the reader's machine.
+/// The path of a file another file names (an import, a map, a map part, a tile set, a script's
+/// variant): relative to the folder of the file `from` that names it, in that folder or below it. An
+/// absolute path or one that leaves the folder (`..`) is refused: a shared file names the files that
+/// go with it beside itself, never a place of the reader's machine (as a log names its rules).
 ///
 /// Only a file of the kind expected is read (`ext`: `.rules` for rules and imports, `.toml` for maps
 /// and tile sets): a stranger's file cannot make carto read, and quote in its error, a file of the
@@ -78,6 +79,16 @@ pub fn beside(from: &str, name: &str, ext: &str) -> Result<PathBuf, String> {
     if !name.ends_with(ext) || name.len() == ext.len() {
         return Err(format!(
             "`{}` is not a `{ext}` file: only such a file is read here (it was not read)",
+            name.escape_debug()
+        ));
+    }
+    if Path::new(name)
+        .components()
+        .any(|c| matches!(c, Component::ParentDir))
+    {
+        return Err(format!(
+            "`{}` leaves the folder of the file that names it (`..`): a file names the files that go \
+             with it in its own folder or below it (it was not read)",
             name.escape_debug()
         ));
     }
@@ -165,9 +176,14 @@ mod tests {
             Path::new("a/c.toml")
         );
         assert_eq!(
-            beside("a/b.script", "../c.rules", ".rules").unwrap(),
-            Path::new("a/../c.rules")
+            beside("a/b.script", "c/d.rules", ".rules").unwrap(),
+            Path::new("a/c/d.rules")
         );
+        // Never out of the folder: not `../c.rules`, nor `c/../../d.toml`.
+        for up in ["../c.rules", "c/../../d.rules", "./../c.rules"] {
+            let e = beside("a/b.script", up, ".rules").unwrap_err();
+            assert!(e.contains("leaves the folder") && e.contains("it was not read"), "{e}");
+        }
     }
 
     #[test]
