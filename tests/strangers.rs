@@ -263,7 +263,10 @@ fn a_log_loads_nothing_outside_its_folder() {
     write_file(&dir, "logs/my.rules", "import \"../my.rules\"\n");
     let (code, _, err) = carto_in(&dir, &["replay", "logs/g.log"]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("leaves the folder of the file that names it"), "{err}");
+    assert!(
+        err.contains("leaves the folder of the file that names it"),
+        "{err}"
+    );
     write_file(&dir, "logs/my.rules", "import \"lib.rules\"\n");
     std::os::unix::fs::symlink("../my.rules", dir.join("logs/lib.rules")).unwrap();
     let (code, _, err) = carto_in(&dir, &["replay", "logs/g.log"]);
@@ -542,9 +545,17 @@ fn a_file_names_files_only_in_its_folder_or_below() {
         format!("import \"base\"\nvariant \"e\" {{\n  title = \"E\"\n  {key} = {value}\n}}\n")
     };
     let cases = [
-        ("import.rules", "import \"../lib.rules\"\n".to_string(), "1:8"),
+        (
+            "import.rules",
+            "import \"../lib.rules\"\n".to_string(),
+            "1:8",
+        ),
         ("map.rules", header("map", "\"../secret.toml\""), "4:9"),
-        ("tiles.rules", header("tiles", "[\"base\", \"../secret.toml\"]"), "4:3"),
+        (
+            "tiles.rules",
+            header("tiles", "[\"base\", \"../secret.toml\"]"),
+            "4:3",
+        ),
     ];
     for (file, text, at) in &cases {
         write_file(&dir, &format!("sub/{file}"), text);
@@ -554,12 +565,18 @@ fn a_file_names_files_only_in_its_folder_or_below() {
             err.contains("leaves the folder") && err.contains(&format!("{file}:{at}")),
             "{file}: {err}"
         );
-        assert!(!err.contains("secret token") && !err.contains("secret_rule"), "{file}: {err}");
+        assert!(
+            !err.contains("secret token") && !err.contains("secret_rule"),
+            "{file}: {err}"
+        );
     }
     write_file(&dir, "sub/s.script", "variant ../lib.rules\n");
     let (code, _, err) = carto_in(&dir.join("sub"), &["run", "s.script"]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("leaves the folder") && err.contains("s.script:1:1"), "{err}");
+    assert!(
+        err.contains("leaves the folder") && err.contains("s.script:1:1"),
+        "{err}"
+    );
     // Below its folder is where a file may name files.
     write_file(&dir, "sub/lib/house.rules", RULES);
     write_file(&dir, "sub/ok.script", "variant lib/house.rules\nseed 1\n");

@@ -182,7 +182,10 @@ mod tests {
         // Never out of the folder: not `../c.rules`, nor `c/../../d.toml`.
         for up in ["../c.rules", "c/../../d.rules", "./../c.rules"] {
             let e = beside("a/b.script", up, ".rules").unwrap_err();
-            assert!(e.contains("leaves the folder") && e.contains("it was not read"), "{e}");
+            assert!(
+                e.contains("leaves the folder") && e.contains("it was not read"),
+                "{e}"
+            );
         }
     }
 
