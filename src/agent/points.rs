@@ -154,21 +154,11 @@ fn is_feature_field(e: &Expr, f: Field) -> bool {
 
 /// An expression that reads only the feature's facts, parameters, constants and locals.
 fn pure(e: &Expr) -> bool {
-    use Field as F;
     match e {
         Expr::Const(_) | Expr::Param(_) => true,
         Expr::Local(slot) => *slot != FEATURE,
         Expr::Field(x, f) => {
-            matches!(**x, Expr::Local(FEATURE))
-                && matches!(
-                    f,
-                    F::FeatureKind
-                        | F::FeatureComplete
-                        | F::FeatureTiles
-                        | F::FeatureShields
-                        | F::FeatureCities
-                        | F::FeatureWinners
-                )
+            matches!(**x, Expr::Local(FEATURE)) && f.info().pure
         }
         Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => pure(x),
         Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Range(a, b) => pure(a) && pure(b),

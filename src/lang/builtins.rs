@@ -290,6 +290,7 @@ const fn rl(b: Base) -> RTy {
 const NONE: Reads = Reads::NOTHING;
 const CHIPS: Reads = Reads::CHIPS;
 const UNKNOWN: Reads = Reads::UNKNOWN;
+const TILES: Reads = Reads::TILES;
 
 use crate::lang::interp::Interp;
 use crate::lang::ir::{Place as IrPlace, Value};
@@ -498,81 +499,174 @@ impl From<Bound> for Ty {
     }
 }
 
-/// Fields of the builtin types. Map attributes of squares are not here (see `Program::attrs`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Field {
-    ChipColour,
-    ChipValue,
-    ChipFaceUp,
-    SquareX,
-    SquareY,
-    SquareTown,
-    SquareStart,
-    SquareCovered,
-    SquareLand,
-    SquareIsland,
-    SquareLargeCity,
-    SquareChips,
-    SquareFreeSlots,
-    FeatureKind,
-    FeatureComplete,
-    FeatureTiles,
-    FeatureShields,
-    FeatureCities,
-    FeatureWinners,
-    FeatureFollowers,
-    FeatureSquares,
-    FollowerOwner,
-    FollowerStrength,
-    FollowerPlacedTurn,
-    FollowerFeature,
-    FollowerSquare,
-    PlayerScore,
-    PlayerFollowersLeft,
-    PlayerName,
-    TileSquare,
-    TileShields,
-    StackSquare,
-    StackSize,
+macro_rules! fields {
+    ($( $v:ident $owner:ident . $name:literal : $ty:expr, $read:expr,
+        reads $reads:expr, static $stat:expr, pure $pure:expr,
+        $doc:literal, $phrase:literal $(, not $neg:literal)?; )*) => {
+        /// Fields of the builtin types. Map attributes of squares are not here (see `Program::attrs`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Field { $($v),* }
+
+        /// (owner type, field name, field, field type, doc): one line per field, read as a table.
+        pub const FIELDS: &[(Base, &str, Field, Ty, &str)] = &[$(($owner, $name, Field::$v, $ty, $doc)),*];
+
+        impl Field {
+            pub fn info(self) -> FieldInfo {
+                match self {
+                    $(Field::$v => FieldInfo {
+                        owner: $owner,
+                        name: $name,
+                        ty: $ty,
+                        doc: $doc,
+                        phrase: $phrase,
+                        negated: concat!("" $(, $neg)?),
+                        reads: $reads,
+                        stat: $stat,
+                        pure: $pure,
+                    },)*
+                }
+            }
+            /// How the interpreter reads it from a value of its owner type.
+            #[inline]
+            pub fn read(self) -> ReadField {
+                match self {
+                    $(Field::$v => $read,)*
+                }
+            }
+        }
+    };
 }
 
-/// (owner type, field name, field, field type, doc): one line per field, read as a table.
+/// A field's type, documentation, phrase, and what the interpreter and the agents may assume of it:
+/// one row of the `fields!` table.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldInfo {
+    pub owner: Base,
+    pub name: &'static str,
+    pub ty: Ty,
+    pub doc: &'static str,
+    /// Its English phrase for the rule pages (`{0}` is the value it is read from).
+    pub phrase: &'static str,
+    /// The phrase of its negation, for a bool field; "" otherwise.
+    pub negated: &'static str,
+    /// What reading it reads of the game (for the forced check: `interp::reads`).
+    pub reads: Reads,
+    /// It never changes during a game, nor between the games of one interpreter (a static
+    /// aggregate may be keyed by it: `interp::aggregate::is_static`).
+    pub stat: bool,
+    /// A fact of a feature the agents' rule points may be computed from (`agent::points`).
+    pub pure: bool,
+}
+
+/// How the interpreter reads a field: from the value it is read from.
+pub type ReadField = fn(&mut Interp, &mut State, Value) -> Ran<Value>;
+
+// One row per field: OWNER."name": type, how it is read (a closure over the interpreter's helpers in
+// `interp/fields.rs`), what it reads, whether it is static and pure, its doc, its phrase (and, for
+// a bool, the phrase of its negation). A name means the same on every type that has it: rows of
+// one name share their phrase (a test checks it).
 #[rustfmt::skip]
-pub const FIELDS: &[(Base, &str, Field, Ty, &str)] = &[
-    (Chip, "colour", Field::ChipColour, Ty::of(Colour), "the chip's colour"),
-    (Chip, "value", Field::ChipValue, Ty::of(Int), "the chip's value"),
-    (Chip, "face_up", Field::ChipFaceUp, Ty::of(Bool), "whether the chip lies face up"),
-    (Square, "x", Field::SquareX, Ty::of(Int), "column, from 0 at the left"),
-    (Square, "y", Field::SquareY, Ty::of(Int), "row, from 0 at the top"),
-    (Square, "town", Field::SquareTown, Ty::of(Bool), "a printed town"),
-    (Square, "start", Field::SquareStart, Ty::of(Bool), "a start square used in this game"),
-    (Square, "covered", Field::SquareCovered, Ty::of(Bool), "a tile lies on it"),
-    (Square, "land", Field::SquareLand, Ty::of(Bool), "a land square (a tile may go here)"),
-    (Square, "island", Field::SquareIsland, Ty::of(Bool), "an island square"),
-    (Square, "large_city", Field::SquareLargeCity, Ty::of(Bool), "part of a large city"),
-    (Square, "chips", Field::SquareChips, Ty::list(Chip), "the chips lying on it"),
-    (Square, "free_slots", Field::SquareFreeSlots, Ty::of(Int), "free chip slots"),
-    (Feature, "kind", Field::FeatureKind, Ty::of(Kind), "road, city, field or monastery"),
-    (Feature, "complete", Field::FeatureComplete, Ty::of(Bool), "whether it is complete"),
-    (Feature, "tiles", Field::FeatureTiles, Ty::of(Int), "number of tiles (monastery: with its neighbours)"),
-    (Feature, "shields", Field::FeatureShields, Ty::of(Int), "coats of arms"),
-    (Feature, "cities", Field::FeatureCities, Ty::of(Int), "completed cities next to a field"),
-    (Feature, "winners", Field::FeatureWinners, Ty::of(Players), "the players with the majority"),
-    (Feature, "followers", Field::FeatureFollowers, Ty::list(Follower), "the followers on it"),
-    (Feature, "squares", Field::FeatureSquares, Ty::list(Square), "the squares it covers"),
-    (Follower, "owner", Field::FollowerOwner, Ty::of(Player), "who owns it"),
-    (Follower, "strength", Field::FollowerStrength, Ty::of(Int), "how many followers it counts as"),
-    (Follower, "placed_turn", Field::FollowerPlacedTurn, Ty::of(Int), "the turn number it was placed in"),
-    (Follower, "feature", Field::FollowerFeature, Ty::of(Feature), "the feature it stands on"),
-    (Follower, "square", Field::FollowerSquare, Ty::of(Square), "the square it stands on"),
-    (Player, "score", Field::PlayerScore, Ty::of(Int), "points so far"),
-    (Player, "followers_left", Field::PlayerFollowersLeft, Ty::of(Int), "followers in the player's supply"),
-    (Player, "name", Field::PlayerName, Ty::of(Str), "the player's name"),
-    (Tile, "square", Field::TileSquare, Ty::of(Square), "where the tile lies"),
-    (Tile, "shields", Field::TileShields, Ty::of(Int), "coats of arms on the tile"),
-    (Stack, "square", Field::StackSquare, Ty::of(Square), "where the stack lies"),
-    (Stack, "size", Field::StackSize, Ty::of(Int), "tiles left in it"),
-];
+fields! {
+    ChipColour Chip."colour": Ty::of(Colour), |me, st, v| Ok(Value::Colour(me.chip_of(st, v)?.colour)),
+        reads NONE, static true, pure false,
+        "the chip's colour", "the colour of {0}";
+    ChipValue Chip."value": Ty::of(Int), |me, st, v| Ok(Value::Int(me.chip_of(st, v)?.value as i64)),
+        reads NONE, static true, pure false,
+        "the chip's value", "the value of {0}";
+    ChipFaceUp Chip."face_up": Ty::of(Bool), |me, st, v| Ok(Value::Bool(me.chip_of(st, v)?.face_up)),
+        reads CHIPS, static false, pure false,
+        "whether the chip lies face up", "{0} lies face up", not "{0} lies face down";
+    SquareX Square."x": Ty::of(Int), |me, st, v| Ok(Value::Int(st.board.xy(me.square_of(v)?).0 as i64)),
+        reads NONE, static true, pure false,
+        "column, from 0 at the left", "the column of {0}";
+    SquareY Square."y": Ty::of(Int), |me, st, v| Ok(Value::Int(st.board.xy(me.square_of(v)?).1 as i64)),
+        reads NONE, static true, pure false,
+        "row, from 0 at the top", "the row of {0}";
+    SquareTown Square."town": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareTown),
+        reads NONE, static true, pure false,
+        "a printed town", "{0} is a town", not "{0} is not a town";
+    SquareStart Square."start": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareStart),
+        reads NONE, static false, pure false,
+        "a start square used in this game", "{0} is a start square in use", not "{0} is not a start square in use";
+    SquareCovered Square."covered": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareCovered),
+        reads TILES, static false, pure false,
+        "a tile lies on it", "{0} is covered", not "{0} is not covered";
+    SquareLand Square."land": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareLand),
+        reads NONE, static true, pure false,
+        "a land square (a tile may go here)", "{0} is land", not "{0} is not land";
+    SquareIsland Square."island": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareIsland),
+        reads NONE, static true, pure false,
+        "an island square", "{0} is an island", not "{0} is not an island";
+    SquareLargeCity Square."large_city": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareLargeCity),
+        reads NONE, static true, pure false,
+        "part of a large city", "{0} is part of a large city", not "{0} is not part of a large city";
+    SquareChips Square."chips": Ty::list(Chip), |me, st, v| Ok(me.square_chips(st, me.square_of(v)?)),
+        reads CHIPS, static false, pure false,
+        "the chips lying on it", "the chips on {0}";
+    SquareFreeSlots Square."free_slots": Ty::of(Int), |me, st, v| Ok(Value::Int(me.free_slot_mask(st, me.square_of(v)?).count_ones() as i64)),
+        reads CHIPS.with(TILES), static false, pure false,
+        "free chip slots", "the number of free chip slots of {0}";
+    FeatureKind Feature."kind": Ty::of(Kind), |me, st, v| Ok(me.feature_of(st, v)?.kind.map_or(Value::Unit, Value::Kind)),
+        reads UNKNOWN, static false, pure true,
+        "road, city, field or monastery", "the kind of {0}";
+    FeatureComplete Feature."complete": Ty::of(Bool), |me, st, v| Ok(Value::Bool(me.feature_of(st, v)?.complete)),
+        reads UNKNOWN, static false, pure true,
+        "whether it is complete", "{0} is complete", not "{0} is incomplete";
+    FeatureTiles Feature."tiles": Ty::of(Int), |me, st, v| Ok(Value::Int(me.feature_of(st, v)?.tiles as i64)),
+        reads UNKNOWN, static false, pure true,
+        "number of tiles (monastery: with its neighbours)", "the number of tiles of {0}";
+    FeatureShields Feature."shields": Ty::of(Int), |me, st, v| Ok(Value::Int(me.feature_of(st, v)?.shields as i64)),
+        reads UNKNOWN, static false, pure true,
+        "coats of arms", "the number of coats of arms of {0}";
+    FeatureCities Feature."cities": Ty::of(Int), |me, st, v| Ok(Value::Int(me.feature_of(st, v)?.cities as i64)),
+        reads UNKNOWN, static false, pure true,
+        "completed cities next to a field", "the number of completed cities next to {0}";
+    FeatureWinners Feature."winners": Ty::of(Players), |me, st, v| Ok(Value::Players(me.feature_of(st, v)?.winners)),
+        reads UNKNOWN, static false, pure true,
+        "the players with the majority", "the players with the most followers on {0}";
+    FeatureFollowers Feature."followers": Ty::list(Follower), |me, st, v| me.feature_followers(st, v),
+        reads UNKNOWN, static false, pure false,
+        "the followers on it", "the followers on {0}";
+    FeatureSquares Feature."squares": Ty::list(Square), |me, st, v| { let root = me.feature_of(st, v)?.root; Ok(me.feature_squares(st, root)) },
+        reads UNKNOWN, static false, pure false,
+        "the squares it covers", "the squares of {0}";
+    FollowerOwner Follower."owner": Ty::of(Player), |me, st, v| Ok(Value::Player(me.follower_of(st, v)?.owner)),
+        reads UNKNOWN, static false, pure false,
+        "who owns it", "the owner of {0}";
+    FollowerStrength Follower."strength": Ty::of(Int), |me, st, v| Ok(Value::Int(me.follower_of(st, v)?.strength as i64)),
+        reads UNKNOWN, static false, pure false,
+        "how many followers it counts as", "the strength of {0}";
+    FollowerPlacedTurn Follower."placed_turn": Ty::of(Int), |me, st, v| Ok(Value::Int(me.follower_of(st, v)?.placed_turn as i64)),
+        reads UNKNOWN, static false, pure false,
+        "the turn number it was placed in", "the turn {0} was placed in";
+    FollowerFeature Follower."feature": Ty::of(Feature), Interp::follower_feature,
+        reads UNKNOWN, static false, pure false,
+        "the feature it stands on", "the feature {0} stands on";
+    FollowerSquare Follower."square": Ty::of(Square), Interp::follower_square,
+        reads UNKNOWN, static false, pure false,
+        "the square it stands on", "the square of {0}";
+    PlayerScore Player."score": Ty::of(Int), |me, st, v| Ok(Value::Int(st.players[me.player_index(st, v)? as usize].score)),
+        reads UNKNOWN, static false, pure false,
+        "points so far", "{0's} score";
+    PlayerFollowersLeft Player."followers_left": Ty::of(Int), |me, st, v| Ok(Value::Int(st.followers_in_supply(me.player_index(st, v)?) as i64)),
+        reads UNKNOWN, static false, pure false,
+        "followers in the player's supply", "the number of {0's} followers in reserve";
+    PlayerName Player."name": Ty::of(Str), Interp::player_name,
+        reads UNKNOWN, static false, pure false,
+        "the player's name", "{0's} name";
+    TileSquare Tile."square": Ty::of(Square), Interp::tile_square,
+        reads UNKNOWN, static false, pure false,
+        "where the tile lies", "the square of {0}";
+    TileShields Tile."shields": Ty::of(Int), Interp::tile_shields,
+        reads UNKNOWN, static false, pure false,
+        "coats of arms on the tile", "the number of coats of arms of {0}";
+    StackSquare Stack."square": Ty::of(Square), |me, st, v| Ok(Value::Square(me.stack_of(st, v)?.cell)),
+        reads UNKNOWN, static false, pure false,
+        "where the stack lies", "the square of {0}";
+    StackSize Stack."size": Ty::of(Int), |me, st, v| Ok(Value::Int(me.stack_of(st, v)?.tiles.len() as i64)),
+        reads UNKNOWN, static false, pure false,
+        "tiles left in it", "the number of tiles in {0}";
+}
 
 pub fn field(owner: Base, name: &str) -> Option<(Field, Ty)> {
     FIELDS
@@ -677,6 +771,24 @@ mod tests {
             assert!(!i.phrase.is_empty(), "{}: no phrase", i.name);
             let predicate = matches!(i.ret, RTy::T(t) if t == Ty::BOOL);
             assert_eq!(!i.negated.is_empty(), predicate, "{}: negation", i.name);
+        }
+    }
+
+    /// Rows of one field name share their phrases (`carto doc` finds a field's phrase by its name),
+    /// and a bool field has a phrase for its negation.
+    #[test]
+    fn every_field_row_has_its_phrases() {
+        for (_, name, f, ty, _) in FIELDS {
+            let i = f.info();
+            assert_eq!(i.name, *name);
+            assert_eq!(i.ty, *ty);
+            assert!(!i.phrase.is_empty(), "{name}");
+            assert_eq!(!i.negated.is_empty(), *ty == Ty::BOOL, "{name}: negation");
+            for (_, n, g, ..) in FIELDS {
+                if n == name {
+                    assert_eq!((g.info().phrase, g.info().negated), (i.phrase, i.negated), "{name}");
+                }
+            }
         }
     }
 

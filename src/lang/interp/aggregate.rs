@@ -43,23 +43,6 @@ impl Key {
     }
 }
 
-/// Whether a field's value never changes during a game (a square's place and kind, a chip's colour
-/// and value).
-fn static_field(f: Field) -> bool {
-    use Field as F;
-    matches!(
-        f,
-        F::SquareX
-            | F::SquareY
-            | F::SquareTown
-            | F::SquareLand
-            | F::SquareIsland
-            | F::SquareLargeCity
-            | F::ChipColour
-            | F::ChipValue
-    )
-}
-
 /// Whether an expression's value depends only on the map, the parameters, constants, the variables
 /// of aggregates inside it, and what it reads of the outside variables it names (collected in
 /// `free`: a variable itself, or a property of it that never changes). Such an aggregate is computed
@@ -78,7 +61,7 @@ pub(super) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<Key>) -> 
         }
         // An outside variable read only through a property that never changes: the property is
         // what the value depends on.
-        Expr::Field(x, f) if static_field(*f) && matches!(x.as_ref(), Expr::Local(_)) => {
+        Expr::Field(x, f) if f.info().stat && matches!(x.as_ref(), Expr::Local(_)) => {
             if let Expr::Local(s) = x.as_ref() {
                 note(Key::Field(*s, *f));
             }
@@ -91,7 +74,7 @@ pub(super) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<Key>) -> 
         Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) => {
             is_static(x, bound, free)
         }
-        Expr::Field(x, f) => static_field(*f) && is_static(x, bound, free),
+        Expr::Field(x, f) => f.info().stat && is_static(x, bound, free),
         Expr::Call(b, args) => b.info().stat && args.iter().all(|a| is_static(a, bound, free)),
         Expr::Aggregate {
             var,

@@ -183,19 +183,20 @@ pub(super) fn compile(e: &Expr, statics: &[usize]) -> Code {
 
 /// `x.f`; a local's field (the common case) reads the local in place.
 fn field(x: &Expr, f: Field, statics: &[usize]) -> Code {
+    let read = f.read();
     if let &Expr::Local(s) = x {
         return Box::new(move |me, st| {
             me.tick()?;
             me.tick()?;
             let v = me.local(s);
-            me.field(st, v, f)
+            read(me, st, v)
         });
     }
     let x = compile(x, statics);
     Box::new(move |me, st| {
         me.tick()?;
         let v = x(me, st)?;
-        me.field(st, v, f)
+        read(me, st, v)
     })
 }
 

@@ -1,16 +1,19 @@
-//! Field reads: `chip.colour`, `square.covered`, `feature.complete`, `follower.owner` and the rest,
-//! one function per kind of value (chip, square, feature, follower, player, tile, stack).
+//! Field reads: `chip.colour`, `square.covered`, `feature.complete`, `follower.owner` and the rest.
+//! Each field is read as its row of `fields!` (`lang/builtins.rs`) says; here are the helpers the
+//! rows use: the value a field is read from, checked to be of the field's type, and the reads that
+//! take more than a line.
 
 use super::{Interp, R};
 use crate::board::CellKind;
 use crate::features::NONE;
+use crate::game::GameError;
 use crate::lang::builtins::Field;
 use crate::lang::ir::Value;
 use crate::map::SquareKind;
-use crate::state::{FollowerAt, Place, State};
+use crate::state::{Chip, FeatureInfo, Follower, FollowerAt, Place, State, TileStack};
 
 impl Interp {
-    pub(super) fn feature(&mut self, st: &mut State, root: u32) -> crate::state::FeatureInfo {
+    pub(super) fn feature(&mut self, st: &mut State, root: u32) -> FeatureInfo {
         if self.feature_cache.kind.is_some()
             && st.board.features.find(self.feature_cache.root) == root
         {
@@ -21,47 +24,48 @@ impl Interp {
         info
     }
 
-    /// A field of a value: dispatches on the kind of value.
+    /// A field of a value, read as its row says.
+    #[inline]
     pub(super) fn field(&mut self, st: &mut State, v: Value, f: Field) -> R<Value> {
+        (f.read())(self, st, v)
+    }
+
+    /// A field read from a value of another type (the checker rules it out).
+    fn no_field(&self, v: Value) -> Box<GameError> {
+        let kind = match v {
+            Value::Square(_) => "square",
+            Value::Chip(_) => "chip",
+            Value::Feature(_) => "feature",
+            Value::Follower(_) => "follower",
+            Value::Player(_) => "player",
+            Value::Tile(_) => "tile",
+            Value::Stack(_) => "stack",
+            v => return self.fail(format!("{v:?} has no fields")),
+        };
+        self.fail(format!("not a field of a {kind}"))
+    }
+
+    pub(crate) fn chip_of(&self, st: &State, v: Value) -> R<Chip> {
+        let Value::Chip(c) = v else {
+            return Err(self.no_field(v));
+        };
+        st.chips
+            .get(c as usize)
+            .copied()
+            .ok_or_else(|| self.fail("no such chip"))
+    }
+
+    pub(crate) fn square_of(&self, v: Value) -> R<u32> {
         match v {
-            Value::Square(c) => self.square_field(st, c, f),
-            Value::Chip(c) => self.chip_field(st, c, f),
-            Value::Feature(root) => self.feature_field(st, root, f),
-            Value::Follower(fo) => self.follower_field(st, fo, f),
-            Value::Player(p) => self.player_field(st, p, f),
-            Value::Tile(t) => self.tile_field(st, t, f),
-            Value::Stack(s) => self.stack_field(st, s, f),
-            v => Err(self.fail(format!("{v:?} has no fields"))),
+            Value::Square(c) => Ok(c),
+            v => Err(self.no_field(v)),
         }
     }
 
-    fn chip_field(&self, st: &State, c: u16, f: Field) -> R<Value> {
-        let Some(ch) = st.chips.get(c as usize) else {
-            return Err(self.fail("no such chip"));
-        };
-        Ok(match f {
-            Field::ChipColour => Value::Colour(ch.colour),
-            Field::ChipValue => Value::Int(ch.value as i64),
-            Field::ChipFaceUp => Value::Bool(ch.face_up),
-            _ => return Err(self.fail("not a field of a chip")),
-        })
-    }
-
-    fn square_field(&mut self, st: &State, c: u32, f: Field) -> R<Value> {
-        use Field as F;
-        Ok(match f {
-            F::SquareCovered
-            | F::SquareLand
-            | F::SquareLargeCity
-            | F::SquareTown
-            | F::SquareStart
-            | F::SquareIsland => Value::Bool(self.square_flag(st, c, f)),
-            F::SquareX => Value::Int(st.board.xy(c).0 as i64),
-            F::SquareY => Value::Int(st.board.xy(c).1 as i64),
-            F::SquareChips => self.square_chips(st, c),
-            F::SquareFreeSlots => Value::Int(self.free_slot_mask(st, c).count_ones() as i64),
-            _ => return Err(self.fail("not a field of a square")),
-        })
+    /// A square's true/false field, as a value.
+    pub(crate) fn square_flag_of(&self, st: &State, v: Value, f: Field) -> R<Value> {
+        let c = self.square_of(v)?;
+        Ok(Value::Bool(self.square_flag(st, c, f)))
     }
 
     /// A square's true/false field (`covered`, `land`, `large_city`, `town`, `start`, `island`);
@@ -84,11 +88,11 @@ impl Interp {
     }
 
     /// `square.chips`: the chips on a square, in chip order, straight into the arena.
-    fn square_chips(&mut self, st: &State, c: u32) -> Value {
+    pub(crate) fn square_chips(&mut self, st: &State, c: u32) -> Value {
         let l = self.new_list();
         if st.chip_count(Place::Square(c)) != Some(0) {
             let out = &mut self.lists[l as usize];
-            let on = |ch: &crate::state::Chip| ch.place == Place::Square(c);
+            let on = |ch: &Chip| ch.place == Place::Square(c);
             out.extend(
                 (0..st.chips.len())
                     .filter(|&i| on(&st.chips[i]))
@@ -98,31 +102,24 @@ impl Interp {
         Value::List(l)
     }
 
-    fn feature_field(&mut self, st: &mut State, root: u32, f: Field) -> R<Value> {
-        use Field as F;
-        let info = self.feature(st, root);
-        Ok(match f {
-            F::FeatureKind => match info.kind {
-                Some(k) => Value::Kind(k),
-                None => Value::Unit,
-            },
-            F::FeatureComplete => Value::Bool(info.complete),
-            F::FeatureTiles => Value::Int(info.tiles as i64),
-            F::FeatureShields => Value::Int(info.shields as i64),
-            F::FeatureCities => Value::Int(info.cities as i64),
-            F::FeatureWinners => Value::Players(info.winners),
-            F::FeatureFollowers => {
-                let mut fs = Vec::new();
-                st.feature_followers(info.root, &mut fs);
-                self.list_of(fs.into_iter().map(Value::Follower))
-            }
-            F::FeatureSquares => self.feature_squares(st, info.root),
-            _ => return Err(self.fail("not a field of a feature")),
-        })
+    /// The facts of the feature a value names (cached: see [`Interp::feature`]).
+    pub(crate) fn feature_of(&mut self, st: &mut State, v: Value) -> R<FeatureInfo> {
+        match v {
+            Value::Feature(root) => Ok(self.feature(st, root)),
+            v => Err(self.no_field(v)),
+        }
+    }
+
+    /// `feature.followers`.
+    pub(crate) fn feature_followers(&mut self, st: &mut State, v: Value) -> R<Value> {
+        let info = self.feature_of(st, v)?;
+        let mut fs = Vec::new();
+        st.feature_followers(info.root, &mut fs);
+        Ok(self.list_of(fs.into_iter().map(Value::Follower)))
     }
 
     /// `feature.squares`: the squares of a feature's tiles, each once, in the order met.
-    fn feature_squares(&mut self, st: &State, root: u32) -> Value {
+    pub(crate) fn feature_squares(&mut self, st: &State, root: u32) -> Value {
         let mut cells: Vec<u32> = Vec::new();
         let f = &st.board.features;
         f.for_each_member(root, |m| {
@@ -136,72 +133,92 @@ impl Interp {
         self.list_of(cells.into_iter().map(Value::Square))
     }
 
-    fn follower_field(&self, st: &mut State, fo: u16, f: Field) -> R<Value> {
-        use Field as F;
-        let Some(x) = st.followers.get(fo as usize).copied() else {
-            return Err(self.fail("no such follower"));
+    pub(crate) fn follower_of(&self, st: &State, v: Value) -> R<Follower> {
+        let Value::Follower(fo) = v else {
+            return Err(self.no_field(v));
         };
-        Ok(match f {
-            F::FollowerOwner => Value::Player(x.owner),
-            F::FollowerStrength => Value::Int(x.strength as i64),
-            F::FollowerPlacedTurn => Value::Int(x.placed_turn as i64),
-            F::FollowerFeature => match x.at {
-                FollowerAt::Board(node) => Value::Feature(st.board.features.find(node)),
-                _ => return Err(self.fail("the follower is not on the board")),
-            },
-            F::FollowerSquare => match x.at {
-                FollowerAt::Board(_) => Value::Square(x.cell),
-                _ => return Err(self.fail("the follower is not on the board")),
-            },
-            _ => return Err(self.fail("not a field of a follower")),
-        })
+        st.followers
+            .get(fo as usize)
+            .copied()
+            .ok_or_else(|| self.fail("no such follower"))
     }
 
-    fn player_field(&mut self, st: &State, p: u8, f: Field) -> R<Value> {
-        let Some(pl) = st.players.get(p as usize) else {
+    /// `follower.feature`: an error off the board.
+    pub(crate) fn follower_feature(&mut self, st: &mut State, v: Value) -> R<Value> {
+        match self.follower_of(st, v)?.at {
+            FollowerAt::Board(node) => Ok(Value::Feature(st.board.features.find(node))),
+            _ => Err(self.fail("the follower is not on the board")),
+        }
+    }
+
+    /// `follower.square`: an error off the board.
+    pub(crate) fn follower_square(&mut self, st: &mut State, v: Value) -> R<Value> {
+        let x = self.follower_of(st, v)?;
+        match x.at {
+            FollowerAt::Board(_) => Ok(Value::Square(x.cell)),
+            _ => Err(self.fail("the follower is not on the board")),
+        }
+    }
+
+    /// The player a value names, checked to be one of the game's.
+    pub(crate) fn player_index(&self, st: &State, v: Value) -> R<u8> {
+        let Value::Player(p) = v else {
+            return Err(self.no_field(v));
+        };
+        if st.players.get(p as usize).is_none() {
             return Err(self.fail("no such player"));
-        };
-        Ok(match f {
-            Field::PlayerScore => Value::Int(pl.score),
-            Field::PlayerFollowersLeft => Value::Int(st.followers_in_supply(p) as i64),
-            Field::PlayerName => {
-                let name = pl.name.clone();
-                Value::Str(self.intern(&name))
-            }
-            _ => return Err(self.fail("not a field of a player")),
-        })
+        }
+        Ok(p)
     }
 
-    fn tile_field(&self, st: &State, t: u32, f: Field) -> R<Value> {
+    /// `player.name`, as a string value.
+    pub(crate) fn player_name(&mut self, st: &mut State, v: Value) -> R<Value> {
+        let p = self.player_index(st, v)?;
+        let name = st.players[p as usize].name.clone();
+        Ok(Value::Str(self.intern(&name)))
+    }
+
+    /// `tile.square`.
+    pub(crate) fn tile_square(&mut self, st: &mut State, v: Value) -> R<Value> {
+        self.tile_field(st, v, Field::TileSquare)
+    }
+
+    /// `tile.shields`.
+    pub(crate) fn tile_shields(&mut self, st: &mut State, v: Value) -> R<Value> {
+        self.tile_field(st, v, Field::TileShields)
+    }
+
+    /// A tile's square or shields (`f`): of a placed tile, or of the tile drawn this turn
+    /// (`tile_drawn`), the next on the board, whose square is not known yet.
+    fn tile_field(&self, st: &State, v: Value, f: Field) -> R<Value> {
+        let Value::Tile(t) = v else {
+            return Err(self.no_field(v));
+        };
+        let square = f == Field::TileSquare;
         let Some(p) = st.board.placed.get(t as usize).copied() else {
-            // The tile drawn this turn (`tile_drawn`) is the next on the board: not placed yet.
-            return match (st.current_tile, f) {
-                (Some(ty), Field::TileShields) if t as usize == st.board.placed.len() => {
+            return match st.current_tile {
+                Some(ty) if t as usize == st.board.placed.len() && !square => {
                     Ok(Value::Int(st.tiles[ty as usize].total_shields as i64))
                 }
-                (Some(_), Field::TileSquare) if t as usize == st.board.placed.len() => Err(self
-                    .fail(
-                        "the tile drawn is not placed yet: it has no square (read it on `placed`)",
-                    )),
+                Some(_) if t as usize == st.board.placed.len() => Err(self
+                    .fail("the tile drawn is not placed yet: it has no square (read it on `placed`)")),
                 _ => Err(self.fail("no such tile")),
             };
         };
-        Ok(match f {
-            Field::TileSquare => Value::Square(p.cell),
-            Field::TileShields => Value::Int(st.tiles[p.ty as usize].total_shields as i64),
-            _ => return Err(self.fail("not a field of a tile")),
+        Ok(if square {
+            Value::Square(p.cell)
+        } else {
+            Value::Int(st.tiles[p.ty as usize].total_shields as i64)
         })
     }
 
-    fn stack_field(&self, st: &State, s: u16, f: Field) -> R<Value> {
-        let Some(stack) = st.tile_stacks.get(s as usize) else {
-            return Err(self.fail("no such stack"));
+    pub(crate) fn stack_of<'a>(&self, st: &'a State, v: Value) -> R<&'a TileStack> {
+        let Value::Stack(s) = v else {
+            return Err(self.no_field(v));
         };
-        Ok(match f {
-            Field::StackSquare => Value::Square(stack.cell),
-            Field::StackSize => Value::Int(stack.tiles.len() as i64),
-            _ => return Err(self.fail("not a field of a stack")),
-        })
+        st.tile_stacks
+            .get(s as usize)
+            .ok_or_else(|| self.fail("no such stack"))
     }
 
     pub(super) fn map_square<'a>(

@@ -16,7 +16,7 @@ impl Interp {
 
     /// The free slots of a square as bits (slot `i` is bit `i`): none on a covered square; a slot
     /// is free when no chip lies in it. One pass over the chips, nothing allocated.
-    pub(super) fn free_slot_mask(&self, st: &State, cell: u32) -> u16 {
+    pub(crate) fn free_slot_mask(&self, st: &State, cell: u32) -> u16 {
         let n = st
             .board
             .square

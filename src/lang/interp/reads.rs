@@ -11,27 +11,10 @@
 //! limits reads the turn's facts too.
 
 use super::Interp;
-use crate::lang::builtins::Field;
 use crate::lang::ir::{Action, ChoiceKind, Expr, Program};
 use crate::state::State;
 
 pub(super) use crate::lang::builtins::Reads;
-
-/// What reading the field of a value reads.
-fn field_reads(f: Field) -> Reads {
-    use Field as F;
-    match f {
-        // A chip's colour and value never change; the map's squares neither, and the start squares
-        // of a game are chosen before its first turn.
-        F::ChipColour | F::ChipValue => Reads::default(),
-        F::SquareX | F::SquareY | F::SquareTown | F::SquareStart => Reads::default(),
-        F::SquareLand | F::SquareIsland | F::SquareLargeCity => Reads::default(),
-        F::ChipFaceUp | F::SquareChips => Reads::CHIPS,
-        F::SquareCovered => Reads::TILES,
-        F::SquareFreeSlots => Reads::CHIPS.with(Reads::TILES),
-        _ => Reads::UNKNOWN,
-    }
-}
 
 /// What evaluating `e` reads.
 pub(super) fn expr_reads(e: &Expr) -> Reads {
@@ -45,7 +28,7 @@ pub(super) fn expr_reads(e: &Expr) -> Reads {
             .iter()
             .fold(Reads::default(), |r, x| r.with(expr_reads(x))),
         Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => all(&[a, b]),
-        Expr::Field(x, f) => expr_reads(x).with(field_reads(*f)),
+        Expr::Field(x, f) => expr_reads(x).with(f.info().reads),
         // Map attributes never change.
         Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => expr_reads(x),
         Expr::Call(b, args) => args
@@ -167,7 +150,7 @@ impl Interp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::builtins::Builtin;
+    use crate::lang::builtins::{Builtin, Field};
     use crate::lang::ir::Value;
 
     /// A variant of the endless table whose rules end with `forced`.
