@@ -157,9 +157,7 @@ fn pure(e: &Expr) -> bool {
     match e {
         Expr::Const(_) | Expr::Param(_) => true,
         Expr::Local(slot) => *slot != FEATURE,
-        Expr::Field(x, f) => {
-            matches!(**x, Expr::Local(FEATURE)) && f.info().pure
-        }
+        Expr::Field(x, f) => matches!(**x, Expr::Local(FEATURE)) && f.info().pure,
         Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => pure(x),
         Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Range(a, b) => pure(a) && pure(b),
         Expr::List(items) => items.iter().all(pure),

@@ -786,7 +786,11 @@ mod tests {
             assert_eq!(!i.negated.is_empty(), *ty == Ty::BOOL, "{name}: negation");
             for (_, n, g, ..) in FIELDS {
                 if n == name {
-                    assert_eq!((g.info().phrase, g.info().negated), (i.phrase, i.negated), "{name}");
+                    assert_eq!(
+                        (g.info().phrase, g.info().negated),
+                        (i.phrase, i.negated),
+                        "{name}"
+                    );
                 }
             }
         }

@@ -41,7 +41,9 @@ pub fn builtin_phrase(name: &str) -> Option<(&'static str, &'static str)> {
 /// A field's phrase and the phrase of its negation (in its rows of `fields!`; a name means the
 /// same on every type that has it).
 pub fn field_phrase(name: &str) -> Option<(&'static str, &'static str)> {
-    let (_, _, f, ..) = crate::lang::builtins::FIELDS.iter().find(|(_, n, ..)| *n == name)?;
+    let (_, _, f, ..) = crate::lang::builtins::FIELDS
+        .iter()
+        .find(|(_, n, ..)| *n == name)?;
     Some((f.info().phrase, f.info().negated))
 }
 

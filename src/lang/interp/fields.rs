@@ -200,8 +200,9 @@ impl Interp {
                 Some(ty) if t as usize == st.board.placed.len() && !square => {
                     Ok(Value::Int(st.tiles[ty as usize].total_shields as i64))
                 }
-                Some(_) if t as usize == st.board.placed.len() => Err(self
-                    .fail("the tile drawn is not placed yet: it has no square (read it on `placed`)")),
+                Some(_) if t as usize == st.board.placed.len() => Err(self.fail(
+                    "the tile drawn is not placed yet: it has no square (read it on `placed`)",
+                )),
                 _ => Err(self.fail("no such tile")),
             };
         };
