@@ -32,11 +32,13 @@ if page["map"]:
                f"{', '.join(m['start_squares'])} ({m['starts_used']} used)")
 out += ["", "## The turn and the end of the game"] + page["turn"]
 out += ["", "## Map"]
-if "\nMap\n---\n" in text:
+if page["map"] and "\nMap\n---\n" in text:
     # The text map, then its legend.
     section = text.split("\nMap\n---\n", 1)[1]
     picture = section.split("\n\n")
     out += picture[:2]
+if not page["map"]:
+    out.append("No map: the endless table.")
 out += page["map_facts"]
 out += ["", "## Parameters"] + [f"{p['name']} = {json.dumps(p['value'])}" for p in page["params"]]
 for key, title in [("setup", "Setup"), ("rules", "Rules"), ("actions", "Player actions")]:

@@ -482,3 +482,45 @@ fn text_page_out_picture_and_plain_json() {
     assert!(!plain.contains('*') && !plain.contains('`'), "{plain}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A parameter that switches a condition off says which one, after the list, not on its last item
+/// (France: `scatter_islands` on lets chips onto islands); switched on, the condition is an item
+/// with its parameter (Iberia). The map pages say what a coast does to a road and what a large city
+/// is to a farm, and where the chips start.
+#[test]
+fn folded_conditions_and_map_facts_read_plainly() {
+    let dir = scratch("folded");
+    let setup = |variant: &str| -> String {
+        let (code, out, err) = carto(&dir, &["doc", variant, "--format", "json"]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let mut all: Vec<String> = v["setup"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["sentence"].as_str().unwrap().to_string())
+            .collect();
+        all.extend(
+            v["turn"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t.as_str().unwrap().to_string()),
+        );
+        all.join("\n")
+    };
+    let france = setup("france");
+    assert!(
+        france.contains("(3) no square next to s is part of a large city; whether or not s is an island (as scatter_islands is on)."),
+        "{france}"
+    );
+    assert!(france.contains("a road or city running into it is closed there"));
+    assert!(france.contains("a farm next to it does not count it as a completed city"));
+    assert!(france.contains("The 30 chips start face down in the supply"));
+    let iberia = setup("iberia");
+    assert!(
+        iberia.contains("(3) s is not an island (as scatter_islands is off); (4) no square next to s is part of a large city."),
+        "{iberia}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

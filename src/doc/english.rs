@@ -184,6 +184,7 @@ impl Words {
         let and = (op == BinOp::And) != neg;
         let mut kept: Vec<&Expr> = Vec::new();
         let mut folded: Vec<String> = Vec::new();
+        let mut dropped: Vec<String> = Vec::new();
         for x in parts {
             match self.const_bool(x) {
                 Some(v) => {
@@ -197,7 +198,31 @@ impl Words {
                         let word = if v { "always" } else { "never" };
                         return format!("{word} (as {})", why.join(" and "));
                     }
-                    folded.extend(param_names(x).into_iter().map(|n| self.param_state(&n)));
+                    let states: Vec<String> = param_names(x)
+                        .into_iter()
+                        .map(|n| self.param_state(&n))
+                        .collect();
+                    // A part of a conjunction that a parameter makes true (`p or not s.island`
+                    // with `p` on) drops a condition: say which one no longer applies, with the
+                    // parameter, after the list (not on its last item, which it does not explain).
+                    let mut inner = Vec::new();
+                    if and && !neg {
+                        flatten(x, BinOp::Or, &mut inner);
+                    }
+                    let rest: Vec<&Expr> = inner
+                        .into_iter()
+                        .filter(|p| self.const_bool(p).is_none())
+                        .collect();
+                    if rest.len() == 1 && inner_or(x) {
+                        dropped.push(format!(
+                            "whether or not {} (as {})",
+                            self.pred(rest[0], true),
+                            states.join(" and ")
+                        ));
+                        self.notes_said.extend(states);
+                    } else {
+                        folded.extend(states);
+                    }
                 }
                 None => kept.push(x),
             }
@@ -235,6 +260,9 @@ impl Words {
         self.notes_said.extend(folded.iter().cloned());
         if !folded.is_empty() && !out.is_empty() {
             out.push_str(&format!(" (as {})", folded.join(" and ")));
+        }
+        if !dropped.is_empty() && !out.is_empty() {
+            out.push_str(&format!("; {}", dropped.join("; ")));
         }
         out
     }
@@ -1236,4 +1264,9 @@ pub fn tidy(sentence: &str) -> String {
         .replace(" 1 chips", " 1 chip")
         .replace(" 1 followers", " 1 follower")
         .replace(" 1 tiles", " 1 tile")
+}
+
+/// Whether `e` is a disjunction (`a or b`).
+fn inner_or(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Binary(BinOp::Or, ..))
 }
