@@ -3,6 +3,7 @@
 
 use crate::diag::Source;
 use crate::game::{compile_tiles, Config};
+use crate::header::{game_config, Loaded};
 use crate::lang::check::{check_source, render, BUNDLED_RULES};
 use crate::lang::ir::{MapRef, Program, Value};
 use crate::map::{bundled_map, parse_map, BundledResolver, MapBoard};
@@ -405,38 +406,22 @@ pub fn variant_from_texts(
     let header = header_of(&program, map.as_deref())?;
     let (tiles, counts, start_tile) =
         load_tile_sets(&header.tiles, &source, &sources, &checked.tile_sets)?;
-    let chip_set = program
-        .chips
-        .iter()
-        .map(|c| (c.colour, c.value.clamp(0, 255) as u8))
-        .collect();
     let name = if program.header.name.is_empty() {
         name_or_path.to_string()
     } else {
         program.header.name.clone()
     };
     let (files, texts) = sources.into_parts();
-    let config = Config {
-        variant: name.clone(),
+    let loaded = Loaded {
+        name: name.clone(),
         rules: name_or_path.to_string(),
-        tiles: Arc::new(tiles),
+        tiles,
         counts,
         start_tile,
-        start_rot: 0,
-        start_named: false,
         map: map.clone(),
-        followers: header.followers,
-        start_squares: header.start_squares,
-        start_names: Vec::new(),
-        border_fills_monastery: header.border_fills_monastery,
-        colours: program.colours.clone(),
-        chip_set,
-        holdings: program.holdings.clone(),
-        holdings_per_player: program.holdings_per_player.clone(),
-        fixed_stack: None,
         sources: files,
-        laid_chips: Vec::new(),
     };
+    let config = game_config(&program, &header, loaded);
     Ok(Variant {
         name,
         program: Arc::new(program),

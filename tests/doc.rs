@@ -17,8 +17,9 @@ fn scratch(case: &str) -> PathBuf {
 fn every_builtin_field_trigger_and_phase_has_a_phrase() {
     for b in Builtin::ALL {
         let name = b.info().name;
-        let (phrase, neg) = builtin_phrase(name)
-            .unwrap_or_else(|| panic!("builtin `{name}` has no phrase in src/lang/phrases.rs"));
+        let (phrase, neg) = builtin_phrase(name).unwrap_or_else(|| {
+            panic!("builtin `{name}` has no phrase in crates/lang/src/phrases.rs")
+        });
         for i in 0..b.info().params.len() {
             assert!(
                 phrase.contains(&format!("{{{i}")),
@@ -33,8 +34,9 @@ fn every_builtin_field_trigger_and_phase_has_a_phrase() {
         );
     }
     for (_, name, _, ty, _) in FIELDS {
-        let (_, neg) = field_phrase(name)
-            .unwrap_or_else(|| panic!("field `{name}` has no phrase in src/lang/phrases.rs"));
+        let (_, neg) = field_phrase(name).unwrap_or_else(|| {
+            panic!("field `{name}` has no phrase in crates/lang/src/phrases.rs")
+        });
         let is_bool = *ty == carto::lang::builtins::Ty::BOOL;
         assert_eq!(
             is_bool,

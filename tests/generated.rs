@@ -1,5 +1,5 @@
 //! Issue 8, D: generated, well-typed rules files are checked and *played* a few turns each
-//! (`carto::trial`, the body of the `play` fuzz target in `fuzz/`): no panic, and no runaway (the
+//! (`carto_gen::trial`, the body of the `play` fuzz target in `fuzz/`): no panic, and no runaway (the
 //! interpreter's operation budget ends a rule that keeps going with an error; the trial stops after
 //! a few turns).
 //!
@@ -8,9 +8,9 @@
 //!   `CARTO_GENERATED=N` runs N files instead of the default (long local runs).
 //! - `proptest_smoke`: random bytes from proptest, which shrinks a failing case to a short file.
 
-use carto::lang::gen::Catalog;
 use carto::rng::Rng;
-use carto::trial::{play_generated, Trial};
+use carto_gen::trial::{play_generated, Trial};
+use carto_gen::Catalog;
 use proptest::prelude::*;
 
 fn bytes(seed: u64) -> Vec<u8> {
@@ -33,7 +33,7 @@ fn trial(data: &[u8]) -> Trial {
         Ok(t) => t,
         Err(_) => panic!(
             "panicked on the generated file:\n{}",
-            carto::lang::gen::rules_file(Catalog::bundled(), &data)
+            carto_gen::rules_file(Catalog::bundled(), &data)
         ),
     }
 }

@@ -66,7 +66,7 @@ fn load_script(text: &str) {
 
 /// The `play` target's body: the bytes steer the generator (they are not text).
 fn load_play(bytes: &[u8]) {
-    let _ = carto::trial::play_generated(bytes);
+    let _ = carto_gen::trial::play_generated(bytes);
 }
 
 fn loader(kind: &str) -> fn(&str) {

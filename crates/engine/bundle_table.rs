@@ -1,4 +1,4 @@
-//! The one function both build scripts embed files with (`build.rs` for the rules, this crate's
+//! The one function both build scripts embed files with (`crates/lang/build.rs` for the rules, this crate's
 //! `build.rs` for the maps and tile sets): every `*.EXT` file of a folder as a `NAME` table of
 //! (file stem, contents), in name order.
 

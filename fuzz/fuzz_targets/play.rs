@@ -1,5 +1,5 @@
-//! Generated, well-typed rules files (`carto::lang::gen`) checked and, when they pass, played a few
-//! turns by random agents and then scored as if the game ended there (`carto::trial`): no panic,
+//! Generated, well-typed rules files (`carto_gen`) checked and, when they pass, played a few
+//! turns by random agents and then scored as if the game ended there (`carto_gen::trial`): no panic,
 //! and no runaway in time or memory (the interpreter's operation budget stops a rule that keeps
 //! going; the `answered` guard stops endless re-asking). The bytes steer the generator, so every
 //! input is a valid-looking file, unlike the `rules` target's arbitrary text. The generator writes
@@ -11,5 +11,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = carto::trial::play_generated(data);
+    let _ = carto_gen::trial::play_generated(data);
 });

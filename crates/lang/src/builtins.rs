@@ -1,0 +1,811 @@
+//! The tables the checker resolves names against: types, builtins (queries and effects), triggers and
+//! what they bind, fields per type, header keys, action phases and limits.
+//!
+//! Growing the language usually means adding a row here (and its meaning in the interpreter).
+
+use std::fmt;
+
+/// The base of a type; a [`Ty`] is a base or a list of a base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Base {
+    Int,
+    Bool,
+    Str,
+    Colour,
+    Kind,
+    Player,
+    /// A set of players (`feature.winners`); a single player converts to it.
+    Players,
+    Chip,
+    Square,
+    Follower,
+    Feature,
+    Tile,
+    /// Where chips can be: `supply`, `aside`, `box`, `hand(p)`, `at(s)`, `slots(s)`, `under(f)`, `holding(h)`.
+    Place,
+    Stack,
+    Face,
+    /// A constant map from int to int.
+    Table,
+    /// A named holding area (declared with `holding NAME`).
+    Holding,
+    /// `a..b`, both ends included.
+    Range,
+    /// Not known statically (a map attribute when no map is known); accepted everywhere.
+    Any,
+    /// No value (the result of an effect).
+    Unit,
+}
+
+impl Base {
+    pub const NAMED: [(&'static str, Base); 18] = [
+        ("int", Base::Int),
+        ("bool", Base::Bool),
+        ("string", Base::Str),
+        ("colour", Base::Colour),
+        ("kind", Base::Kind),
+        ("player", Base::Player),
+        ("players", Base::Players),
+        ("chip", Base::Chip),
+        ("square", Base::Square),
+        ("follower", Base::Follower),
+        ("feature", Base::Feature),
+        ("tile", Base::Tile),
+        ("place", Base::Place),
+        ("stack", Base::Stack),
+        ("face", Base::Face),
+        ("table", Base::Table),
+        ("holding", Base::Holding),
+        ("range", Base::Range),
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Base::Any => "any",
+            Base::Unit => "nothing",
+            b => Base::NAMED
+                .iter()
+                .find(|(_, x)| *x == b)
+                .map_or("?", |(n, _)| n),
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Base> {
+        Base::NAMED.iter().find(|(n, _)| *n == s).map(|(_, b)| *b)
+    }
+}
+
+/// A static type: a base, or a list of a base (lists of lists do not exist).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ty {
+    pub base: Base,
+    pub list: bool,
+}
+
+impl Ty {
+    pub const fn of(base: Base) -> Ty {
+        Ty { base, list: false }
+    }
+    pub const fn list(base: Base) -> Ty {
+        Ty { base, list: true }
+    }
+    pub const INT: Ty = Ty::of(Base::Int);
+    pub const BOOL: Ty = Ty::of(Base::Bool);
+    pub const STR: Ty = Ty::of(Base::Str);
+    pub const ANY: Ty = Ty::of(Base::Any);
+    pub const UNIT: Ty = Ty::of(Base::Unit);
+    pub fn is_any(self) -> bool {
+        self.base == Base::Any && !self.list
+    }
+    /// Whether a value of type `found` may be used where `self` is expected.
+    pub fn accepts(self, found: Ty) -> bool {
+        if self.is_any() || found.is_any() || self == found {
+            return true;
+        }
+        if self.list && found.list {
+            return self.base == Base::Any || found.base == Base::Any || self.base == found.base;
+        }
+        if self.list && !found.list && found.base == Base::Players {
+            // A set of players is a list of players, in turn order.
+            return matches!(self.base, Base::Any | Base::Player);
+        }
+        !self.list && !found.list && self.base == Base::Players && found.base == Base::Player
+    }
+    /// The element type when iterating (`for`, aggregates): lists, ranges and player sets.
+    pub fn elem(self) -> Option<Ty> {
+        if self.list {
+            Some(Ty::of(self.base))
+        } else if self.base == Base::Players {
+            Some(Ty::of(Base::Player))
+        } else if self.base == Base::Range {
+            Some(Ty::INT)
+        } else if self.base == Base::Any {
+            Some(Ty::ANY)
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.list {
+            write!(f, "list<{}>", self.base.name())
+        } else {
+            f.write_str(self.base.name())
+        }
+    }
+}
+
+/// A builtin parameter's type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PTy {
+    T(Ty),
+    /// Any list (or range).
+    AnyList,
+    /// One chip or a list of chips.
+    ChipOrChips,
+    /// A value of the element type of the first argument.
+    ElemOfFirst,
+}
+
+impl fmt::Display for PTy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PTy::T(t) => write!(f, "{t}"),
+            PTy::AnyList => f.write_str("list"),
+            PTy::ChipOrChips => f.write_str("chip | list<chip>"),
+            PTy::ElemOfFirst => f.write_str("element"),
+        }
+    }
+}
+
+/// A builtin's result type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RTy {
+    T(Ty),
+    /// The element type of the first argument (`first(list)`).
+    ElemOfFirst,
+    /// The type of the first argument (`take(list, k)`).
+    First,
+}
+
+macro_rules! builtins {
+    ($( $v:ident $name:literal ( $( $pn:literal : $pt:expr ),* ) -> $ret:expr, $run:expr,
+        reads $reads:expr, static $stat:expr, pure $pure:expr,
+        $doc:literal, $phrase:literal $(, not $neg:literal)?; )*) => {
+        /// Every query and effect a rule can call.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Builtin { $($v),* }
+
+        impl Builtin {
+            pub const ALL: &'static [Builtin] = &[$(Builtin::$v),*];
+            pub fn info(self) -> BuiltinInfo {
+                match self {
+                    $(Builtin::$v => BuiltinInfo {
+                        name: $name,
+                        params: const { &[$(($pn, $pt)),*] },
+                        ret: $ret,
+                        effect: matches!(self.run(), Run::Effect(_)),
+                        doc: $doc,
+                        phrase: $phrase,
+                        negated: concat!("" $(, $neg)?),
+                        reads: $reads,
+                        stat: $stat,
+                        pure: $pure,
+                    },)*
+                }
+            }
+            /// What running it does: the interpreter calls this on its evaluated arguments.
+            #[inline]
+            pub fn run(self) -> Run {
+                match self {
+                    $(Builtin::$v => $run,)*
+                }
+            }
+        }
+    };
+}
+
+/// A builtin's signature, documentation, phrase, and what the interpreter and the agents may assume
+/// of it: one row of the `builtins!` table.
+#[derive(Clone, Copy, Debug)]
+pub struct BuiltinInfo {
+    pub name: &'static str,
+    pub params: &'static [(&'static str, PTy)],
+    pub ret: RTy,
+    /// An effect (a statement that changes the game) rather than a query (an expression).
+    pub effect: bool,
+    pub doc: &'static str,
+    /// Its English phrase for the rule pages (`carto doc`; templates: see `lang::phrases`).
+    pub phrase: &'static str,
+    /// The phrase of its negation (`not f(…)`), for a builtin giving a bool; "" otherwise.
+    pub negated: &'static str,
+    /// What it reads of the game beyond its arguments (for the forced check: `interp::reads`).
+    pub reads: Reads,
+    /// Static: its value depends only on its arguments, the map, the parameters and the program, so
+    /// an aggregate whose parts are all static is computed once (`interp::aggregate::is_static`).
+    pub stat: bool,
+    /// Pure for the agents' rule points: its value depends only on its arguments
+    /// (`agent::points`).
+    pub pure: bool,
+}
+
+/// The implementation of a builtin. A query gives a value from its evaluated arguments (up to four,
+/// `Value::Unit` past the last); an effect changes the game (its arguments, exactly as many as it
+/// has). Used as an expression, an effect gives nothing.
+#[derive(Clone, Copy)]
+pub enum Run {
+    Query(fn(&mut Interp, &mut State, &[Value; 4]) -> Ran<Value>),
+    Effect(fn(&mut Interp, &mut State, &[Value]) -> Ran<()>),
+}
+
+impl fmt::Debug for Run {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Run::Query(_) => "Query",
+            Run::Effect(_) => "Effect",
+        })
+    }
+}
+
+/// What running a builtin gives: its value, or the error that stops the game (naming the rule).
+pub type Ran<T> = Result<T, Box<crate::game::GameError>>;
+
+/// Kinds of changing facts of a game an expression reads (a bit set): see `interp::reads`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reads(u8);
+
+impl Reads {
+    /// Nothing that changes during a game (map facts, parameters, constants, the players).
+    pub const NOTHING: Reads = Reads(0);
+    /// Where chips lie and which way up (changes move the state's chip counter).
+    pub const CHIPS: Reads = Reads(1);
+    /// The tiles on the board.
+    pub const TILES: Reads = Reads(2);
+    /// The turn's facts that limits count with (turn, round, follower placed, extra turn).
+    pub const TURN: Reads = Reads(4);
+    /// Anything else (scores, followers, features, turn facts): a check reading it always runs.
+    pub const UNKNOWN: Reads = Reads(8);
+
+    pub const fn with(self, o: Reads) -> Reads {
+        Reads(self.0 | o.0)
+    }
+
+    pub fn has(self, o: Reads) -> bool {
+        self.0 & o.0 != 0
+    }
+}
+
+const fn t(b: Base) -> PTy {
+    PTy::T(Ty::of(b))
+}
+const fn l(b: Base) -> PTy {
+    PTy::T(Ty::list(b))
+}
+const fn rt(b: Base) -> RTy {
+    RTy::T(Ty::of(b))
+}
+const fn rl(b: Base) -> RTy {
+    RTy::T(Ty::list(b))
+}
+const NONE: Reads = Reads::NOTHING;
+const CHIPS: Reads = Reads::CHIPS;
+const UNKNOWN: Reads = Reads::UNKNOWN;
+const TILES: Reads = Reads::TILES;
+
+use crate::interp::Interp;
+use crate::ir::{Place as IrPlace, Value};
+use crate::state::State;
+use Base::*;
+use Run::{Effect, Query};
+
+// One row per builtin: name(parameters) -> result, its implementation (a method of the interpreter in
+// `interp/query.rs` or `interp/effect.rs`, or a closure here), what it reads, whether it is static
+// and pure, its one-line doc (`carto doc`, hover, completion), its phrase (and, for a bool, the
+// phrase of its negation). Every column is required: a row without one does not compile.
+#[rustfmt::skip]
+builtins! {
+    // ---- places
+    Hand "hand"("player": t(Player)) -> rt(Place), Query(|_, _, a| Ok(Value::Place(IrPlace::Hand(Interp::player_of(a[0]))))),
+        reads NONE, static false, pure false,
+        "the area in front of a player (their chips)", "{0's} hand";
+    At "at"("square": t(Square)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Square(c) => Value::Place(IrPlace::At(c)), _ => Value::Unit })),
+        reads NONE, static false, pure false,
+        "chips lying on a map square", "{0}";
+    Slots "slots"("square": t(Square)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Square(c) => Value::Place(IrPlace::Slots(c)), _ => Value::Unit })),
+        reads NONE, static false, pure false,
+        "the chip slots of a square", "the chip slots of {0}";
+    Under "under"("follower": t(Follower)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Follower(f) => Value::Place(IrPlace::Under(f)), _ => Value::Unit })),
+        reads NONE, static false, pure false,
+        "chips under a follower", "the space under {0}";
+    HoldingPlace "holding"("area": t(Holding)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Holding(h) => Value::Place(IrPlace::Holding(h)), _ => Value::Unit })),
+        reads NONE, static false, pure false,
+        "chips kept in a holding area", "{0}";
+    HoldingOf "holding_of"("area": t(Holding), "player": t(Player)) -> rt(Place), Query(|_, _, a| Ok(match (a[0], a[1]) { (Value::Holding(h), Value::Player(p)) => Value::Place(IrPlace::PlayerHolding(h, p)), _ => Value::Unit })),
+        reads UNKNOWN, static false, pure false,
+        "a player's own area of a per-player holding area (`holding bid per player`: a player's bid)", "{1's} part of {0}";
+    // ---- lists
+    Chips "chips"("place": t(Place)) -> rl(Chip), Query(|me, st, a| Ok(me.chips_query(st, a[0]))),
+        reads CHIPS, static false, pure false,
+        "the chips in a place", "the chips in {0}";
+    Squares "squares"() -> rl(Square), Query(|me, _, _| Ok(me.all_squares_query())),
+        reads NONE, static true, pure false,
+        "every square of the map", "the squares of the map";
+    SlotSquares "slot_squares"() -> rl(Square), Query(|me, _, _| Ok(me.slot_squares_query())),
+        reads NONE, static true, pure false,
+        "the squares with chip slots (a `slots` map attribute above 0), covered or not; cheaper than filtering squares()", "the squares with chip slots";
+    SquaresWith "squares_with"("attribute": t(Str), "value": PTy::T(Ty::ANY)) -> rl(Square), Query(Interp::squares_with),
+        reads NONE, static true, pure false,
+        "the map squares whose attribute (named by a string) has the value, in map order; indexed once per game, far cheaper than filtering squares()", "the squares whose {0} is {1}";
+    Neighbours "neighbours"("square": t(Square)) -> rl(Square), Query(|me, st, a| Ok(me.neighbours(st, a[0]))),
+        reads NONE, static true, pure false,
+        "the orthogonal neighbours of a square on the map", "the squares next to {0}";
+    Near "near"("squares": l(Square)) -> rl(Square), Query(|me, st, a| me.near(st, a[0])),
+        reads NONE, static true, pure false,
+        "the map squares orthogonally next to any of the given squares, each once", "the squares next to any of {0}";
+    Players "players"() -> rl(Player), Query(|me, st, _| Ok(me.list_of((0..st.players.len() as u8).map(Value::Player)))),
+        reads NONE, static false, pure false,
+        "the players in turn order", "the players";
+    PlayersFrom "players_from"("player": t(Player)) -> rl(Player), Query(|me, st, a| Ok(me.players_from(st, a[0]))),
+        reads UNKNOWN, static false, pure false,
+        "every player in turn order, starting with the given one (\"each player in turn, starting with you\")", "the players in turn order starting with {0}";
+    Followers "followers"("player": t(Player)) -> rl(Follower), Query(|me, st, a| Ok(me.followers_of(st, a[0], true))),
+        reads UNKNOWN, static false, pure false,
+        "a player's followers on the board", "{0's} followers on the board";
+    Reserve "reserve"("player": t(Player)) -> rl(Follower), Query(|me, st, a| Ok(me.followers_of(st, a[0], false))),
+        reads UNKNOWN, static false, pure false,
+        "a player's followers in their supply", "{0's} followers in reserve";
+    Held "held"("area": t(Holding)) -> rl(Follower), Query(|me, st, a| Ok(me.held(st, a[0]))),
+        reads UNKNOWN, static false, pure false,
+        "the followers in a holding area", "the followers sent to {0}";
+    Stacks "stacks"() -> rl(Stack), Query(|me, st, _| Ok(me.stacks(st))),
+        reads UNKNOWN, static false, pure false,
+        "the tile stacks lying on the map", "the tile stacks on the map";
+    Colours "colours"() -> rl(Colour), Query(|me, _, _| Ok(me.colours())),
+        reads NONE, static true, pure false,
+        "the chip colours, in the order of the chips item", "the chip colours";
+    Len "len"("list": PTy::AnyList) -> rt(Int), Query(|me, _, a| Ok(Value::Int(me.len_of(a[0])? as i64))),
+        reads NONE, static true, pure false,
+        "the number of elements of a list", "the number of {0}";
+    First "first"("list": PTy::AnyList) -> RTy::ElemOfFirst, Query(|me, _, a| me.first(a[0])),
+        reads NONE, static false, pure false,
+        "the first element of a non-empty list", "the first of {0}";
+    Contains "contains"("list": PTy::AnyList, "value": PTy::ElemOfFirst) -> rt(Bool), Query(|me, _, a| me.contains(a[0], a[1])),
+        reads NONE, static true, pure false,
+        "whether a list holds a value", "{1} is among {0}", not "{1} is not among {0}";
+    Take "take"("list": PTy::AnyList, "count": t(Int)) -> RTy::First, Query(|me, _, a| me.take(a[0], a[1])),
+        reads NONE, static false, pure false,
+        "the first count elements of a list (all of them if it is shorter; none if count is 0 or less)", "the first {1} of {0}";
+    Min2 "min"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|me, _, a| me.ints2(a, i64::min)),
+        reads NONE, static false, pure true,
+        "the smaller of two numbers (`min(x in L: e)` is the aggregate)", "the smaller of {0} and {1}";
+    Max2 "max"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|me, _, a| me.ints2(a, i64::max)),
+        reads NONE, static false, pure true,
+        "the larger of two numbers (`max(x in L: e)` is the aggregate)", "the larger of {0} and {1}";
+    Abs "abs"("x": t(Int)) -> rt(Int), Query(|me, _, a| match a[0] {
+            Value::Int(x) => x.checked_abs().map(Value::Int).ok_or_else(|| me.fail(format!("`abs({x})` overflows (numbers run from {} to {})", i64::MIN, i64::MAX))),
+            _ => Err(me.fail("`abs` needs a number")),
+        }),
+        reads NONE, static true, pure true,
+        "the absolute value of a number (-3 gives 3)", "the absolute value of {0}";
+    Has "has"("square": t(Square), "attribute": t(Str)) -> rt(Bool), Query(|me, st, a| me.has_attr(st, a[0], a[1])),
+        reads NONE, static false, pure false,
+        "whether the map gives a square the attribute (named by a string); a square without it reads the type's default: 0, false, \"\"", "{0} has a {1}", not "{0} has no {1}";
+    // ---- the turn
+    CurrentPlayer "current_player"() -> rt(Player), Query(|_, st, _| Ok(Value::Player(st.current))),
+        reads NONE, static false, pure false,
+        "the player whose turn it is", "the current player";
+    TurnTile "turn_tile"() -> rt(Tile), Query(|_, st, _| Ok(Value::Tile(st.placed_now))),
+        reads UNKNOWN, static false, pure false,
+        "the tile placed in this turn", "the tile placed this turn";
+    TurnFollowersPlaced "turn_followers_placed"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(i64::from(st.follower_placed_now)))),
+        reads UNKNOWN, static false, pure false,
+        "followers the current player placed in this turn", "the number of followers placed this turn";
+    IsExtraTurn "is_extra_turn"() -> rt(Bool), Query(|_, st, _| Ok(Value::Bool(st.in_extra_turn))),
+        reads UNKNOWN, static false, pure false,
+        "whether this turn is an extra turn", "this is an extra turn", not "this is not an extra turn";
+    TurnNumber "turn_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.turn as i64))),
+        reads UNKNOWN, static false, pure false,
+        "the number of the current turn, from 1", "the number of the turn";
+    TilesLeft "tiles_left"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.stack.len() as i64))),
+        reads UNKNOWN, static false, pure false,
+        "tiles left in the draw stack", "the number of tiles left to draw";
+    RoundNumber "round_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.round as i64))),
+        reads UNKNOWN, static false, pure false,
+        "the number of the current round, from 1", "the number of the round";
+    ConnectsAbroad "connects_abroad"("tile": t(Tile)) -> rt(Bool), Query(|me, st, a| Ok(Value::Bool(match a[0] { Value::Tile(t) => me.connects_abroad(st, t), _ => false }))),
+        reads UNKNOWN, static false, pure false,
+        "whether a tile connects abroad at a border exit", "{0} joins a road or city to a border exit", not "{0} joins no road or city to a border exit";
+    Placeable "placeable"("stack": t(Stack)) -> rt(Bool), Query(|me, st, a| Ok(me.placeable(st, a[0]))),
+        reads UNKNOWN, static false, pure false,
+        "whether the top tile of a stack has a legal placement now", "the top tile of {0} can be placed", not "the top tile of {0} cannot be placed";
+    // ---- effects
+    Score "score"("who": t(Players), "points": t(Int)) -> rt(Unit), Effect(Interp::score),
+        reads UNKNOWN, static false, pure false,
+        "scores points for players, logged under the rule's name", "{0} score[s] {1}";
+    Move "move"("chips": PTy::ChipOrChips, "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(Interp::move_effect),
+        reads UNKNOWN, static false, pure false,
+        "moves chips to a place, face up or down", "{0} go[es] to {1} {2}";
+    Draw "draw"("count": t(Int), "from": t(Place), "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(Interp::draw),
+        reads UNKNOWN, static false, pure false,
+        "moves count chips from one place to another: the top of the supply (a pool kept shuffled), or random ones of another place; fewer if fewer are there", "{0} chips go from {1} to {2} {3}";
+    Shuffle "shuffle"("place": t(Place)) -> rt(Unit), Effect(Interp::shuffle),
+        reads UNKNOWN, static false, pure false,
+        "shuffles the chips of a place", "the chips in {0} are shuffled";
+    Strength "strength"("follower": t(Follower), "strength": t(Int)) -> rt(Unit), Effect(Interp::strength),
+        reads UNKNOWN, static false, pure false,
+        "sets how many followers a follower counts as in majorities", "{0} count[s] as {1} followers";
+    Send "send"("follower": t(Follower), "area": t(Holding)) -> rt(Unit), Effect(Interp::send),
+        reads UNKNOWN, static false, pure false,
+        "puts a follower into a holding area", "{0} go[es] to {1}";
+    Recall "recall"("followers": l(Follower)) -> rt(Unit), Effect(Interp::recall),
+        reads UNKNOWN, static false, pure false,
+        "returns followers to their owners' supplies", "{0} go[es] back to their owners";
+    ExtraTurn "extra_turn"() -> rt(Unit), Effect(|_, st, _| { st.extra_turn_pending = true; st.extra_turn_for = st.current; Ok(()) }),
+        reads UNKNOWN, static false, pure false,
+        "the current player plays one more complete turn after this one", "the current player plays an extra turn";
+    ExtraTurnFor "extra_turn_for"("player": t(Player)) -> rt(Unit), Effect(Interp::extra_turn_for),
+        reads UNKNOWN, static false, pure false,
+        "a player plays one complete extra turn after this one (then play goes on after the player whose regular turn it was)", "{0} plays an extra turn after this one";
+    TakeTile "take_tile"("stack": t(Stack)) -> rt(Unit), Effect(Interp::take_tile),
+        reads UNKNOWN, static false, pure false,
+        "the current player plays the top tile of a stack instead of drawing", "the current player plays the top tile of {0} instead of drawing";
+    TurnUp "turn_up"("stack": t(Stack)) -> rt(Unit), Effect(|_, _, _| Ok(())),
+        reads UNKNOWN, static false, pure false,
+        "turns the top tile of a stack face up", "the top tile of {0} is turned face up";
+    Scatter "scatter"("chips": l(Chip), "squares": l(Square), "apart": t(Bool), "face": t(Face)) -> rt(Unit), Effect(Interp::scatter_effect),
+        reads UNKNOWN, static false, pure false,
+        "spreads chips at random, one per square (apart: no two orthogonally adjacent); the rest go aside", "{0} are scattered {3} over {1}, one a square{2?, no two side by side}; the rest are set aside";
+    Deal "deal"("squares": l(Square), "count": t(Int)) -> rt(Unit), Effect(Interp::deal),
+        reads UNKNOWN, static false, pure false,
+        "deals count tiles from the draw stack into a stack on each square", "{1} tiles from the draw stack are dealt, as a stack with only its top tile face up, onto each of {0}";
+    Log "log"("text": t(Str)) -> rt(Unit), Effect(Interp::log),
+        reads UNKNOWN, static false, pure false,
+        "writes a line to the game log", "the game log records “{0}”";
+}
+
+impl Builtin {
+    pub fn from_name(s: &str) -> Option<Builtin> {
+        Builtin::ALL.iter().copied().find(|b| b.info().name == s)
+    }
+    /// `name(param: type, …) -> type`, for notes.
+    pub fn signature(self) -> String {
+        let i = self.info();
+        let ps: Vec<String> = i.params.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+        let ret = match i.ret {
+            RTy::T(t) if t == Ty::UNIT => String::new(),
+            RTy::T(t) => format!(" -> {t}"),
+            RTy::ElemOfFirst => " -> element".into(),
+            RTy::First => " -> list".into(),
+        };
+        format!("{}({}){}", i.name, ps.join(", "), ret)
+    }
+}
+
+// The triggers and phases belong to the engine (it fires them and offers actions in them); a
+// trigger's bindings are typed here.
+pub use crate::game::{Bound, Phase, Trigger};
+
+impl From<Bound> for Ty {
+    fn from(b: Bound) -> Ty {
+        Ty::of(match b {
+            Bound::Player => Player,
+            Bound::Tile => Tile,
+            Bound::Square => Square,
+            Bound::Kind => Kind,
+            Bound::Chip => Chip,
+            Bound::Follower => Follower,
+            Bound::Feature => Feature,
+        })
+    }
+}
+
+macro_rules! fields {
+    ($( $v:ident $owner:ident . $name:literal : $ty:expr, $read:expr,
+        reads $reads:expr, static $stat:expr, pure $pure:expr,
+        $doc:literal, $phrase:literal $(, not $neg:literal)?; )*) => {
+        /// Fields of the builtin types. Map attributes of squares are not here (see `Program::attrs`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Field { $($v),* }
+
+        /// (owner type, field name, field, field type, doc): one line per field, read as a table.
+        pub const FIELDS: &[(Base, &str, Field, Ty, &str)] = &[$(($owner, $name, Field::$v, $ty, $doc)),*];
+
+        impl Field {
+            pub fn info(self) -> FieldInfo {
+                match self {
+                    $(Field::$v => FieldInfo {
+                        owner: $owner,
+                        name: $name,
+                        ty: $ty,
+                        doc: $doc,
+                        phrase: $phrase,
+                        negated: concat!("" $(, $neg)?),
+                        reads: $reads,
+                        stat: $stat,
+                        pure: $pure,
+                    },)*
+                }
+            }
+            /// How the interpreter reads it from a value of its owner type.
+            #[inline]
+            pub fn read(self) -> ReadField {
+                match self {
+                    $(Field::$v => $read,)*
+                }
+            }
+        }
+    };
+}
+
+/// A field's type, documentation, phrase, and what the interpreter and the agents may assume of it:
+/// one row of the `fields!` table.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldInfo {
+    pub owner: Base,
+    pub name: &'static str,
+    pub ty: Ty,
+    pub doc: &'static str,
+    /// Its English phrase for the rule pages (`{0}` is the value it is read from).
+    pub phrase: &'static str,
+    /// The phrase of its negation, for a bool field; "" otherwise.
+    pub negated: &'static str,
+    /// What reading it reads of the game (for the forced check: `interp::reads`).
+    pub reads: Reads,
+    /// It never changes during a game, nor between the games of one interpreter (a static
+    /// aggregate may be keyed by it: `interp::aggregate::is_static`).
+    pub stat: bool,
+    /// A fact of a feature the agents' rule points may be computed from (`agent::points`).
+    pub pure: bool,
+}
+
+/// How the interpreter reads a field: from the value it is read from.
+pub type ReadField = fn(&mut Interp, &mut State, Value) -> Ran<Value>;
+
+// One row per field: OWNER."name": type, how it is read (a closure over the interpreter's helpers in
+// `interp/fields.rs`), what it reads, whether it is static and pure, its doc, its phrase (and, for
+// a bool, the phrase of its negation). A name means the same on every type that has it: rows of
+// one name share their phrase (a test checks it).
+#[rustfmt::skip]
+fields! {
+    ChipColour Chip."colour": Ty::of(Colour), |me, st, v| Ok(Value::Colour(me.chip_of(st, v)?.colour)),
+        reads NONE, static true, pure false,
+        "the chip's colour", "the colour of {0}";
+    ChipValue Chip."value": Ty::of(Int), |me, st, v| Ok(Value::Int(me.chip_of(st, v)?.value as i64)),
+        reads NONE, static true, pure false,
+        "the chip's value", "the value of {0}";
+    ChipFaceUp Chip."face_up": Ty::of(Bool), |me, st, v| Ok(Value::Bool(me.chip_of(st, v)?.face_up)),
+        reads CHIPS, static false, pure false,
+        "whether the chip lies face up", "{0} lies face up", not "{0} lies face down";
+    SquareX Square."x": Ty::of(Int), |me, st, v| Ok(Value::Int(st.board.xy(me.square_of(v)?).0 as i64)),
+        reads NONE, static true, pure false,
+        "column, from 0 at the left", "the column of {0}";
+    SquareY Square."y": Ty::of(Int), |me, st, v| Ok(Value::Int(st.board.xy(me.square_of(v)?).1 as i64)),
+        reads NONE, static true, pure false,
+        "row, from 0 at the top", "the row of {0}";
+    SquareTown Square."town": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareTown),
+        reads NONE, static true, pure false,
+        "a printed town", "{0} is a town", not "{0} is not a town";
+    SquareStart Square."start": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareStart),
+        reads NONE, static false, pure false,
+        "a start square used in this game", "{0} is a start square in use", not "{0} is not a start square in use";
+    SquareCovered Square."covered": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareCovered),
+        reads TILES, static false, pure false,
+        "a tile lies on it", "{0} is covered", not "{0} is not covered";
+    SquareLand Square."land": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareLand),
+        reads NONE, static true, pure false,
+        "a land square (a tile may go here)", "{0} is land", not "{0} is not land";
+    SquareIsland Square."island": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareIsland),
+        reads NONE, static true, pure false,
+        "an island square", "{0} is an island", not "{0} is not an island";
+    SquareLargeCity Square."large_city": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareLargeCity),
+        reads NONE, static true, pure false,
+        "part of a large city", "{0} is part of a large city", not "{0} is not part of a large city";
+    SquareChips Square."chips": Ty::list(Chip), |me, st, v| Ok(me.square_chips(st, me.square_of(v)?)),
+        reads CHIPS, static false, pure false,
+        "the chips lying on it", "the chips on {0}";
+    SquareFreeSlots Square."free_slots": Ty::of(Int), |me, st, v| Ok(Value::Int(me.free_slot_mask(st, me.square_of(v)?).count_ones() as i64)),
+        reads CHIPS.with(TILES), static false, pure false,
+        "free chip slots", "the number of free chip slots of {0}";
+    FeatureKind Feature."kind": Ty::of(Kind), |me, st, v| Ok(me.feature_of(st, v)?.kind.map_or(Value::Unit, Value::Kind)),
+        reads UNKNOWN, static false, pure true,
+        "road, city, field or monastery", "the kind of {0}";
+    FeatureComplete Feature."complete": Ty::of(Bool), |me, st, v| Ok(Value::Bool(me.feature_of(st, v)?.complete)),
+        reads UNKNOWN, static false, pure true,
+        "whether it is complete", "{0} is complete", not "{0} is incomplete";
+    FeatureTiles Feature."tiles": Ty::of(Int), |me, st, v| Ok(Value::Int(me.feature_of(st, v)?.tiles as i64)),
+        reads UNKNOWN, static false, pure true,
+        "number of tiles (monastery: with its neighbours)", "the number of tiles of {0}";
+    FeatureShields Feature."shields": Ty::of(Int), |me, st, v| Ok(Value::Int(me.feature_of(st, v)?.shields as i64)),
+        reads UNKNOWN, static false, pure true,
+        "coats of arms", "the number of coats of arms of {0}";
+    FeatureCities Feature."cities": Ty::of(Int), |me, st, v| Ok(Value::Int(me.feature_of(st, v)?.cities as i64)),
+        reads UNKNOWN, static false, pure true,
+        "completed cities next to a field", "the number of completed cities next to {0}";
+    FeatureWinners Feature."winners": Ty::of(Players), |me, st, v| Ok(Value::Players(me.feature_of(st, v)?.winners)),
+        reads UNKNOWN, static false, pure true,
+        "the players with the majority", "the players with the most followers on {0}";
+    FeatureFollowers Feature."followers": Ty::list(Follower), |me, st, v| me.feature_followers(st, v),
+        reads UNKNOWN, static false, pure false,
+        "the followers on it", "the followers on {0}";
+    FeatureSquares Feature."squares": Ty::list(Square), |me, st, v| { let root = me.feature_of(st, v)?.root; Ok(me.feature_squares(st, root)) },
+        reads UNKNOWN, static false, pure false,
+        "the squares it covers", "the squares of {0}";
+    FollowerOwner Follower."owner": Ty::of(Player), |me, st, v| Ok(Value::Player(me.follower_of(st, v)?.owner)),
+        reads UNKNOWN, static false, pure false,
+        "who owns it", "the owner of {0}";
+    FollowerStrength Follower."strength": Ty::of(Int), |me, st, v| Ok(Value::Int(me.follower_of(st, v)?.strength as i64)),
+        reads UNKNOWN, static false, pure false,
+        "how many followers it counts as", "the strength of {0}";
+    FollowerPlacedTurn Follower."placed_turn": Ty::of(Int), |me, st, v| Ok(Value::Int(me.follower_of(st, v)?.placed_turn as i64)),
+        reads UNKNOWN, static false, pure false,
+        "the turn number it was placed in", "the turn {0} was placed in";
+    FollowerFeature Follower."feature": Ty::of(Feature), Interp::follower_feature,
+        reads UNKNOWN, static false, pure false,
+        "the feature it stands on", "the feature {0} stands on";
+    FollowerSquare Follower."square": Ty::of(Square), Interp::follower_square,
+        reads UNKNOWN, static false, pure false,
+        "the square it stands on", "the square of {0}";
+    PlayerScore Player."score": Ty::of(Int), |me, st, v| Ok(Value::Int(st.players[me.player_index(st, v)? as usize].score)),
+        reads UNKNOWN, static false, pure false,
+        "points so far", "{0's} score";
+    PlayerFollowersLeft Player."followers_left": Ty::of(Int), |me, st, v| Ok(Value::Int(st.followers_in_supply(me.player_index(st, v)?) as i64)),
+        reads UNKNOWN, static false, pure false,
+        "followers in the player's supply", "the number of {0's} followers in reserve";
+    PlayerName Player."name": Ty::of(Str), Interp::player_name,
+        reads UNKNOWN, static false, pure false,
+        "the player's name", "{0's} name";
+    TileSquare Tile."square": Ty::of(Square), Interp::tile_square,
+        reads UNKNOWN, static false, pure false,
+        "where the tile lies", "the square of {0}";
+    TileShields Tile."shields": Ty::of(Int), Interp::tile_shields,
+        reads UNKNOWN, static false, pure false,
+        "coats of arms on the tile", "the number of coats of arms of {0}";
+    StackSquare Stack."square": Ty::of(Square), |me, st, v| Ok(Value::Square(me.stack_of(st, v)?.cell)),
+        reads UNKNOWN, static false, pure false,
+        "where the stack lies", "the square of {0}";
+    StackSize Stack."size": Ty::of(Int), |me, st, v| Ok(Value::Int(me.stack_of(st, v)?.tiles.len() as i64)),
+        reads UNKNOWN, static false, pure false,
+        "tiles left in it", "the number of tiles in {0}";
+}
+
+pub fn field(owner: Base, name: &str) -> Option<(Field, Ty)> {
+    FIELDS
+        .iter()
+        .find(|(o, n, ..)| *o == owner && *n == name)
+        .map(|(_, _, f, t, _)| (*f, *t))
+}
+
+pub fn field_names(owner: Base) -> impl Iterator<Item = &'static str> {
+    FIELDS
+        .iter()
+        .filter(move |(o, ..)| *o == owner)
+        .map(|(_, n, ..)| *n)
+}
+
+/// Keys of the `variant` header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeaderKey {
+    Title,
+    Doc,
+    /// A map name or path (string), or `unbounded`.
+    Map,
+    Tiles,
+    Players,
+    Followers,
+    StartSquares,
+    MonasteryBorder,
+}
+
+/// (key, name, type, doc)
+pub const HEADER_KEYS: &[(HeaderKey, &str, Ty, &str)] = &[
+    (
+        HeaderKey::Title,
+        "title",
+        Ty::of(Str),
+        "the variant's title",
+    ),
+    (
+        HeaderKey::Doc,
+        "doc",
+        Ty::of(Str),
+        "prose documenting the variant",
+    ),
+    (
+        HeaderKey::Map,
+        "map",
+        Ty::of(Str),
+        "a bundled map name or a path, or `unbounded`",
+    ),
+    (HeaderKey::Tiles, "tiles", Ty::list(Str), "tile sets used"),
+    (
+        HeaderKey::Players,
+        "players",
+        Ty::of(Range),
+        "how many players may play",
+    ),
+    (
+        HeaderKey::Followers,
+        "followers",
+        Ty::of(Int),
+        "followers per player",
+    ),
+    (
+        HeaderKey::StartSquares,
+        "start_squares",
+        Ty::of(Int),
+        "start squares used",
+    ),
+    (
+        HeaderKey::MonasteryBorder,
+        "monastery_border",
+        Ty::of(Bool),
+        "sea and off-map squares fill a monastery's surroundings",
+    ),
+];
+
+pub const PHASES: [(&str, Phase); 4] = [
+    ("start", Phase::Start),
+    ("follower", Phase::Follower),
+    ("score", Phase::Score),
+    ("after", Phase::After),
+];
+
+pub const LIMIT_UNITS: [&str; 2] = ["turn", "round"];
+pub const LIMIT_FLAGS: [&str; 2] = ["no_follower", "not_extra"];
+
+/// Names with a fixed meaning in expressions: kinds, places, faces.
+pub const KIND_NAMES: [&str; 4] = ["road", "city", "field", "monastery"];
+pub const PLACE_NAMES: [&str; 3] = ["supply", "aside", "box"];
+pub const FACE_NAMES: [&str; 2] = ["up", "down"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A builtin giving a bool has a phrase for its negation (`not has(s, "x")` reads "s has no
+    /// x"); any other has none, and every builtin has a phrase.
+    #[test]
+    fn every_row_has_its_phrases() {
+        for b in Builtin::ALL {
+            let i = b.info();
+            assert!(!i.phrase.is_empty(), "{}: no phrase", i.name);
+            let predicate = matches!(i.ret, RTy::T(t) if t == Ty::BOOL);
+            assert_eq!(!i.negated.is_empty(), predicate, "{}: negation", i.name);
+        }
+    }
+
+    /// Rows of one field name share their phrases (`carto doc` finds a field's phrase by its name),
+    /// and a bool field has a phrase for its negation.
+    #[test]
+    fn every_field_row_has_its_phrases() {
+        for (_, name, f, ty, _) in FIELDS {
+            let i = f.info();
+            assert_eq!(i.name, *name);
+            assert_eq!(i.ty, *ty);
+            assert!(!i.phrase.is_empty(), "{name}");
+            assert_eq!(!i.negated.is_empty(), *ty == Ty::BOOL, "{name}: negation");
+            for (_, n, g, ..) in FIELDS {
+                if n == name {
+                    assert_eq!(
+                        (g.info().phrase, g.info().negated),
+                        (i.phrase, i.negated),
+                        "{name}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// An effect is never static or pure, and reads what the forced check cannot know.
+    #[test]
+    fn effects_are_neither_static_nor_pure() {
+        for b in Builtin::ALL {
+            let i = b.info();
+            if i.effect {
+                assert!(!i.stat && !i.pure, "{}", i.name);
+                assert_eq!(i.reads, Reads::UNKNOWN, "{}", i.name);
+                assert_eq!(i.ret, RTy::T(Ty::UNIT), "{}", i.name);
+            }
+        }
+    }
+}

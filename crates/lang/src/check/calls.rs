@@ -1,0 +1,268 @@
+//! Builtin calls: the name is a builtin, a query is used as a value and an effect as a statement, the
+//! number of arguments is right, and each argument has its parameter's type.
+
+use super::{Checker, Scope};
+use crate::ast::{self, ExprKind};
+use crate::builtins::{Base, Builtin, PTy, RTy, Ty};
+use crate::consts::mismatch;
+use crate::diag::{did_you_mean, Code, Diagnostic};
+use crate::ir::{Expr, Value};
+
+impl Checker {
+    /// Checks a call; returns the builtin, its lowered arguments and its result type.
+    pub(super) fn call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: ast::Span,
+        sc: &mut Scope,
+        as_stmt: bool,
+    ) -> Option<(Builtin, Vec<Expr>, Ty)> {
+        let Some(b) = Builtin::from_name(&name.name) else {
+            self.unknown_builtin(name, sc);
+            self.check_all(args, sc);
+            return None;
+        };
+        self.check_query_or_effect(b, span.clone(), as_stmt);
+        if !self.check_arity(b, args, span) {
+            self.check_all(args, sc);
+            return None;
+        }
+        if let (
+            Builtin::SquaresWith,
+            Some(ast::Expr {
+                kind: ExprKind::Str(attr),
+                span: aspan,
+            }),
+        ) = (b, args.first())
+        {
+            self.check_squares_with_attr(attr, aspan);
+        }
+        if b == Builtin::Neighbours && self.on_endless_table() {
+            self.err(
+                Diagnostic::warning(
+                    Code::NoEffect,
+                    name.span.clone(),
+                    "`neighbours` is always empty here",
+                )
+                .with_label("`map = unbounded`: the endless table has no map squares")
+                .with_note(
+                    "`neighbours(square)` lists the map squares around a square; on the \
+                         endless table there are none",
+                ),
+            );
+        }
+        let (out, first_ty) = self.call_args(b, args, sc);
+        self.check_holding_kind(b, &out, args);
+        let ret = match b.info().ret {
+            RTy::T(t) => t,
+            RTy::ElemOfFirst => first_ty.elem().unwrap_or(Ty::ANY),
+            // A list operation on a set of players gives a list of players.
+            RTy::First if first_ty == Ty::of(Base::Players) => Ty {
+                base: Base::Player,
+                list: true,
+            },
+            RTy::First => first_ty,
+        };
+        Some((b, out, ret))
+    }
+
+    /// A per-player holding area (`holding bid per player`) is named with its player,
+    /// `holding_of(bid, p)`, and holds chips only; a shared one is `holding(isle)`.
+    fn check_holding_kind(&mut self, b: Builtin, out: &[Expr], args: &[ast::Expr]) {
+        let at = match b {
+            Builtin::HoldingPlace | Builtin::Held | Builtin::HoldingOf => 0,
+            Builtin::Send => 1,
+            _ => return,
+        };
+        let (Some(Expr::Const(Value::Holding(h))), Some(arg)) = (out.get(at), args.get(at)) else {
+            return;
+        };
+        let name = self
+            .prog
+            .holdings
+            .get(*h as usize)
+            .cloned()
+            .unwrap_or_default();
+        let per = self.prog.holdings_per_player.get(*h as usize) == Some(&true);
+        let (msg, label, note) = match (b, per) {
+            (Builtin::HoldingOf, false) => (
+                format!("`{name}` is one holding area shared by all"),
+                "not a holding area per player",
+                format!(
+                    "write `holding({name})`, or declare `holding {name} per player` for one per player"
+                ),
+            ),
+            (Builtin::HoldingPlace, true) => (
+                format!("`{name}` is a holding area per player"),
+                "whose?",
+                format!("name the player: `holding_of({name}, player)`"),
+            ),
+            (Builtin::Held | Builtin::Send, true) => (
+                format!("`{name}` is a holding area per player, for chips only"),
+                "followers go to a shared holding area",
+                "declare a shared one for followers (`holding NAME`), or move chips with \
+                 `move(CHIPS, holding_of(NAME, player), FACE)`"
+                    .to_string(),
+            ),
+            _ => return,
+        };
+        self.err(
+            Diagnostic::error(Code::HoldingKind, arg.span.clone(), msg)
+                .with_label(label)
+                .with_note(note),
+        );
+    }
+
+    /// Checks expressions whose call is already refused, for their own errors.
+    fn check_all(&mut self, args: &[ast::Expr], sc: &mut Scope) {
+        for a in args {
+            self.expr(a, sc);
+        }
+    }
+
+    fn unknown_builtin(&mut self, name: &ast::Ident, sc: &Scope) {
+        let mut d = Diagnostic::error(
+            Code::UnknownBuiltin,
+            name.span.clone(),
+            format!("unknown builtin `{}`", name.name),
+        )
+        .with_label("no builtin has this name");
+        let names = Builtin::ALL.iter().map(|b| b.info().name);
+        if let Some(s) = did_you_mean(&name.name, names) {
+            d = d.with_note(format!("did you mean `{s}`?"));
+        } else if sc.get(&name.name).is_some() || self.globals.contains_key(&name.name) {
+            d = d.with_note(format!(
+                "`{}` is a value, not a builtin; it cannot be called",
+                name.name
+            ));
+        }
+        self.err(d);
+    }
+
+    /// A query's result must be used; an effect has no value.
+    fn check_query_or_effect(&mut self, b: Builtin, span: ast::Span, as_stmt: bool) {
+        let info = b.info();
+        if as_stmt && !info.effect {
+            self.err(
+                Diagnostic::error(
+                    Code::QueryOrEffect,
+                    span,
+                    format!("`{}` is a query; its result would be unused", info.name),
+                )
+                .with_label("not an effect")
+                .with_note("use it in an expression, e.g. `let x = …`"),
+            );
+        } else if !as_stmt && info.effect {
+            self.err(
+                Diagnostic::error(
+                    Code::QueryOrEffect,
+                    span,
+                    format!("`{}` is an effect; it has no value", info.name),
+                )
+                .with_label("used as a value")
+                .with_note("call it as a statement on its own line"),
+            );
+        }
+    }
+
+    /// Whether the call has as many arguments as the builtin has parameters (reported if not).
+    /// Missing arguments are named; an empty one after a comma (`score(player, )`) is pointed at.
+    fn check_arity(&mut self, b: Builtin, args: &[ast::Expr], span: ast::Span) -> bool {
+        let info = b.info();
+        let found = args.len();
+        if found == info.params.len() {
+            return true;
+        }
+        let s = if info.params.len() == 1 { "" } else { "s" };
+        let mut message = format!(
+            "`{}` takes {} argument{s}, found {found}",
+            info.name,
+            info.params.len(),
+        );
+        let (span, label) = match info.params.get(found..) {
+            Some(missing) if !missing.is_empty() => {
+                let names: Vec<String> = missing.iter().map(|(n, _)| format!("`{n}`")).collect();
+                let is = if names.len() == 1 { "is" } else { "are" };
+                message.push_str(&format!(": {} {is} missing", names.join(", ")));
+                match self.empty_argument(args, &span) {
+                    Some(at) => (at, format!("{} expected here", names[0])),
+                    None => (span, format!("{} {is} missing", names.join(", "))),
+                }
+            }
+            _ => (span, "wrong number of arguments".to_string()),
+        };
+        self.err(
+            Diagnostic::error(Code::ArgumentCount, span, message)
+                .with_label(label)
+                .with_note(format!("the signature is `{}`", b.signature())),
+        );
+        false
+    }
+
+    /// Where a call's last argument was left empty after a comma (`score(player, )`): the closing
+    /// bracket, or `None` when the call ends with an argument.
+    fn empty_argument(&self, args: &[ast::Expr], call: &ast::Span) -> Option<ast::Span> {
+        let last = args.last()?;
+        let text = &self.files.get(self.file)?.text;
+        let tail = text.get(last.span.end..call.end)?;
+        let comma = tail.find(',')?;
+        let after = &tail[comma + 1..];
+        let close = after.find(|c: char| !c.is_whitespace())?;
+        if !after[close..].starts_with(')') {
+            return None;
+        }
+        let at = last.span.end + comma + 1 + close;
+        Some(at..at + 1)
+    }
+
+    /// Checks each argument against its parameter; returns them lowered, and the first one's type
+    /// (which types the parameters and results declared "element of the first").
+    fn call_args(&mut self, b: Builtin, args: &[ast::Expr], sc: &mut Scope) -> (Vec<Expr>, Ty) {
+        let info = b.info();
+        let mut out = Vec::new();
+        let mut first_ty = Ty::ANY;
+        for (i, (a, (pname, pty))) in args.iter().zip(info.params.iter()).enumerate() {
+            let want = match pty {
+                PTy::T(t) => Some(*t),
+                PTy::ElemOfFirst => first_ty.elem(),
+                PTy::AnyList | PTy::ChipOrChips => None,
+            };
+            let (x, t) = self.expr(a, sc);
+            let in_arg = || format!("in argument `{pname}` of `{}`", b.signature());
+            let x = match want {
+                Some(w) if !w.accepts(t) => {
+                    self.err(mismatch(a.span.clone(), w, t).with_note(in_arg()));
+                    x
+                }
+                Some(w) if w.base == Base::Players && !w.list && t == Ty::of(Base::Player) => {
+                    Expr::ToPlayers(Box::new(x))
+                }
+                Some(_) => x,
+                None => {
+                    let ok = match pty {
+                        PTy::AnyList => t.elem().is_some(),
+                        _ => Ty::of(Base::Chip).accepts(t) || Ty::list(Base::Chip).accepts(t),
+                    };
+                    if !ok {
+                        self.err(
+                            Diagnostic::error(
+                                Code::TypeMismatch,
+                                a.span.clone(),
+                                format!("expected {pty}, found {t}"),
+                            )
+                            .with_label(format!("this is {t}"))
+                            .with_note(in_arg()),
+                        );
+                    }
+                    if i == 0 {
+                        first_ty = t;
+                    }
+                    x
+                }
+            };
+            out.push(x);
+        }
+        (out, first_ty)
+    }
+}

@@ -1,0 +1,108 @@
+//! For agents that value an option without playing it (`greedy`): whether a trigger would run no
+//! rule at all, and whether no forced action can apply while the chips stay as they are. Both are
+//! answered by the tests play itself uses to pass rules over (`dispatch`: a guard the trigger's
+//! values settle, or a part that reads only the map facts of the trigger's square) and by what a
+//! forced action's `when` reads (`reads`); anything they cannot settle counts as "may run".
+
+use super::dispatch::Known;
+use super::reads::{expr_reads, Reads};
+use super::{Interp, R};
+use crate::game::{Ctx, GameError, Trigger};
+use crate::ir::Value;
+use crate::state::State;
+
+impl Interp {
+    /// Whether firing `t` with `ctx` now would run no rule: every rule listening to it is passed
+    /// over by its guard or by the map facts of the trigger's square (learnt now if need be, as
+    /// firing would). Changes nothing in `st`.
+    pub fn runs_nothing(
+        &mut self,
+        st: &mut State,
+        t: Trigger,
+        ctx: &Ctx,
+    ) -> Result<bool, GameError> {
+        self.runs_nothing_inner(st, t, ctx, &[]).map_err(|e| *e)
+    }
+
+    /// As [`Interp::runs_nothing`], except that the rules marked in `allowed` (by index) may run.
+    pub fn runs_nothing_but(
+        &mut self,
+        st: &mut State,
+        t: Trigger,
+        ctx: &Ctx,
+        allowed: &[bool],
+    ) -> Result<bool, GameError> {
+        self.runs_nothing_inner(st, t, ctx, allowed).map_err(|e| *e)
+    }
+
+    fn runs_nothing_inner(
+        &mut self,
+        st: &mut State,
+        t: Trigger,
+        ctx: &Ctx,
+        allowed: &[bool],
+    ) -> R<bool> {
+        let prog = self.prog.clone();
+        for &r in prog.rules_for(t) {
+            let r = r as usize;
+            if allowed.get(r).copied().unwrap_or(false) || !self.reaches(st, r, t, ctx) {
+                continue;
+            }
+            let cell = match self.static_known(st, r, t, ctx) {
+                Known::Is(false) => continue,
+                Known::Unknown(cell) => cell,
+                _ => return Ok(false),
+            };
+            // As `fire_inner` learns it: the trigger's values bound, the static parts evaluated.
+            self.begin(r as u16, st.turn);
+            let saved = self.enter(prog.rules[r].body.locals.max(4));
+            let learnt = self
+                .bind_trigger(st, t, ctx)
+                .and_then(|_| self.learn_static(st, r, cell));
+            self.leave(saved);
+            if learnt? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether no forced action can apply to the current player while the chips stay as they are
+    /// (tiles, scores and followers may change): every forced action has a `when`, no limit, and a
+    /// `when` that reads nothing but chips, map facts, parameters and the player, and that `when`
+    /// is false now.
+    pub fn no_forced_while_chips_stay(&mut self, st: &mut State) -> Result<bool, GameError> {
+        self.no_forced_inner(st).map_err(|e| *e)
+    }
+
+    fn no_forced_inner(&mut self, st: &mut State) -> R<bool> {
+        let prog = self.prog.clone();
+        let code = self.code.clone();
+        for (ai, a) in prog.actions.iter().enumerate() {
+            if a.phase.is_some() {
+                continue;
+            }
+            let Some(when) = &a.when else {
+                return Ok(false);
+            };
+            let reads = expr_reads(when);
+            if !a.limits.is_empty() || reads.has(Reads::UNKNOWN) || reads.has(Reads::TILES) {
+                return Ok(false);
+            }
+            let Some(w) = &code.action_when[ai] else {
+                return Ok(false);
+            };
+            // As `collect` evaluates it for the current player.
+            self.begin((prog.rules.len() + ai) as u16, st.turn);
+            let saved = self.enter(a.body.locals.max(2));
+            let holds = self
+                .set(0, Value::Player(st.current))
+                .and_then(|_| w(self, st));
+            self.leave(saved);
+            if holds? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
