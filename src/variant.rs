@@ -6,7 +6,7 @@ use crate::game::{compile_tiles, Config};
 use crate::header::{game_config, Loaded};
 use crate::lang::check::{check_source, render, BUNDLED_RULES};
 use crate::lang::ir::{MapRef, Program, Value};
-use crate::map::{bundled_map, parse_map, BundledResolver, MapBoard};
+use crate::map::{bundled_map, parse_map, unknown_map, BundledResolver, MapBoard};
 use crate::sources::{RecordingMaps, RecordingRules, Sources};
 use crate::tiles::{bundled_tile_set, parse_tile_set};
 use std::sync::Arc;
@@ -208,18 +208,6 @@ fn parsed_bundled_map(name: &str) -> Result<(MapBoard, Vec<String>), String> {
             Ok((map, noting.0.into_inner()))
         })
         .clone()
-}
-
-/// A map name that is neither bundled nor a file: the nearest bundled name and the list.
-fn unknown_map(name: &str) -> String {
-    let names: Vec<&str> = crate::map::bundled_maps().collect();
-    let hint = crate::diag::did_you_mean(name, names.iter().copied())
-        .map(|s| format!("did you mean `{s}`? "))
-        .unwrap_or_default();
-    format!(
-        "no bundled map `{name}`: {hint}bundled maps: {}; or give the path of a map file (ending in .toml)",
-        names.join(", ")
-    )
 }
 
 /// Most tiles in one game (the endless table is sized for a line of them in any direction).

@@ -673,3 +673,17 @@ fn a_huge_grid_is_refused_not_allocated() {
     assert_eq!(d.len(), 1, "{out}");
     assert!(out.contains("too large"), "{out}");
 }
+
+/// A part named by a bare name that is no bundled map is a misspelt bundled name: the message names
+/// the nearest one and the list, not a file it would not read.
+#[test]
+fn a_misspelt_bundled_part_is_named_as_such() {
+    let (d, out) = errors("name = \"Two\"\n[[part]]\nmap = \"test-wst\"\noffset = [0, 0]\n");
+    assert_eq!(d.len(), 1, "{out}");
+    assert_eq!(d[0].code, Some(carto::diag::Code::Part));
+    assert!(
+        out.contains("no bundled map `test-wst`: did you mean `test-west`?"),
+        "{out}"
+    );
+    assert!(!out.contains("not a `.toml` file"), "{out}");
+}

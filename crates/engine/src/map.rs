@@ -204,6 +204,10 @@ impl MapResolver for BundledResolver {
         if let Some(text) = bundled_map(name) {
             return Ok(Source::new(name, text));
         }
+        // A bare name (not a path to a `.toml` file) is a misspelt bundled name.
+        if !name.contains('/') && !name.ends_with(".toml") {
+            return Err(unknown_map(name));
+        }
         let path = crate::paths::beside(&from.name, name, ".toml")?;
         match crate::files::read_text(&path) {
             Ok(text) => Ok(Source::new(path.to_string_lossy(), text)),
@@ -213,6 +217,18 @@ impl MapResolver for BundledResolver {
             }
         }
     }
+}
+
+/// A map name that is neither bundled nor a path: the nearest bundled name and the list.
+pub fn unknown_map(name: &str) -> String {
+    let names: Vec<&str> = bundled_maps().collect();
+    let hint = did_you_mean(name, names.iter().copied())
+        .map(|s| format!("did you mean `{s}`? "))
+        .unwrap_or_default();
+    format!(
+        "no bundled map `{name}`: {hint}bundled maps: {}; or give the path of a map file (ending in .toml)",
+        names.join(", ")
+    )
 }
 
 /// How deeply `[[part]]` maps may nest.
