@@ -2,10 +2,11 @@
 //! tile placement with its legality rules, the frontier of squares where a tile may go, and the
 //! features of the placed tiles.
 //!
-//! The hot path (listing legal placements) reads only flat arrays: for every empty candidate cell the
-//! edges its placed neighbours require, packed two bits per side, so one rotation is one mask test.
+//! The hot path (listing legal placements) reads only flat arrays: for every empty candidate cell its
+//! need (the edges its placed neighbours require, two bits a side), and for the tile the rotations
+//! that fit each need (`CompiledTile::fits`), so a cell is one table lookup.
 
-use crate::compiled::{CompiledTile, Rotated, NO_SEG};
+use crate::compiled::{need_fits, CompiledTile, Rotated, NO_SEG};
 use crate::features::{Features, NONE};
 use crate::geometry::{facing_half, opposite, FeatureKind, SIDE_NAMES};
 use crate::map::{MapBoard, SquareKind};
@@ -64,6 +65,13 @@ impl std::fmt::Display for Refusal {
     }
 }
 
+/// A frontier cell and what it needs of a tile (see `Board::need`).
+#[derive(Clone, Copy, Debug)]
+struct Front {
+    cell: u32,
+    need: u8,
+}
+
 #[derive(Clone, Debug)]
 pub struct Board {
     /// Grid size including the frame.
@@ -82,12 +90,12 @@ pub struct Board {
     pub border_fills_monastery: bool,
     // --- dynamic ---
     pub tile: Vec<u32>,
-    req: Vec<u8>,
-    mask: Vec<u8>,
+    /// What each empty cell needs of a tile: two bits a side, 0 where no placed tile faces the side,
+    /// else 1 + the [`crate::geometry::EdgeKind`] it shows (the index of `CompiledTile::fits`).
+    need: Vec<u8>,
     cand: Vec<bool>,
-    pub frontier: Vec<u32>,
-    /// For each frontier entry, its required edges (low byte) and constrained sides (high byte).
-    front_rm: Vec<u16>,
+    /// The frontier: the empty cells where a tile may go, each with its `need`.
+    front: Vec<Front>,
     frontier_pos: Vec<u32>,
     large_found: Vec<bool>,
     large_cells: Vec<Vec<u32>>,
@@ -177,11 +185,9 @@ impl Board {
             ferry_to: vec![NONE; n],
             border_fills_monastery: true,
             tile: vec![NONE; n],
-            req: vec![0; n],
-            mask: vec![0; n],
+            need: vec![0; n],
             cand: vec![false; n],
-            frontier: Vec::new(),
-            front_rm: Vec::new(),
+            front: Vec::new(),
             frontier_pos: vec![NONE; n],
             large_found: vec![false; n_large],
             large_cells,
@@ -202,21 +208,19 @@ impl Board {
         }
         self.reset();
         let touched = src
-            .frontier
+            .front
             .iter()
-            .copied()
+            .map(|f| f.cell)
             .chain(src.placed.iter().map(|p| p.cell));
         for c in touched {
             let c = c as usize;
             self.tile[c] = src.tile[c];
-            self.req[c] = src.req[c];
-            self.mask[c] = src.mask[c];
+            self.need[c] = src.need[c];
             self.cand[c] = src.cand[c];
             self.frontier_pos[c] = src.frontier_pos[c];
         }
         self.border_fills_monastery = src.border_fills_monastery;
-        self.frontier.clone_from(&src.frontier);
-        self.front_rm.clone_from(&src.front_rm);
+        self.front.clone_from(&src.front);
         self.large_found.clone_from(&src.large_found);
         self.placed.clone_from(&src.placed);
         self.features.copy_from(&src.features);
@@ -225,22 +229,19 @@ impl Board {
     /// Empties the board for a new game, keeping every buffer.
     pub fn reset(&mut self) {
         // Only cells that were candidates were touched: they are in the frontier or hold a tile.
-        for i in 0..self.frontier.len() {
-            let c = self.frontier[i] as usize;
+        for i in 0..self.front.len() {
+            let c = self.front[i].cell as usize;
             self.frontier_pos[c] = NONE;
-            self.req[c] = 0;
-            self.mask[c] = 0;
+            self.need[c] = 0;
             self.cand[c] = false;
         }
         for p in &self.placed {
             let c = p.cell as usize;
             self.tile[c] = NONE;
-            self.req[c] = 0;
-            self.mask[c] = 0;
+            self.need[c] = 0;
             self.cand[c] = false;
         }
-        self.frontier.clear();
-        self.front_rm.clear();
+        self.front.clear();
         self.large_found.iter_mut().for_each(|f| *f = false);
         self.placed.clear();
         self.features.clear();
@@ -285,10 +286,11 @@ impl Board {
             return;
         }
         self.cand[cu] = true;
-        self.frontier_pos[cu] = self.frontier.len() as u32;
-        self.frontier.push(c);
-        self.front_rm
-            .push(self.req[cu] as u16 | (self.mask[cu] as u16) << 8);
+        self.frontier_pos[cu] = self.front.len() as u32;
+        self.front.push(Front {
+            cell: c,
+            need: self.need[cu],
+        });
     }
 
     fn remove_candidate(&mut self, c: u32) {
@@ -296,35 +298,82 @@ impl Board {
         if pos == NONE {
             return;
         }
-        let last = self.frontier.pop().unwrap_or(c);
-        let last_rm = self.front_rm.pop().unwrap_or(0);
-        if last != c {
-            self.frontier[pos as usize] = last;
-            self.front_rm[pos as usize] = last_rm;
+        let last = self.front.pop().unwrap_or(Front { cell: c, need: 0 });
+        if last.cell != c {
+            self.front[pos as usize] = last;
+            let last = last.cell;
             self.frontier_pos[last as usize] = pos;
         }
         self.frontier_pos[c as usize] = NONE;
     }
 
+    /// The frontier's cells, in the order placements are listed.
+    pub fn frontier(&self) -> impl Iterator<Item = u32> + '_ {
+        self.front.iter().map(|f| f.cell)
+    }
+
     /// Appends every legal `(cell, rotation)` for `tile` to `out`: frontier order, then rotation
-    /// order. One word test per cell finds its fitting rotations.
+    /// order (distinct rotations only).
     pub fn legal_placements(&self, tile: &CompiledTile, out: &mut Vec<(u32, u8)>) {
-        let distinct = u32::from(tile.distinct_mask);
-        out.reserve(self.frontier.len() * 4);
-        for (&c, &rm) in self.frontier.iter().zip(&self.front_rm) {
-            let mut fits = fitting_rotations(tile.edges4, rm) & distinct;
+        let mut room = Vec::new();
+        let n = self.legal_placements_into(tile, &mut room, |c, r| (c, r));
+        out.extend_from_slice(&room[..n]);
+    }
+
+    /// [`Board::legal_placements`] written at the start of `room` as `make(cell, rotation)`;
+    /// returns how many. `room` is grown to four entries per frontier cell when shorter and never
+    /// shrunk, so a buffer kept between calls is written with no capacity check per placement and
+    /// nothing to fill first. One table lookup per frontier cell finds its fitting rotations.
+    #[inline]
+    pub fn legal_placements_into<T: Copy>(
+        &self,
+        tile: &CompiledTile,
+        room: &mut Vec<T>,
+        make: impl Fn(u32, u8) -> T,
+    ) -> usize {
+        let most = 4 * self.front.len();
+        if room.len() < most {
+            room.resize(most, make(NONE, 0));
+        }
+        let mut k = 0;
+        for f in &self.front {
+            let mut fits = u32::from(tile.fits[f.need as usize]);
             while fits != 0 {
-                out.push((c, fits.trailing_zeros() as u8));
+                room[k] = make(f.cell, fits.trailing_zeros() as u8);
+                k += 1;
                 fits &= fits - 1;
             }
         }
+        k
     }
 
     /// Whether `tile` has any legal placement.
     pub fn has_placement(&self, tile: &CompiledTile) -> bool {
-        self.front_rm
-            .iter()
-            .any(|&rm| fitting_rotations(tile.edges4, rm) != 0)
+        self.front.iter().any(|f| tile.fits[f.need as usize] != 0)
+    }
+
+    /// What cell `cell` needs of a tile, worked out afresh from its neighbours (the reference
+    /// for the need the board keeps up to date as tiles are placed): two bits a side, as `need`.
+    pub fn need_from_neighbours(&self, cell: u32, tiles: &[CompiledTile]) -> u8 {
+        let mut need = 0;
+        for s in 0..4 {
+            let t = self.tile[self.neighbour(cell, s) as usize];
+            if t != NONE {
+                let p = self.placed[t as usize];
+                let edges = tiles[p.ty as usize].rot[p.rot as usize].edges;
+                let shows = (edges >> (2 * opposite(s))) & 3;
+                need |= (1 + shows) << (2 * s);
+            }
+        }
+        need
+    }
+
+    /// The need the board keeps for `cell` (see [`Board::need_from_neighbours`]), and the one its
+    /// frontier entry holds (`None` off the frontier).
+    pub fn need_kept(&self, cell: u32) -> (u8, Option<u8>) {
+        let pos = self.frontier_pos[cell as usize];
+        let front = (pos != NONE).then(|| self.front[pos as usize].need);
+        (self.need[cell as usize], front)
     }
 
     /// Checks a placement, saying which rule refuses it.
@@ -346,7 +395,7 @@ impl Board {
         }
         for (s, &side) in SIDE_NAMES.iter().enumerate() {
             let m = 3u8 << (2 * s);
-            if self.mask[c] & m != 0 && (tile.rot[rot].edges ^ self.req[c]) & m != 0 {
+            if !need_fits(tile.rot[rot].edges & m, self.need[c] & m) {
                 return Err(Refusal::EdgeMismatch { side });
             }
         }
@@ -458,18 +507,17 @@ impl Board {
         }
     }
 
-    /// Makes the land cell `n` require `edge` on the side facing the new tile (whose side `s` it
-    /// is across), and puts `n` on the frontier with its new requirement.
+    /// Makes the land cell `n` need `edge` on the side facing the new tile (whose side `s` it is
+    /// across), and puts `n` on the frontier with its new need.
     #[inline]
     fn require_edge(&mut self, n: u32, s: usize, edge: u8) {
         let nu = n as usize;
         let o = opposite(s);
-        self.req[nu] = (self.req[nu] & !(3 << (2 * o))) | (edge << (2 * o));
-        self.mask[nu] |= 3 << (2 * o);
+        self.need[nu] = (self.need[nu] & !(3 << (2 * o))) | ((1 + edge) << (2 * o));
         self.make_candidate(n);
         let pos = self.frontier_pos[nu];
         if pos != NONE {
-            self.front_rm[pos as usize] = self.req[nu] as u16 | (self.mask[nu] as u16) << 8;
+            self.front[pos as usize].need = self.need[nu];
         }
     }
 
@@ -540,62 +588,5 @@ impl Board {
             }
         }
         n
-    }
-}
-
-/// The rotations (bit `r` for rotation `r`) of a tile whose edges are `edges4` (rotation `r` in byte
-/// `r`, two bits a side) that fit a square needing the edges in the low byte of `rm` on the sides its
-/// high byte marks. The four rotations are tested at once, one byte each.
-#[inline]
-fn fitting_rotations(edges4: u32, rm: u16) -> u32 {
-    let (req, mask) = (u32::from(rm as u8), u32::from((rm >> 8) as u8));
-    let wrong = (edges4 ^ (req * 0x0101_0101)) & (mask * 0x0101_0101);
-    // The high bit of each byte, set where the byte is not zero (no carry crosses a byte).
-    let nonzero = (((wrong & 0x7f7f_7f7f) + 0x7f7f_7f7f) | wrong) & 0x8080_8080;
-    let fit = (!nonzero & 0x8080_8080) >> 7;
-    // Bit 0 of byte r moves to bit 24 + r (the other products fall below bit 24 or above bit 31).
-    fit.wrapping_mul(0x0102_0408) >> 24
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fitting_rotations;
-
-    #[test]
-    fn fitting_rotations_tests_each_rotation_like_one_at_a_time() {
-        // Every edge layout of four sides (three kinds: 0, 1, 2), rotated, against every
-        // requirement on every set of constrained sides.
-        let rotate = |e: u8, r: u32| e.rotate_left(2 * r);
-        for e in 0..=255u8 {
-            if (0..4).any(|s| (e >> (2 * s)) & 3 == 3) {
-                continue;
-            }
-            let edges = [rotate(e, 0), rotate(e, 1), rotate(e, 2), rotate(e, 3)];
-            let edges4 = u32::from_le_bytes(edges);
-            for sides in 0..16u8 {
-                let mask = (0..4).fold(0u8, |m, s| {
-                    if sides & (1 << s) != 0 {
-                        m | 3 << (2 * s)
-                    } else {
-                        m
-                    }
-                });
-                for req in (0..=255u8).filter(|r| r & !mask == 0) {
-                    let one_at_a_time = (0..4).fold(0, |m, r| {
-                        if (edges[r] ^ req) & mask == 0 {
-                            m | 1 << r
-                        } else {
-                            m
-                        }
-                    });
-                    let rm = u16::from(req) | u16::from(mask) << 8;
-                    assert_eq!(
-                        fitting_rotations(edges4, rm),
-                        one_at_a_time,
-                        "e {e:08b} rm {rm:016b}"
-                    );
-                }
-            }
-        }
     }
 }

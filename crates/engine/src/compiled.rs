@@ -36,8 +36,9 @@ pub struct CompiledTile {
     pub distinct_rots: Vec<u8>,
     /// `distinct_rots` as a mask: bit `r` for rotation `r`.
     pub distinct_mask: u8,
-    /// `rot_edges` as one word (rotation `r` in byte `r`), to test four rotations at once.
-    pub edges4: u32,
+    /// For each need of a square (see [`need_fits`]), the distinct rotations (bit `r` for rotation
+    /// `r`) that fit it: the placement loop's one lookup per square.
+    pub fits: [u8; 256],
     pub monastery: Option<u8>,
     pub total_shields: u8,
 }
@@ -103,10 +104,11 @@ impl CompiledTile {
             rots[3].clone(),
         ];
         let rot_edges = [rot[0].edges, rot[1].edges, rot[2].edges, rot[3].edges];
+        let distinct_mask = distinct_rots.iter().fold(0, |m, &r| m | 1 << r);
         CompiledTile {
             rot_edges,
-            edges4: u32::from_le_bytes(rot_edges),
-            distinct_mask: distinct_rots.iter().fold(0, |m, &r| m | 1 << r),
+            fits: fits_table(rot_edges, distinct_mask),
+            distinct_mask,
             id: t.id.clone(),
             kinds: t.segments.iter().map(|s| s.kind).collect(),
             shields: t.segments.iter().map(|s| s.shields).collect(),
@@ -132,4 +134,27 @@ impl CompiledTile {
     pub fn edge(&self, rot: usize, side: usize) -> EdgeKind {
         EdgeKind::on_side(self.rot[rot].edges, side)
     }
+}
+
+/// Whether edges `edges` (two bits a side, values of [`EdgeKind`]) fit a square's `need`: two bits a
+/// side (side `s` at bits `2s..2s+2`), 0 where no placed tile faces the side yet, else 1 + the
+/// [`EdgeKind`] the facing tile shows.
+pub fn need_fits(edges: u8, need: u8) -> bool {
+    (0..4).all(|s| {
+        let n = (need >> (2 * s)) & 3;
+        n == 0 || n - 1 == (edges >> (2 * s)) & 3
+    })
+}
+
+/// For every need (0..=255), the rotations among `distinct` whose edges fit it.
+fn fits_table(rot_edges: [u8; 4], distinct: u8) -> [u8; 256] {
+    let mut t = [0u8; 256];
+    for (need, fits) in t.iter_mut().enumerate() {
+        for (r, &e) in rot_edges.iter().enumerate() {
+            if distinct & (1 << r) != 0 && need_fits(e, need as u8) {
+                *fits |= 1 << r;
+            }
+        }
+    }
+    t
 }

@@ -436,3 +436,86 @@ fn find_option_explains_refused_placements() {
     // Every refusal lists the legal options.
     assert!(far.contains("legal: "), "{far}");
 }
+
+/// The placements offered, which the board finds from the need it keeps for each frontier cell,
+/// are those found afresh: every frontier cell, in frontier order, with every distinct rotation
+/// whose edges fit the tiles around it now; and the need kept for every empty land cell is the one
+/// its neighbours give. Checked at every placement of many random games, on the endless table and
+/// on maps with sea, large cities and a ferry (where `Board::check` is also asked of every cell).
+#[test]
+fn offered_placements_equal_those_found_afresh() {
+    use carto_engine::board::CellKind;
+    use carto_engine::compiled::need_fits;
+    use carto_engine::game::{Config, Opt};
+    use carto_engine::rng::Rng;
+    let t = Tiles::base();
+    let endless = config(&t, &[], 7);
+    let mut on_map = config(&t, &[], 7);
+    on_map.map = Some(Arc::new(bundled("test")));
+    on_map.start_squares = 2;
+    let mut checked = 0;
+    for (cfg, every_cell) in [(endless, false), (on_map, true)] {
+        let cfg: Arc<Config> = Arc::new(cfg);
+        let players = vec!["ann".to_string(), "bob".to_string()];
+        let mut g = Game::new(cfg.clone(), NoRules, &players, 0, false).unwrap();
+        for seed in 0..20u64 {
+            g.reset(&players, seed, false).unwrap();
+            let mut rng = Rng::new(seed + 500);
+            while g.advance().unwrap() {
+                if let (Some(ty), Some(Opt::Place { .. })) = (g.st.current_tile, g.options.first())
+                {
+                    let b = &g.st.board;
+                    let tile = &cfg.tiles[ty as usize];
+                    let mut afresh = Vec::new();
+                    for c in b.frontier() {
+                        let need = b.need_from_neighbours(c, &cfg.tiles);
+                        assert_eq!(b.need_kept(c), (need, Some(need)), "seed {seed}");
+                        for &r in &tile.distinct_rots {
+                            if need_fits(tile.rot[r as usize].edges, need) {
+                                afresh.push(Opt::Place { cell: c, rot: r });
+                            }
+                        }
+                    }
+                    assert_eq!(g.options, afresh, "seed {seed} turn {}", g.st.turn);
+                    // Every land cell of a map; around every placed tile on the endless table.
+                    let cells: Vec<u32> = if every_cell {
+                        (0..b.kind.len() as u32).collect()
+                    } else {
+                        let around = |p: &carto_engine::board::Placed| {
+                            let cell = p.cell;
+                            (0..4).map(move |s| b.neighbour(cell, s))
+                        };
+                        b.placed.iter().flat_map(around).collect()
+                    };
+                    for c in cells {
+                        if b.kind[c as usize] == CellKind::Land && b.tile[c as usize] == u32::MAX {
+                            let need = b.need_from_neighbours(c, &cfg.tiles);
+                            assert_eq!(b.need_kept(c).0, need, "seed {seed} cell {c}");
+                        }
+                    }
+                    if every_cell {
+                        let mut checked_ok: Vec<Opt> = Vec::new();
+                        for c in 0..b.kind.len() as u32 {
+                            for &r in &tile.distinct_rots {
+                                if b.check(c, tile, r as usize).is_ok() {
+                                    checked_ok.push(Opt::Place { cell: c, rot: r });
+                                }
+                            }
+                        }
+                        let mut offered = g.options.clone();
+                        let key = |o: &Opt| match *o {
+                            Opt::Place { cell, rot } => (cell, rot),
+                            _ => (u32::MAX, 0),
+                        };
+                        offered.sort_by_key(key);
+                        assert_eq!(offered, checked_ok, "seed {seed} turn {}", g.st.turn);
+                    }
+                    checked += 1;
+                }
+                let i = rng.below(g.options.len() as u32) as usize;
+                g.choose(i).unwrap();
+            }
+        }
+    }
+    assert!(checked > 2000, "{checked} placements checked");
+}

@@ -151,7 +151,10 @@ pub struct Game<H: Hooks> {
     /// A player's phase of actions that ended after their last action, when recording: a move
     /// still aimed at it is explained for that player, not for whoever decides next.
     phase_end: Option<Box<PhaseEnd>>,
-    placements: Vec<(u32, u8)>,
+    /// The legal placements of the tile in hand, listed when it was drawn (as options): the first
+    /// `n_placements` entries (the rest is room kept for the next listing).
+    placements: Vec<Opt>,
+    n_placements: usize,
     scratch: Vec<u16>,
     roots: Vec<u32>,
     pub seed: u64,
@@ -181,6 +184,7 @@ impl<H: Hooks + Clone> Clone for Game<H> {
             acted_in: self.acted_in,
             phase_end: self.phase_end.clone(),
             placements: self.placements.clone(),
+            n_placements: self.n_placements,
             scratch: self.scratch.clone(),
             roots: self.roots.clone(),
             seed: self.seed,
@@ -223,6 +227,7 @@ impl<H: Hooks + Clone> Game<H> {
             acted_in,
             phase_end,
             placements,
+            n_placements,
             scratch,
             roots,
             seed,
@@ -255,7 +260,10 @@ impl<H: Hooks + Clone> Game<H> {
             // Only for explaining a refused move to a person.
             self.phase_end = None;
         }
-        self.placements.clone_from(placements);
+        self.placements.clear();
+        self.placements
+            .extend_from_slice(&placements[..*n_placements]);
+        self.n_placements = *n_placements;
         if recorded {
             self.scratch.clone_from(scratch);
             self.roots.clone_from(roots);

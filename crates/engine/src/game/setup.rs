@@ -46,6 +46,7 @@ impl<H: Hooks> Game<H> {
             acted_in: None,
             phase_end: None,
             placements: Vec::new(),
+            n_placements: 0,
             scratch: Vec::new(),
             roots: Vec::new(),
             seed,

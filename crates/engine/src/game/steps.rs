@@ -5,6 +5,11 @@ use super::{Ctx, Game, GameError, Hooks, Opt, Phase, Step, Trigger};
 use crate::features::NONE;
 use crate::state::EvKind;
 
+/// A placement as an option.
+fn place(cell: u32, rot: u8) -> Opt {
+    Opt::Place { cell, rot }
+}
+
 /// How many times the `answered` rules may run at one step (each time after the decisions they
 /// asked, so an auction that asks again and again ends with an error instead of running away).
 const MAX_ANSWERED_RUN: u32 = 1000;
@@ -210,21 +215,22 @@ impl<H: Hooks> Game<H> {
         let tiles = &self.cfg.tiles;
         let mut drawn = None;
         if let Some(ty) = self.st.current_tile {
-            self.placements.clear();
-            self.st
-                .board
-                .legal_placements(&tiles[ty as usize], &mut self.placements);
+            self.n_placements =
+                self.st
+                    .board
+                    .legal_placements_into(&tiles[ty as usize], &mut self.placements, place);
         } else {
             loop {
                 let Some(ty) = self.st.stack.pop() else {
                     self.step = Step::Final;
                     return Ok(());
                 };
-                self.placements.clear();
-                self.st
-                    .board
-                    .legal_placements(&tiles[ty as usize], &mut self.placements);
-                if !self.placements.is_empty() {
+                self.n_placements = self.st.board.legal_placements_into(
+                    &tiles[ty as usize],
+                    &mut self.placements,
+                    place,
+                );
+                if self.n_placements > 0 {
                     self.st.current_tile = Some(ty);
                     drawn = Some(ty);
                     break;
@@ -256,11 +262,8 @@ impl<H: Hooks> Game<H> {
             return Ok(());
         };
         self.options.clear();
-        self.options.extend(
-            self.placements
-                .iter()
-                .map(|&(cell, rot)| Opt::Place { cell, rot }),
-        );
+        self.options
+            .extend_from_slice(&self.placements[..self.n_placements]);
         if self.options.is_empty() {
             // A taken tile with no placement is discarded like a drawn one.
             let p = self.st.current;
