@@ -215,10 +215,11 @@ impl<H: Hooks> Game<H> {
         let tiles = &self.cfg.tiles;
         let mut drawn = None;
         if let Some(ty) = self.st.current_tile {
-            self.n_placements =
-                self.st
-                    .board
-                    .legal_placements_into(&tiles[ty as usize], &mut self.placements, place);
+            self.n_placements = self.st.board.legal_placements_into(
+                &tiles[ty as usize],
+                &mut self.placements,
+                place,
+            );
         } else {
             loop {
                 let Some(ty) = self.st.stack.pop() else {
