@@ -280,6 +280,7 @@ impl Board {
         self.frontier_pos[cell as usize] != NONE
     }
 
+    #[inline(always)]
     fn make_candidate(&mut self, c: u32) {
         let cu = c as usize;
         if self.kind[cu] != CellKind::Land || self.tile[cu] != NONE || self.cand[cu] {
@@ -438,15 +439,10 @@ impl Board {
     #[inline]
     fn record_tile(&mut self, cell: u32, ty: u16, tile: &CompiledTile, rot: usize) -> u32 {
         let idx = self.placed.len() as u32;
-        let first_node = self.features.len() as u32;
         let r = &tile.rot[rot];
-        for (i, &k) in tile.kinds.iter().enumerate() {
-            let open = match k {
-                FeatureKind::Road | FeatureKind::City => tile.seg_sides[i][rot].count_ones() as i32,
-                _ => 0,
-            };
-            self.features.add(k, idx, open, tile.shields[i] as u16);
-        }
+        let first_node = self
+            .features
+            .add_tile(&tile.kinds, idx, &tile.open_sides, &tile.shields);
         self.placed.push(Placed {
             ty,
             rot: rot as u8,
@@ -556,20 +552,35 @@ impl Board {
         }
     }
 
+    /// The cells of the 3x3 block around `cell` (itself included), row by row.
+    #[inline]
+    fn block(&self, cell: u32) -> [usize; 9] {
+        let (c, g) = (cell as i32, self.gw);
+        [
+            c - g - 1,
+            c - g,
+            c - g + 1,
+            c - 1,
+            c,
+            c + 1,
+            c + g - 1,
+            c + g,
+            c + g + 1,
+        ]
+        .map(|c| c as usize)
+    }
+
     /// Appends the monasteries in the 3x3 block around `cell` that are now surrounded.
     #[inline]
     fn surrounded_monasteries(&self, cell: u32, completed: &mut Vec<u32>) {
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let c = (cell as i32 + dy * self.gw + dx) as u32;
-                let t = self.tile[c as usize];
-                if t == NONE {
-                    continue;
-                }
-                let p = self.placed[t as usize];
-                if p.monastery != NO_SEG && self.monastery_count(c) == 9 {
-                    completed.push(p.first_node + p.monastery as u32);
-                }
+        for c in self.block(cell) {
+            let t = self.tile[c];
+            if t == NONE {
+                continue;
+            }
+            let p = &self.placed[t as usize];
+            if p.monastery != NO_SEG && self.monastery_count(c as u32) == 9 {
+                completed.push(p.first_node + p.monastery as u32);
             }
         }
     }
@@ -577,14 +588,11 @@ impl Board {
     /// Filled squares in the 3x3 block around `cell` (the cell itself included).
     pub fn monastery_count(&self, cell: u32) -> u32 {
         let mut n = 0;
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let c = (cell as i32 + dy * self.gw + dx) as usize;
-                if self.tile[c] != NONE
-                    || (self.border_fills_monastery && self.kind[c] == CellKind::Water)
-                {
-                    n += 1;
-                }
+        for c in self.block(cell) {
+            if self.tile[c] != NONE
+                || (self.border_fills_monastery && self.kind[c] == CellKind::Water)
+            {
+                n += 1;
             }
         }
         n

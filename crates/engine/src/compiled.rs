@@ -23,6 +23,9 @@ pub struct CompiledTile {
     pub id: String,
     pub kinds: Vec<FeatureKind>,
     pub shields: Vec<u8>,
+    /// For each segment, the sides it covers when it is a road or a city (its open sides when
+    /// placed alone), else 0.
+    pub open_sides: Vec<i32>,
     /// For each segment, the city segments it touches (fields only).
     pub adjacent_cities: Vec<Vec<u8>>,
     /// For each segment: rotated sides (bit mask) per rotation, for naming follower options.
@@ -112,6 +115,14 @@ impl CompiledTile {
             id: t.id.clone(),
             kinds: t.segments.iter().map(|s| s.kind).collect(),
             shields: t.segments.iter().map(|s| s.shields).collect(),
+            open_sides: t
+                .segments
+                .iter()
+                .map(|s| match s.kind {
+                    FeatureKind::Road | FeatureKind::City => (s.sides & 0xf).count_ones() as i32,
+                    _ => 0,
+                })
+                .collect(),
             adjacent_cities: t
                 .segments
                 .iter()

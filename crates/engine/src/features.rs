@@ -6,99 +6,132 @@ use crate::geometry::FeatureKind;
 
 pub const NONE: u32 = u32::MAX;
 
+/// One node's union-find record; the totals are kept at the root.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    parent: u32,
+    size: u32,
+    /// The next member of the node's feature (a circular list).
+    next: u32,
+    /// Roads and cities: sides still open (root only).
+    open: i32,
+    /// Coats of arms (root only).
+    shields: u16,
+    /// Followers standing on the feature (root only).
+    followers: u16,
+}
+
 #[derive(Default, Clone, Debug)]
 pub struct Features {
-    parent: Vec<u32>,
-    size: Vec<u32>,
-    next: Vec<u32>,
+    node: Vec<Node>,
     pub kind: Vec<FeatureKind>,
     /// Placed-tile index each node belongs to.
     pub tile: Vec<u32>,
-    /// Roads and cities: sides still open (root only).
-    open: Vec<i32>,
-    /// Coats of arms (root only).
-    shields: Vec<u16>,
-    /// Followers standing on the feature (root only).
-    followers: Vec<u16>,
 }
 
 impl Features {
     /// Makes this forest a copy of `src`, keeping the buffers.
     pub fn copy_from(&mut self, src: &Features) {
-        self.parent.clone_from(&src.parent);
-        self.size.clone_from(&src.size);
-        self.next.clone_from(&src.next);
+        self.node.clone_from(&src.node);
         self.kind.clone_from(&src.kind);
         self.tile.clone_from(&src.tile);
-        self.open.clone_from(&src.open);
-        self.shields.clone_from(&src.shields);
-        self.followers.clone_from(&src.followers);
     }
 
     pub fn clear(&mut self) {
-        self.parent.clear();
-        self.size.clear();
-        self.next.clear();
+        self.node.clear();
         self.kind.clear();
         self.tile.clear();
-        self.open.clear();
-        self.shields.clear();
-        self.followers.clear();
     }
 
     pub fn len(&self) -> usize {
-        self.parent.len()
+        self.node.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.parent.is_empty()
+        self.node.is_empty()
     }
 
     /// Adds a node; returns its id.
     pub fn add(&mut self, kind: FeatureKind, tile: u32, open: i32, shields: u16) -> u32 {
-        let id = self.parent.len() as u32;
-        self.parent.push(id);
-        self.size.push(1);
-        self.next.push(id);
+        let id = self.node.len() as u32;
+        self.node.push(Node {
+            parent: id,
+            size: 1,
+            next: id,
+            open,
+            shields,
+            followers: 0,
+        });
         self.kind.push(kind);
         self.tile.push(tile);
-        self.open.push(open);
-        self.shields.push(shields);
-        self.followers.push(0);
         id
+    }
+
+    /// Adds the segments of one placed tile as nodes, ids from [`Features::len`] on (returned):
+    /// their kinds, the tile's index, and each segment's open sides and coats of arms.
+    pub fn add_tile(
+        &mut self,
+        kinds: &[FeatureKind],
+        tile: u32,
+        open: &[i32],
+        shields: &[u8],
+    ) -> u32 {
+        let first = self.node.len() as u32;
+        let n = kinds.len();
+        self.node.extend(
+            open.iter()
+                .zip(shields)
+                .zip(first..)
+                .map(|((&open, &shields), id)| Node {
+                    parent: id,
+                    size: 1,
+                    next: id,
+                    open,
+                    shields: u16::from(shields),
+                    followers: 0,
+                }),
+        );
+        self.kind.extend(kinds.iter().copied());
+        self.tile.extend(std::iter::repeat_n(tile, n));
+        first
     }
 
     #[inline]
     pub fn find(&mut self, mut x: u32) -> u32 {
-        while self.parent[x as usize] != x {
-            let p = self.parent[x as usize];
-            let gp = self.parent[p as usize];
-            self.parent[x as usize] = gp;
+        loop {
+            let p = self.node[x as usize].parent;
+            if p == x {
+                return x;
+            }
+            let gp = self.node[p as usize].parent;
+            self.node[x as usize].parent = gp;
             x = gp;
         }
-        x
     }
 
     /// Root without path compression (for read-only callers).
     #[inline]
     pub fn root(&self, mut x: u32) -> u32 {
-        while self.parent[x as usize] != x {
-            x = self.parent[x as usize];
+        loop {
+            let p = self.node[x as usize].parent;
+            if p == x {
+                return x;
+            }
+            x = p;
         }
-        x
     }
 
     /// Sides still open of the feature whose root is `root` (read-only callers: find the root
     /// with [`Features::root`]).
     #[inline]
     pub fn open_at_root(&self, root: u32) -> i32 {
-        self.open[root as usize]
+        self.node[root as usize].open
     }
 
     /// Coats of arms of the feature whose root is `root`.
     #[inline]
     pub fn shields_at_root(&self, root: u32) -> u16 {
-        self.shields[root as usize]
+        self.node[root as usize].shields
     }
 
     /// Merges two nodes' features; returns the new root.
@@ -107,47 +140,53 @@ impl Features {
         if ra == rb {
             return ra;
         }
-        if self.size[ra as usize] < self.size[rb as usize] {
+        if self.node[ra as usize].size < self.node[rb as usize].size {
             std::mem::swap(&mut ra, &mut rb);
         }
-        let (a_, b_) = (ra as usize, rb as usize);
-        self.parent[b_] = ra;
-        self.size[a_] += self.size[b_];
-        self.open[a_] += self.open[b_];
-        self.shields[a_] += self.shields[b_];
-        self.followers[a_] += self.followers[b_];
-        self.next.swap(a_, b_);
+        let b_ = self.node[rb as usize];
+        let a_ = &mut self.node[ra as usize];
+        a_.size += b_.size;
+        a_.open += b_.open;
+        a_.shields += b_.shields;
+        a_.followers += b_.followers;
+        // Splice the member lists: swap the two nodes' successors.
+        let a_next = a_.next;
+        a_.next = b_.next;
+        let b_mut = &mut self.node[rb as usize];
+        b_mut.parent = ra;
+        b_mut.next = a_next;
         ra
     }
 
     #[inline]
     pub fn close_sides(&mut self, node: u32, n: i32) {
         let r = self.find(node) as usize;
-        self.open[r] -= n;
+        self.node[r].open -= n;
     }
 
     #[inline]
     pub fn open(&mut self, node: u32) -> i32 {
         let r = self.find(node) as usize;
-        self.open[r]
+        self.node[r].open
     }
 
     #[inline]
     pub fn shields(&mut self, node: u32) -> u16 {
         let r = self.find(node) as usize;
-        self.shields[r]
+        self.node[r].shields
     }
 
     #[inline]
     pub fn follower_count(&mut self, node: u32) -> u16 {
         let r = self.find(node) as usize;
-        self.followers[r]
+        self.node[r].followers
     }
 
     #[inline]
     pub fn add_follower(&mut self, node: u32, delta: i32) {
         let r = self.find(node) as usize;
-        self.followers[r] = (self.followers[r] as i32 + delta).max(0) as u16;
+        let f = &mut self.node[r].followers;
+        *f = (*f as i32 + delta).max(0) as u16;
     }
 
     /// Calls `f` for every node of the feature containing `node`.
@@ -156,7 +195,7 @@ impl Features {
         let mut x = start;
         loop {
             f(x);
-            x = self.next[x as usize];
+            x = self.node[x as usize].next;
             if x == start {
                 break;
             }

@@ -587,9 +587,24 @@ impl State {
     }
 
     pub fn followers_in_supply(&self, player: u8) -> u16 {
-        self.player_followers(player)
-            .filter(|&f| self.followers[f as usize].at == FollowerAt::Supply)
+        self.own_followers(player)
+            .iter()
+            .filter(|f| f.at == FollowerAt::Supply)
             .count() as u16
+    }
+
+    /// Whether `player` has a follower in supply.
+    pub fn has_follower_in_supply(&self, player: u8) -> bool {
+        self.own_followers(player)
+            .iter()
+            .any(|f| f.at == FollowerAt::Supply)
+    }
+
+    /// The followers of `player` (those of [`State::player_followers`]).
+    fn own_followers(&self, player: u8) -> &[Follower] {
+        let n = self.per_player as usize;
+        let first = player as usize * n;
+        self.followers.get(first..first + n).unwrap_or(&[])
     }
 
     pub fn player_followers(&self, player: u8) -> impl Iterator<Item = u16> {

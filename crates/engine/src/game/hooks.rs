@@ -24,6 +24,12 @@ pub trait Hooks {
     ) -> Result<(), GameError> {
         Ok(())
     }
+    /// Whether any action may ever be offered in `phase`, or forced (`None`): when not, the engine
+    /// does not ask for them ([`Hooks::actions`], [`Hooks::forced`]). Asked once, when a game is
+    /// made; the default says yes.
+    fn may_offer(&self, _phase: Option<Phase>) -> bool {
+        true
+    }
     /// Whether a rule asked a player for a decision that is not offered yet (`ask`).
     fn asking(&self) -> bool {
         false

@@ -117,11 +117,46 @@ pub struct PhaseEnd {
     pub reasons: Vec<(String, String)>,
 }
 
+/// Which phases the rules may offer actions in, and whether any action may be forced (asked of
+/// the rules once, when the game is made: see [`Hooks::may_offer`]).
+#[derive(Clone, Copy, Debug)]
+struct Acts {
+    start: bool,
+    follower: bool,
+    score: bool,
+    after: bool,
+    forced: bool,
+}
+
+impl Acts {
+    fn of<H: Hooks>(hooks: &H) -> Acts {
+        Acts {
+            start: hooks.may_offer(Some(Phase::Start)),
+            follower: hooks.may_offer(Some(Phase::Follower)),
+            score: hooks.may_offer(Some(Phase::Score)),
+            after: hooks.may_offer(Some(Phase::After)),
+            forced: hooks.may_offer(None),
+        }
+    }
+
+    fn in_phase(&self, phase: Phase) -> bool {
+        match phase {
+            Phase::Start => self.start,
+            Phase::Follower => self.follower,
+            Phase::Score => self.score,
+            Phase::After => self.after,
+            Phase::Asked => true,
+        }
+    }
+}
+
 /// One game in progress.
 pub struct Game<H: Hooks> {
     pub cfg: Arc<Config>,
     pub st: State,
     pub hooks: H,
+    /// What `hooks` may offer.
+    acts: Acts,
     step: Step,
     /// Options of the pending decision.
     pub options: Vec<Opt>,
@@ -168,6 +203,7 @@ impl<H: Hooks + Clone> Clone for Game<H> {
             cfg: self.cfg.clone(),
             st: self.st.clone(),
             hooks: self.hooks.clone(),
+            acts: self.acts,
             step: self.step,
             options: self.options.clone(),
             decided: self.decided,
@@ -211,6 +247,7 @@ impl<H: Hooks + Clone> Game<H> {
             cfg,
             st,
             hooks,
+            acts,
             step,
             options,
             decided,
@@ -239,6 +276,7 @@ impl<H: Hooks + Clone> Game<H> {
             self.st.copy_unrecorded(st);
         }
         self.hooks.clone_from(hooks);
+        self.acts = *acts;
         self.step = *step;
         self.options.clone_from(options);
         self.decided = *decided;
@@ -342,7 +380,11 @@ impl<H: Hooks> Game<H> {
 /// Rules that do nothing: the engine alone (tests, and measuring the engine without scoring).
 pub struct NoRules;
 
-impl Hooks for NoRules {}
+impl Hooks for NoRules {
+    fn may_offer(&self, _phase: Option<Phase>) -> bool {
+        false
+    }
+}
 
 /// Plays the game to its end, every choice uniformly at random from `rng`.
 pub fn play_random<H: Hooks>(

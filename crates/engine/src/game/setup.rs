@@ -1,7 +1,7 @@
 //! A new game: players, followers, chips, the draw stack, the start tiles and the rules' setup,
 //! reusing every buffer of the game before.
 
-use super::{Config, Game, GameError, Hooks, Step};
+use super::{Acts, Config, Game, GameError, Hooks, Step};
 use crate::board::Board;
 use crate::features::NONE;
 use crate::geometry::FeatureKind;
@@ -29,6 +29,7 @@ impl<H: Hooks> Game<H> {
         let mut g = Game {
             cfg,
             st,
+            acts: Acts::of(&hooks),
             hooks,
             step: Step::Over,
             options: Vec::new(),

@@ -85,7 +85,7 @@ impl<H: Hooks> Game<H> {
             // something may have changed: a decision other than pass/draw, or a step that fires
             // triggers or starts a turn (steps that only offer options or draw a tile change
             // nothing rules can see).
-            if self.st.turn > 0 && !self.forced_clean && !self.mid_scoring() {
+            if self.acts.forced && self.st.turn > 0 && !self.forced_clean && !self.mid_scoring() {
                 self.options.clear();
                 self.hooks.forced(&mut self.st, &mut self.options)?;
                 if !self.options.is_empty() {
@@ -95,19 +95,21 @@ impl<H: Hooks> Game<H> {
                 }
                 self.forced_clean = true;
             }
-            let quiet = match self.step {
-                Step::StartActions
-                | Step::Draw
-                | Step::Place
-                | Step::Follower
-                | Step::FollowerActions
-                | Step::ScoreActions
-                | Step::AfterActions => true,
-                // Followed by `TurnStart` (or the end), which is checked after.
-                Step::NextTurn => !self.hooks.listens(Trigger::RoundEnd),
-                Step::TurnEnd => !self.hooks.listens(Trigger::TurnEnd),
-                _ => false,
-            };
+            // Without forced actions, `forced_clean` is never read: no need to keep it.
+            let quiet = !self.acts.forced
+                || match self.step {
+                    Step::StartActions
+                    | Step::Draw
+                    | Step::Place
+                    | Step::Follower
+                    | Step::FollowerActions
+                    | Step::ScoreActions
+                    | Step::AfterActions => true,
+                    // Followed by `TurnStart` (or the end), which is checked after.
+                    Step::NextTurn => !self.hooks.listens(Trigger::RoundEnd),
+                    Step::TurnEnd => !self.hooks.listens(Trigger::TurnEnd),
+                    _ => false,
+                };
             self.answered_run = 0;
             self.run_step()?;
             if !quiet {
@@ -118,7 +120,17 @@ impl<H: Hooks> Game<H> {
 
     /// Offers the actions of a phase beside `with` (draw or pass). Taking an action comes back to
     /// `again`, so a player may take several (their limits permitting); `with` moves on.
+    /// When the rules have no action for the phase, nothing is asked of them: no decision.
+    #[inline]
     fn offer_actions(&mut self, phase: Phase, with: Opt, again: Step) -> Result<bool, GameError> {
+        if !self.acts.in_phase(phase) {
+            self.offer_phase = Some(phase);
+            return Ok(false);
+        }
+        self.ask_actions(phase, with, again)
+    }
+
+    fn ask_actions(&mut self, phase: Phase, with: Opt, again: Step) -> Result<bool, GameError> {
         self.options.clear();
         self.options.push(with);
         self.hooks.actions(&mut self.st, phase, &mut self.options)?;
@@ -282,7 +294,7 @@ impl<H: Hooks> Game<H> {
     fn offer_followers(&mut self) -> Result<(), GameError> {
         self.step = Step::FollowerActions;
         let p = self.st.current;
-        if self.st.followers_in_supply(p) == 0 {
+        if !self.st.has_follower_in_supply(p) {
             self.follower_skipped = Some(p);
             if self.st.record {
                 let who = &self.st.players[p as usize].name;

@@ -426,6 +426,10 @@ impl Hooks for Interp {
         self.run_setup(st).map_err(|e| *e)
     }
 
+    fn may_offer(&self, phase: Option<Phase>) -> bool {
+        self.prog.actions.iter().any(|a| a.phase == phase)
+    }
+
     fn asking(&self) -> bool {
         Interp::asking(self)
     }
