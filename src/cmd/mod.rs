@@ -228,36 +228,6 @@ pub fn plural(n: usize) -> &'static str {
     }
 }
 
-/// `--agents` of `play` and `sim`: the names in the help and the shell completions come from the
-/// one table of agents (`carto::agent::AGENTS`); each spec is read, and refused with its message,
-/// by `parse_agent` when the command starts.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AgentNames;
-
-impl clap::builder::TypedValueParser for AgentNames {
-    type Value = String;
-
-    fn parse_ref(
-        &self,
-        _cmd: &clap::Command,
-        _arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<String, clap::Error> {
-        Ok(value.to_string_lossy().into_owned())
-    }
-
-    fn possible_values(
-        &self,
-    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        // Names only: a value's own help would turn `--help` into the long layout.
-        Some(Box::new(
-            carto::agent::AGENTS
-                .iter()
-                .map(|k| clap::builder::PossibleValue::new(k.name)),
-        ))
-    }
-}
-
 /// A value any text may be, completed from a fixed list: what the shells offer (`carto
 /// completions`). The list is hidden from `--help` by `hide_possible_values` where it is long.
 #[derive(Clone, Copy, Debug)]
@@ -286,6 +256,16 @@ impl clap::builder::TypedValueParser for Completed {
         ))
     }
 }
+
+/// `--agents` of `play` and `sim`: the names in the help and the shell completions come from the
+/// one table of agents (`carto::agent::AGENTS`); each spec is read, and refused with its message,
+/// by `parse_agent` when the command starts.
+pub const AGENT_NAMES: Completed = Completed(|| {
+    carto::agent::AGENTS
+        .iter()
+        .map(|k| k.name.to_string())
+        .collect()
+});
 
 /// A variant argument: a bundled variant's name or the path of a rules file; the shells offer the
 /// bundled names (and files, where the shell falls back to them).

@@ -45,7 +45,7 @@ pub struct Args {
     #[arg(long)]
     verbose: bool,
     /// Who plays each seat, comma-separated, or one for all (`mcts:N`: N playouts a decision).
-    #[arg(long, value_delimiter = ',', default_value = "random", value_parser = super::AgentNames)]
+    #[arg(long, value_delimiter = ',', default_value = "random", value_parser = super::AGENT_NAMES)]
     agents: Vec<String>,
 }
 

@@ -60,7 +60,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<String>,
     /// The agent of each seat, comma-separated (one for every seat: `--agents greedy`).
-    #[arg(long, value_delimiter = ',', default_value = "random", value_parser = super::AgentNames)]
+    #[arg(long, value_delimiter = ',', default_value = "random", value_parser = super::AGENT_NAMES)]
     pub agents: Vec<String>,
     /// Player names, comma-separated (default: as many as the agents, at least two).
     #[arg(long, value_delimiter = ',')]
