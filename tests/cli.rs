@@ -1819,3 +1819,37 @@ fn release_profile_without_debug_info() {
     let profiling = cargo.split("[profile.profiling]").nth(1).unwrap();
     assert!(profiling.contains("inherits = \"release\"") && profiling.contains("debug = 1"));
 }
+
+/// Issue 18 B: the endless table reaches N + 2 squares from the start for a game of N tiles, so a
+/// script of the most tiles a game may have (1,000) laid in one line is never short of table (a
+/// discarded tile would leave a `place` line without its option, and the script would fail).
+#[test]
+fn the_endless_table_holds_a_line_of_the_most_tiles() {
+    let dir = scratch("endless_line");
+    let mut script = format!("variant base\ntiles {}\n", vec!["U"; 1000].join(", "));
+    for x in 1..=1000 {
+        script += &format!("place U at {x},0 r0\npass\n");
+    }
+    std::fs::write(dir.join("line.script"), script).unwrap();
+    let (code, err, out) = carto_in(&dir, &["run", "line.script"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("place U at 1000,0 r0") && out.contains("game end"),
+        "{out}"
+    );
+}
+
+/// Issue 18 B: a map without a `name` is called after its file, not "game v on  · seed 1".
+#[test]
+fn a_map_without_a_name_is_called_after_its_file() {
+    let dir = scratch("map_without_name");
+    let map = "grid = \"\"\"\n~~~~~~\n~....~\n~.t..~\n~....~\n~~~~~~\n\"\"\"\n[legend]\n\
+               \"~\" = \"sea\"\n\".\" = \"land\"\n\"t\" = { kind = \"land\", town = true }\n\
+               [[start]]\nname = \"Home\"\nat = [2, 2]\n";
+    std::fs::write(dir.join("small-isle.toml"), map).unwrap();
+    let rules = "import \"base\"\nvariant \"v\" {\n  title = \"T\"\n  map = \"small-isle.toml\"\n  players = 2..6\n}\n";
+    std::fs::write(dir.join("v.rules"), rules).unwrap();
+    let (code, err, out) = carto_in(&dir, &["play", "v.rules"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("game v on small-isle · seed 1"), "{out}");
+}
