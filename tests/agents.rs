@@ -225,7 +225,7 @@ fn agent_specs_are_read_and_bad_ones_refused() {
     for spec in ["random", "greedy", "mcts", "mcts:5", " greedy "] {
         assert!(parse_agent(spec).is_ok(), "{spec}");
     }
-    assert_eq!(parse_agent("mcts").unwrap().name(), "mcts:24");
+    assert_eq!(parse_agent("mcts").unwrap().name(), "mcts:16");
     for spec in ["mcts:0", "mcts:x", "mcts:", "best", ""] {
         let e = parse_agent(spec)
             .err()

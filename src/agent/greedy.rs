@@ -59,6 +59,9 @@ pub struct Greedy {
     /// Reads the position an option played in a copy leaves, once its turn is over.
     after: Preview,
     points: FeaturePoints,
+    /// Takes the quiet choice, unvalued, at a decision that offers neither a tile nor a follower
+    /// ([`Greedy::rollout`]).
+    quiet_actions: bool,
 }
 
 /// What the rules of the game allow, found at the first decision (see `quiet`).
@@ -100,6 +103,17 @@ impl Greedy {
                 copying: true,
                 end_read: false,
             }),
+            ..Greedy::default()
+        }
+    }
+
+    /// A greedy player for the playouts of a search (`mcts`): at a decision that offers no tile
+    /// placement and no follower (actions only, with or without passing, such as paying chips for
+    /// an upgrade or laying a chip back on the map) it takes the quiet choice (pass, else the first
+    /// option) without valuing the options, which would each be played in a copy of the game.
+    pub fn rollout() -> Greedy {
+        Greedy {
+            quiet_actions: true,
             ..Greedy::default()
         }
     }
@@ -304,6 +318,14 @@ impl Agent for Greedy {
     fn choose(&mut self, view: &View, rng: &mut Rng) -> Result<usize, GameError> {
         if view.options().len() <= 1 {
             return Ok(0);
+        }
+        let actions_only = || {
+            view.options()
+                .iter()
+                .all(|o| matches!(o, Opt::Pass | Opt::Draw | Opt::Action(_)))
+        };
+        if self.quiet_actions && actions_only() {
+            return Ok(quiet_option(view.options()));
         }
         self.values(view)?;
         let mut best = f64::NEG_INFINITY;

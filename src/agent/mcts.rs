@@ -6,7 +6,9 @@
 //! other player has had one turn (`ROUNDS`), and the position there is valued as greedy values a
 //! position: the game ended there (the rules' own final scoring), the searching player's lead over
 //! the best other player, plus the followers it keeps in the supply. The candidate with the best
-//! mean is taken. Every candidate is played in the same samples (the k-th playout of each deals the
+//! mean is taken. In the playouts, a decision of actions only (no tile, no follower) takes the quiet
+//! choice unvalued (`Greedy::rollout`), and such a decision of the searching player is not searched.
+//! Every candidate is played in the same samples (the k-th playout of each deals the
 //! hidden alike), so the comparison between candidates is not blurred by the luck of the draw.
 //!
 //! Why: greedy looks one move deep and ends the game at once, so it cannot see what the others will
@@ -18,11 +20,11 @@
 use super::greedy::{worth, Greedy};
 use super::lookahead::{finish_quietly, margin, Scratch, MAX_LOOKAHEAD_DECISIONS};
 use super::{Agent, View};
-use crate::game::GameError;
+use crate::game::{GameError, Opt};
 use crate::rng::Rng;
 
 /// Playouts per decision when the spec gives none (`mcts`).
-pub const DEFAULT_PLAYOUTS: u32 = 24;
+pub const DEFAULT_PLAYOUTS: u32 = 16;
 /// Most playouts a spec may ask for per decision.
 pub const MAX_PLAYOUTS: u32 = 1_000_000;
 /// How many of greedy's best options are searched.
@@ -49,7 +51,7 @@ impl Mcts {
             spec: format!("mcts:{playouts}"),
             playouts,
             greedy: Greedy::default(),
-            policy: Greedy::default(),
+            policy: Greedy::rollout(),
             scratch: Scratch::default(),
             order: Vec::new(),
             total: Vec::new(),
@@ -95,6 +97,16 @@ impl Agent for Mcts {
         self.order.extend(0..n);
         self.order
             .sort_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
+        // A decision of actions only (no tile, no follower: paying for an upgrade, laying a chip
+        // back) is not searched: the playouts take the quiet choice there, so they could not
+        // tell its options apart beyond what greedy's values already say.
+        let actions_only = view
+            .options()
+            .iter()
+            .all(|o| matches!(o, Opt::Pass | Opt::Draw | Opt::Action(_)));
+        if actions_only {
+            return Ok(self.order[0]);
+        }
         let k = CANDIDATES.min(n);
         self.order.truncate(k);
         self.total.clear();

@@ -31,7 +31,7 @@ use crate::rng::Rng;
 
 /// A player at the table.
 pub trait Agent: Send {
-    /// The agent's spec, as `parse_agent` reads it (`random`, `mcts:24`, …).
+    /// The agent's spec, as `parse_agent` reads it (`random`, `mcts:16`, …).
     fn name(&self) -> &str;
     /// Picks one of `view.options()` (the pending decision, after `game.advance()` returned
     /// `Ok(true)`), for the seat `view.me()`, from what that player sees ([`View::of`] the game).
@@ -117,7 +117,7 @@ pub fn agent_kind(spec: &str) -> Result<(&'static AgentKind, Option<u32>), Strin
     Ok((kind, Some(n)))
 }
 
-/// Reads an agent spec (see [`AGENTS`]): `random`, `greedy`, `mcts` (24 playouts per decision),
+/// Reads an agent spec (see [`AGENTS`]): `random`, `greedy`, `mcts` (16 playouts per decision),
 /// `mcts:N`, or `human` (a person at standard input and output).
 pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, String> {
     let (kind, n) = agent_kind(spec)?;
