@@ -29,6 +29,7 @@ macro_rules! triggers {
                 }
             }
             /// What a rule on this trigger sees, in slot order (slot 0, 1, …).
+            #[inline]
             pub fn bindings(self) -> &'static [Binding] {
                 match self {
                     $(Trigger::$v => const { &[$($b),*] },)*

@@ -421,7 +421,8 @@ impl Interp {
 
     /// Binds the aggregate's variable to element `k` and tests the filter: the element when it
     /// passes.
-    #[inline]
+    // Always inlined: called once per element; out of line it cost usa about 2% (callgrind).
+    #[inline(always)]
     fn bind_passing<F>(
         &mut self,
         st: &mut State,

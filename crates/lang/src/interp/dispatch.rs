@@ -188,20 +188,26 @@ impl Interp {
     #[inline]
     pub(super) fn trigger_value(st: &State, t: Trigger, ctx: &Ctx, slot: u16) -> Value {
         match t.bindings().get(slot as usize) {
-            Some(b) => match b.from {
-                Origin::Player => Value::Player(ctx.player),
-                Origin::Current => Value::Player(st.current),
-                Origin::Tile => Value::Tile(ctx.placed),
-                Origin::Square => Value::Square(ctx.cell),
-                Origin::Edge => ctx
-                    .edge
-                    .map(|e| Value::Kind(e.feature()))
-                    .unwrap_or(Value::Unit),
-                Origin::Chip => Value::Chip(ctx.chip),
-                Origin::Follower => Value::Follower(ctx.follower),
-                Origin::Feature => Value::Feature(ctx.feature.root),
-            },
+            Some(b) => Self::bound_value(st, ctx, b.from),
             None => Value::Unit,
+        }
+    }
+
+    /// The value of a binding that comes from `from`.
+    #[inline]
+    pub(super) fn bound_value(st: &State, ctx: &Ctx, from: Origin) -> Value {
+        match from {
+            Origin::Player => Value::Player(ctx.player),
+            Origin::Current => Value::Player(st.current),
+            Origin::Tile => Value::Tile(ctx.placed),
+            Origin::Square => Value::Square(ctx.cell),
+            Origin::Edge => ctx
+                .edge
+                .map(|e| Value::Kind(e.feature()))
+                .unwrap_or(Value::Unit),
+            Origin::Chip => Value::Chip(ctx.chip),
+            Origin::Follower => Value::Follower(ctx.follower),
+            Origin::Feature => Value::Feature(ctx.feature.root),
         }
     }
 

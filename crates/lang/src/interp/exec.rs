@@ -9,8 +9,8 @@ use crate::state::State;
 impl Interp {
     /// Sets the first slots to the values the trigger binds (in the order of `Trigger::binds`).
     pub(super) fn bind_trigger(&mut self, st: &State, t: Trigger, ctx: &Ctx) -> R<()> {
-        for slot in 0..t.binds().len() as u16 {
-            self.set(slot, Self::trigger_value(st, t, ctx, slot))?;
+        for (slot, b) in t.bindings().iter().enumerate() {
+            self.set(slot as u16, Self::bound_value(st, ctx, b.from))?;
         }
         Ok(())
     }
