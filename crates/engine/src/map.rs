@@ -638,6 +638,26 @@ impl Cx<'_> {
         }
         Some((x as i32, y as i32))
     }
+
+    /// Whether the square at `(x, y)` of `board` is a `kind` square; if not, the error
+    /// `says(on)` at `span` (`on`: what the square is, with its article), labelled `label`.
+    fn expect_kind(
+        &mut self,
+        board: &MapBoard,
+        (x, y): (i32, i32),
+        kind: SquareKind,
+        span: Range<usize>,
+        says: impl FnOnce(String) -> String,
+        label: &str,
+    ) -> bool {
+        let found = board.square(x, y).map(|s| s.kind);
+        if found == Some(kind) {
+            return true;
+        }
+        let on = found.map(kind_article).unwrap_or_default();
+        self.error(Diagnostic::error(Code::WrongSquare, span, says(on)).with_label(label));
+        false
+    }
 }
 
 /// "an int", "a string", "a bool".
@@ -1176,17 +1196,9 @@ fn add_towns(cx: &mut Cx, board: &mut MapBoard, raw: &RawMap) {
             let Some((x, y)) = cx.coord(&t.at, w, h) else {
                 continue;
             };
-            let kind = board.square(x, y).map(|s| s.kind);
-            if kind != Some(SquareKind::Land) {
-                let on = kind.map(kind_article).unwrap_or_default();
-                cx.error(
-                    Diagnostic::error(
-                        Code::WrongSquare,
-                        t.at.span(),
-                        format!("{what} `{name}` at [{x}, {y}] is on {on}, not land"),
-                    )
-                    .with_label("expected a land square"),
-                );
+            let says = |on| format!("{what} `{name}` at [{x}, {y}] is on {on}, not land");
+            let label = "expected a land square";
+            if !cx.expect_kind(board, (x, y), SquareKind::Land, t.at.span(), says, label) {
                 continue;
             }
             if let Some(first) = town_at.get(&(x, y)) {
@@ -1229,32 +1241,14 @@ fn add_ferries(cx: &mut Cx, board: &mut MapBoard, ferries: &[RawFerry]) {
         let from = cx.coord(&f.from, w, h);
         let to = cx.coord(&f.to, w, h);
         if let Some((x, y)) = from {
-            let kind = board.square(x, y).map(|s| s.kind);
-            if kind != Some(SquareKind::Land) {
-                let on = kind.map(kind_article).unwrap_or_default();
-                cx.error(
-                    Diagnostic::error(
-                        Code::WrongSquare,
-                        f.from.span(),
-                        format!("a ferry starts at [{x}, {y}], {on}"),
-                    )
-                    .with_label("expected a land square"),
-                );
-            }
+            let says = |on| format!("a ferry starts at [{x}, {y}], {on}");
+            let label = "expected a land square";
+            cx.expect_kind(board, (x, y), SquareKind::Land, f.from.span(), says, label);
         }
         if let Some((x, y)) = to {
-            let kind = board.square(x, y).map(|s| s.kind);
-            if kind != Some(SquareKind::Island) {
-                let on = kind.map(kind_article).unwrap_or_default();
-                cx.error(
-                    Diagnostic::error(
-                        Code::WrongSquare,
-                        f.to.span(),
-                        format!("a ferry ends at [{x}, {y}], {on}"),
-                    )
-                    .with_label("expected an island square"),
-                );
-            }
+            let says = |on| format!("a ferry ends at [{x}, {y}], {on}");
+            let label = "expected an island square";
+            cx.expect_kind(board, (x, y), SquareKind::Island, f.to.span(), says, label);
         }
         if let (Some(from), Some(to)) = (from, to) {
             board.ferries.push(Ferry { from, to });
@@ -1301,17 +1295,9 @@ fn add_exits(cx: &mut Cx, board: &mut MapBoard, exits: &[RawExit]) {
         let Some((x, y)) = cx.coord(&e.at, w, h) else {
             continue;
         };
-        let kind = board.square(x, y).map(|s| s.kind);
-        if kind != Some(SquareKind::Land) {
-            let on = kind.map(kind_article).unwrap_or_default();
-            cx.error(
-                Diagnostic::error(
-                    Code::WrongSquare,
-                    e.at.span(),
-                    format!("the exit at [{x}, {y}] is on {on}, not land"),
-                )
-                .with_label("expected a land square on the map's border"),
-            );
+        let says = |on| format!("the exit at [{x}, {y}] is on {on}, not land");
+        let label = "expected a land square on the map's border";
+        if !cx.expect_kind(board, (x, y), SquareKind::Land, e.at.span(), says, label) {
             continue;
         }
         let (Some(side), Some(feature)) = (side, feature) else {
