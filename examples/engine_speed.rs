@@ -29,6 +29,7 @@ fn main() {
         colours: vec![],
         chip_set: vec![],
         holdings: vec![],
+        holding_titles: vec![],
         holdings_per_player: vec![],
         fixed_stack: None,
         sources: Vec::new(),

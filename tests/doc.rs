@@ -206,10 +206,24 @@ fn json_page_has_the_documented_fields() {
         "setup",
         "rules",
         "actions",
+        "holdings",
     ] {
         assert!(v.get(key).is_some(), "no `{key}`");
     }
     assert_eq!(v["name"], "germany");
+    // A holding area has its title beside its name (`holding isle "Isle of Man"`), and the
+    // sentences use the title.
+    let (code, gb, err) = carto(&dir, &["doc", "great-britain", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let gb: serde_json::Value = serde_json::from_str(&gb).unwrap();
+    assert_eq!(
+        gb["holdings"],
+        serde_json::json!([{"name": "isle", "title": "Isle of Man", "per_player": false}])
+    );
+    assert!(gb["actions"][0]["sentence"]
+        .as_str()
+        .unwrap()
+        .contains("goes to the Isle of Man"));
     assert_eq!(v["players"], serde_json::json!([2, 6]));
     let p = &v["params"][0];
     for key in ["name", "type", "range", "default", "value", "doc"] {

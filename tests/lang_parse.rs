@@ -104,8 +104,15 @@ fn header() {
 #[test]
 fn import_and_holding() {
     assert!(matches!(one(r#"import "base""#), ItemKind::Import(s) if s.value == "base"));
-    assert!(matches!(one("holding isle"), ItemKind::Holding(i, false) if i.name == "isle"));
-    assert!(matches!(one("holding bid per player"), ItemKind::Holding(i, true) if i.name == "bid"));
+    assert!(matches!(one("holding isle"),
+        ItemKind::Holding { name, title: None, per_player: false } if name.name == "isle"));
+    assert!(matches!(one("holding bid per player"),
+        ItemKind::Holding { name, title: None, per_player: true } if name.name == "bid"));
+    assert!(matches!(one("holding isle \"Isle of Man\""),
+        ItemKind::Holding { name, title: Some(t), per_player: false }
+            if name.name == "isle" && t.value == "Isle of Man"));
+    assert!(matches!(one("holding bid \"Bids\" per player"),
+        ItemKind::Holding { title: Some(t), per_player: true, .. } if t.value == "Bids"));
 }
 
 #[test]

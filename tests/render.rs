@@ -85,6 +85,30 @@ fn render_a_log() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A holding area is shown by its title (`holding isle "Isle of Man"`), not its name `isle`: the
+/// players' panel row, the tooltip of each follower held there, the legend of the square marked
+/// `isle`. The log keeps the name.
+#[test]
+fn holding_areas_are_shown_by_their_title() {
+    let script = "tests/scripts/great-britain/isle_followers.script";
+    let (code, svg, err) = carto(&["render", script]);
+    assert_eq!(code, 0, "{err}");
+    assert!(svg.contains(">Isle of Man<"), "the panel's row");
+    assert!(svg.contains("<title>Isle of Man: ann's follower</title>"));
+    assert!(svg.contains(">Isle of Man (isle)<"), "the legend");
+    assert!(!svg.contains(">isle<"));
+    let dir = scratch("holding");
+    let log = dir.join("isle.log");
+    let (code, _, err) = carto(&["run", script, "--log", log.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        log.contains("\"isle\"") && !log.contains("Isle of Man"),
+        "{log}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A map alone: France has 3 large cities with their names, 18 towns (each a house), start squares.
 #[test]
 fn render_a_map() {

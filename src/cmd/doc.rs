@@ -91,7 +91,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             // The page links its map picture: write it beside the page.
             if format == Format::Markdown && args.against.is_none() {
                 if let Some(m) = &v.map {
-                    let svg = carto::render::svg::map_svg(m);
+                    let svg = carto::render::svg::map_svg(m, &doc::holding_titles(&v));
                     write_file(&Path::new(dir).join(format!("{}-map.svg", page.name)), &svg)?;
                 }
             }
@@ -122,7 +122,7 @@ fn write_all(dir: &str, format: Format) -> Result<(), Failure> {
                     &doc::markdown(&page, v.map.as_deref(), &Links::FromDocs),
                 )?;
                 if let Some(m) = &v.map {
-                    let svg = carto::render::svg::map_svg(m);
+                    let svg = carto::render::svg::map_svg(m, &doc::holding_titles(&v));
                     write_file(&path.join(format!("{name}-map.svg")), &svg)?;
                 }
             }

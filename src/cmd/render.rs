@@ -61,7 +61,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     "--rules and --draw-anyway are for a game log, not a map".into(),
                 ));
             }
-            carto::render::svg::map_svg(&load_map(name)?)
+            carto::render::svg::map_svg(&load_map(name)?, &[])
         }
         (None, Some(path)) => {
             let loaded = args.log.load(path)?;

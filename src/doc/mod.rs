@@ -30,3 +30,14 @@ pub enum Links {
     /// SVG picture `NAME-map.svg` written beside the page.
     FromDocs,
 }
+
+/// The rules' holding areas that have a title (`holding isle "Isle of Man"`), as (name, title), for
+/// the map picture's legend.
+pub fn holding_titles(v: &Variant) -> Vec<(&str, &str)> {
+    let p = &v.program;
+    p.holdings
+        .iter()
+        .zip(&p.holding_titles)
+        .filter_map(|(n, t)| Some((n.as_str(), t.as_deref()?)))
+        .collect()
+}

@@ -35,9 +35,20 @@ pub struct Page {
     /// The turn and the end of the game, as Markdown paragraphs (from the phases and triggers the
     /// rules use).
     pub turn: Vec<String>,
+    /// The holding areas (`holding NAME ["Title"] [per player]`).
+    pub holdings: Vec<HoldingInfo>,
     /// What the map data says that the rules read (bands' rows, chip spots, border exits, ferries),
     /// as Markdown paragraphs.
     pub map_facts: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct HoldingInfo {
+    /// The name the rules and the logs use (`isle`).
+    pub name: String,
+    /// What people read ("Isle of Man"): the title in the rules, else the name.
+    pub title: String,
+    pub per_player: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -103,7 +114,7 @@ pub fn page(v: &Variant) -> Page {
     let words = || {
         let mut w = Words::new(param_words(v), attr_words(v));
         w.holdings = p.holdings.clone();
-        w.holding_names = holding_names(&trees);
+        w.holding_names = holding_names(p);
         w.values = p
             .params
             .iter()
@@ -129,6 +140,17 @@ pub fn page(v: &Variant) -> Page {
         rules: rule_items(v, &trees, &words),
         actions: action_items(v, &trees, &words),
         turn: Vec::new(),
+        holdings: p
+            .holdings
+            .iter()
+            .zip(&p.holding_titles)
+            .zip(&p.holdings_per_player)
+            .map(|((name, title), &per_player)| HoldingInfo {
+                name: name.clone(),
+                title: title.clone().unwrap_or_else(|| name.clone()),
+                per_player,
+            })
+            .collect(),
         map_facts: super::mapfacts::facts(v),
     };
     let facts = super::turn::Facts {
@@ -828,23 +850,22 @@ pub fn calls_in(b: &ast::Block) -> Vec<(&str, &[ast::Expr])> {
     out
 }
 
-/// Holding areas' names for people, from the comment above `holding NAME` ("# The Island: …").
-fn holding_names(trees: &Trees) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    for (item, src) in trees.items() {
-        if let ItemKind::Holding(id, _) = &item.kind {
-            let comment = comment_above(&src.text, item.span.start.min(src.text.len()));
-            let name = comment
-                .split([':', '.', ',', '('])
-                .next()
-                .unwrap_or("")
-                .trim();
-            if name.starts_with("The ") && name.len() < 40 {
-                out.insert(id.name.clone(), format!("t{}", &name[1..]));
-            }
-        }
-    }
-    out
+/// What a sentence calls each holding area that has a title (`holding isle "Isle of Man"`): "the
+/// Isle of Man"; one without a title is named by its id.
+fn holding_names(p: &crate::lang::ir::Program) -> BTreeMap<String, String> {
+    p.holdings
+        .iter()
+        .zip(&p.holding_titles)
+        .filter_map(|(id, title)| {
+            let title = title.as_deref()?;
+            let name = match title.strip_prefix("The ") {
+                Some(rest) => format!("the {rest}"),
+                None if title.starts_with("the ") => title.to_string(),
+                None => format!("the {title}"),
+            };
+            Some((id.clone(), name))
+        })
+        .collect()
 }
 
 /// The comment lines right above an offset, without their `#`, joined.

@@ -321,10 +321,10 @@ fn tile_id<H: Hooks>(game: &Game<H>, ty: u16) -> &str {
         .map_or("?", |t| t.id.as_str())
 }
 
-/// A holding area's name as the map's holdings call it.
+/// A holding area's title (`holding isle "Isle of Man"`), or its name when it has none.
 fn holding_name<H: Hooks>(game: &Game<H>, h: u8) -> String {
     game.cfg
-        .holdings
+        .holding_titles
         .get(h as usize)
         .cloned()
         .unwrap_or_default()

@@ -42,9 +42,9 @@ pub fn player_name<'a, H: Hooks>(game: &'a Game<H>, p: usize, missing: &'a str) 
 fn held_title<H: Hooks>(out: &mut String, game: &Game<H>, owner: &str, h: usize) {
     let _ = write!(
         out,
-        "<g><title>{}'s follower in {}</title>",
-        esc(owner),
-        esc(&game.cfg.holdings[h])
+        "<g><title>{}: {}'s follower</title>",
+        esc(&game.cfg.holding_titles[h]),
+        esc(owner)
     );
 }
 
@@ -745,8 +745,9 @@ fn square_swatch(fill: &str, extra: &str) -> String {
     )
 }
 
-/// The legend's entries: only what the picture shows.
-fn legend_items(legend: &Legend) -> Vec<LegendItem> {
+/// The legend's entries: only what the picture shows. `holdings` are (name, title) of the rules'
+/// holding areas: a square attribute named like one is its square, and the legend says its title.
+fn legend_items(legend: &Legend, holdings: &[(&str, &str)]) -> Vec<LegendItem> {
     let mut items = Vec::new();
     for m in &legend.marks {
         items.push(match m {
@@ -822,7 +823,10 @@ fn legend_items(legend: &Legend) -> Vec<LegendItem> {
                 r##"<text x="8" y="12" font-size="10" font-weight="bold" text-anchor="middle" fill="#333">{}</text>"##,
                 esc(b)
             ),
-            &badge_meaning(k, b),
+            &match holdings.iter().find(|(name, _)| name == k) {
+                Some((_, title)) => format!("{title} ({k})"),
+                None => badge_meaning(k, b),
+            },
         ));
     }
     items
@@ -872,8 +876,9 @@ fn legend_svg(items: &[LegendItem], left: f64, top: f64, width: f64, k: f64) -> 
     (out, y + row - top)
 }
 
-/// The map alone: every square by kind and attributes, with coordinates, names and a legend.
-pub fn map_svg(map: &MapBoard) -> String {
+/// The map alone: every square by kind and attributes, with coordinates, names and a legend
+/// (`holdings`: the rules' holding areas as (name, title), when the rules are known).
+pub fn map_svg(map: &MapBoard, holdings: &[(&str, &str)]) -> String {
     let f = Frame::new(0, 0, map.width.max(1), map.height.max(1));
     let mut body = String::new();
     let mut names = Names::default();
@@ -883,7 +888,7 @@ pub fn map_svg(map: &MapBoard) -> String {
     let width = f.width().max(420.0);
     let k = f.k;
     let (legend, legend_h) = legend_svg(
-        &legend_items(&legend),
+        &legend_items(&legend, holdings),
         LEFT,
         f.board_bottom() + 10.0 * k,
         width - LEFT - 8.0,
@@ -1031,7 +1036,14 @@ pub fn base<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Base {
             );
         }
     }
-    let mut legend = legend_items(&legend);
+    let holdings: Vec<(&str, &str)> = game
+        .cfg
+        .holdings
+        .iter()
+        .zip(&game.cfg.holding_titles)
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let mut legend = legend_items(&legend, &holdings);
     if snap.stacks.iter().any(|s| s.left > 0) || !game.st.tile_stacks.is_empty() {
         let mut swatch = String::new();
         stack_picture(&mut swatch, (0.0, 0.0), 11.0, None);
@@ -1599,7 +1611,7 @@ fn player_row<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, p: us
     );
     let mut x = chips_in_row(out, game, snap, Place::Hand(p as u8), LEFT + 340.0, mid);
     // The player's own areas of per-player holdings (`holding bid per player`), each named.
-    for (h, name) in game.cfg.holdings.iter().enumerate() {
+    for (h, name) in game.cfg.holding_titles.iter().enumerate() {
         let place = Place::PlayerHolding(h as u8, p as u8);
         if snap.chips.iter().any(|c| c.place == place) {
             panel_line(out, x + 4.0, mid + 5.0, &format!("{name}:"));
@@ -1618,7 +1630,7 @@ fn player_row<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, p: us
 /// A holding's row: its name, the chips and the followers in it.
 fn holding_row<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, h: usize, y: f64) {
     let mid = y + PANEL_ROW / 2.0;
-    panel_line(out, LEFT, mid + 5.0, &game.cfg.holdings[h]);
+    panel_line(out, LEFT, mid + 5.0, &game.cfg.holding_titles[h]);
     let mut x = chips_in_row(out, game, snap, Place::Holding(h as u8), LEFT + 200.0, mid);
     // Each follower there, with its owner named in a tooltip, then how many each player has.
     let mut per_player = vec![0u32; game.st.players.len()];

@@ -34,8 +34,13 @@ pub enum ItemKind {
         value: Expr,
     },
     Chips(Vec<ChipEntry>),
-    /// `holding NAME [per player]`: a holding area, shared or one per player.
-    Holding(Ident, bool),
+    /// `holding NAME ["Title"] [per player]`: a holding area, shared or one per player, with the
+    /// title people read ("Isle of Man") when it has one.
+    Holding {
+        name: Ident,
+        title: Option<StrLit>,
+        per_player: bool,
+    },
     Setup(Block),
     Rule {
         name: Ident,

@@ -267,6 +267,12 @@ pub fn game_config(prog: &Program, values: &HeaderValues, loaded: Loaded) -> cra
             .map(|c| (c.colour, c.value.clamp(0, 255) as u8))
             .collect(),
         holdings: prog.holdings.clone(),
+        holding_titles: prog
+            .holdings
+            .iter()
+            .zip(&prog.holding_titles)
+            .map(|(name, title)| title.clone().unwrap_or_else(|| name.clone()))
+            .collect(),
         holdings_per_player: prog.holdings_per_player.clone(),
         fixed_stack: None,
         sources: loaded.sources,

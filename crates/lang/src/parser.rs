@@ -708,6 +708,10 @@ impl Builder {
             Rule::chips => ItemKind::Chips(self.chip_entries(it)?),
             Rule::holding => {
                 let name = self.ident(self.next(&mut it, &span)?);
+                let title = match it.next_if(|p| p.as_rule() == Rule::string) {
+                    Some(p) => Some(self.string(p)?),
+                    None => None,
+                };
                 let per =
                     match it.next() {
                         None => false,
@@ -730,7 +734,11 @@ impl Builder {
                             }
                         }
                     };
-                ItemKind::Holding(name, per)
+                ItemKind::Holding {
+                    name,
+                    title,
+                    per_player: per,
+                }
             }
             Rule::setup => ItemKind::Setup(self.block(self.next(&mut it, &span)?, 0)?),
             Rule::rule => self.rule_def(it, &span)?,

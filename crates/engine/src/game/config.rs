@@ -28,6 +28,8 @@ pub struct Config {
     /// The chip set: (colour, value) per chip, in id order.
     pub chip_set: Vec<(u8, u8)>,
     pub holdings: Vec<String>,
+    /// What people read for each holding area: its title in the rules, or else its name.
+    pub holding_titles: Vec<String>,
     /// Whether each holding area is one per player (`holding bid per player`).
     pub holdings_per_player: Vec<bool>,
     /// A fixed draw order (tile type ids, first drawn first) instead of a shuffle.

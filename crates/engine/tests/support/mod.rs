@@ -129,6 +129,7 @@ pub fn config(t: &Tiles, stack: &[&str], followers: u16) -> Config {
         colours: vec![],
         chip_set: vec![],
         holdings: vec![],
+        holding_titles: vec![],
         holdings_per_player: vec![],
         fixed_stack: (!stack.is_empty()).then(|| stack.iter().map(|id| t.ty(id)).collect()),
         sources: Vec::new(),

@@ -50,10 +50,15 @@ impl Checker {
                         chips_file = Some(f);
                         self.declare_chips(entries);
                     }
-                    ItemKind::Holding(name, per_player)
-                        if self.declare(name, Global::Holding(self.prog.holdings.len() as u16)) =>
-                    {
+                    ItemKind::Holding {
+                        name,
+                        title,
+                        per_player,
+                    } if self.declare(name, Global::Holding(self.prog.holdings.len() as u16)) => {
                         self.prog.holdings.push(name.name.clone());
+                        self.prog
+                            .holding_titles
+                            .push(title.as_ref().map(|t| t.value.clone()));
                         self.prog.holdings_per_player.push(*per_player);
                     }
                     _ => {}
