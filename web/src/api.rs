@@ -156,7 +156,7 @@ fn check(name: &str, text: &str, maps: &[Source]) -> Value {
 fn check_map(name: &str, text: &str) -> Value {
     let source = Source::new(name, text);
     let (diags, svg) = match carto::map::parse_map(&source, &carto::variant::BundledOnly) {
-        Ok(board) => (Vec::new(), Some(carto::render::svg::map_svg(&board))),
+        Ok(board) => (Vec::new(), Some(carto::render::svg::map_svg(&board, &[]))),
         Err(d) => (d, None),
     };
     let diagnostics: Vec<Value> = diags
@@ -227,7 +227,10 @@ fn doc(name: &str, text: &str, sets: &[String], maps: &[Source]) -> Value {
     };
     let page = carto::doc::page(&v);
     let markdown = carto::doc::markdown(&page, v.map.as_deref(), &carto::doc::Links::None);
-    let map = v.map.as_deref().map(carto::render::svg::map_svg);
+    let map = v
+        .map
+        .as_deref()
+        .map(|m| carto::render::svg::map_svg(m, &carto::doc::holding_titles(&v)));
     json!({
         "name": v.name,
         "title": page.title,
