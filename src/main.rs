@@ -165,18 +165,23 @@ fn main() -> ExitCode {
     // failed write is said, with the command's own message if it has one.
     let r = match (r, cmd::finish_stdout()) {
         (Ok(()), flushed) => flushed,
-        (Err(Failure::Input(e)), Err(Failure::Input(w))) => Err(Failure::Input(
-            carto::variant::InputError(format!("{}\n{}", e.0.trim_end(), w.0).trim().to_string()),
-        )),
+        (Err(Failure::Input(e)), Err(Failure::Input(w))) => {
+            Err(Failure::Input(carto::variant::InputError {
+                text: format!("{}\n{}", e.text.trim_end(), w.text)
+                    .trim()
+                    .to_string(),
+                ..e
+            }))
+        }
         (Err(e), _) => Err(e),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input(e)) => {
             // `check` has printed its diagnostics already and fails with an empty message.
-            if !e.0.trim().is_empty() {
+            if !e.text.trim().is_empty() {
                 // A name or line of 100,000 characters from a stranger's file is cut, not echoed.
-                for line in e.0.trim_end().lines() {
+                for line in e.text.trim_end().lines() {
                     eprintln!("{}", carto::diag::cut_long_line(line));
                 }
             }

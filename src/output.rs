@@ -376,8 +376,7 @@ pub use crate::render::ascii::ascii_board;
 pub use crate::render::text::{transcript, transcript_with, TranscriptOptions};
 
 /// One diagnostic as `carto check --format json` writes it (and the playground): where (1-based line
-/// and column, in characters), how bad, its kind's code (`null` for a problem not yet given one),
-/// what and the hint. The fields are listed in README.md ("Machine-readable output").
+/// and column, in characters), how bad, its kind's code, what and the hint. The fields are listed in README.md ("Machine-readable output").
 pub fn diagnostic_json(src: &crate::diag::Source, d: &crate::diag::Diagnostic) -> Value {
     let (line, column) = src.line_col(d.span.start);
     let (end_line, end_column) = src.line_col(d.span.end.max(d.span.start));
@@ -390,7 +389,7 @@ pub fn diagnostic_json(src: &crate::diag::Source, d: &crate::diag::Diagnostic) -
         "end_line": end_line,
         "end_column": end_column,
         "severity": severity,
-        "code": d.code.map(|c| c.as_str()),
+        "code": d.code.as_str(),
         "message": d.message,
         "label": d.label,
         "hint": hint,

@@ -47,7 +47,7 @@ fn fail_at(src: &Source, line: usize, col: usize, msg: String, changed: &[String
             text.push_str(&format!("\n    {c}"));
         }
     }
-    InputError(text)
+    InputError::msg(text)
 }
 
 /// The first line (0-based) where the log's values and the replay's text differ, with both lines.
@@ -315,9 +315,9 @@ fn with_rules_change(e: InputError, start: &Value, path: &str, bundled: bool) ->
         false => crate::files::read_text(file).ok(),
     };
     match now {
-        Some(text) if crate::sources::sha256(&text) != logged => InputError(format!(
+        Some(text) if crate::sources::sha256(&text) != logged => InputError::msg(format!(
             "{}\n\nnote: `{path}` has changed since the game was played (its SHA-256 is not the log's)",
-            e.0.trim_end()
+            e.text.trim_end()
         )),
         _ => e,
     }

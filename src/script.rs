@@ -1,7 +1,7 @@
 //! Scripted games: a variant, players, seed, optionally the exact tile order, start squares and chip
 //! layout, then each decision by its option name, with assertions along the way. Format in README.md.
 
-use crate::diag::{Diagnostic, Source};
+use crate::diag::{Code, Diagnostic, Source};
 use crate::game::{play_random, Config, Game};
 use crate::lang::interp::Interp;
 use crate::rng::Rng;
@@ -44,9 +44,19 @@ struct Header {
 pub struct ScriptRun {
     pub game: Game<Interp>,
     pub variant: Variant,
-    /// Warnings about the script, rendered (`file:line:col`, the line, a caret); empty when none:
-    /// a `tiles` stack that does not match the tile sets.
-    pub warnings: String,
+    /// Warnings about the script (a `tiles` stack that does not match the tile sets); empty when
+    /// none.
+    pub warnings: Vec<(Source, Diagnostic)>,
+}
+
+impl ScriptRun {
+    /// The warnings rendered (`file:line:col`, the line, a caret); empty when none.
+    pub fn warnings_text(&self) -> String {
+        self.warnings
+            .iter()
+            .map(|(src, d)| src.render(std::slice::from_ref(d)))
+            .collect()
+    }
 }
 
 fn line_spans(text: &str) -> Vec<(Range<usize>, &str)> {
@@ -66,8 +76,17 @@ fn line_spans(text: &str) -> Vec<(Range<usize>, &str)> {
     out
 }
 
-fn fail(src: &Source, span: Range<usize>, msg: impl Into<String>, label: &str) -> InputError {
-    InputError(src.render(&[Diagnostic::uncoded_error(span, msg).with_label(label)]))
+fn fail(
+    src: &Source,
+    code: Code,
+    span: Range<usize>,
+    msg: impl Into<String>,
+    label: &str,
+) -> InputError {
+    InputError::in_file(
+        src,
+        vec![Diagnostic::error(code, span, msg).with_label(label)],
+    )
 }
 
 /// Runs a script. Problems come back as rendered diagnostics naming the script's line.
@@ -114,7 +133,7 @@ struct Setup {
     variant: Variant,
     steps: Vec<(Step, Range<usize>)>,
     seed: u64,
-    warnings: String,
+    warnings: Vec<(Source, Diagnostic)>,
 }
 
 /// Reads the script's header, loads its variant and sets up its game.
@@ -126,7 +145,15 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
     let warnings = stack_warnings(src, &h, &cfg);
     let mut game = variant
         .new_game(Arc::new(cfg), &h.players, h.seed, true)
-        .map_err(|e| fail(src, 0..0, e.to_string(), "while setting up the game"))?;
+        .map_err(|e| {
+            fail(
+                src,
+                e.code(),
+                0..0,
+                e.to_string(),
+                "while setting up the game",
+            )
+        })?;
     lay_chips(src, &h, &mut game)?;
     Ok(Setup {
         game,
@@ -138,10 +165,10 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
 }
 
 /// A `tiles` stack with more copies of a tile than the tile sets have (the start tile's copy on the
-/// board counted), rendered as warnings; none with `stack free-form`.
-fn stack_warnings(src: &Source, h: &Header, cfg: &Config) -> String {
+/// board counted), as warnings; none with `stack free-form`.
+fn stack_warnings(src: &Source, h: &Header, cfg: &Config) -> Vec<(Source, Diagnostic)> {
     let (Some((_, span)), Some(order), false) = (&h.tiles, &cfg.fixed_stack, h.free_stack) else {
-        return String::new();
+        return Vec::new();
     };
     let mut used = vec![0u32; cfg.counts.len()];
     for &t in order {
@@ -153,8 +180,7 @@ fn stack_warnings(src: &Source, h: &Header, cfg: &Config) -> String {
     if let Some(n) = used.get_mut(cfg.start_tile as usize) {
         *n += 1;
     }
-    let diags: Vec<Diagnostic> = used
-        .iter()
+    used.iter()
         .zip(&cfg.counts)
         .enumerate()
         .filter(|(_, (&n, &have))| n > have)
@@ -165,19 +191,16 @@ fn stack_warnings(src: &Source, h: &Header, cfg: &Config) -> String {
             } else {
                 ""
             };
-            Diagnostic::uncoded_warning(
+            let d = Diagnostic::warning(
+                Code::StackMismatch,
                 span.clone(),
                 format!("the stack has {n} of tile {id}{start}; the tile sets have {have}"),
             )
             .with_label("does not match the tile sets")
-            .with_note("write `stack free-form` in the header if the stack need not match them")
+            .with_note("write `stack free-form` in the header if the stack need not match them");
+            (src.clone(), d)
         })
-        .collect();
-    if diags.is_empty() {
-        String::new()
-    } else {
-        src.render(&diags)
-    }
+        .collect()
 }
 
 /// The statements that belong to a script's header, before its first move.
@@ -230,7 +253,7 @@ fn read_lines(src: &Source) -> Result<(Header, Steps), InputError> {
         match step_line(word, rest, line) {
             Ok(step) => steps.push((step, span)),
             Err((msg, note)) => errors.push(
-                Diagnostic::uncoded_error(span, msg)
+                Diagnostic::error(Code::ScriptLine, span, msg)
                     .with_label("here")
                     .with_note(note),
             ),
@@ -239,7 +262,7 @@ fn read_lines(src: &Source) -> Result<(Header, Steps), InputError> {
     if errors.is_empty() {
         Ok((h, steps))
     } else {
-        Err(InputError(src.render(&errors)))
+        Err(InputError::in_file(src, errors))
     }
 }
 
@@ -258,7 +281,8 @@ fn misplaced_header(
     if let Some(meant) = meant {
         if !errors.iter().any(|d| d.span == first_span) {
             errors.push(
-                Diagnostic::uncoded_error(
+                Diagnostic::error(
+                    Code::ScriptLine,
                     first_span,
                     format!("`{first_word}` is not a header statement"),
                 )
@@ -268,11 +292,15 @@ fn misplaced_header(
         }
     }
     errors.push(
-        Diagnostic::uncoded_error(span, format!("`{word}` after the first move"))
-            .with_label("a header statement")
-            .with_note(format!(
-                "`{word}` belongs to the script's header: move it above the first move (`{first}`)"
-            )),
+        Diagnostic::error(
+            Code::ScriptLine,
+            span,
+            format!("`{word}` after the first move"),
+        )
+        .with_label("a header statement")
+        .with_note(format!(
+            "`{word}` belongs to the script's header: move it above the first move (`{first}`)"
+        )),
     );
 }
 
@@ -299,14 +327,17 @@ fn header_line(
     rest: &str,
     span: Range<usize>,
 ) -> Result<(), Diagnostic> {
-    let here = |msg: String| Diagnostic::uncoded_error(span.clone(), msg).with_label("here");
+    let here =
+        |msg: String| Diagnostic::error(Code::ScriptLine, span.clone(), msg).with_label("here");
+    let no_variant =
+        |msg: &str| Diagnostic::error(Code::ScriptVariant, span.clone(), msg).with_label("here");
     match word {
         "variant" if h.variant.is_some() => {
-            return Err(here("`variant` given twice".into())
+            return Err(no_variant("`variant` given twice")
                 .with_note("a script plays one variant: keep one `variant` line"));
         }
         "variant" if rest.is_empty() => {
-            return Err(here("`variant` names no variant".into())
+            return Err(no_variant("`variant` names no variant")
                 .with_note("write `variant NAME` (a bundled variant) or `variant PATH.rules`"));
         }
         "variant" => h.variant = Some(rest.to_string()),
@@ -393,13 +424,16 @@ fn chip_line(
         (Some(id), Some(&"at"), Some(place)) => match &parts[3..] {
             [] | ["face", "down"] => Ok((id, place.to_string(), false, span)),
             ["face", "up"] => Ok((id, place.to_string(), true, span)),
-            _ => Err(
-                Diagnostic::uncoded_error(span, "a chip lies `face up` or `face down`")
-                    .with_label("here")
-                    .with_note("write a chip layout as `chip ID at PLACE [face up|down]`"),
-            ),
+            _ => Err(Diagnostic::error(
+                Code::ScriptLine,
+                span,
+                "a chip lies `face up` or `face down`",
+            )
+            .with_label("here")
+            .with_note("write a chip layout as `chip ID at PLACE [face up|down]`")),
         },
-        _ => Err(Diagnostic::uncoded_error(
+        _ => Err(Diagnostic::error(
+            Code::ScriptLine,
             span,
             "write a chip layout as `chip ID at PLACE [face up]`",
         )
@@ -457,6 +491,7 @@ fn load_script_variant(src: &Source, h: &Header) -> Result<Variant, InputError> 
         if src.text.trim_start().starts_with('{') {
             return Err(fail(
                 src,
+                Code::ScriptVariant,
                 0..0,
                 "this is a game log (JSON Lines), not a script: replay it with `carto replay`",
                 "a log line",
@@ -464,6 +499,7 @@ fn load_script_variant(src: &Source, h: &Header) -> Result<Variant, InputError> 
         }
         return Err(fail(
             src,
+            Code::ScriptVariant,
             0..0,
             "the script names no variant",
             "add a line `variant NAME` first",
@@ -474,25 +510,27 @@ fn load_script_variant(src: &Source, h: &Header) -> Result<Variant, InputError> 
         match crate::paths::beside(&src.name, &variant_name, ".rules") {
             Ok(p) => p.display().to_string(),
             Err(e) => {
-                let d = Diagnostic::uncoded_error(span, e).with_label("this variant");
-                return Err(InputError(src.render(&[d])));
+                let d = Diagnostic::error(Code::ScriptVariant, span, e).with_label("this variant");
+                return Err(InputError::in_file(src, vec![d]));
             }
         }
     } else {
         variant_name.clone()
     };
     if let Err(e) = crate::variant::rules_source(&vpath) {
-        let text = e.0.trim_end().trim_start_matches("error: ");
+        let text = e.text.trim_end().trim_start_matches("error: ");
         let (msg, notes) = text.split_once('\n').unwrap_or((text, ""));
-        let mut d = Diagnostic::uncoded_error(span, msg.to_string()).with_label("this variant");
+        let mut d = Diagnostic::error(Code::ScriptVariant, span, msg.to_string())
+            .with_label("this variant");
         for n in notes.lines() {
             d = d.with_note(n.trim().to_string());
         }
-        return Err(InputError(src.render(&[d])));
+        return Err(InputError::in_file(src, vec![d]));
     }
     load_variant_with(&vpath, &h.sets, &|i, e| {
         let (msg, notes) = e.split_once('\n').unwrap_or((&e, ""));
-        let mut d = Diagnostic::uncoded_error(
+        let mut d = Diagnostic::error(
+            Code::BadSet,
             h.set_spans[i].clone(),
             format!("`set {}`: {msg}", h.sets[i]),
         )
@@ -500,7 +538,7 @@ fn load_script_variant(src: &Source, h: &Header) -> Result<Variant, InputError> 
         for n in notes.lines() {
             d = d.with_note(n.trim().to_string());
         }
-        InputError(src.render(&[d]))
+        InputError::in_file(src, vec![d])
     })
 }
 
@@ -518,6 +556,7 @@ fn check_script_players(src: &Source, h: &Header, variant: &Variant) -> Result<(
     if h.players.len() < lo || h.players.len() > hi {
         return Err(fail(
             src,
+            Code::ScriptPlayers,
             h.players_span.clone(),
             format!(
                 "{} is for {lo} to {hi} players, not {}",
@@ -534,6 +573,7 @@ fn check_script_players(src: &Source, h: &Header, variant: &Variant) -> Result<(
     {
         return Err(fail(
             src,
+            Code::ScriptPlayers,
             h.players_span.clone(),
             format!(
                 "player name `{}` holds {}",
@@ -547,6 +587,7 @@ fn check_script_players(src: &Source, h: &Header, variant: &Variant) -> Result<(
     if let Some(p) = twice.map(|i| &h.players[i]) {
         return Err(fail(
             src,
+            Code::ScriptPlayers,
             h.players_span.clone(),
             format!("player name `{p}` given twice"),
             "players",
@@ -560,6 +601,7 @@ fn configure(src: &Source, h: &Header, variant: &Variant) -> Result<Config, Inpu
     if !h.starts.is_empty() && variant.map.is_none() {
         return Err(fail(
             src,
+            Code::ScriptSetup,
             h.starts_span.clone(),
             format!(
                 "{} is played on the endless table: it has no start squares to choose",
@@ -574,6 +616,7 @@ fn configure(src: &Source, h: &Header, variant: &Variant) -> Result<Config, Inpu
         let Some(t) = cfg.tile_by_id(id) else {
             return Err(fail(
                 src,
+                Code::ScriptSetup,
                 span.clone(),
                 format!("no tile `{id}` in this variant's tile sets"),
                 "unknown tile",
@@ -588,6 +631,7 @@ fn configure(src: &Source, h: &Header, variant: &Variant) -> Result<Config, Inpu
         if ids.len() as u64 > most {
             return Err(fail(
                 src,
+                Code::ScriptSetup,
                 span.clone(),
                 format!("{} tiles; a game takes at most {most}", ids.len()),
                 "too many tiles",
@@ -598,6 +642,7 @@ fn configure(src: &Source, h: &Header, variant: &Variant) -> Result<Config, Inpu
             let Some(t) = cfg.tile_by_id(id) else {
                 return Err(fail(
                     src,
+                    Code::ScriptSetup,
                     span.clone(),
                     format!("no tile `{id}` in this variant's tile sets"),
                     "unknown tile",
@@ -614,7 +659,7 @@ fn configure(src: &Source, h: &Header, variant: &Variant) -> Result<Config, Inpu
 fn lay_chips(src: &Source, h: &Header, game: &mut Game<Interp>) -> Result<(), InputError> {
     for (id, place, up, span) in &h.chips {
         lay_chip(game, *id, place, *up)
-            .map_err(|(msg, label)| fail(src, span.clone(), msg, label))?;
+            .map_err(|(msg, label)| fail(src, Code::ScriptSetup, span.clone(), msg, label))?;
     }
     Ok(())
 }
@@ -667,11 +712,11 @@ fn play_steps(
     let end = steps.last().map_or(0..0, |(_, span)| span.clone());
     // A rule's failure is reported at the script's line, with where the rule is.
     let game_fail = |span: Range<usize>, e: crate::game::GameError, label: &str| {
-        let mut d = Diagnostic::uncoded_error(span, e.to_string()).with_label(label);
+        let mut d = Diagnostic::error(e.code(), span, e.to_string()).with_label(label);
         if let Some(at) = variant.rule_location(&e) {
             d = d.with_note(format!("the rule is at {at}"));
         }
-        InputError(src.render(&[d]))
+        InputError::in_file(src, vec![d])
     };
     for (step, span) in steps {
         let live = game
@@ -682,13 +727,15 @@ fn play_steps(
                 if !live {
                     return Err(fail(
                         src,
+                        Code::MoveRefused,
                         span,
                         "the game is over: no decision is left",
                         "this step",
                     ));
                 }
-                let name = decider_named(game, &name)
-                    .map_err(|why| fail(src, span.clone(), why, "who decides"))?;
+                let name = decider_named(game, &name).map_err(|why| {
+                    fail(src, Code::MoveRefused, span.clone(), why, "who decides")
+                })?;
                 let i = game
                     .find_option(name)
                     .map_err(|why| refused(src, span.clone(), why, name, variant))?;
@@ -699,7 +746,7 @@ fn play_steps(
                 play_random(game, &mut rng).map_err(|e| game_fail(span, e, "while playing on"))?;
             }
             expectation => expect(game, live, &expectation)
-                .map_err(|(msg, label)| fail(src, span, msg, label))?,
+                .map_err(|(msg, label)| fail(src, Code::ExpectationFailed, span, msg, label))?,
         }
     }
     // After the last line, every step that needs no decision is played (scoring, the end of the
@@ -717,14 +764,14 @@ fn refused(
     name: &str,
     variant: &Variant,
 ) -> InputError {
-    let mut d = Diagnostic::uncoded_error(span, why).with_label("refused");
+    let mut d = Diagnostic::error(Code::MoveRefused, span, why).with_label("refused");
     let action = name.split_whitespace().next().unwrap_or("");
     if let Some(at) = variant.removal_of(action) {
         d = d.with_note(format!(
             "there is no action `{action}`: the house rule at {at} removes it (`remove action {action}`)"
         ));
     }
-    InputError(src.render(&[d]))
+    InputError::in_file(src, vec![d])
 }
 
 /// A failed assertion: the message and the label of the line.

@@ -1,7 +1,7 @@
 //! Loading a variant: its rules file (bundled or from disk), checked; the map and tile sets its header
 //! names; parameters set on the command line; and the engine configuration built from all of that.
 
-use crate::diag::Source;
+use crate::diag::{Code, Diagnostic, Source};
 use crate::game::{compile_tiles, Config};
 use crate::header::{game_config, Loaded};
 use crate::lang::check::{check_source, render, BUNDLED_RULES};
@@ -11,13 +11,63 @@ use crate::sources::{RecordingMaps, RecordingRules, Sources};
 use crate::tiles::{bundled_tile_set, parse_tile_set};
 use std::sync::Arc;
 
-/// A problem with the user's input: the message is ready to print (diagnostics rendered).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputError(pub String);
+/// A problem with the user's input: the text is ready to print (diagnostics rendered), and says its
+/// kind (`--format json`).
+#[derive(Debug, Clone)]
+pub struct InputError {
+    /// For people: the diagnostics rendered (`file:line:col`, the line, a caret), or `error: …`
+    /// for a problem without a place in a file.
+    pub text: String,
+    /// The kind of its (first) error; `None` for a failure of the command itself rather than of a
+    /// file it reads (an output that cannot be written, a combination of options).
+    pub code: Option<Code>,
+    /// Its problems with their files, when they have a place in one.
+    pub diagnostics: Vec<(Source, Diagnostic)>,
+}
+
+impl InputError {
+    /// A failure of the command itself, ready to print (`error: …`).
+    pub fn msg(text: impl Into<String>) -> Self {
+        InputError {
+            text: text.into(),
+            code: None,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// A problem of kind `code` without a place in a file, ready to print (`error: …`).
+    pub fn new(code: Code, text: impl Into<String>) -> Self {
+        InputError {
+            code: Some(code),
+            ..InputError::msg(text)
+        }
+    }
+
+    /// Problems in files (at least one error), rendered; the kind is the first error's.
+    pub fn located(diagnostics: Vec<(Source, Diagnostic)>) -> Self {
+        let mut text = String::new();
+        for (src, d) in &diagnostics {
+            text.push_str(&src.render(std::slice::from_ref(d)));
+        }
+        InputError {
+            text,
+            code: diagnostics
+                .iter()
+                .find(|(_, d)| d.is_error())
+                .map(|(_, d)| d.code),
+            diagnostics,
+        }
+    }
+
+    /// Problems in one file.
+    pub fn in_file(src: &Source, diagnostics: Vec<Diagnostic>) -> Self {
+        InputError::located(diagnostics.into_iter().map(|d| (src.clone(), d)).collect())
+    }
+}
 
 impl std::fmt::Display for InputError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.text)
     }
 }
 
@@ -61,7 +111,7 @@ pub fn not_a_variant(name: &str) -> crate::diag::Diagnostic {
 /// ([`crate::files::read_text`]: regular files only, with a size limit).
 pub fn read_text(path: &str) -> Result<String, InputError> {
     crate::files::read_text(std::path::Path::new(path))
-        .map_err(|e| InputError(format!("error: {e}")))
+        .map_err(|e| InputError::new(Code::Unreadable, format!("error: {e}")))
 }
 
 /// Whether `name` is a bundled rules file's name (not a path).
@@ -80,7 +130,7 @@ pub fn rules_source(name_or_path: &str) -> Result<Source, InputError> {
         let hint = crate::diag::did_you_mean(name_or_path, names.iter().copied())
             .map(|s| format!(" (did you mean `{s}`?)"))
             .unwrap_or_default();
-        return Err(InputError(format!(
+        return Err(InputError::new(Code::Unreadable, format!(
             "error: no variant named `{name_or_path}`{hint}\n  bundled variants: {}\n  or give the path of a rules file",
             names.join(", ")
         )));
@@ -262,7 +312,7 @@ impl Variant {
         };
         let (src, span) = self.rule_source(rule)?;
         let what = if *action { "action" } else { "rule" };
-        let d = crate::diag::Diagnostic::uncoded_error(span, format!("{what} `{rule}`: {message}"))
+        let d = Diagnostic::error(e.code(), span, format!("{what} `{rule}`: {message}"))
             .with_label("while running this");
         Some(src.render(&[d]))
     }
@@ -341,7 +391,7 @@ pub fn value_json(prog: &Program, v: Value) -> serde_json::Value {
 /// Loads, checks and configures a variant. `sets` are `name=value` overrides of parameters.
 pub fn load_variant(name_or_path: &str, sets: &[String]) -> Result<Variant, InputError> {
     load_variant_with(name_or_path, sets, &|i, e| {
-        InputError(format!("error: `--set {}`: {e}", sets[i]))
+        InputError::new(Code::BadSet, format!("error: `--set {}`: {e}", sets[i]))
     })
 }
 
@@ -387,7 +437,8 @@ pub fn variant_from_texts(
             // The map the checker loaded, unless a path in an imported file's header would point
             // elsewhere from the rules file.
             Some((from, board)) if same_map(m, &from, &source, maps) => board,
-            _ => load_map_given(m, &source, Some(&sources), maps).map_err(InputError)?,
+            _ => load_map_given(m, &source, Some(&sources), maps)
+                .map_err(|e| InputError::new(Code::MapNotLoaded, e))?,
         })),
         _ => None,
     };
@@ -441,19 +492,22 @@ fn checked_program(
     let loader = |name: &str, from: &Source| load_map_given(name, from, Some(sources), maps);
     let result = check_source(source, &RecordingRules(sources), &loader);
     if result.errors() > 0 {
-        return Err(InputError(render(&result)));
+        return Err(InputError::located(result.diagnostics));
     }
     let warnings = render(&result);
     let Some(program) = result.program else {
-        return Err(InputError(render(&result)));
+        return Err(InputError::located(result.diagnostics));
     };
     if !result.declares_variant {
-        return Err(InputError(format!(
-            "error: `{}` declares no variant: it is shared rules for variants to import\n  \
+        return Err(InputError::new(
+            Code::SharedRules,
+            format!(
+                "error: `{}` declares no variant: it is shared rules for variants to import\n  \
              to play it, add a header `variant \"name\" {{ … }}`; bundled variants: {}",
-            source.name,
-            variant_names().join(", ")
-        )));
+                source.name,
+                variant_names().join(", ")
+            ),
+        ));
     }
     Ok(Checked {
         program,
@@ -545,7 +599,7 @@ fn header_of(
                 format!("error: in the variant's header: {}{note}", p.message)
             })
             .collect();
-        InputError(lines.join("\n"))
+        InputError::new(Code::HeaderRefused, lines.join("\n"))
     })
 }
 
@@ -567,7 +621,9 @@ fn load_tile_sets(
             None => {
                 // As the checker reads it: a `.toml` file beside the rules, never an absolute path.
                 let p = crate::paths::beside(&source.name, t, ".toml")
-                    .map_err(|e| InputError(format!("error: tile set: {e}")))?
+                    .map_err(|e| {
+                        InputError::new(Code::TileSetNotLoaded, format!("error: tile set: {e}"))
+                    })?
                     .display()
                     .to_string();
                 match read.iter().find(|(s, _)| s.name == p) {
@@ -585,19 +641,23 @@ fn load_tile_sets(
             (None, Some(parsed)) => parsed,
             (None, None) => parse_tile_set(t, &src),
         };
-        sets.push(parsed.map_err(|d| InputError(src.render(&d)))?);
+        sets.push(parsed.map_err(|d| InputError::in_file(&src, d))?);
     }
     let (tiles, counts, start) = compile_tiles(&sets);
     let total: u64 = counts.iter().map(|&c| c as u64).sum();
     if total > MAX_TILES {
-        return Err(InputError(format!(
-            "error: the tile sets {} hold {total} tiles; a game takes at most {MAX_TILES}",
-            names.join(", ")
-        )));
+        return Err(InputError::new(
+            Code::TooMany,
+            format!(
+                "error: the tile sets {} hold {total} tiles; a game takes at most {MAX_TILES}",
+                names.join(", ")
+            ),
+        ));
     }
     let Some(start_tile) = start else {
-        return Err(InputError(
-            "error: none of the tile sets has a start tile".into(),
+        return Err(InputError::new(
+            Code::HeaderRefused,
+            "error: none of the tile sets has a start tile",
         ));
     };
     Ok((tiles, counts, start_tile))
@@ -643,7 +703,7 @@ mod given_maps {
     const MAP: &str = "name = \"Given\"\ngrid = \"\"\"\n~~~~\n~..~\n~..~\n~~~~\n\"\"\"\n[legend]\n\"~\" = \"sea\"\n\".\" = \"land\"\n";
 
     fn no_sets(_: usize, e: String) -> InputError {
-        InputError(e)
+        InputError::msg(e)
     }
 
     /// A bundled map's name and board (whichever is first: tests in src/ name no bundled data).
@@ -680,7 +740,7 @@ mod given_maps {
         let e = variant_from_source(&rules, "my.rules", &[], &no_sets)
             .err()
             .unwrap();
-        assert!(e.0.contains("cannot load map `mine.toml`"), "{}", e.0);
+        assert!(e.text.contains("cannot load map `mine.toml`"), "{}", e.text);
     }
 
     /// A map given under a bundled map's name does not replace the bundled map.

@@ -114,7 +114,7 @@ fn random_games_of_every_variant_keep_their_invariants() {
             assert!(
                 r.is_ok(),
                 "{name} seed {seed}: {}",
-                r.err().map(|e| e.0).unwrap_or_default()
+                r.err().map(|e| e.text).unwrap_or_default()
             );
             checked += 1;
         }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 #[test]
 fn benelux_deals_two_stacks_of_five_per_island_colour() {
-    let v = load_variant("benelux", &[]).unwrap_or_else(|e| panic!("{}", e.0));
+    let v = load_variant("benelux", &[]).unwrap_or_else(|e| panic!("{}", e.text));
     let map = v.map.clone().unwrap();
     let total: u32 = v.config.counts.iter().sum();
     for seed in 1..=10 {

@@ -680,7 +680,7 @@ fn a_huge_grid_is_refused_not_allocated() {
 fn a_misspelt_bundled_part_is_named_as_such() {
     let (d, out) = errors("name = \"Two\"\n[[part]]\nmap = \"test-wst\"\noffset = [0, 0]\n");
     assert_eq!(d.len(), 1, "{out}");
-    assert_eq!(d[0].code, Some(carto::diag::Code::Part));
+    assert_eq!(d[0].code, carto::diag::Code::Part);
     assert!(
         out.contains("no bundled map `test-wst`: did you mean `test-west`?"),
         "{out}"

@@ -16,10 +16,10 @@ fn scores(rules: &str, seeds: u64) -> Vec<Vec<i64>> {
          {rules}\n"
     );
     let source = carto::diag::Source::new("probe.rules", text);
-    let no_sets = |_: usize, e: String| InputError(e);
+    let no_sets = |_: usize, e: String| InputError::msg(e);
     let v = match variant_from_source(&source, "probe.rules", &[], &no_sets) {
         Ok(v) => v,
-        Err(e) => panic!("probe rules: {}", e.0),
+        Err(e) => panic!("probe rules: {}", e.text),
     };
     let players = ["ann".to_string(), "bob".to_string(), "cyd".to_string()];
     let mut g = v

@@ -49,7 +49,7 @@ fn layout(game: &Game<Interp>) -> (Vec<(i32, i32)>, usize) {
 #[test]
 fn scattered_chips_keep_apart_from_each_other_used_starts_and_open_large_city_sides() {
     for &(name, want) in SCATTERED {
-        let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {}", e.0));
+        let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {}", e.text));
         let map = v.map.clone().unwrap();
         for seed in SEEDS {
             let game = new_game(&v, seed);
@@ -106,7 +106,7 @@ fn scattered_chips_keep_apart_from_each_other_used_starts_and_open_large_city_si
 #[test]
 fn the_scatter_spreads_chips_over_the_map_and_follows_the_seed() {
     for &(name, want) in SCATTERED {
-        let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {}", e.0));
+        let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {}", e.text));
         let map = v.map.clone().unwrap();
         let mut layouts = BTreeSet::new();
         for seed in SEEDS {

@@ -39,14 +39,18 @@ fn scripted_games() {
                 .file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with("fail_"));
         let body = match (run_script(&src), must_fail) {
-            (Ok(run), false) => format!("{}{}", run.warnings, carto::output::transcript(&run.game)),
-            (Err(e), true) => e.0,
+            (Ok(run), false) => format!(
+                "{}{}",
+                run.warnings_text(),
+                carto::output::transcript(&run.game)
+            ),
+            (Err(e), true) => e.text,
             (Ok(_), true) => {
                 failures.push(format!("{name}: should have failed but ran"));
                 continue;
             }
             (Err(e), false) => {
-                failures.push(format!("{name}:\n{}", e.0));
+                failures.push(format!("{name}:\n{}", e.text));
                 continue;
             }
         };

@@ -1,20 +1,21 @@
-//! `carto check`: every problem in rules files, maps and tile sets.
+//! `carto check`: every problem in rules files, maps, tile sets and scripts.
 
 use super::{emit_json, plural, Failure, Format};
+use carto::diag::Code;
 use carto::variant::InputError;
 use serde_json::json;
 
 const EXAMPLES: &str = "\
 Examples:
   carto check my.rules                    every error and warning, with file:line:col
-  carto check my-map.toml my-tiles.toml   a map and a tile set (a file with [[tile]] tables)
+  carto check my-map.toml my.script       a map (or a tile set: [[tile]] tables), and a script, played
   carto check my.rules --format json      one JSON object (files, diagnostics), for an editor or CI";
 
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
     /// The rules files to check (paths; a bundled variant's name checks the bundled file); a map or
-    /// tile-set file (`.toml`) is checked as one.
+    /// tile-set file (`.toml`) is checked as one, and a script (`.script`) by playing it.
     #[arg(required = true)]
     files: Vec<String>,
     /// Checks against this map (a bundled name or a path) instead of the one the header names.
@@ -36,7 +37,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
             Ok(board) => Some(board),
             Err(e) => {
                 let e = e.trim_end().trim_start_matches("error: ");
-                return Err(Failure::Input(InputError(format!(
+                return Err(Failure::Input(InputError::msg(format!(
                     "error: cannot load map `{m}` (given by --map): {e}"
                 ))));
             }
@@ -56,7 +57,25 @@ pub fn run(a: Args) -> Result<(), Failure> {
                     let source = carto::diag::Source::new(f.as_str(), text);
                     report.checked(&source, &check_data_file(&source));
                 }
-                Err(e) => report.unreadable(f, &InputError(format!("error: {e}"))),
+                Err(e) => {
+                    report.unreadable(f, &InputError::new(Code::Unreadable, format!("error: {e}")))
+                }
+            }
+            continue;
+        }
+        if f.ends_with(".script") {
+            match carto::files::read_text(f.as_ref()) {
+                Ok(text) => {
+                    let source = carto::diag::Source::new(f.as_str(), text);
+                    match carto::script::run_script(&source) {
+                        Ok(run) => report.checked(&source, &found(run.warnings)),
+                        Err(e) if e.diagnostics.is_empty() => report.unreadable(f, &e),
+                        Err(e) => report.checked(&source, &found(e.diagnostics)),
+                    }
+                }
+                Err(e) => {
+                    report.unreadable(f, &InputError::new(Code::Unreadable, format!("error: {e}")))
+                }
             }
             continue;
         }
@@ -69,9 +88,19 @@ pub fn run(a: Args) -> Result<(), Failure> {
         emit_json(&json!({"files": report.files, "diagnostics": report.diagnostics}));
     }
     if report.failed {
-        Err(Failure::Input(InputError(String::new())))
+        Err(Failure::Input(InputError::msg(String::new())))
     } else {
         Ok(())
+    }
+}
+
+/// Problems found in a file (or the files it reads), as a check's result.
+fn found(
+    diagnostics: Vec<(carto::diag::Source, carto::diag::Diagnostic)>,
+) -> carto::lang::check::CheckResult {
+    carto::lang::check::CheckResult {
+        diagnostics,
+        ..Default::default()
     }
 }
 
@@ -124,13 +153,12 @@ fn check_data_file(source: &carto::diag::Source) -> carto::lang::check::CheckRes
             Err(d) => d,
         }
     };
-    carto::lang::check::CheckResult {
-        diagnostics: diagnostics
+    found(
+        diagnostics
             .into_iter()
             .map(|d| (source.clone(), d))
             .collect(),
-        ..Default::default()
-    }
+    )
 }
 
 /// What `check` has found so far, in the format asked for: text goes out file by file, JSON at the
@@ -143,19 +171,19 @@ struct Report {
 }
 
 impl Report {
-    /// A file that could not be read: one error, without a position.
+    /// A file that could not be read, or a problem without a position: one error.
     fn unreadable(&mut self, f: &str, e: &InputError) {
         self.failed = true;
-        let message = e.0.trim_end().trim_start_matches("error: ").to_string();
+        let message = e.text.trim_end().trim_start_matches("error: ").to_string();
         match self.format {
             Format::Text => {
-                eprintln!("{}", e.0.trim_end());
+                eprintln!("{}", e.text.trim_end());
                 emitln!("{f}: 1 error, 0 warnings");
             }
             Format::Json => self.diagnostics.push(json!({
                 "file": f, "line": null, "column": null, "end_line": null,
                 "end_column": null, "severity": "error",
-                "code": carto::diag::Code::Unreadable.as_str(), "message": message,
+                "code": e.code.unwrap_or(Code::Unreadable).as_str(), "message": message,
                 "label": "", "hint": null,
             })),
         }

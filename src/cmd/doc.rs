@@ -83,7 +83,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             // The checker refuses a variant whose name is not a name; a file name is never made of
             // anything else.
             if !carto::paths::is_name(&page.name) {
-                return Err(Failure::Input(InputError(format!(
+                return Err(Failure::Input(InputError::msg(format!(
                     "error: the variant's name `{}` cannot name a file",
                     page.name.escape_debug()
                 ))));
@@ -146,7 +146,7 @@ fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
             let file = parent
                 .ancestors()
                 .find(|a| !a.as_os_str().is_empty() && a.exists() && !a.is_dir());
-            Failure::Input(InputError(match file {
+            Failure::Input(InputError::msg(match file {
                 Some(f) => format!(
                     "error: `{}` is a file, not a folder: `--out` names the folder the pages are \
                      written to (it is created if missing)",
@@ -160,5 +160,5 @@ fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
         })?;
     }
     carto::files::write_text(path, text, "the page")
-        .map_err(|e| Failure::Input(InputError(format!("error: {e}"))))
+        .map_err(|e| Failure::Input(InputError::msg(format!("error: {e}"))))
 }

@@ -80,7 +80,7 @@ pub fn finish_stdout() -> Result<(), Failure> {
         .unwrap_or_else(|p| p.into_inner())
         .take();
     match first {
-        Some(e) => Err(Failure::Input(InputError(format!(
+        Some(e) => Err(Failure::Input(InputError::msg(format!(
             "error: cannot write to standard output: {e}"
         )))),
         None => Ok(()),
@@ -95,7 +95,7 @@ pub fn write_to(path: &str, text: &str, what: &str) -> Result<(), Failure> {
         return Ok(());
     }
     carto::files::write_text(path.as_ref(), text, what)
-        .map_err(|e| Failure::Input(InputError(format!("error: {e}"))))
+        .map_err(|e| Failure::Input(InputError::msg(format!("error: {e}"))))
 }
 
 /// Writes a game's log to `path` (`-`: standard output), naming its rules relative to the log's
@@ -141,7 +141,7 @@ impl From<InputError> for Failure {
 
 impl From<GameError> for Failure {
     fn from(e: GameError) -> Self {
-        Failure::Input(InputError(format!("error: {e}")))
+        Failure::Input(InputError::new(e.code(), format!("error: {e}")))
     }
 }
 

@@ -69,13 +69,13 @@ pub fn run(a: Args) -> Result<(), Failure> {
     if let Some(path) = a.log.as_ref().filter(|p| *p != carto::paths::STDIO) {
         // Said before the game is played, not after.
         carto::files::refuse_input(path.as_ref(), "the log")
-            .map_err(|e| InputError(format!("error: {e}")))?;
+            .map_err(|e| InputError::msg(format!("error: {e}")))?;
     }
     let mut seats = seat_agents(&a.agents, a.players.len())?;
     let mut game = new_game(&v, &a.players, a.seed, true)?;
     // A rule's failure (an overflow, the operation budget) points at the rule in its file.
     play_with_agents(&mut game, &mut seats, a.seed)
-        .map_err(|e| Failure::Input(InputError(v.explain(&e))))?;
+        .map_err(|e| Failure::Input(InputError::new(e.code(), v.explain(&e))))?;
     if let Some(path) = &a.log {
         super::write_log(&game, &v.params(), path)?;
         if path == carto::paths::STDIO {

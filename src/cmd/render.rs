@@ -67,7 +67,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             let loaded = args.log.load(path)?;
             let last = carto::render::timeline::last_turn(&loaded.game);
             if let Some(t) = args.turn.filter(|&t| t > last) {
-                return Err(Failure::Input(InputError(format!(
+                return Err(Failure::Input(InputError::msg(format!(
                     "error: {path} has turns 0 to {last}, not {t}"
                 ))));
             }
@@ -95,7 +95,7 @@ fn load_map(name: &str) -> Result<carto::map::MapBoard, Failure> {
                 } else {
                     format!("error: {e}")
                 };
-                return Err(Failure::Input(InputError(e)));
+                return Err(Failure::Input(InputError::msg(e)));
             }
             Err(_) => {}
         }
@@ -104,11 +104,11 @@ fn load_map(name: &str) -> Result<carto::map::MapBoard, Failure> {
         if is_rules || name.contains('/') || std::path::Path::new(name).exists() {
             return Failure::Input(e);
         }
-        Failure::Input(InputError(no_such_map(name)))
+        Failure::Input(InputError::msg(no_such_map(name)))
     })?;
     match &v.map {
         Some(m) => Ok((**m).clone()),
-        None => Err(Failure::Input(InputError(format!(
+        None => Err(Failure::Input(InputError::msg(format!(
             "error: {} is played on the endless table: it has no map",
             v.name
         )))),

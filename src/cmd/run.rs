@@ -65,7 +65,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         }
     };
     // Warnings about the script (a stack that does not match the tile sets) go to stderr.
-    eprint!("{}", r.warnings);
+    eprint!("{}", r.warnings_text());
     if let Some(path) = &a.log {
         super::write_log(&r.game, &r.variant.params(), path)?;
         if path == carto::paths::STDIO {

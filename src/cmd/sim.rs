@@ -122,7 +122,7 @@ pub fn run_cmd(args: Args) -> Result<(), Failure> {
         let svg = carto::sim::plot::svg(&report::sweep_chart(&info, &results));
         file.write_all(svg.as_bytes())
             .and_then(|_| file.flush())
-            .map_err(|e| InputError(format!("error: cannot write `{path}`: {e}")))?;
+            .map_err(|e| InputError::msg(format!("error: cannot write `{path}`: {e}")))?;
         if !args.quiet {
             eprintln!("chart written to {path}");
         }
@@ -181,9 +181,12 @@ fn check_counts(args: &Args) -> Result<(), Failure> {
 /// Creates the `--plot` file, never onto a file this command read (the rules, a map, a tile set).
 fn create(path: &str) -> Result<std::fs::File, Failure> {
     carto::files::refuse_input(path.as_ref(), "the chart")
-        .map_err(|e| InputError(format!("error: {e}")))?;
-    std::fs::File::create(path)
-        .map_err(|e| Failure::Input(InputError(format!("error: cannot write `{path}`: {e}"))))
+        .map_err(|e| InputError::msg(format!("error: {e}")))?;
+    std::fs::File::create(path).map_err(|e| {
+        Failure::Input(InputError::msg(format!(
+            "error: cannot write `{path}`: {e}"
+        )))
+    })
 }
 
 /// What the run is (variant, changes, players, agents, seed), with its settings (one; two for a
@@ -234,7 +237,7 @@ fn load_sweep(variant: &str, args: &Args) -> Result<Vec<Variant>, Failure> {
         let sets = args.sets.len();
         let v = load_variant_with(variant, &all, &|i, e| {
             let flag = if i < sets { "--set" } else { "--sweep" };
-            InputError(format!("error: `{flag} {}`: {e}", all[i]))
+            InputError::msg(format!("error: `{flag} {}`: {e}", all[i]))
         })?;
         if out.is_empty() && !v.warnings.is_empty() {
             eprint!("{}", v.warnings);
@@ -318,7 +321,7 @@ fn play(spec: &Spec, info: &RunInfo, args: &Args) -> Result<Results, Failure> {
 
 /// A game that failed, with how to replay it alone.
 fn game_failed(info: &RunInfo, e: &SimError) -> Failure {
-    Failure::Input(InputError(format!(
+    Failure::Input(InputError::msg(format!(
         "error: game {} (seed {}): {}\n  replay it alone: {}",
         e.game,
         e.seed,
@@ -368,7 +371,7 @@ fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure
 fn load_settings(variant: &str, args: &Args) -> Result<(Variant, Option<Variant>), Failure> {
     let sets = &args.sets;
     let a = load_variant_with(variant, sets, &|i, e| {
-        InputError(format!("error: `--set {}`: {e}", sets[i]))
+        InputError::msg(format!("error: `--set {}`: {e}", sets[i]))
     })?;
     if !a.warnings.is_empty() {
         eprint!("{}", a.warnings);
@@ -380,7 +383,7 @@ fn load_settings(variant: &str, args: &Args) -> Result<(Variant, Option<Variant>
     let rules = args.vs_rules.as_deref().unwrap_or(variant);
     let b = load_variant_with(rules, &all, &|i, e| {
         let flag = if i < sets.len() { "--set" } else { "--vs" };
-        InputError(format!("error: `{flag} {}`: {e}", all[i]))
+        InputError::msg(format!("error: `{flag} {}`: {e}", all[i]))
     })?;
     Ok((a, Some(b)))
 }
@@ -402,11 +405,11 @@ fn merge(files: &[String], format: Format) -> Result<(), Failure> {
     for f in files {
         let text = carto::variant::read_text(f)?;
         let (info, r) =
-            report::from_json(&text).map_err(|e| InputError(format!("error: `{f}`: {e}")))?;
+            report::from_json(&text).map_err(|e| InputError::msg(format!("error: `{f}`: {e}")))?;
         slices.push((f.clone(), info, r));
     }
     let (info, r) =
-        carto::sim::merge::merge(slices).map_err(|e| InputError(format!("error: {e}")))?;
+        carto::sim::merge::merge(slices).map_err(|e| InputError::msg(format!("error: {e}")))?;
     print(&info, &r, format);
     Ok(())
 }
@@ -426,9 +429,9 @@ struct PerGame {
 impl PerGame {
     fn create(path: &str, info: &RunInfo, layout: &Layout) -> Result<PerGame, Failure> {
         carto::files::refuse_input(path.as_ref(), "the per-game table")
-            .map_err(|e| InputError(format!("error: {e}")))?;
+            .map_err(|e| InputError::msg(format!("error: {e}")))?;
         let file = std::fs::File::create(path)
-            .map_err(|e| InputError(format!("error: cannot write `{path}`: {e}")))?;
+            .map_err(|e| InputError::msg(format!("error: cannot write `{path}`: {e}")))?;
         let mut p = PerGame {
             path: path.to_string(),
             out: std::io::BufWriter::new(file),
@@ -467,7 +470,7 @@ impl PerGame {
     }
 
     fn failed(&self, e: std::io::Error) -> Failure {
-        Failure::Input(InputError(format!(
+        Failure::Input(InputError::msg(format!(
             "error: cannot write `{}`: {e}",
             self.path
         )))

@@ -44,7 +44,8 @@ pub fn is_log(text: &str) -> bool {
 /// Reads a file, or standard input for `-` (named `<stdin>`, its folder the current one).
 pub fn read_input(path: &str) -> Result<Source, InputError> {
     if path == crate::paths::STDIO {
-        let text = crate::files::read_stdin().map_err(|e| InputError(format!("error: {e}")))?;
+        let text =
+            crate::files::read_stdin().map_err(|e| InputError::msg(format!("error: {e}")))?;
         return Ok(Source::new("<stdin>", text));
     }
     Ok(Source::new(path, crate::variant::read_text(path)?))
@@ -76,9 +77,9 @@ pub fn load_game(path: &str, opts: &LoadOptions) -> Result<Loaded, InputError> {
             ));
         }
         if let Err(e) = crate::replay::verify(&src, &r) {
-            let e = e.0.trim_end().to_string();
+            let e = e.text.trim_end().to_string();
             if !opts.draw_anyway {
-                return Err(InputError(format!(
+                return Err(InputError::msg(format!(
                     "{e}\n  the log disagrees with its replay, so it is not drawn; \
                      `--draw-anyway` draws the replay (not the log's values) all the same"
                 )));
@@ -96,7 +97,7 @@ pub fn load_game(path: &str, opts: &LoadOptions) -> Result<Loaded, InputError> {
         })
     } else {
         if opts.rules.is_some() {
-            return Err(InputError(format!(
+            return Err(InputError::msg(format!(
                 "error: {}: `--rules` is for a game log; a script names its own variant",
                 src.name
             )));

@@ -1,6 +1,6 @@
 //! The functions the page calls, by name: what is bundled, check, the page and map, parameters.
 
-use carto::diag::Source;
+use carto::diag::{Code, Source};
 use carto::lang::check::{check_source, render, BundledRules, CheckResult};
 use carto::variant::{variant_from_texts, InputError, Variant};
 use serde_json::{json, Value};
@@ -213,7 +213,7 @@ pub fn load(
         &source,
         name,
         sets,
-        &|i, e| InputError(format!("error: `{}`: {e}", sets[i])),
+        &|i, e| InputError::new(Code::BadSet, format!("error: `{}`: {e}", sets[i])),
         maps,
     )
 }
@@ -223,7 +223,7 @@ pub fn load(
 fn doc(name: &str, text: &str, sets: &[String], maps: &[Source]) -> Value {
     let v = match load(name, text, sets, maps) {
         Ok(v) => v,
-        Err(e) => return json!({"error": e.0}),
+        Err(e) => return json!({"error": e.text, "code": e.code.map(|c| c.as_str())}),
     };
     let page = carto::doc::page(&v);
     let markdown = carto::doc::markdown(&page, v.map.as_deref(), &carto::doc::Links::None);

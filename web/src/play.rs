@@ -92,7 +92,7 @@ fn new_session(req: &Value) -> Result<Session, String> {
         &strings(req.get("sets")),
         &given_maps(req),
     )
-    .map_err(|e| e.0)?;
+    .map_err(|e| e.text)?;
     let players = strings(req.get("players"));
     let specs = strings(req.get("agents"));
     let (lo, hi) = v.players;

@@ -134,7 +134,7 @@ fn start(req: &Value) -> Result<SimSession, String> {
         carto::agent::parse_agent(a)?;
     }
     let maps = given_maps(req);
-    let a = load(&name, text, &sets, &maps).map_err(|e| e.0)?;
+    let a = load(&name, text, &sets, &maps).map_err(|e| e.text)?;
     let (lo, hi) = a.players;
     if players.len() < lo || players.len() > hi {
         return Err(format!(
@@ -149,7 +149,7 @@ fn start(req: &Value) -> Result<SimSession, String> {
         let (b_name, b_text) = vs_rules
             .as_ref()
             .map_or((name.as_str(), text), |(n, t)| (n, t));
-        settings.push(load(b_name, b_text, &all, &maps).map_err(|e| e.0)?);
+        settings.push(load(b_name, b_text, &all, &maps).map_err(|e| e.text)?);
     }
     Ok(SimSession {
         info: RunInfo {

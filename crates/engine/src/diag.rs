@@ -25,7 +25,8 @@ pub enum Severity {
 /// code is listed in `docs/error-codes.md` with an example that produces it (a test checks both
 /// ways). The variants of one problem share its code; a code is never reused for another kind.
 /// Numbered by area: E00xx reading and syntax, E01xx names, E02xx types and expressions, E03xx
-/// parameters and the header, E04xx rules and actions, E05xx maps, E06xx tile sets, W0xxx warnings.
+/// parameters and the header, E04xx rules and actions, E05xx maps, E06xx tile sets, E07xx scripts,
+/// E08xx a running game, W0xxx warnings.
 macro_rules! codes {
     ($($(#[doc = $doc:literal])+ $name:ident $code:literal,)*) => {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -181,6 +182,33 @@ codes! {
     TileShape "E0606",
     /// A tile id used twice, or a second start tile.
     TileTwice "E0607",
+    /// A rules file played that declares no variant of its own (shared rules, for variants to
+    /// import).
+    SharedRules "E0309",
+    /// A parameter set from outside the file (`--set name=value`, a script's `set`) that names no
+    /// parameter, or gives a value it does not take.
+    BadSet "E0310",
+    /// A line of a script that is not a statement, or a header statement after the first move.
+    ScriptLine "E0701",
+    /// A script that names no variant, or names one that cannot be read.
+    ScriptVariant "E0702",
+    /// A script's players that its variant does not take: too few or too many, a name twice.
+    ScriptPlayers "E0703",
+    /// A script's setup that does not fit its variant: a start square, a tile, a chip's place.
+    ScriptSetup "E0704",
+    /// A move of a script that the game refuses, or a move after the game ended.
+    MoveRefused "E0705",
+    /// A script's `expect` that does not hold.
+    ExpectationFailed "E0706",
+    /// A rule or action that failed while the game ran: a number overflowing, a division by zero,
+    /// the operation budget of a turn used up.
+    RuleFailed "E0801",
+    /// The game's setup that cannot be done: a setup block that failed, start squares or tiles the
+    /// setup needs and does not have.
+    SetupFailed "E0802",
+    /// The answers of a person (`--agents human`) that ended, or named no option many times in a
+    /// row, before the game did.
+    AnswersEnded "E0803",
     /// A parameter that nothing reads.
     UnusedParameter "W0001",
     /// Something that has no effect here (a trigger that never fires on this map, a limit in a phase
@@ -190,6 +218,8 @@ codes! {
     KindReplaced "W0003",
     /// A rules file without a `variant` header, which `carto play` refuses.
     NotAVariant "W0004",
+    /// A script's `tiles` stack with more copies of a tile than the tile sets have.
+    StackMismatch "W0005",
 }
 
 impl Code {
@@ -205,9 +235,8 @@ impl Code {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
-    /// Its kind (see [`Code`]); `None` for the problems not yet given one (scripts, logs and the
-    /// failures of a running game).
-    pub code: Option<Code>,
+    /// Its kind (see [`Code`]): every problem has one.
+    pub code: Code,
     /// Byte range in the source text.
     pub span: Range<usize>,
     /// What is wrong, one line.
@@ -223,8 +252,12 @@ impl Diagnostic {
     pub fn error(code: Code, span: Range<usize>, message: impl Into<String>) -> Self {
         debug_assert_eq!(code.severity(), Severity::Error, "{code:?}");
         Diagnostic {
-            code: Some(code),
-            ..Diagnostic::uncoded_error(span, message)
+            severity: Severity::Error,
+            code,
+            span,
+            message: message.into(),
+            label: String::new(),
+            notes: Vec::new(),
         }
     }
     /// A warning of kind `code` (a `W` code).
@@ -232,26 +265,11 @@ impl Diagnostic {
         debug_assert_eq!(code.severity(), Severity::Warning, "{code:?}");
         Diagnostic {
             severity: Severity::Warning,
-            code: Some(code),
-            ..Diagnostic::uncoded_error(span, message)
-        }
-    }
-    /// An error not yet given a kind.
-    pub fn uncoded_error(span: Range<usize>, message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Error,
-            code: None,
+            code,
             span,
             message: message.into(),
             label: String::new(),
             notes: Vec::new(),
-        }
-    }
-    /// A warning not yet given a kind.
-    pub fn uncoded_warning(span: Range<usize>, message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Diagnostic::uncoded_error(span, message)
         }
     }
     pub fn with_label(mut self, label: impl Into<String>) -> Self {

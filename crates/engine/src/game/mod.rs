@@ -59,6 +59,18 @@ pub enum GameError {
     Input(String),
 }
 
+impl GameError {
+    /// Its kind's code: one for each way a running game fails.
+    pub fn code(&self) -> crate::diag::Code {
+        use crate::diag::Code;
+        match self {
+            GameError::Rule { .. } => Code::RuleFailed,
+            GameError::Setup(_) => Code::SetupFailed,
+            GameError::Input(_) => Code::AnswersEnded,
+        }
+    }
+}
+
 impl std::fmt::Display for GameError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
