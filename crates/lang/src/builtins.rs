@@ -168,10 +168,29 @@ pub enum RTy {
     First,
 }
 
+/// The kind of holding area a builtin takes (its row's `holding` column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holding {
+    /// A shared area, named alone (`holding(isle)`): one of a player's needs the player.
+    Shared,
+    /// An area per player, named with its player (`holding_of(bid, p)`).
+    PerPlayer,
+    /// A shared area, for followers (an area per player holds chips only).
+    Followers,
+}
+
+/// The row's `holding` column, if it has one.
+const fn holding_kind(given: &[Holding]) -> Option<Holding> {
+    match given {
+        [h] => Some(*h),
+        _ => None,
+    }
+}
+
 macro_rules! builtins {
     ($( $v:ident $name:literal ( $( $pn:literal : $pt:expr ),* ) -> $ret:expr, $run:expr,
         reads $reads:expr, static $stat:expr, pure $pure:expr,
-        $doc:literal, $phrase:literal $(, not $neg:literal)?; )*) => {
+        $doc:literal, $phrase:literal $(, not $neg:literal)? $(, holding $hold:ident)?; )*) => {
         /// Every query and effect a rule can call.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Builtin { $($v),* }
@@ -188,6 +207,7 @@ macro_rules! builtins {
                         doc: $doc,
                         phrase: $phrase,
                         negated: concat!("" $(, $neg)?),
+                        holding: holding_kind(&[$(Holding::$hold)?]),
                         reads: $reads,
                         stat: $stat,
                         pure: $pure,
@@ -219,6 +239,9 @@ pub struct BuiltinInfo {
     pub phrase: &'static str,
     /// The phrase of its negation (`not f(…)`), for a builtin giving a bool; "" otherwise.
     pub negated: &'static str,
+    /// For a builtin taking a holding area (its argument of type `holding`), the kind it takes:
+    /// the checker refuses the other kind there (`holding … per player` or shared).
+    pub holding: Option<Holding>,
     /// What it reads of the game beyond its arguments (for the forced check: `interp::reads`).
     pub reads: Reads,
     /// Static: its value depends only on its arguments, the map, the parameters and the program, so
@@ -319,10 +342,10 @@ builtins! {
         "chips under a follower", "the space under {0}";
     HoldingPlace "holding"("area": t(Holding)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Holding(h) => Value::Place(IrPlace::Holding(h)), _ => Value::Unit })),
         reads NONE, static false, pure false,
-        "chips kept in a holding area", "{0}";
+        "chips kept in a holding area", "{0}", holding Shared;
     HoldingOf "holding_of"("area": t(Holding), "player": t(Player)) -> rt(Place), Query(|_, _, a| Ok(match (a[0], a[1]) { (Value::Holding(h), Value::Player(p)) => Value::Place(IrPlace::PlayerHolding(h, p)), _ => Value::Unit })),
         reads UNKNOWN, static false, pure false,
-        "a player's own area of a per-player holding area (`holding bid per player`: a player's bid)", "{1's} part of {0}";
+        "a player's own area of a per-player holding area (`holding bid per player`: a player's bid)", "{1's} part of {0}", holding PerPlayer;
     // ---- lists
     Chips "chips"("place": t(Place)) -> rl(Chip), Query(|me, st, a| Ok(me.chips_query(st, a[0]))),
         reads CHIPS, static false, pure false,
@@ -356,7 +379,7 @@ builtins! {
         "a player's followers in their supply", "{0's} followers in reserve";
     Held "held"("area": t(Holding)) -> rl(Follower), Query(|me, st, a| Ok(me.held(st, a[0]))),
         reads UNKNOWN, static false, pure false,
-        "the followers in a holding area", "the followers sent to {0}";
+        "the followers in a holding area", "the followers sent to {0}", holding Followers;
     Stacks "stacks"() -> rl(Stack), Query(|me, st, _| Ok(me.stacks(st))),
         reads UNKNOWN, static false, pure false,
         "the tile stacks lying on the map", "the tile stacks on the map";
@@ -436,7 +459,7 @@ builtins! {
         "sets how many followers a follower counts as in majorities", "{0} count[s] as {1} followers";
     Send "send"("follower": t(Follower), "area": t(Holding)) -> rt(Unit), Effect(Interp::send),
         reads UNKNOWN, static false, pure false,
-        "puts a follower into a holding area", "{0} go[es] to {1}";
+        "puts a follower into a holding area", "{0} go[es] to {1}", holding Followers;
     Recall "recall"("followers": l(Follower)) -> rt(Unit), Effect(Interp::recall),
         reads UNKNOWN, static false, pure false,
         "returns followers to their owners' supplies", "{0} go[es] back to their owners";
@@ -794,6 +817,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A builtin takes a holding area (a parameter of type `holding`) exactly when its row says
+    /// which kind (`holding Shared`, `PerPlayer`, `Followers`): the checker refuses the other kind.
+    #[test]
+    fn a_builtin_taking_a_holding_area_says_which_kind() {
+        for b in Builtin::ALL {
+            let i = b.info();
+            let takes = i.params.iter().any(|(_, t)| *t == t_holding());
+            assert_eq!(takes, i.holding.is_some(), "{}", i.name);
+        }
+    }
+
+    fn t_holding() -> PTy {
+        PTy::T(Ty::of(Base::Holding))
     }
 
     /// An effect is never static or pure, and reads what the forced check cannot know.

@@ -3,7 +3,7 @@
 
 use super::{Checker, Scope};
 use crate::ast::{self, ExprKind};
-use crate::builtins::{Base, Builtin, PTy, RTy, Ty};
+use crate::builtins::{Base, Builtin, Holding, PTy, RTy, Ty};
 use crate::consts::mismatch;
 use crate::diag::{did_you_mean, Code, Diagnostic};
 use crate::ir::{Expr, Value};
@@ -68,12 +68,19 @@ impl Checker {
     }
 
     /// A per-player holding area (`holding bid per player`) is named with its player,
-    /// `holding_of(bid, p)`, and holds chips only; a shared one is `holding(isle)`.
+    /// `holding_of(bid, p)`, and holds chips only; a shared one is `holding(isle)`. Which kind a
+    /// builtin takes is its row's `holding` column; the area is its argument of type `holding`.
     fn check_holding_kind(&mut self, b: Builtin, out: &[Expr], args: &[ast::Expr]) {
-        let at = match b {
-            Builtin::HoldingPlace | Builtin::Held | Builtin::HoldingOf => 0,
-            Builtin::Send => 1,
-            _ => return,
+        let info = b.info();
+        let Some(wants) = info.holding else {
+            return;
+        };
+        let Some(at) = info
+            .params
+            .iter()
+            .position(|(_, t)| *t == PTy::T(Ty::of(Base::Holding)))
+        else {
+            return;
         };
         let (Some(Expr::Const(Value::Holding(h))), Some(arg)) = (out.get(at), args.get(at)) else {
             return;
@@ -85,20 +92,20 @@ impl Checker {
             .cloned()
             .unwrap_or_default();
         let per = self.prog.holdings_per_player.get(*h as usize) == Some(&true);
-        let (msg, label, note) = match (b, per) {
-            (Builtin::HoldingOf, false) => (
+        let (msg, label, note) = match (wants, per) {
+            (Holding::PerPlayer, false) => (
                 format!("`{name}` is one holding area shared by all"),
                 "not a holding area per player",
                 format!(
                     "write `holding({name})`, or declare `holding {name} per player` for one per player"
                 ),
             ),
-            (Builtin::HoldingPlace, true) => (
+            (Holding::Shared, true) => (
                 format!("`{name}` is a holding area per player"),
                 "whose?",
                 format!("name the player: `holding_of({name}, player)`"),
             ),
-            (Builtin::Held | Builtin::Send, true) => (
+            (Holding::Followers, true) => (
                 format!("`{name}` is a holding area per player, for chips only"),
                 "followers go to a shared holding area",
                 "declare a shared one for followers (`holding NAME`), or move chips with \
