@@ -3,7 +3,8 @@
 
 use crate::diag::{Code, Diagnostic, Source};
 use crate::game::{compile_tiles, Config};
-use crate::header::{game_config, Loaded};
+use crate::header::{game_config, naming_file, Loaded};
+use crate::lang::builtins::HeaderKey;
 use crate::lang::check::{check_source, render, BUNDLED_RULES};
 use crate::lang::ir::{MapRef, Program, Value};
 use crate::map::{bundled_map, parse_map, unknown_map, BundledResolver, MapBoard};
@@ -180,7 +181,7 @@ pub fn load_map_given(
         if !crate::header::looks_like_path(name) {
             return Err(unknown_map(name));
         }
-        let path = crate::paths::beside(&from.name, name, ".toml")?;
+        let path = crate::header::header_path(&from.name, name)?;
         let p = path.display().to_string();
         let text =
             crate::files::read_text(&path).map_err(|e| {
@@ -432,19 +433,25 @@ pub fn variant_from_texts(
     let checked = checked_program(&source, &sources, maps)?;
     let (mut program, warnings) = (checked.program, checked.warnings);
     apply_sets(&mut program, sets, set_error)?;
+    // Paths in a header are relative to the file whose header names them (an imported file's own
+    // folder), as the checker read them.
+    let naming = |key| Source::new(naming_file(&program, key).unwrap_or(&source.name), "");
     let map = match &program.header.map {
         Some(MapRef::Named(m)) => Some(Arc::new(match checked.map {
-            // The map the checker loaded, unless a path in an imported file's header would point
-            // elsewhere from the rules file.
-            Some((from, board)) if same_map(m, &from, &source, maps) => board,
-            _ => load_map_given(m, &source, Some(&sources), maps)
+            // The map the checker loaded (read once).
+            Some((_, board)) => board,
+            None => load_map_given(m, &naming(HeaderKey::Map), Some(&sources), maps)
                 .map_err(|e| InputError::new(Code::MapNotLoaded, e))?,
         })),
         _ => None,
     };
     let header = header_of(&program, map.as_deref())?;
-    let (tiles, counts, start_tile) =
-        load_tile_sets(&header.tiles, &source, &sources, &checked.tile_sets)?;
+    let (tiles, counts, start_tile) = load_tile_sets(
+        &header.tiles,
+        &naming(HeaderKey::Tiles),
+        &sources,
+        &checked.tile_sets,
+    )?;
     let name = if program.header.name.is_empty() {
         name_or_path.to_string()
     } else {
@@ -515,13 +522,6 @@ fn checked_program(
         map: result.map,
         tile_sets: result.tile_sets,
     })
-}
-
-/// Whether the map `name`, loaded by the checker from the header of the file `from`, is the one
-/// the rules file `source` names: a bundled or given map is found by name wherever it is named; a
-/// path is relative to the file that names it.
-fn same_map(name: &str, from: &str, source: &Source, given: &[Source]) -> bool {
-    from == source.name || bundled_map(name).is_some() || given.iter().any(|g| g.name == name)
 }
 
 /// Sets the parameters `name=value` of `sets`; a problem names the parameter's type, default and
@@ -603,12 +603,12 @@ fn header_of(
     })
 }
 
-/// The tile sets the header names (bundled, or paths relative to the rules file), recorded in
-/// `sources`, compiled: the tile types, their counts and the start tile. A set the checker has
-/// read and parsed (`read`, by path) is not read again.
+/// The tile sets the header names (bundled, or paths relative to `from`, the file whose header names
+/// them), recorded in `sources`, compiled: the tile types, their counts and the start tile. A set
+/// the checker has read and parsed (`read`, by path) is not read again.
 fn load_tile_sets(
     names: &[String],
-    source: &Source,
+    from: &Source,
     sources: &Sources,
     read: &[(Source, crate::tiles::TileSet)],
 ) -> Result<(Vec<crate::compiled::CompiledTile>, Vec<u32>, u16), InputError> {
@@ -620,7 +620,7 @@ fn load_tile_sets(
             Some(text) => Source::new(format!("maps/tiles/{t}.toml"), text),
             None => {
                 // As the checker reads it: a `.toml` file beside the rules, never an absolute path.
-                let p = crate::paths::beside(&source.name, t, ".toml")
+                let p = crate::header::header_path(&from.name, t)
                     .map_err(|e| {
                         InputError::new(Code::TileSetNotLoaded, format!("error: tile set: {e}"))
                     })?
@@ -782,6 +782,36 @@ mod read_once {
         assert_eq!(v.config.counts, [3]);
         for name in ["my.rules", "mine.toml", "extra.toml"] {
             assert_eq!(crate::files::times_read(&dir.join(name)), 1, "{name}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A house rule imports a variant from another folder whose header names its map and a tile
+    /// set relatively: they are beside the imported file (where the checker finds them), not beside
+    /// the house rule, and each is read once.
+    #[test]
+    fn a_header_names_its_files_relative_to_itself() {
+        let dir = std::env::temp_dir().join(format!("carto-header-paths-{}", std::process::id()));
+        let lib = dir.join("lib");
+        std::fs::create_dir_all(&lib).unwrap();
+        std::fs::write(
+            dir.join("house.rules"),
+            "import \"lib/my.rules\"\nvariant \"house\" {\n  title = \"House\"\n}\n",
+        )
+        .unwrap();
+        for (name, text) in [
+            ("my.rules", RULES),
+            ("mine.toml", MAP),
+            ("extra.toml", TILES),
+        ] {
+            std::fs::write(lib.join(name), text).unwrap();
+        }
+        let house = dir.join("house.rules").display().to_string();
+        let v = load_variant(&house, &[]).unwrap_or_else(|e| panic!("{}", e.text));
+        assert_eq!(v.map.as_deref().map(|m| m.name.as_str()), Some("Mine"));
+        assert_eq!(v.config.counts, [3]);
+        for name in ["mine.toml", "extra.toml"] {
+            assert_eq!(crate::files::times_read(&lib.join(name)), 1, "{name}");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -231,6 +231,20 @@ fn tiles_of(prog: &Program, problems: &mut Problems) -> Vec<String> {
 pub fn looks_like_path(name: &str) -> bool {
     name.contains('/') || name.ends_with(".toml")
 }
+
+/// The file whose header gives `key` as it is in force (its name as read: a path, or
+/// `rules/NAME.rules` for a bundled file), which may be a file the rules file imports.
+pub fn naming_file(prog: &Program, key: HeaderKey) -> Option<&str> {
+    let e = prog.header.entries.iter().find(|e| e.key == key)?;
+    prog.files.get(e.origin.file as usize).map(String::as_str)
+}
+
+/// Where a map or tile set that a header names by path is: beside the file `from` whose header
+/// names it (in its folder or below), whichever file imports that one. The checker and the loader
+/// both resolve a header's paths through this one function (with [`naming_file`]).
+pub fn header_path(from: &str, name: &str) -> Result<std::path::PathBuf, String> {
+    crate::paths::beside(from, name, ".toml")
+}
 /// What a game of a checked program needs beyond the program: its name, how its rules were named, the
 /// compiled tile sets (types, counts, start tile), the map and the files it was read from.
 pub struct Loaded {

@@ -75,7 +75,7 @@ impl RulesResolver for BundledRules {
     }
 
     fn tile_set(&self, path: &str, from: &Source) -> Option<Result<Source, String>> {
-        let p = match crate::paths::beside(&from.name, path, ".toml") {
+        let p = match crate::header::header_path(&from.name, path) {
             Ok(p) => p,
             Err(e) => return Some(Err(e)),
         };
