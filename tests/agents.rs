@@ -128,6 +128,55 @@ fn an_unrecorded_copy_at_a_pending_decision_plays_on_like_the_original_in_every_
     }
 }
 
+/// A game told to pass the phases' actions (`Game::pass_actions`, as the search's playouts are)
+/// plays exactly like one whose players answer every offered action decision (`draw` or `pass`
+/// first, then actions, not asked by a rule) with its `draw` or `pass`: the same other decisions
+/// with the same options, the same state after each, the same scores at the end, in every variant.
+/// The variants with actions must offer some (else the test could not fail).
+#[test]
+fn a_game_that_passes_the_actions_plays_like_players_who_pass_them() {
+    use carto::game::Opt;
+    let mut offered_somewhere = 0;
+    for (name, _) in bundled_variants() {
+        for seed in [21, 22] {
+            let mut game = new_game(name, seed);
+            let mut passing = new_game(name, seed);
+            passing.pass_actions();
+            let mut rng = Rng::new(seed);
+            let mut k = 0;
+            while game.advance().unwrap() {
+                let at = format!("{name} seed {seed}, decision {k}");
+                let o = &game.options;
+                let offered = !game.is_asked()
+                    && matches!(o[0], Opt::Pass | Opt::Draw)
+                    && o.len() > 1
+                    && o[1..].iter().all(|x| matches!(x, Opt::Action(_)));
+                if offered {
+                    offered_somewhere += 1;
+                    game.choose(0).unwrap();
+                    continue;
+                }
+                assert!(passing.advance().unwrap(), "{at}: the passing game ended");
+                assert_same_play(&game, &passing, &at);
+                let i = rng.below(game.options.len() as u32) as usize;
+                game.choose(i).unwrap();
+                passing.choose(i).unwrap();
+                k += 1;
+            }
+            assert!(
+                !passing.advance().unwrap(),
+                "{name}: the passing game goes on"
+            );
+            // No decision pends: what is left in the options is stale.
+            game.options.clear();
+            passing.options.clear();
+            assert_same_play(&game, &passing, &format!("{name} seed {seed}, at the end"));
+            assert!(k > 40, "{name}: only {k} decisions");
+        }
+    }
+    assert!(offered_somewhere > 10, "only {offered_somewhere} offers");
+}
+
 /// Plays a whole game with one agent per seat, asserting every choice is a legal option.
 fn play_checked(name: &str, seed: u64, agents: &mut [Box<dyn Agent>]) {
     let mut game = new_game(name, seed);

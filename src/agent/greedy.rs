@@ -146,6 +146,9 @@ impl Greedy {
             self.scratch.load(sample)
         };
         g.choose(i)?;
+        // The rest of the turn takes the quiet choice: the phases' actions are passed without
+        // the rules listing them.
+        g.pass_actions();
         // End the game after this turn: no tile to draw, so the final scoring runs next.
         g.st.stack.clear();
         // Followers in the supply are counted before the final scoring returns any.

@@ -63,6 +63,10 @@ impl Mcts {
     fn playout(&mut self, view: &View, i: usize, rng: &mut Rng) -> Result<f64, GameError> {
         let me = view.me();
         let g = view.sample(&mut self.scratch, rng);
+        // Every player passes the phases' actions in a playout (`Greedy::rollout`): the rules are
+        // not asked to list them (an upgrade paid with chips worth exactly so much: every such
+        // set of chips, times every follower, times the chip kept, at every follower phase).
+        g.pass_actions();
         g.choose(i)?;
         let stop = g.st.turn + ROUNDS * g.st.players.len().max(1) as u32;
         let mut n = 0;

@@ -342,6 +342,21 @@ impl<H: Hooks> Game<H> {
         self.asked.is_some()
     }
 
+    /// From now on, every phase's actions (start, follower, score, after) are passed without
+    /// asking the rules for them, as if the rules had none: the game goes on exactly as when each
+    /// such decision is answered with its `draw` or `pass`. Forced actions and decisions a rule
+    /// asks for are offered as before. For a look-ahead whose players pass at those decisions
+    /// anyway (a search's playouts): listing an action's options (every set of chips worth exactly
+    /// so much, times every follower, …) can cost more than the rest of the turn. A game copied
+    /// from this one (`clone_from`, `copy_unrecorded`) passes them too; copying from a game that
+    /// offers them offers them again.
+    pub fn pass_actions(&mut self) {
+        self.acts.start = false;
+        self.acts.follower = false;
+        self.acts.score = false;
+        self.acts.after = false;
+    }
+
     /// Runs the rules for a trigger, when any rule listens to it.
     fn fire(&mut self, t: Trigger, ctx: &Ctx) -> Result<(), GameError> {
         if self.hooks.listens(t) {
