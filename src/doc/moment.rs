@@ -6,6 +6,7 @@
 //! are taken out of the condition; the rest stays in it.
 
 use crate::lang::ast::{BinOp, Expr, ExprKind, UnOp};
+use crate::lang::builtins::Trigger;
 
 /// A rule's moment: its opening words, the names its trigger binds (read as these words), and the
 /// parts of the condition still to say.
@@ -104,8 +105,25 @@ pub fn moment<'a>(trigger: &str, when: Option<&'a Expr>, border_fills: bool) -> 
             b(&[("player", "you")]),
             true,
         ),
+        "tile_drawn" => (
+            "when you draw a tile, before placing it".into(),
+            b(&[("player", "you"), ("tile", "the tile drawn")]),
+            true,
+        ),
         "scored" => return scored(parts, border_fills),
-        other => (format!("when `{other}` happens"), Vec::new(), false),
+        // A trigger without a rule-book moment here still reads as its row of the engine's table
+        // says, with the names it binds in that row's words.
+        other => match Trigger::from_name(other) {
+            Some(t) => (
+                t.phrase().to_string(),
+                t.bindings()
+                    .iter()
+                    .map(|b| (b.name.to_string(), b.phrase.to_string()))
+                    .collect(),
+                false,
+            ),
+            None => (format!("when `{other}` happens"), Vec::new(), false),
+        },
     };
     Moment {
         lead,

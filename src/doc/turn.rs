@@ -59,6 +59,13 @@ fn place_tile(p: &Page, f: &Facts) -> String {
     one.push_str(
         "every side matching the sides it touches. A tile that fits nowhere is put out of the game and you draw another.",
     );
+    let drawn = rules(p, &|r| r.trigger == "tile_drawn");
+    if !drawn.is_empty() {
+        one.push_str(&format!(
+            " Drawing a tile that fits, before you place it, sets off {}.",
+            names(&drawn)
+        ));
+    }
     if f.map {
         one.push_str(
             " A side facing sea, a large city or the edge of the map needs no match, and a road or city running into it is closed there (a road ends at the coast). A large city is no player's city: a farm next to it does not count it as a completed city.",
