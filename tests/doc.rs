@@ -104,8 +104,9 @@ fn france_sell_abroad_reads_as_a_sentence() {
     assert_eq!(code, 0, "{err}");
     let expected = "*Precisely:* When the tile \
         placed this turn joins a road or city to a border exit, you may choose *wine*, 1 to 2 chips from \
-        the chips in your hand, such that *wine* are worth exactly 2 together and *wine* are all of one \
-        colour; then *wine* go to the box face up; you score 5 (`sale_abroad`). | `rules/france.rules:35`";
+        the chips in your hand, such that the *wine* chips are worth exactly 2 together and all of one \
+        colour; then the *wine* chips go to the box face up; you score 5 (`sale_abroad`). | \
+        `rules/france.rules:35`";
     // The rules file's comment leads the row.
     assert!(
         out.contains("| **Sell abroad** (phase 3, once per turn, shared with *sell town*): Selling, phase 3,"),
@@ -153,6 +154,31 @@ fn no_sentence_falls_back_to_syntax() {
         }
         assert!(n >= 5, "{name}: {n} items");
     }
+}
+
+/// A rule on `tile_drawn` says its moment in the rule book's words, and the turn's first step says
+/// what drawing sets off.
+#[test]
+fn a_rule_on_a_drawn_tile_says_when() {
+    let dir = scratch("drawn");
+    std::fs::write(
+        dir.join("drawn.rules"),
+        "import \"base\"\n\
+         variant \"drawn\" { title = \"Drawn\" }\n\
+         rule draw_point on tile_drawn { score(player, 1) }\n",
+    )
+    .unwrap();
+    let (code, out, err) = carto(&dir, &["doc", "drawn.rules"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("**Draw point**: When you draw a tile, before placing it, you score 1."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Drawing a tile that fits, before you place it, sets off *Draw point*."),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A house rule: France with a dearer sale abroad, no town sales, and a new rule.

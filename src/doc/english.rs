@@ -20,6 +20,9 @@ pub struct Words {
     pub holdings: Vec<String>,
     /// The locals that hold lists (choices of chips, `let`s of lists), for verb agreement.
     pub plural: Vec<String>,
+    /// Choices of several chips named by a singular noun (`choose wine: chips …`): read "the *wine*
+    /// chips", so the verb agrees ("the *wine* chips are worth 2", not "*wine* are").
+    pub chip_lists: Vec<String>,
     /// Parameters' values in force, for folding constant parts ("0 (30 − `scatter_count`)").
     pub values: BTreeMap<String, serde_json::Value>,
     /// Holding areas' names for people ("the Island"), by id.
@@ -44,6 +47,7 @@ impl Words {
             bound: Vec::new(),
             locals: Vec::new(),
             plural: Vec::new(),
+            chip_lists: Vec::new(),
             holdings: Vec::new(),
             values: BTreeMap::new(),
             holding_names: BTreeMap::new(),
@@ -785,6 +789,11 @@ impl Words {
             (Some(f), None) if list.starts_with('*') => {
                 format!("ones *{var}* of {list} such that {f}")
             }
+            // "the *pay* chips" (a choice of chips): "the chips *c* of *pay* such that …".
+            (Some(f), None) if list.starts_with("the *") && list.ends_with("* chips") => {
+                let name = &list["the ".len()..list.len() - " chips".len()];
+                format!("chips *{var}* of {name} such that {f}")
+            }
             (Some(f), None) => format!("*{var}* of {list} such that {f}"),
             (None, _) => format!("*{var}* of {list}"),
         };
@@ -826,6 +835,9 @@ impl Words {
     fn name(&self, n: &str) -> String {
         if let Some((_, to)) = self.rename.iter().rev().find(|(from, _)| from == n) {
             return format!("*{to}*");
+        }
+        if self.chip_lists.iter().any(|l| l == n) {
+            return format!("the *{n}* chips");
         }
         if self.locals.iter().any(|l| l == n) {
             return format!("*{n}*");
@@ -983,10 +995,18 @@ impl Words {
             }
         };
         self.locals.push(name.clone());
-        let one_chip = matches!(c.size.as_ref().map(|s| &s.kind),
-            Some(ExprKind::Range(a, b)) if self.const_int(a) == Some(1) && self.const_int(b) == Some(1));
+        let one_chip = match c.size.as_ref().map(|s| &s.kind) {
+            Some(ExprKind::Range(a, b)) => {
+                self.const_int(a) == Some(1) && self.const_int(b) == Some(1)
+            }
+            Some(_) => c.size.as_ref().and_then(|s| self.const_int(s)) == Some(1),
+            None => false,
+        };
         if c.chips && !one_chip {
             self.plural.push(name.clone());
+            if !name.ends_with('s') {
+                self.chip_lists.push(name.clone());
+            }
         }
         if let Some(f) = &c.filter {
             flatten(f, BinOp::And, &mut conds);
@@ -997,7 +1017,7 @@ impl Words {
         }
         match texts.len() {
             0 => what,
-            1 | 2 => format!("{what}, such that {}", texts.join(" and ")),
+            1 | 2 => format!("{what}, such that {}", shared_subject(&texts, "and")),
             _ => format!("{what}, such that {}", numbered(&texts, true)),
         }
     }
@@ -1017,7 +1037,7 @@ fn shared_subject(texts: &[String], word: &str) -> String {
         let subject = &first[..at + verb.len()];
         // Only a simple subject (a name in italics) and no comma lists inside.
         if texts.len() < 2
-            || !subject.starts_with('*')
+            || !(subject.starts_with('*') || subject.starts_with("the *"))
             || subject.matches('*').count() != 2
             || !texts.iter().all(|t| t.starts_with(subject))
         {
