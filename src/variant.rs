@@ -278,6 +278,43 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// This variant with parameters set (`name=value`, as `--set` takes them, on the values as
+    /// loaded), without reading, parsing or checking its files again: the points of a sweep. The
+    /// same as loading it with these `sets`; `set_error` as for [`load_variant_with`].
+    pub fn with_sets(
+        &self,
+        sets: &[String],
+        set_error: &dyn Fn(usize, String) -> InputError,
+    ) -> Result<Variant, InputError> {
+        let mut program = (*self.program).clone();
+        apply_sets(&mut program, sets, set_error)?;
+        let header = header_of(&program, self.map.as_deref())?;
+        if header.tiles != header_of(&self.program, self.map.as_deref())?.tiles {
+            // Parameters that choose the tile sets: those are read as loading reads them.
+            return load_variant_with(&self.config.rules, sets, set_error);
+        }
+        let cfg = &self.config;
+        let loaded = Loaded {
+            name: cfg.variant.clone(),
+            rules: cfg.rules.clone(),
+            tiles: (*cfg.tiles).clone(),
+            counts: cfg.counts.clone(),
+            start_tile: cfg.start_tile,
+            map: cfg.map.clone(),
+            sources: cfg.sources.clone(),
+        };
+        let config = game_config(&program, &header, loaded);
+        Ok(Variant {
+            name: self.name.clone(),
+            program: Arc::new(program),
+            config: Arc::new(config),
+            map: self.map.clone(),
+            players: header.players,
+            warnings: self.warnings.clone(),
+            texts: self.texts.clone(),
+        })
+    }
+
     /// A new game of this variant, run by the interpreter; `cfg` is the variant's configuration,
     /// possibly with fixed tiles or start squares.
     pub fn new_game(
@@ -759,6 +796,10 @@ mod given_maps {
 mod read_once {
     use super::*;
 
+    fn no_sets(_: usize, e: String) -> InputError {
+        InputError::msg(e)
+    }
+
     const RULES: &str = "variant \"v\" {\n  map = \"mine.toml\"\n  tiles = [\"extra.toml\"]\n}\n";
     const MAP: &str = "name = \"Mine\"\ngrid = \"\"\"\n~~~~\n~..~\n~..~\n~~~~\n\"\"\"\n[legend]\n\"~\" = \"sea\"\n\".\" = \"land\"\n[[start]]\nname = \"Home\"\nat = [1, 1]\n";
     const TILES: &str = "[[tile]]\nid = \"A\"\ncount = 3\nstart = 1\nedges = \"FFFF\"\nfields = [{ halves = [\"Nw\", \"Ne\", \"En\", \"Es\", \"Se\", \"Sw\", \"Ws\", \"Wn\"] }]\n";
@@ -783,6 +824,59 @@ mod read_once {
         for name in ["my.rules", "mine.toml", "extra.toml"] {
             assert_eq!(crate::files::times_read(&dir.join(name)), 1, "{name}");
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A variant loaded once and given parameters (a sweep's points) is the variant loaded with
+    /// them, and its rules file is read once.
+    #[test]
+    fn with_sets_is_loading_with_sets_without_reading_again() {
+        let dir = std::env::temp_dir().join(format!("carto-with-sets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let rules = RULES
+            .replace(
+                "variant",
+                "param bonus: int in 0..9 = 1\nparam most: int in 1..6 = 4\nvariant",
+            )
+            .replace(
+                "}\n",
+                "  players = 2..most\n}\nrule r on placed { score(player, bonus) }\n",
+            );
+        for (name, text) in [
+            ("p.rules", rules.as_str()),
+            ("mine.toml", MAP),
+            ("extra.toml", TILES),
+        ] {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        let path = dir.join("p.rules").display().to_string();
+        let loaded = load_variant(&path, &[]).unwrap_or_else(|e| panic!("{}", e.text));
+        let sets = ["bonus=7".to_string(), "most=3".to_string()];
+        let set = loaded.with_sets(&sets, &no_sets).unwrap();
+        assert_eq!(crate::files::times_read(&dir.join("p.rules")), 1);
+        let again = load_variant(&path, &sets).unwrap();
+        assert_eq!(set.players, (2, 3));
+        assert_eq!(set.players, again.players);
+        let values = |v: &Variant| {
+            v.program
+                .params
+                .iter()
+                .map(|p| format!("{}={:?}", p.name, p.value))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(values(&set), ["bonus=Int(7)", "most=Int(3)"]);
+        assert_eq!(values(&set), values(&again));
+        assert_eq!(
+            values(&loaded),
+            ["bonus=Int(1)", "most=Int(4)"],
+            "the loaded variant is unchanged"
+        );
+        assert_eq!(set.config.counts, again.config.counts);
+        let e = loaded
+            .with_sets(&["most=9".to_string()], &no_sets)
+            .err()
+            .unwrap();
+        assert!(e.text.contains("most"), "{}", e.text);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

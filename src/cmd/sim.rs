@@ -3,6 +3,7 @@
 //! The machinery is the library's `carto::sim`; this file reads the command line and writes.
 
 use super::{check_players, Failure};
+use carto::diag::Code;
 use carto::sim::run::{layout_for, run, Results, SimError, Spec, Watch};
 use carto::sim::stats::{Layout, SCORE, TURNS, WIN, WIN_UNIT};
 use carto::sim::RunInfo;
@@ -231,18 +232,19 @@ fn load_sweep(variant: &str, args: &Args) -> Result<Vec<Variant>, Failure> {
             )));
         }
     }
+    // Read, parsed and checked once; each point sets its values on the program as loaded.
+    let loaded = load_variant_with(variant, &[], &|_, e| InputError::new(Code::BadSet, e))?;
+    if !loaded.warnings.is_empty() {
+        eprint!("{}", loaded.warnings);
+    }
     let mut out = Vec::new();
     for point in carto::sim::sweep::points(&axes) {
         let all: Vec<String> = args.sets.iter().chain(&point).cloned().collect();
         let sets = args.sets.len();
-        let v = load_variant_with(variant, &all, &|i, e| {
+        out.push(loaded.with_sets(&all, &|i, e| {
             let flag = if i < sets { "--set" } else { "--sweep" };
-            InputError::msg(format!("error: `{flag} {}`: {e}", all[i]))
-        })?;
-        if out.is_empty() && !v.warnings.is_empty() {
-            eprint!("{}", v.warnings);
-        }
-        out.push(v);
+            InputError::new(Code::BadSet, format!("error: `{flag} {}`: {e}", all[i]))
+        })?);
     }
     Ok(out)
 }
@@ -371,7 +373,7 @@ fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure
 fn load_settings(variant: &str, args: &Args) -> Result<(Variant, Option<Variant>), Failure> {
     let sets = &args.sets;
     let a = load_variant_with(variant, sets, &|i, e| {
-        InputError::msg(format!("error: `--set {}`: {e}", sets[i]))
+        InputError::new(Code::BadSet, format!("error: `--set {}`: {e}", sets[i]))
     })?;
     if !a.warnings.is_empty() {
         eprint!("{}", a.warnings);
@@ -383,7 +385,7 @@ fn load_settings(variant: &str, args: &Args) -> Result<(Variant, Option<Variant>
     let rules = args.vs_rules.as_deref().unwrap_or(variant);
     let b = load_variant_with(rules, &all, &|i, e| {
         let flag = if i < sets.len() { "--set" } else { "--vs" };
-        InputError::msg(format!("error: `{flag} {}`: {e}", all[i]))
+        InputError::new(Code::BadSet, format!("error: `{flag} {}`: {e}", all[i]))
     })?;
     Ok((a, Some(b)))
 }
