@@ -162,6 +162,24 @@ pub enum EvKind {
     Note(String),
 }
 
+impl EvKind {
+    /// Whether the event holds text or lists (anything to free when it is dropped).
+    #[inline(always)]
+    fn holds_text(&self) -> bool {
+        match self {
+            EvKind::Choice { .. } | EvKind::TurnEnd { .. } | EvKind::Note(_) => true,
+            EvKind::TilePlaced { .. }
+            | EvKind::TileDiscarded { .. }
+            | EvKind::FollowerPlaced { .. }
+            | EvKind::FollowerReturned { .. }
+            | EvKind::FollowerMoved { .. }
+            | EvKind::FollowerStrength { .. }
+            | EvKind::ChipMoved { .. }
+            | EvKind::Score { .. } => false,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     pub turn: u32,
@@ -176,6 +194,10 @@ pub struct State {
     pub followers: Vec<Follower>,
     /// Followers each player has (their followers are `f * per_player ..`).
     pub per_player: u16,
+    /// How many of each player's followers are out of their supply (on the board or held), kept
+    /// by [`State::place_follower`] and [`State::move_follower`] (every follower starts in supply),
+    /// so the follower step knows without a search whether the player has one left.
+    away: Vec<u16>,
     pub chips: Vec<Chip>,
     /// How many chips lie on each cell (so an empty square is known without a search).
     pub on_square: Vec<u8>,
@@ -264,6 +286,7 @@ impl State {
             players,
             followers,
             per_player,
+            away,
             chips,
             on_square,
             hands,
@@ -298,6 +321,7 @@ impl State {
         self.players.clone_from(players);
         self.followers.clone_from(followers);
         self.per_player = *per_player;
+        self.away.clone_from(away);
         self.copy_chip_places(chips, on_square, recorded);
         self.hands.clone_from(hands);
         self.supply.clone_from(supply);
@@ -375,6 +399,7 @@ impl State {
             players: Vec::new(),
             followers: Vec::new(),
             per_player: 0,
+            away: Vec::new(),
             chips: Vec::new(),
             on_square: Vec::new(),
             hands: Vec::new(),
@@ -414,6 +439,10 @@ impl State {
                 player,
                 kind,
             });
+        } else if !kind.holds_text() {
+            // Nothing to free: no call to the event's drop glue on every move of a game that
+            // records nothing (the variant is known where `push` is inlined, so this test is too).
+            std::mem::forget(kind);
         }
     }
 
@@ -593,11 +622,45 @@ impl State {
             .count() as u16
     }
 
-    /// Whether `player` has a follower in supply.
+    /// Whether `player` has a follower in supply: one comparison with the count of those away
+    /// (a search only for followers set up without [`State::seat_followers`], as some tests do).
     pub fn has_follower_in_supply(&self, player: u8) -> bool {
-        self.own_followers(player)
-            .iter()
-            .any(|f| f.at == FollowerAt::Supply)
+        match self.away.get(player as usize) {
+            Some(&away) => away < self.own_followers(player).len() as u16,
+            None => self
+                .own_followers(player)
+                .iter()
+                .any(|f| f.at == FollowerAt::Supply),
+        }
+    }
+
+    /// Gives each of `players` players `per_player` followers, numbered from 1, all in supply.
+    pub fn seat_followers(&mut self, players: usize, per_player: u16) {
+        self.per_player = per_player;
+        self.followers.clear();
+        for p in 0..players {
+            for k in 0..per_player {
+                self.followers.push(Follower {
+                    owner: p as u8,
+                    num: k + 1,
+                    at: FollowerAt::Supply,
+                    strength: 1,
+                    placed_turn: 0,
+                    cell: NONE,
+                    kind: FeatureKind::Road,
+                });
+            }
+        }
+        self.away.clear();
+        self.away.resize(players, 0);
+    }
+
+    /// Counts follower `f` leaving its owner's supply (`-1`: coming back).
+    fn count_away(&mut self, f: usize, delta: i16) {
+        let owner = self.followers[f].owner as usize;
+        if let Some(n) = self.away.get_mut(owner) {
+            *n = n.wrapping_add_signed(delta);
+        }
     }
 
     /// The followers of `player` (those of [`State::player_followers`]).
@@ -624,6 +687,7 @@ impl State {
         fo.cell = cell;
         fo.kind = kind;
         fo.placed_turn = self.turn;
+        self.count_away(f as usize, 1);
         self.board.features.add_follower(node, 1);
         self.follower_placed_now = true;
         self.tally.followers_placed[player as usize % crate::tally::SLOTS] += 1;
@@ -651,6 +715,11 @@ impl State {
             self.board.features.add_follower(node, -1);
         }
         self.followers[f as usize].at = to;
+        match (fo.at == FollowerAt::Supply, to == FollowerAt::Supply) {
+            (true, false) => self.count_away(f as usize, 1),
+            (false, true) => self.count_away(f as usize, -1),
+            _ => {}
+        }
         let who = self.acting();
         match (fo.at, to) {
             (FollowerAt::Board(_), FollowerAt::Supply) => {
@@ -709,5 +778,55 @@ impl State {
             }
         }
         crate::facts::majority(&strength)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether a player has a follower in supply, found by a search (the reference).
+    fn searched(st: &State, player: u8) -> bool {
+        st.own_followers(player)
+            .iter()
+            .any(|f| f.at == FollowerAt::Supply)
+    }
+
+    /// The count of followers away from their supply follows every move: to a holding, between
+    /// two holdings and back, for each player separately, and in a copy (placing on the board,
+    /// which needs a placed tile, is played by the games of `scripts/compare-logs.sh`).
+    #[test]
+    fn follower_in_supply_follows_every_move() {
+        let mut st = State::new(Board::unbounded(4), Default::default(), 1);
+        st.seat_followers(2, 2);
+        let moves = [
+            (0, FollowerAt::Holding(2)),
+            (1, FollowerAt::Holding(0)),
+            (1, FollowerAt::Holding(1)),
+            (3, FollowerAt::Holding(2)),
+            (1, FollowerAt::Holding(2)),
+            (0, FollowerAt::Supply),
+            (0, FollowerAt::Holding(0)),
+            (1, FollowerAt::Supply),
+            (0, FollowerAt::Supply),
+            (2, FollowerAt::Holding(0)),
+        ];
+        let mut seen = Vec::new();
+        for (f, to) in moves {
+            st.move_follower(f, to);
+            let mut copy = State::new(Board::unbounded(4), Default::default(), 1);
+            copy.copy_unrecorded(&st);
+            for p in 0..2 {
+                assert_eq!(
+                    st.has_follower_in_supply(p),
+                    searched(&st, p),
+                    "{f} to {to:?}"
+                );
+                assert_eq!(copy.has_follower_in_supply(p), searched(&st, p));
+                seen.push(st.has_follower_in_supply(p));
+            }
+        }
+        // Both answers were given (the moves emptied a supply and filled it again).
+        assert!(seen.contains(&true) && seen.contains(&false));
     }
 }

@@ -4,9 +4,8 @@
 use super::{Acts, Config, Game, GameError, Hooks, Step};
 use crate::board::Board;
 use crate::features::NONE;
-use crate::geometry::FeatureKind;
 use crate::map::MapBoard;
-use crate::state::{Chip, EvKind, Follower, FollowerAt, Place, Player, State};
+use crate::state::{Chip, EvKind, Place, Player, State};
 use std::sync::Arc;
 
 impl<H: Hooks> Game<H> {
@@ -252,21 +251,7 @@ fn seat_players(st: &mut State, cfg: &Config, players: &[String]) {
         name: n.clone(),
         score: 0,
     }));
-    st.per_player = cfg.followers;
-    st.followers.clear();
-    for p in 0..players.len() {
-        for k in 0..cfg.followers {
-            st.followers.push(Follower {
-                owner: p as u8,
-                num: k + 1,
-                at: FollowerAt::Supply,
-                strength: 1,
-                placed_turn: 0,
-                cell: NONE,
-                kind: FeatureKind::Road,
-            });
-        }
-    }
+    st.seat_followers(players.len(), cfg.followers);
 }
 
 /// Every chip of the set face down in the supply; no chip on a square or in a hand.
