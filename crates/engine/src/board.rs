@@ -79,6 +79,8 @@ pub struct Board {
     pub gh: i32,
     /// Grid position of display coordinate (0, 0).
     pub origin: (i32, i32),
+    /// The step to the neighbouring cell across each side (N, E, S, W).
+    deltas: [i32; 4],
     pub kind: Vec<CellKind>,
     /// Index of the map square under each cell (`NONE` in the frame or on the endless table).
     pub square: Vec<u32>,
@@ -97,6 +99,10 @@ pub struct Board {
     /// The frontier: the empty cells where a tile may go, each with its `need`.
     front: Vec<Front>,
     frontier_pos: Vec<u32>,
+    /// For each cell holding a monastery: 1 + how many of the 8 squares around it are filled (a
+    /// tile, or sea and off-map when they fill); 0 elsewhere. A placement adds one to each around
+    /// it, so finding the monasteries it surrounds reads 9 bytes.
+    monastery_fill: Vec<u8>,
     large_found: Vec<bool>,
     large_cells: Vec<Vec<u32>>,
     pub placed: Vec<Placed>,
@@ -179,6 +185,7 @@ impl Board {
             gw,
             gh,
             origin,
+            deltas: [-gw, 1, gw, -1],
             kind,
             square,
             large,
@@ -189,6 +196,7 @@ impl Board {
             cand: vec![false; n],
             front: Vec::new(),
             frontier_pos: vec![NONE; n],
+            monastery_fill: vec![0; n],
             large_found: vec![false; n_large],
             large_cells,
             placed: Vec::new(),
@@ -218,6 +226,7 @@ impl Board {
             self.need[c] = src.need[c];
             self.cand[c] = src.cand[c];
             self.frontier_pos[c] = src.frontier_pos[c];
+            self.monastery_fill[c] = src.monastery_fill[c];
         }
         self.border_fills_monastery = src.border_fills_monastery;
         self.front.clone_from(&src.front);
@@ -240,6 +249,7 @@ impl Board {
             self.tile[c] = NONE;
             self.need[c] = 0;
             self.cand[c] = false;
+            self.monastery_fill[c] = 0;
         }
         self.front.clear();
         self.large_found.iter_mut().for_each(|f| *f = false);
@@ -249,12 +259,7 @@ impl Board {
 
     #[inline]
     pub fn delta(&self, side: usize) -> i32 {
-        match side {
-            0 => -self.gw,
-            1 => 1,
-            2 => self.gw,
-            _ => -1,
-        }
+        self.deltas[side & 3]
     }
 
     #[inline]
@@ -377,6 +382,12 @@ impl Board {
         (self.need[cell as usize], front)
     }
 
+    /// The filled squares around the monastery on `cell`, as the board keeps them (see
+    /// [`Board::monastery_count`], the reference); 0 when no monastery lies there.
+    pub fn monastery_fill_kept(&self, cell: u32) -> u32 {
+        u32::from(self.monastery_fill[cell as usize])
+    }
+
     /// Checks a placement, saying which rule refuses it.
     pub fn check(&self, cell: u32, tile: &CompiledTile, rot: usize) -> Result<(), Refusal> {
         let c = cell as usize;
@@ -430,6 +441,9 @@ impl Board {
             self.make_candidate(ferry);
         }
         self.completed_roads_and_cities(first_node, tile, completed);
+        if tile.monastery.is_some() {
+            self.monastery_fill[cell as usize] = self.monastery_count(cell) as u8;
+        }
         self.surrounded_monasteries(cell, completed);
         idx
     }
@@ -509,11 +523,16 @@ impl Board {
     fn require_edge(&mut self, n: u32, s: usize, edge: u8) {
         let nu = n as usize;
         let o = opposite(s);
-        self.need[nu] = (self.need[nu] & !(3 << (2 * o))) | ((1 + edge) << (2 * o));
-        self.make_candidate(n);
+        let need = (self.need[nu] & !(3 << (2 * o))) | ((1 + edge) << (2 * o));
+        self.need[nu] = need;
+        // An empty land cell is a candidate exactly when it is on the frontier.
         let pos = self.frontier_pos[nu];
         if pos != NONE {
-            self.front[pos as usize].need = self.need[nu];
+            self.front[pos as usize].need = need;
+        } else {
+            self.cand[nu] = true;
+            self.frontier_pos[nu] = self.front.len() as u32;
+            self.front.push(Front { cell: n, need });
         }
     }
 
@@ -570,16 +589,23 @@ impl Board {
         .map(|c| c as usize)
     }
 
-    /// Appends the monasteries in the 3x3 block around `cell` that are now surrounded.
+    /// Appends the monasteries in the 3x3 block around `cell` that are now surrounded (the tile on
+    /// `cell` just placed, its own count already set), in the block's order.
     #[inline]
-    fn surrounded_monasteries(&self, cell: u32, completed: &mut Vec<u32>) {
+    fn surrounded_monasteries(&mut self, cell: u32, completed: &mut Vec<u32>) {
         for c in self.block(cell) {
-            let t = self.tile[c];
-            if t == NONE {
+            let fill = self.monastery_fill[c];
+            if fill == 0 {
                 continue;
             }
-            let p = &self.placed[t as usize];
-            if p.monastery != NO_SEG && self.monastery_count(c as u32) == 9 {
+            let fill = if c == cell as usize {
+                fill
+            } else {
+                self.monastery_fill[c] = fill + 1;
+                fill + 1
+            };
+            if fill == 9 {
+                let p = &self.placed[self.tile[c] as usize];
                 completed.push(p.first_node + p.monastery as u32);
             }
         }

@@ -442,6 +442,7 @@ fn find_option_explains_refused_placements() {
 /// whose edges fit the tiles around it now; and the need kept for every empty land cell is the one
 /// its neighbours give. Checked at every placement of many random games, on the endless table and
 /// on maps with sea, large cities and a ferry (where `Board::check` is also asked of every cell).
+/// So are the filled squares kept around each monastery.
 #[test]
 fn offered_placements_equal_those_found_afresh() {
     use carto_engine::board::CellKind;
@@ -477,6 +478,15 @@ fn offered_placements_equal_those_found_afresh() {
                         }
                     }
                     assert_eq!(g.options, afresh, "seed {seed} turn {}", g.st.turn);
+                    // The filled squares kept around each monastery are those counted afresh.
+                    for p in &b.placed {
+                        let kept = b.monastery_fill_kept(p.cell);
+                        if cfg.tiles[p.ty as usize].monastery.is_some() {
+                            assert_eq!(kept, b.monastery_count(p.cell), "seed {seed}");
+                        } else {
+                            assert_eq!(kept, 0, "seed {seed}");
+                        }
+                    }
                     // Every land cell of a map; around every placed tile on the endless table.
                     let cells: Vec<u32> = if every_cell {
                         (0..b.kind.len() as u32).collect()
