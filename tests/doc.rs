@@ -156,6 +156,24 @@ fn no_sentence_falls_back_to_syntax() {
     }
 }
 
+/// Great Britain's setup lays each chip face down on a spot of its colour, so its colour is public:
+/// the page says so from running the setup. France's towns are coloured too (`wine`), but its chips
+/// are scattered without regard to them: no such sentence there.
+#[test]
+fn a_chip_on_a_spot_of_its_colour_shows_its_colour() {
+    let dir = scratch("spots");
+    let sentence =
+        "Every chip starts face down on a square whose `spot` is its colour, so anyone can \
+                    tell a face-down chip's colour from its square; only its value is hidden.";
+    let (code, gb, err) = carto(&dir, &["doc", "great-britain"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(gb.contains(sentence), "{gb}");
+    let (code, france, err) = carto(&dir, &["doc", "france"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!france.contains("Every chip starts face down"), "{france}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A rule on `tile_drawn` says its moment in the rule book's words, and the turn's first step says
 /// what drawing sets off.
 #[test]

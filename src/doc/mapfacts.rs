@@ -4,6 +4,7 @@
 //! top left, as the board pictures and the logs number them.
 
 use crate::map::{AttrValue, MapBoard, Square};
+use crate::state::Place;
 use crate::variant::Variant;
 use std::collections::BTreeMap;
 
@@ -26,7 +27,12 @@ pub fn facts(v: &Variant) -> Vec<String> {
         read.push("slots".to_string());
     }
     for attr in &read {
-        if let Some(text) = attribute(m, attr) {
+        if let Some(mut text) = attribute(m, attr) {
+            if chips_show_their_colour(v, m, attr) {
+                text.push_str(&format!(
+                    " Every chip starts face down on a square whose `{attr}` is its colour, so anyone can tell a face-down chip's colour from its square; only its value is hidden."
+                ));
+            }
             out.push(text);
         }
     }
@@ -61,6 +67,37 @@ pub fn facts(v: &Variant) -> Vec<String> {
         ));
     }
     out
+}
+
+/// Whether the setup lays chips face down only on squares whose attribute `attr` names the chip's
+/// colour (at least one chip, on each of three seeds): then the map shows the colour of a face-down
+/// chip. Found by running the setup, so it stays true for a house rule that changes it.
+fn chips_show_their_colour(v: &Variant, m: &MapBoard, attr: &str) -> bool {
+    let colours = &v.program.colours;
+    let names: Vec<String> = (0..v.players.0.max(1)).map(|i| format!("p{i}")).collect();
+    (1..=3).all(|seed| {
+        let Ok(game) = v.new_game(v.config.clone(), &names, seed, false) else {
+            return false;
+        };
+        let mut laid = 0;
+        for c in &game.st.chips {
+            let Place::Square(cell) = c.place else {
+                continue;
+            };
+            if c.face_up {
+                continue;
+            }
+            let (x, y) = game.st.board.xy(cell);
+            match (
+                m.square(x, y).and_then(|sq| sq.attrs.get(attr)),
+                colours.get(c.colour as usize),
+            ) {
+                (Some(AttrValue::Str(on)), Some(colour)) if on == colour => laid += 1,
+                _ => return false,
+            }
+        }
+        laid > 0
+    })
 }
 
 fn edge_word(k: crate::geometry::EdgeKind) -> &'static str {

@@ -83,7 +83,7 @@ fn place_tile(p: &Page, f: &Facts) -> String {
 /// 2. The follower.
 fn place_follower(p: &Page) -> String {
     let mut two = String::from(
-        "2. **Place a follower (phase 2).** You may put one follower from your reserve on a road (as a robber), city (a knight), monastery (a monk) or field (a farmer; a field is a farm) of the tile you just placed, if no follower stands anywhere on the feature it joins.",
+        "2. **Place a follower (phase 2).** You may put one follower from your reserve on a road (as a thief), city (a knight), monastery (a monk) or field (a farmer; a field is a farm) of the tile you just placed, if no follower stands anywhere on the feature it joins.",
     );
     if p.followers == 0 {
         two.push_str(" (This variant gives each player no followers.)");
