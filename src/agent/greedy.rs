@@ -296,9 +296,9 @@ impl Greedy {
         self.returns_quiet = None;
         let mut read = rules.read && game.st.players.len() <= 8 && !game.is_asked();
         if read && rules.forced {
+            // The check only evaluates the forced actions' conditions in the sample (and puts
+            // back the current player): the options are played in copies of that same sample.
             read = quiet::decision_allows(self.sample(view, &world))?;
-            // The check ran the rules' conditions in the sample: options are played in a new one.
-            self.sampled = false;
         }
         self.preview_ready = read;
         if read {
