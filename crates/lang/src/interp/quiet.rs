@@ -78,6 +78,10 @@ impl Interp {
     fn no_forced_inner(&mut self, st: &mut State) -> R<bool> {
         let prog = self.prog.clone();
         let code = self.code.clone();
+        // What every forced `when` reads together (worked out once): when that has neither, no
+        // single one has, and each need not be looked at again.
+        let all = self.forced_reads.0;
+        let each = all.has(Reads::UNKNOWN) || all.has(Reads::TILES);
         for (ai, a) in prog.actions.iter().enumerate() {
             if a.phase.is_some() {
                 continue;
@@ -85,9 +89,14 @@ impl Interp {
             let Some(when) = &a.when else {
                 return Ok(false);
             };
-            let reads = expr_reads(when);
-            if !a.limits.is_empty() || reads.has(Reads::UNKNOWN) || reads.has(Reads::TILES) {
+            if !a.limits.is_empty() {
                 return Ok(false);
+            }
+            if each {
+                let reads = expr_reads(when);
+                if reads.has(Reads::UNKNOWN) || reads.has(Reads::TILES) {
+                    return Ok(false);
+                }
             }
             let Some(w) = &code.action_when[ai] else {
                 return Ok(false);
