@@ -59,6 +59,11 @@ fn render_a_turn() {
     assert!(svg.contains("<title>ann's knight on the city at -1,-1</title>"));
     assert!(svg.contains("<title>bob's knight on the city at 1,-1</title>"));
     assert!(!svg.contains(r#"class="points""#), "no points at turn 4");
+    // At turn 0 the start tile alone: one tile, in the singular.
+    let (code, svg, err) = carto(&["render", "tests/scripts/base/tie.script", "--turn", "0"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(svg.contains(">1 tile on the board<"), "{svg}");
+    assert!(svg.contains(">7 followers left<"));
     let (code, _, err) = carto(&["render", "tests/scripts/base/tie.script", "--turn", "9"]);
     assert_eq!(code, 1);
     assert!(err.contains("has turns 0 to 5, not 9"), "{err}");

@@ -1534,9 +1534,19 @@ fn players_panel<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, to
         out,
         LEFT,
         y + 18.0,
-        &format!("{} tiles on the board", snap.tiles.len()),
+        &count(snap.tiles.len(), "tile", "tiles on the board"),
     );
     y + 26.0 - top
+}
+
+/// "1 tile on the board", "2 tiles on the board": `n`, then the singular noun and the rest of the
+/// plural phrase for 1, the plural phrase otherwise.
+fn count(n: usize, one: &str, many: &str) -> String {
+    match (n, many.split_once(' ')) {
+        (1, Some((_, rest))) => format!("1 {one} {rest}"),
+        (1, None) => format!("1 {one}"),
+        _ => format!("{n} {many}"),
+    }
 }
 
 /// Height of a player's or a holding's row in the panel.
@@ -1607,7 +1617,7 @@ fn player_row<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot, p: us
         out,
         LEFT + 200.0,
         mid + 5.0,
-        &format!("{left} followers left"),
+        &count(left, "follower", "followers left"),
     );
     let mut x = chips_in_row(out, game, snap, Place::Hand(p as u8), LEFT + 340.0, mid);
     // The player's own areas of per-player holdings (`holding bid per player`), each named.
