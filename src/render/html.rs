@@ -25,49 +25,8 @@ pub fn view_html(loaded: &Loaded) -> String {
         return String::new();
     };
     let base = svg::base(game, end);
-    let mut board = String::new();
-    svg::open_board(
-        &mut board,
-        &base,
-        0.0,
-        &svg::title(game, last, true),
-        "title",
-    );
-    tiles(&mut board, game, &base, &snaps);
-    stacks(&mut board, game, &base, &snaps);
-    chips(&mut board, game, &base, &snaps);
-    board.push_str(&base.names.svg);
-    followers(&mut board, game, &base, &snaps);
-    let tile_at = svg::tiles_by_cell(end);
-    for (m, s) in super::last_move::every_turn(game, last).iter().zip(&snaps) {
-        let _ = write!(
-            board,
-            r#"<g class="last" data-a="{}" data-b="{}">"#,
-            s.turn,
-            s.turn + 1
-        );
-        svg::held_on_map(&mut board, game, &base, s);
-        super::last_move::draw(&mut board, game, &base, s, &tile_at, m);
-        board.push_str("</g>");
-    }
-    board.push_str("</svg>");
-    // The players' hands and scores, beside the board (below it on a narrow screen).
-    let mut hands = format!(
-        r##"<svg id="hands" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {:.0} {:.0}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"##,
-        svg::panel_width(game),
-        svg::panel_height(game)
-    );
-    for s in &snaps {
-        let _ = write!(
-            hands,
-            r#"<g class="panel" data-a="{}" data-b="{}">"#,
-            s.turn,
-            s.turn + 1
-        );
-        svg::panel_alone(&mut hands, game, s);
-        hands.push_str("</g>");
-    }
-    hands.push_str("</svg>");
+    let board = board_svg(game, &base, &snaps, last);
+    let hands = hands_svg(game, &snaps);
     let titles: Vec<String> = snaps
         .iter()
         .map(|s| svg::title(game, s.turn, s.last))
@@ -82,6 +41,63 @@ pub fn view_html(loaded: &Loaded) -> String {
         &turns,
         &score_graph(game, &snaps),
     )
+}
+
+/// The board of every turn in one SVG: the map, then tiles, stacks, chips, names and followers,
+/// each shown during its turns, and each turn's last move.
+fn board_svg<H: Hooks>(game: &Game<H>, base: &Base, snaps: &[Snapshot], last: u32) -> String {
+    let Some(end) = snaps.last() else {
+        return String::new();
+    };
+    let mut board = String::new();
+    svg::open_board(
+        &mut board,
+        base,
+        0.0,
+        &svg::title(game, last, true),
+        "title",
+    );
+    tiles(&mut board, game, base, snaps);
+    stacks(&mut board, game, base, snaps);
+    chips(&mut board, game, base, snaps);
+    board.push_str(&base.names.svg);
+    followers(&mut board, game, base, snaps);
+    let tile_at = svg::tiles_by_cell(end);
+    for (m, s) in super::last_move::every_turn(game, last).iter().zip(snaps) {
+        let _ = write!(
+            board,
+            r#"<g class="last" data-a="{}" data-b="{}">"#,
+            s.turn,
+            s.turn + 1
+        );
+        svg::held_on_map(&mut board, game, base, s);
+        super::last_move::draw(&mut board, game, base, s, &tile_at, m);
+        board.push_str("</g>");
+    }
+    board.push_str("</svg>");
+    board
+}
+
+/// The players' hands and scores, beside the board (below it on a narrow screen): one panel per
+/// turn, each shown during its turn.
+fn hands_svg<H: Hooks>(game: &Game<H>, snaps: &[Snapshot]) -> String {
+    let mut hands = format!(
+        r##"<svg id="hands" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {:.0} {:.0}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"##,
+        svg::panel_width(game),
+        svg::panel_height(game)
+    );
+    for s in snaps {
+        let _ = write!(
+            hands,
+            r#"<g class="panel" data-a="{}" data-b="{}">"#,
+            s.turn,
+            s.turn + 1
+        );
+        svg::panel_alone(&mut hands, game, s);
+        hands.push_str("</g>");
+    }
+    hands.push_str("</svg>");
+    hands
 }
 
 /// Tiles never leave: each shows from the turn it was placed.
@@ -331,6 +347,8 @@ fn short(name: &str, n: usize) -> String {
     }
 }
 
+/// The whole page: header with the turn controls, the board, the side panel (hands, this turn's
+/// story, the score graph), and the data the script steps through.
 fn page<H: Hooks>(
     game: &Game<H>,
     board: &str,
@@ -341,20 +359,7 @@ fn page<H: Hooks>(
     graph: &str,
 ) -> String {
     let last = snaps.len().saturating_sub(1);
-    let scores: Vec<String> = snaps
-        .iter()
-        .map(|s| {
-            let v: Vec<String> = s.scores.iter().map(|x| x.to_string()).collect();
-            format!("[{}]", v.join(","))
-        })
-        .collect();
-    let tiles: Vec<String> = snaps.iter().map(|s| s.tiles.len().to_string()).collect();
-    let names: Vec<String> = game
-        .st
-        .players
-        .iter()
-        .map(|p| serde_json::Value::String(p.name.clone()).to_string())
-        .collect();
+    let data = TurnData::of(game, snaps);
     let json_strings = |v: &[String]| {
         serde_json::Value::Array(
             v.iter()
@@ -392,13 +397,43 @@ const TURNS = {turns};
 "#,
         title = esc(&svg::title(game, last as u32, true)),
         square = svg::SQUARE,
-        names = names.join(","),
-        scores = scores.join(","),
-        tiles = tiles.join(","),
+        names = data.names.join(","),
+        scores = data.scores.join(","),
+        tiles = data.tiles.join(","),
         titles = json_strings(titles),
         turns = json_strings(turns),
     );
     out
+}
+
+/// What the page's script reads per turn, as JavaScript literals: the players' names, every turn's
+/// scores and number of tiles.
+struct TurnData {
+    names: Vec<String>,
+    scores: Vec<String>,
+    tiles: Vec<String>,
+}
+
+impl TurnData {
+    fn of<H: Hooks>(game: &Game<H>, snaps: &[Snapshot]) -> TurnData {
+        let scores = snaps
+            .iter()
+            .map(|s| {
+                let v: Vec<String> = s.scores.iter().map(|x| x.to_string()).collect();
+                format!("[{}]", v.join(","))
+            })
+            .collect();
+        TurnData {
+            names: game
+                .st
+                .players
+                .iter()
+                .map(|p| serde_json::Value::String(p.name.clone()).to_string())
+                .collect(),
+            scores,
+            tiles: snaps.iter().map(|s| s.tiles.len().to_string()).collect(),
+        }
+    }
 }
 
 /// The replay page's style and script, kept as the CSS and JavaScript files they are.
