@@ -307,9 +307,17 @@ impl Source {
         }
     }
 
-    /// 1-based line and column (in characters) of a byte offset.
+    /// Where a caret at byte `offset` stands: the offset itself, but in the blanks at the end of the
+    /// text (a message that found "the end of the file") the end of the last line with something on
+    /// it, never a line after the file's last newline.
+    pub fn settle(&self, offset: usize) -> usize {
+        offset.min(self.text.trim_end_matches([' ', '\t', '\r', '\n']).len())
+    }
+
+    /// 1-based line and column (in characters) of a byte offset (at the end of the file: of the end
+    /// of its last line with text, as [`Source::settle`] says).
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
+        let offset = self.settle(offset);
         let before = &self.text[..floor_char_boundary(&self.text, offset)];
         let line = before.matches('\n').count() + 1;
         let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
@@ -336,8 +344,8 @@ impl Source {
         let id = files.add(self.name.clone(), self.text.clone());
         let config = Config::default();
         for d in diags {
-            let start = floor_char_boundary(&self.text, d.span.start);
-            let end = floor_char_boundary(&self.text, d.span.end.max(d.span.start));
+            let start = floor_char_boundary(&self.text, self.settle(d.span.start));
+            let end = floor_char_boundary(&self.text, self.settle(d.span.end).max(start));
             let severity = match d.severity {
                 Severity::Error => CsDiagnostic::error(),
                 Severity::Warning => CsDiagnostic::warning(),
@@ -645,6 +653,26 @@ mod tests {
         assert_eq!(s.line_col(0), (1, 1));
         assert_eq!(s.line_col(3), (2, 1));
         assert_eq!(s.line_col(8), (2, 5));
+    }
+
+    /// A caret at the end of a file that ends with a newline (`variant "x"` and no `{`) stands at
+    /// the end of the last line with text, not on a line after the file.
+    #[test]
+    fn the_end_of_the_file_is_the_end_of_its_last_line() {
+        let s = Source::new("f", "import \"base\"\n\nvariant \"x\"\n\n  \n");
+        assert_eq!(s.line_col(s.text.len()), (3, 12));
+        assert_eq!(s.line_col(s.text.len() + 5), (3, 12));
+        assert_eq!(s.line_col(28), (3, 12));
+        assert_eq!(s.line_col(3), (1, 4));
+        let shown = s.render(&[Diagnostic::error(Code::Syntax, 31..31, "expected `{`")]);
+        assert!(shown.contains("f:3:12"), "{shown}");
+        assert!(
+            shown.contains("3 │ variant \"x\"\n  │            ^"),
+            "{shown}"
+        );
+        // Without a newline at the end, and a file of blanks only.
+        assert_eq!(Source::new("f", "variant \"x\"").line_col(11), (1, 12));
+        assert_eq!(Source::new("f", "\n\n").line_col(2), (1, 1));
     }
 
     #[test]
