@@ -102,6 +102,14 @@ fn holding_areas_are_shown_by_their_title() {
     assert!(svg.contains("<title>Isle of Man: ann's follower</title>"));
     assert!(svg.contains(">Isle of Man (isle)<"), "the legend");
     assert!(!svg.contains(">isle<"));
+    // The replay page tells the turn with the title in the sentence.
+    let dir = scratch("holding-view");
+    let page = dir.join("isle.html");
+    let (code, _, err) = carto(&["view", script, "-o", page.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(&page).unwrap();
+    assert!(page.contains("to the Isle of Man"), "{page}");
+    let _ = std::fs::remove_dir_all(&dir);
     let dir = scratch("holding");
     let log = dir.join("isle.log");
     let (code, _, err) = carto(&["run", script, "--log", log.to_str().unwrap()]);

@@ -127,7 +127,7 @@ impl<H: Hooks> Story<'_, H> {
                 "under {}'s follower",
                 esc(self.name(self.follower_owner(f)))
             ),
-            Place::Holding(h) => esc(&holding_name(self.game, h)),
+            Place::Holding(h) => esc(&holding_in_sentence(self.game, h)),
             Place::PlayerHolding(h, p) => format!(
                 "{}'s {}",
                 esc(self.name(p)),
@@ -140,7 +140,7 @@ impl<H: Hooks> Story<'_, H> {
         match at {
             FollowerAt::Supply => format!("{}'s supply", esc(self.name(self.follower_owner(f)))),
             FollowerAt::Board(_) => "the board".into(),
-            FollowerAt::Holding(h) => esc(&holding_name(self.game, h)),
+            FollowerAt::Holding(h) => esc(&holding_in_sentence(self.game, h)),
         }
     }
 
@@ -328,6 +328,18 @@ fn holding_name<H: Hooks>(game: &Game<H>, h: u8) -> String {
         .get(h as usize)
         .cloned()
         .unwrap_or_default()
+}
+
+/// A shared holding area inside a sentence: its title with "the" ("goes to the Isle of Man", as the
+/// rule pages say it), or its name when it has no title.
+fn holding_in_sentence<H: Hooks>(game: &Game<H>, h: u8) -> String {
+    let title = holding_name(game, h);
+    let titled = game.cfg.holdings.get(h as usize) != Some(&title);
+    match title.strip_prefix("The ") {
+        Some(rest) => format!("the {rest}"),
+        None if titled && !title.starts_with("the ") => format!("the {title}"),
+        None => title,
+    }
 }
 
 /// A small picture of tile `ty` at rotation `rot`, drawn as the board draws it.
