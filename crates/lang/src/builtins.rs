@@ -246,7 +246,7 @@ pub struct BuiltinInfo {
     pub reads: Reads,
     /// Static: its value depends only on its arguments, the map, the parameters and the program, so
     /// an aggregate whose parts are all static is computed once (`interp::aggregate::is_static`).
-    pub stat: bool,
+    pub(crate) stat: bool,
     /// Pure for the agents' rule points: its value depends only on its arguments
     /// (`agent::points`).
     pub pure: bool,
@@ -271,7 +271,7 @@ impl fmt::Debug for Run {
 }
 
 /// What running a builtin gives: its value, or the error that stops the game (naming the rule).
-pub type Ran<T> = Result<T, Box<crate::game::GameError>>;
+pub(crate) type Ran<T> = Result<T, Box<crate::game::GameError>>;
 
 /// Kinds of changing facts of a game an expression reads (a bit set): see `interp::reads`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -279,15 +279,15 @@ pub struct Reads(u8);
 
 impl Reads {
     /// Nothing that changes during a game (map facts, parameters, constants, the players).
-    pub const NOTHING: Reads = Reads(0);
+    pub(crate) const NOTHING: Reads = Reads(0);
     /// Where chips lie and which way up (changes move the state's chip counter).
-    pub const CHIPS: Reads = Reads(1);
+    pub(crate) const CHIPS: Reads = Reads(1);
     /// The tiles on the board.
     pub const TILES: Reads = Reads(2);
     /// The turn's facts that limits count with (turn, round, follower placed, extra turn).
-    pub const TURN: Reads = Reads(4);
+    pub(crate) const TURN: Reads = Reads(4);
     /// Anything else (scores, followers, features, turn facts): a check reading it always runs.
-    pub const UNKNOWN: Reads = Reads(8);
+    pub(crate) const UNKNOWN: Reads = Reads(8);
 
     pub const fn with(self, o: Reads) -> Reads {
         Reads(self.0 | o.0)
@@ -576,13 +576,13 @@ pub struct FieldInfo {
     pub reads: Reads,
     /// It never changes during a game, nor between the games of one interpreter (a static
     /// aggregate may be keyed by it: `interp::aggregate::is_static`).
-    pub stat: bool,
+    pub(crate) stat: bool,
     /// A fact of a feature the agents' rule points may be computed from (`agent::points`).
     pub pure: bool,
 }
 
 /// How the interpreter reads a field: from the value it is read from.
-pub type ReadField = fn(&mut Interp, &mut State, Value) -> Ran<Value>;
+pub(crate) type ReadField = fn(&mut Interp, &mut State, Value) -> Ran<Value>;
 
 // One row per field: OWNER."name": type, how it is read (a closure over the interpreter's helpers in
 // `interp/fields.rs`), what it reads, whether it is static and pure, its doc, its phrase (and, for
@@ -698,7 +698,7 @@ pub fn field(owner: Base, name: &str) -> Option<(Field, Ty)> {
         .map(|(_, _, f, t, _)| (*f, *t))
 }
 
-pub fn field_names(owner: Base) -> impl Iterator<Item = &'static str> {
+pub(crate) fn field_names(owner: Base) -> impl Iterator<Item = &'static str> {
     FIELDS
         .iter()
         .filter(move |(o, ..)| *o == owner)
@@ -720,7 +720,7 @@ pub enum HeaderKey {
 }
 
 /// (key, name, type, doc)
-pub const HEADER_KEYS: &[(HeaderKey, &str, Ty, &str)] = &[
+pub(crate) const HEADER_KEYS: &[(HeaderKey, &str, Ty, &str)] = &[
     (
         HeaderKey::Title,
         "title",
@@ -773,13 +773,11 @@ pub const PHASES: [(&str, Phase); 4] = [
     ("after", Phase::After),
 ];
 
-pub const LIMIT_UNITS: [&str; 2] = ["turn", "round"];
-pub const LIMIT_FLAGS: [&str; 2] = ["no_follower", "not_extra"];
+pub(crate) const LIMIT_UNITS: [&str; 2] = ["turn", "round"];
+pub(crate) const LIMIT_FLAGS: [&str; 2] = ["no_follower", "not_extra"];
 
-/// Names with a fixed meaning in expressions: kinds, places, faces.
-pub const KIND_NAMES: [&str; 4] = ["road", "city", "field", "monastery"];
-pub const PLACE_NAMES: [&str; 3] = ["supply", "aside", "box"];
-pub const FACE_NAMES: [&str; 2] = ["up", "down"];
+/// The names of the feature kinds in expressions.
+pub(crate) const KIND_NAMES: [&str; 4] = ["road", "city", "field", "monastery"];
 
 #[cfg(test)]
 mod tests {

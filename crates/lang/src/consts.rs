@@ -20,7 +20,7 @@ pub(crate) fn mismatch(span: ast::Span, want: Ty, found: Ty) -> Diagnostic {
 }
 
 /// Evaluates a constant (a parameter's default or a value set by name) to a value of type `ty`.
-pub fn const_value(prog: &mut Program, e: &ast::Expr, ty: Ty) -> Result<Value, Diagnostic> {
+pub(crate) fn const_value(prog: &mut Program, e: &ast::Expr, ty: Ty) -> Result<Value, Diagnostic> {
     let (v, found) = match &e.kind {
         ExprKind::Int(i) => (Value::Int(*i), Ty::INT),
         ExprKind::Unary(UnOp::Neg, x) => match x.kind {

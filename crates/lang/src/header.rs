@@ -9,7 +9,7 @@ use crate::ir::{Expr, Program, Value};
 /// Most players in a game.
 pub const MAX_PLAYERS: i64 = 6;
 /// Most followers a player may have.
-pub const MAX_FOLLOWERS: i64 = 64;
+pub(crate) const MAX_FOLLOWERS: i64 = 64;
 
 /// The header's values, checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +31,7 @@ pub struct HeaderProblem {
 }
 
 /// The value of a header entry, if it is a constant (parameters read at their current values).
-pub fn header_value(prog: &Program, key: HeaderKey) -> Option<Value> {
+pub(crate) fn header_value(prog: &Program, key: HeaderKey) -> Option<Value> {
     let e = prog.header.entries.iter().find(|e| e.key == key)?;
     const_eval(prog, &e.value)
 }

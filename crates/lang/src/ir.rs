@@ -15,10 +15,10 @@ use super::ast::{AggOp, BinOp, Span};
 use super::builtins::{Builtin, Field, HeaderKey, Phase, Trigger, Ty};
 use crate::geometry::FeatureKind;
 
-pub type ParamId = u16;
+pub(crate) type ParamId = u16;
 pub type Slot = u16;
-pub type RuleId = u32;
-pub type ActionId = u32;
+pub(crate) type RuleId = u32;
+pub(crate) type ActionId = u32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Face {
@@ -166,7 +166,7 @@ impl ParamRange {
     }
 
     /// Whether a bound reads a parameter (so the range moves when parameters are set).
-    pub fn reads_params(&self) -> bool {
+    pub(crate) fn reads_params(&self) -> bool {
         fn reads(e: &Expr) -> bool {
             match e {
                 Expr::Param(_) => true,
@@ -320,7 +320,7 @@ pub struct Action {
     pub limits: Vec<Limit>,
     pub when: Option<Expr>,
     /// The source text of each `and`-joined part of `when`, to say which part refuses the action.
-    pub when_text: Vec<String>,
+    pub(crate) when_text: Vec<String>,
     pub choices: Vec<Choice>,
     /// Slot 0 is `player` (the deciding player); parameters, then choices follow.
     pub body: Body,
@@ -352,7 +352,7 @@ pub struct Program {
     pub setup: Vec<Body>,
     pub rules: Vec<Rule>,
     /// Rules per trigger, indexed by `Trigger as usize`, in source order.
-    pub by_trigger: Vec<Vec<RuleId>>,
+    pub(crate) by_trigger: Vec<Vec<RuleId>>,
     pub actions: Vec<Action>,
     /// The actions a house rule removed (`remove action NAME`), with where it removes each: a script
     /// that names one is told so.
@@ -398,7 +398,7 @@ impl Program {
             .map(|i| i as ParamId)
     }
 
-    pub fn intern(&mut self, s: &str) -> u32 {
+    pub(crate) fn intern(&mut self, s: &str) -> u32 {
         match self.strings.iter().position(|x| x == s) {
             Some(i) => i as u32,
             None => {

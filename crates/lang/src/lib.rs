@@ -8,7 +8,7 @@
 pub mod ast;
 pub mod builtins;
 pub mod check;
-pub mod consts;
+pub(crate) mod consts;
 pub mod header;
 pub mod interp;
 pub mod ir;

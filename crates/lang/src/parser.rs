@@ -11,7 +11,7 @@ use pest::Parser;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../../../grammar/carto.pest"]
-pub struct CartoParser;
+pub(crate) struct CartoParser;
 
 /// The deepest nesting of brackets, blocks and expressions accepted.
 pub const MAX_DEPTH: usize = 64;
@@ -21,7 +21,7 @@ pub const MAX_DEPTH: usize = 64;
 const BUILD_LIMIT: usize = 12 * MAX_DEPTH;
 
 /// Keywords that start an item, for error recovery and messages.
-pub const ITEM_KEYWORDS: [&str; 13] = [
+pub(crate) const ITEM_KEYWORDS: [&str; 13] = [
     "import", "variant", "param", "override", "chips", "holding", "setup", "rule", "action",
     "forced", "remove", "replace", "change",
 ];

@@ -10,7 +10,7 @@
 //! template for its negation, so `not s.town` reads "s is not a town".
 
 /// (phase name, phrase).
-pub const PHASE_PHRASES: &[(&str, &str)] = &[
+pub(crate) const PHASE_PHRASES: &[(&str, &str)] = &[
     ("start", "instead of drawing a tile"),
     ("follower", "phase 2, after placing a follower"),
     ("score", "phase 3"),
@@ -18,7 +18,7 @@ pub const PHASE_PHRASES: &[(&str, &str)] = &[
 ];
 
 /// Names with a fixed meaning in expressions (kinds, places, faces, booleans).
-pub const NAME_PHRASES: &[(&str, &str)] = &[
+pub(crate) const NAME_PHRASES: &[(&str, &str)] = &[
     ("road", "a road"),
     ("city", "a city"),
     ("field", "a field"),

@@ -54,11 +54,6 @@ impl PartFiles {
     }
 }
 
-/// The name of a definition in force.
-pub fn def_name(def: &ItemKind) -> &str {
-    def.definition().map_or("", |(_, n)| n.name.as_str())
-}
-
 /// Applies a `change` to a definition of the same kind (`def` is a `Rule` or an `Action`): each part
 /// written replaces that part. Returns the problems (in the change's file); what can be applied is.
 pub fn apply_change(

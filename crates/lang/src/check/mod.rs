@@ -120,7 +120,7 @@ pub fn render(result: &CheckResult) -> String {
 }
 
 /// Loads a map named by a header (`maps(name, file_that_named_it)`).
-pub type MapLoader<'a> = &'a dyn Fn(&str, &Source) -> Result<MapBoard, String>;
+pub(crate) type MapLoader<'a> = &'a dyn Fn(&str, &Source) -> Result<MapBoard, String>;
 
 /// Checks a rules file and everything it imports; lowers it when there is no error.
 pub fn check_source(
