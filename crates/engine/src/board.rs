@@ -87,7 +87,7 @@ pub struct Board {
     /// Large city id of each large-city cell.
     pub large: Vec<u16>,
     /// Ferry landings reached from each cell (`NONE` when none).
-    pub ferry_to: Vec<u32>,
+    pub(crate) ferry_to: Vec<u32>,
     /// What a placement may need: whether sea and off-map count as filled around a monastery.
     pub border_fills_monastery: bool,
     // --- dynamic ---
@@ -209,7 +209,7 @@ impl Board {
     /// cloned from the other, or from the same board), only the cells a game touched are copied:
     /// those holding a tile or on the frontier (the same cells [`Board::reset`] clears), so the
     /// cost follows the tiles placed, not the size of the table.
-    pub fn copy_from(&mut self, src: &Board) {
+    pub(crate) fn copy_from(&mut self, src: &Board) {
         if self.layout != src.layout {
             *self = src.clone();
             return;
@@ -258,7 +258,7 @@ impl Board {
     }
 
     #[inline]
-    pub fn delta(&self, side: usize) -> i32 {
+    pub(crate) fn delta(&self, side: usize) -> i32 {
         self.deltas[side & 3]
     }
 
@@ -281,7 +281,7 @@ impl Board {
         (c % self.gw - self.origin.0, c / self.gw - self.origin.1)
     }
 
-    pub fn is_candidate(&self, cell: u32) -> bool {
+    pub(crate) fn is_candidate(&self, cell: u32) -> bool {
         self.frontier_pos[cell as usize] != NONE
     }
 
@@ -331,7 +331,7 @@ impl Board {
     /// shrunk, so a buffer kept between calls is written with no capacity check per placement and
     /// nothing to fill first. One table lookup per frontier cell finds its fitting rotations.
     #[inline]
-    pub fn legal_placements_into<T: Copy>(
+    pub(crate) fn legal_placements_into<T: Copy>(
         &self,
         tile: &CompiledTile,
         room: &mut Vec<T>,

@@ -25,7 +25,7 @@ pub struct CompiledTile {
     pub shields: Vec<u8>,
     /// For each segment, the sides it covers when it is a road or a city (its open sides when
     /// placed alone), else 0.
-    pub open_sides: Vec<i32>,
+    pub(crate) open_sides: Vec<i32>,
     /// For each segment, the city segments it touches (fields only).
     pub adjacent_cities: Vec<Vec<u8>>,
     /// For each segment: rotated sides (bit mask) per rotation, for naming follower options.

@@ -438,10 +438,10 @@ impl Source {
 }
 
 /// Lines longer than this many characters are shown as a window around the caret.
-pub const LONG_LINE: usize = 200;
+pub(crate) const LONG_LINE: usize = 200;
 
 /// Words (names, quoted text) longer than this many characters are cut in messages.
-pub const LONG_WORD: usize = 80;
+pub(crate) const LONG_WORD: usize = 80;
 
 /// `n` with thousands separators: 1,000,212.
 fn thousands(n: usize) -> String {
@@ -458,7 +458,7 @@ fn thousands(n: usize) -> String {
 
 /// `text` with every word longer than [`LONG_WORD`] characters cut to its first 40, followed by
 /// `…` and its length: a 100,000-character name is echoed as ``aaaa…` (100,002 characters)`.
-pub fn cut_long_words(text: &str) -> String {
+pub(crate) fn cut_long_words(text: &str) -> String {
     if text.len() <= LONG_WORD {
         return text.to_string();
     }

@@ -31,7 +31,7 @@ pub struct Features {
 
 impl Features {
     /// Makes this forest a copy of `src`, keeping the buffers.
-    pub fn copy_from(&mut self, src: &Features) {
+    pub(crate) fn copy_from(&mut self, src: &Features) {
         self.node.clone_from(&src.node);
         self.kind.clone_from(&src.kind);
         self.tile.clone_from(&src.tile);
@@ -69,7 +69,7 @@ impl Features {
 
     /// Adds the segments of one placed tile as nodes, ids from [`Features::len`] on (returned):
     /// their kinds, the tile's index, and each segment's open sides and coats of arms.
-    pub fn add_tile(
+    pub(crate) fn add_tile(
         &mut self,
         kinds: &[FeatureKind],
         tile: u32,
@@ -133,7 +133,7 @@ impl Features {
     }
 
     /// Merges two nodes' features; returns the new root.
-    pub fn union(&mut self, a: u32, b: u32) -> u32 {
+    pub(crate) fn union(&mut self, a: u32, b: u32) -> u32 {
         let (mut ra, mut rb) = (self.find(a), self.find(b));
         if ra == rb {
             return ra;
@@ -157,7 +157,7 @@ impl Features {
     }
 
     #[inline]
-    pub fn close_sides(&mut self, node: u32, n: i32) {
+    pub(crate) fn close_sides(&mut self, node: u32, n: i32) {
         let r = self.find(node) as usize;
         self.node[r].open -= n;
     }
@@ -181,7 +181,7 @@ impl Features {
     }
 
     #[inline]
-    pub fn add_follower(&mut self, node: u32, delta: i32) {
+    pub(crate) fn add_follower(&mut self, node: u32, delta: i32) {
         let r = self.find(node) as usize;
         let f = &mut self.node[r].followers;
         *f = (*f as i32 + delta).max(0) as u16;

@@ -73,7 +73,7 @@ fn canonical_target(path: &Path) -> Option<PathBuf> {
 
 /// The input `path` would overwrite, by canonical path (so `./x`, `a/../x` and a symbolic link are
 /// caught) or by device and inode (a hard link); `None` when it is none of this process's inputs.
-pub fn input_at(path: &Path) -> Option<String> {
+pub(crate) fn input_at(path: &Path) -> Option<String> {
     let inputs = INPUTS.lock().unwrap_or_else(|p| p.into_inner());
     if inputs.is_empty() {
         return None;
@@ -116,7 +116,7 @@ pub fn write_text(path: &Path, text: &str, what: &str) -> Result<(), String> {
 }
 
 /// The largest file carto reads (16 MiB: a game log of the longest game is under 1 MiB).
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Reads `path` as text; the error is a message without the `error: ` prefix.
 pub fn read_text(path: &Path) -> Result<String, String> {
@@ -252,7 +252,7 @@ fn text_of(mut bytes: Vec<u8>, shown: &str) -> Result<String, String> {
 }
 
 /// [`read_text`] with a given size limit in bytes.
-pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, String> {
+pub(crate) fn read_text_limited(path: &Path, limit: u64) -> Result<String, String> {
     check_confined(path)?;
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {

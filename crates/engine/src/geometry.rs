@@ -17,7 +17,7 @@ pub enum EdgeKind {
 }
 
 impl EdgeKind {
-    pub fn from_char(c: char) -> Option<EdgeKind> {
+    pub(crate) fn from_char(c: char) -> Option<EdgeKind> {
         match c {
             'F' => Some(EdgeKind::Field),
             'R' => Some(EdgeKind::Road),
@@ -80,11 +80,11 @@ impl FeatureKind {
     }
 }
 
-pub const SIDE_NAMES: [char; 4] = ['N', 'E', 'S', 'W'];
-pub const HALF_NAMES: [&str; 8] = ["Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn"];
+pub(crate) const SIDE_NAMES: [char; 4] = ['N', 'E', 'S', 'W'];
+pub(crate) const HALF_NAMES: [&str; 8] = ["Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn"];
 
 /// Unit steps for each side, with y growing downwards (row 0 is the top of a map).
-pub const SIDE_DELTA: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+pub(crate) const SIDE_DELTA: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
 
 #[inline]
 pub fn opposite(side: usize) -> usize {
@@ -92,12 +92,12 @@ pub fn opposite(side: usize) -> usize {
 }
 
 #[inline]
-pub fn rotate_side(side: usize, rot: usize) -> usize {
+pub(crate) fn rotate_side(side: usize, rot: usize) -> usize {
     (side + rot) & 3
 }
 
 #[inline]
-pub fn rotate_half(half: usize, rot: usize) -> usize {
+pub(crate) fn rotate_half(half: usize, rot: usize) -> usize {
     (half + 2 * rot) & 7
 }
 
@@ -108,7 +108,7 @@ pub fn facing_half(h: usize) -> usize {
     opposite(side) * 2 + 1 - (h & 1)
 }
 
-pub fn side_from_char(c: char) -> Option<usize> {
+pub(crate) fn side_from_char(c: char) -> Option<usize> {
     SIDE_NAMES.iter().position(|&s| s == c)
 }
 
@@ -116,14 +116,8 @@ pub fn half_from_name(s: &str) -> Option<usize> {
     HALF_NAMES.iter().position(|&h| h == s)
 }
 
-/// The two halves of a side.
-#[inline]
-pub fn halves_of_side(side: usize) -> [usize; 2] {
-    [side * 2, side * 2 + 1]
-}
-
 /// Rotations as written in option names and logs.
-pub fn rotation_degrees(rot: usize) -> u32 {
+pub(crate) fn rotation_degrees(rot: usize) -> u32 {
     (rot as u32 & 3) * 90
 }
 

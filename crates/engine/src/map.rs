@@ -125,7 +125,7 @@ impl MapBoard {
 
 impl AttrValue {
     /// `"int"`, `"bool"` or `"string"`.
-    pub fn type_name(&self) -> &'static str {
+    pub(crate) fn type_name(&self) -> &'static str {
         match self {
             AttrValue::Int(_) => "int",
             AttrValue::Bool(_) => "bool",
@@ -236,7 +236,7 @@ pub const MAX_PART_DEPTH: usize = 8;
 /// Largest offset of a part, in squares.
 const MAX_OFFSET: i64 = 1000;
 /// Most squares a board may have (so indices of starts, cities and islands fit a `u16`).
-pub const MAX_SQUARES: i64 = 65_536;
+pub(crate) const MAX_SQUARES: i64 = 65_536;
 
 /// Parses a map. All problems of the file are reported at once, each with a span.
 ///

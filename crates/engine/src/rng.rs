@@ -36,7 +36,7 @@ impl Rng {
 
     /// The next 32-bit word of the ChaCha8 keystream (little-endian words, in keystream order).
     #[inline]
-    pub fn next_u32(&mut self) -> u32 {
+    pub(crate) fn next_u32(&mut self) -> u32 {
         self.inner.next_u32()
     }
 
@@ -145,7 +145,7 @@ impl Rng {
     /// swapped with `i + below(n - i)`), then truncation to `k`; otherwise Floyd's algorithm
     /// (for `j` in `n - k..n`: `t = below(j + 1)`, push `t`, or `j` if `t` was already chosen)
     /// followed by [`Rng::shuffle`] of the result.
-    pub fn sample_indices(&mut self, n: usize, k: usize, out: &mut Vec<usize>) {
+    pub(crate) fn sample_indices(&mut self, n: usize, k: usize, out: &mut Vec<usize>) {
         out.clear();
         let k = k.min(n);
         if k == 0 {

@@ -217,7 +217,7 @@ pub struct State {
     pub current: u8,
     pub in_extra_turn: bool,
     /// Set while the game-end scoring runs.
-    pub final_scoring: bool,
+    pub(crate) final_scoring: bool,
     pub extra_turn_pending: bool,
     /// Who plays the pending extra turn (`extra_turn()`: the current player; `extra_turn_for`).
     pub extra_turn_for: u8,
@@ -240,7 +240,7 @@ pub struct State {
     /// The feature being scored now (set only when recording), named by the score events.
     pub scoring: Option<ScoredFeature>,
     /// The square the rule running now is about (set only when recording).
-    pub scoring_at: Option<u32>,
+    pub(crate) scoring_at: Option<u32>,
     /// Counters for statistics (points by rule, chips, followers), cleared by each new game.
     pub tally: crate::tally::Tally,
     /// Scratch space for walking a feature's members.
@@ -475,7 +475,7 @@ impl State {
     }
 
     /// The feature `info` describes, for the score events of a recorded game: its top-left tile.
-    pub fn scored_feature(&self, info: &FeatureInfo) -> Option<ScoredFeature> {
+    pub(crate) fn scored_feature(&self, info: &FeatureInfo) -> Option<ScoredFeature> {
         let kind = info.kind?;
         let f = &self.board.features;
         let mut best: Option<(i32, i32, u32)> = None;
@@ -624,7 +624,7 @@ impl State {
 
     /// Whether `player` has a follower in supply: one comparison with the count of those away
     /// (a search only for followers set up without [`State::seat_followers`], as some tests do).
-    pub fn has_follower_in_supply(&self, player: u8) -> bool {
+    pub(crate) fn has_follower_in_supply(&self, player: u8) -> bool {
         match self.away.get(player as usize) {
             Some(&away) => away < self.own_followers(player).len() as u16,
             None => self
@@ -635,7 +635,7 @@ impl State {
     }
 
     /// Gives each of `players` players `per_player` followers, numbered from 1, all in supply.
-    pub fn seat_followers(&mut self, players: usize, per_player: u16) {
+    pub(crate) fn seat_followers(&mut self, players: usize, per_player: u16) {
         self.per_player = per_player;
         self.followers.clear();
         for p in 0..players {

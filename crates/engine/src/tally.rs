@@ -3,7 +3,7 @@
 //! happen, so nothing has to record events or read them back; a new game clears them.
 
 /// Most players a game can have (the counters are laid out per player slot).
-pub const SLOTS: usize = 8;
+pub(crate) const SLOTS: usize = 8;
 
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
@@ -18,7 +18,7 @@ pub struct Tally {
 
 impl Tally {
     /// Makes these counters a copy of `src`, keeping the buffer.
-    pub fn copy_from(&mut self, src: &Tally) {
+    pub(crate) fn copy_from(&mut self, src: &Tally) {
         self.points.clone_from(&src.points);
         self.chips_gained = src.chips_gained;
         self.chips_spent = src.chips_spent;

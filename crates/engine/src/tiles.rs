@@ -83,7 +83,7 @@ pub fn parse_bundled(name: &str) -> Option<Result<TileSet, Vec<Diagnostic>>> {
 }
 
 /// Most copies of one tile type in a set.
-pub const MAX_COUNT: u32 = 1000;
+pub(crate) const MAX_COUNT: u32 = 1000;
 
 /// Parses a tile set. All problems of the file are reported at once, each with a span.
 pub fn parse_tile_set(name: &str, source: &Source) -> Result<TileSet, Vec<Diagnostic>> {

@@ -22,8 +22,8 @@ mod trigger;
 
 pub use config::{compile_tiles, Config, LaidChip, SourceFile};
 pub use hooks::Hooks;
-pub use names::{canonical_option, segment_name};
-pub use trigger::{Binding, Bound, Origin, Phase, Trigger};
+pub use names::canonical_option;
+pub use trigger::{Bound, Origin, Phase, Trigger};
 
 use crate::features::NONE;
 use crate::geometry::EdgeKind;
@@ -123,10 +123,10 @@ enum Step {
 /// A player's phase of actions that ended because no action was legal any more (a limit reached,
 /// say): who, on which turn, and why each action of the phase was refused then.
 #[derive(Clone, Debug)]
-pub struct PhaseEnd {
+pub(crate) struct PhaseEnd {
     pub player: u8,
     pub turn: u32,
-    pub reasons: Vec<(String, String)>,
+    pub(crate) reasons: Vec<(String, String)>,
 }
 
 /// Which phases the rules may offer actions in, and whether any action may be forced (asked of

@@ -362,7 +362,7 @@ fn same_placement(t: &CompiledTile, a: usize, b: usize) -> bool {
 }
 
 /// A segment named by its kind and the sides or halves it touches, e.g. `city N`, `road E+W`.
-pub fn segment_name(t: &CompiledTile, seg: usize, rot: usize) -> String {
+pub(crate) fn segment_name(t: &CompiledTile, seg: usize, rot: usize) -> String {
     let kind = t.kinds[seg];
     let mut parts: Vec<&str> = Vec::new();
     match kind {
