@@ -19,6 +19,8 @@ pub struct Scratch {
     game: Option<Game<Interp>>,
     tiles: Vec<u16>,
     faces: Vec<(u8, u8)>,
+    /// Per tile type, for sorting the tiles dealt.
+    counts: Vec<u32>,
 }
 
 impl Scratch {
@@ -58,7 +60,14 @@ impl Scratch {
     pub fn sample(&mut self, game: &Game<Interp>, me: u8, rng: &mut Rng) -> &mut Game<Interp> {
         let g = self.game.get_or_insert_with(|| game.clone());
         g.copy_unrecorded(game);
-        deal_hidden(g, me, rng, &mut self.tiles, &mut self.faces);
+        deal_hidden(
+            g,
+            me,
+            rng,
+            &mut self.tiles,
+            &mut self.faces,
+            &mut self.counts,
+        );
         g
     }
 }
@@ -86,6 +95,7 @@ fn deal_hidden(
     rng: &mut Rng,
     tiles: &mut Vec<u16>,
     faces: &mut Vec<(u8, u8)>,
+    counts: &mut Vec<u32>,
 ) {
     let st = &mut g.st;
     tiles.clear();
@@ -95,7 +105,7 @@ fn deal_hidden(
             tiles.extend_from_slice(under);
         }
     }
-    tiles.sort_unstable();
+    sort_small(tiles, counts);
     rng.shuffle(tiles);
     let (to_stack, mut rest) = tiles.split_at(st.stack.len());
     st.stack.copy_from_slice(to_stack);
@@ -125,6 +135,25 @@ fn deal_hidden(
     rng.shuffle(&mut st.supply);
     st.rng = rng.fork();
     st.chips_changed();
+}
+
+/// Sorts `xs` (tile types, few kinds and many of each) by counting each kind: the order
+/// `sort_unstable` gives, in a pass over them and one over the kinds.
+fn sort_small(xs: &mut [u16], counts: &mut Vec<u32>) {
+    let Some(&most) = xs.iter().max() else {
+        return;
+    };
+    counts.clear();
+    counts.resize(usize::from(most) + 1, 0);
+    for &x in xs.iter() {
+        counts[usize::from(x)] += 1;
+    }
+    let mut at = 0;
+    for (x, &n) in counts.iter().enumerate() {
+        let n = n as usize;
+        xs[at..at + n].fill(x as u16);
+        at += n;
+    }
 }
 
 /// The quiet choice: pass or draw when offered (no follower, no action), else the first option.
@@ -158,4 +187,27 @@ pub fn margin(g: &Game<Interp>, me: u8) -> i64 {
             .max()
             .unwrap_or(0);
     mine - best_other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_small;
+
+    #[test]
+    fn counting_sorts_as_sort_unstable_does() {
+        let mut counts = Vec::new();
+        let mut seed = 7u32;
+        for len in [0usize, 1, 2, 5, 72, 300] {
+            let xs: Vec<u16> = (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    ((seed >> 16) % 90) as u16
+                })
+                .collect();
+            let (mut a, mut b) = (xs.clone(), xs);
+            a.sort_unstable();
+            sort_small(&mut b, &mut counts);
+            assert_eq!(a, b, "{len} tiles");
+        }
+    }
 }
