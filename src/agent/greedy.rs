@@ -51,6 +51,8 @@ pub struct Greedy {
     /// What the rules allow (decided at the first decision).
     rules: Option<Rules>,
     best: Vec<usize>,
+    /// The options of the decision played in copies.
+    copied: Vec<usize>,
     /// The value of each option of the decision.
     values: Vec<f64>,
     preview: Preview,
@@ -127,20 +129,27 @@ impl Greedy {
         self.sample.game_mut().expect("a sample")
     }
 
-    /// The value of option `i` for the deciding player `me`, played in a copy of the game.
+    /// The value of option `i` for the deciding player `me`, played in a copy of the game: of the
+    /// decision's sample, or, when `last` (no other option of the decision is played after it),
+    /// in that sample itself (a copy of a game plays as the game).
     fn value_in_copy(
         &mut self,
         view: &View,
         i: usize,
         left: f64,
         world: &Rng,
+        last: bool,
     ) -> Result<f64, GameError> {
         let me = view.me();
         let copying = self.rules.is_some_and(|r| r.copying);
         let g = if copying {
             view.sample(&mut self.scratch, &mut world.clone())
-        } else {
+        } else if last {
             // A copy of the decision's sample is that sample dealt again.
+            self.sample(view, world);
+            self.sampled = false;
+            self.sample.game_mut().expect("a sample")
+        } else {
             self.sample(view, world);
             let sample = self.sample.game_mut().expect("a sample");
             self.scratch.load(sample)
@@ -223,28 +232,28 @@ impl Greedy {
             .get_or_insert_with(|| quiet::returned_runs_for_none(game))
     }
 
-    /// The value of option `i`, read from the board when the option is quiet and the preview can
-    /// read it, else played in a copy. `read`: the decision allows quiet options.
-    fn value(
+    /// The value of option `i` read from the board, when the option is quiet and the preview can
+    /// read it (else `None`: it is played in a copy). `read`: the decision allows quiet options.
+    fn value_read(
         &mut self,
         view: &View,
         i: usize,
         left: f64,
         read: bool,
-        world: &Rng,
-    ) -> Result<f64, GameError> {
+    ) -> Result<Option<f64>, GameError> {
         let (game, me) = (view.game, view.me());
         if let Some(rules) = self.rules.filter(|_| read) {
             if self.quiet(game, i, rules)? {
                 let opt = game.options[i];
                 if let Some(o) = self.preview.outcome(game, opt, me, &mut self.points)? {
                     if !(o.returns && rules.returned) || self.returns_quiet(game, rules) {
-                        return Ok(worth(lead(&o, game.st.players.len(), me), left, o.spare));
+                        let v = worth(lead(&o, game.st.players.len(), me), left, o.spare);
+                        return Ok(Some(v));
                     }
                 }
             }
         }
-        self.value_in_copy(view, i, left, world)
+        Ok(None)
     }
 }
 
@@ -304,10 +313,21 @@ impl Greedy {
         if read {
             self.preview.load(game, me, &mut self.points)?;
         }
+        // The options read from the board first, then those played in copies (the order changes
+        // no value: each is worked out from the decision's position alone).
         self.values.clear();
+        self.copied.clear();
         for i in 0..n {
-            let v = self.value(view, i, left, read, &world)?;
-            self.values.push(v);
+            let v = self.value_read(view, i, left, read)?;
+            if v.is_none() {
+                self.copied.push(i);
+            }
+            self.values.push(v.unwrap_or(f64::NEG_INFINITY));
+        }
+        for k in 0..self.copied.len() {
+            let i = self.copied[k];
+            let last = k + 1 == self.copied.len();
+            self.values[i] = self.value_in_copy(view, i, left, &world, last)?;
         }
         Ok(&self.values)
     }
