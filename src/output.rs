@@ -6,7 +6,7 @@ use crate::state::{EvKind, FollowerAt, Place};
 use serde_json::{json, Map, Value};
 
 /// Names the log needs that the events hold as indices.
-pub struct Namer<'a, H: Hooks> {
+pub(crate) struct Namer<'a, H: Hooks> {
     pub game: &'a Game<H>,
 }
 
@@ -54,7 +54,7 @@ impl<H: Hooks> Namer<'_, H> {
             ),
         }
     }
-    pub fn follower_place(&self, f: u16, at: FollowerAt) -> String {
+    pub(crate) fn follower_place(&self, f: u16, at: FollowerAt) -> String {
         match at {
             FollowerAt::Supply => format!(
                 "player:{}",
@@ -98,17 +98,6 @@ impl<H: Hooks> Namer<'_, H> {
 /// The log lines of a finished (or stopped) game. `params` are the parameters in force.
 pub fn json_log<H: Hooks>(game: &Game<H>, params: &[(String, Value)]) -> String {
     json_log_with_rules(game, params, &game.cfg.rules)
-}
-
-/// [`json_log`] for a log written to the file `log`: a rules file is named by its path relative to
-/// the log's folder, so `carto replay` finds it from any folder.
-pub fn json_log_to_file<H: Hooks>(
-    game: &Game<H>,
-    params: &[(String, Value)],
-    log: &std::path::Path,
-) -> String {
-    let rules = crate::sources::rules_for_log(&game.cfg.rules, log);
-    json_log_with_rules(game, params, &rules)
 }
 
 /// [`json_log`] with `rules` for the `game_start` line's `rules`.

@@ -323,17 +323,10 @@ fn with_rules_change(e: InputError, start: &Value, path: &str, bundled: bool) ->
     }
 }
 
-/// Plays a logged game again from its seed and choices (without comparing the logs);
-/// `at_decision` sees the game at each decision, before the choice is taken.
-pub fn replay_game(
-    src: &Source,
-    at_decision: &mut dyn FnMut(&crate::game::Game<crate::lang::interp::Interp>),
-) -> Result<Replayed, InputError> {
-    replay_game_with(src, None, at_decision)
-}
-
-/// [`replay_game`], with the rules read from `given` (a path the user gave) when there is one.
-pub fn replay_game_with(
+/// Plays a logged game again from its seed and choices (without comparing the logs), with the rules
+/// read from `given` (a path the user gave) when there is one; `at_decision` sees the game at each
+/// decision, before the choice is taken.
+pub(crate) fn replay_game_with(
     src: &Source,
     given: Option<&str>,
     at_decision: &mut dyn FnMut(&crate::game::Game<crate::lang::interp::Interp>),

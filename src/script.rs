@@ -667,7 +667,7 @@ fn lay_chips(src: &Source, h: &Header, game: &mut Game<Interp>) -> Result<(), In
 /// Lays chip `id` at `place` (as logs write places) after setup, and records it in the game's
 /// configuration for the log (`game_start.chips`); a script's `chip ID at PLACE`, and a replay of
 /// its log. An error comes with the label for the part of the line it is about.
-pub fn lay_chip(
+pub(crate) fn lay_chip(
     game: &mut Game<Interp>,
     id: u16,
     place: &str,
@@ -969,7 +969,7 @@ fn slot_count(game: &Game<Interp>, x: i64, y: i64) -> i64 {
 }
 
 /// Parses a place as the log writes it.
-pub fn parse_place(game: &Game<Interp>, s: &str) -> Option<Place> {
+pub(crate) fn parse_place(game: &Game<Interp>, s: &str) -> Option<Place> {
     let xy = |t: &str| -> Option<u32> {
         let (x, y) = t.split_once(',')?;
         game.st

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
 /// The prefix of a bundled file's key in `sources` (`bundled:rules/base.rules`).
-pub const BUNDLED: &str = "bundled:";
+pub(crate) const BUNDLED: &str = "bundled:";
 
 pub use crate::game::SourceFile;
 
@@ -66,16 +66,11 @@ impl Sources {
     }
 
     /// The files recorded, by key, and their texts, by name.
-    pub fn into_parts(self) -> (Vec<SourceFile>, Vec<Source>) {
+    pub(crate) fn into_parts(self) -> (Vec<SourceFile>, Vec<Source>) {
         (
             self.files.into_inner().into_values().collect(),
             self.texts.into_inner().into_values().collect(),
         )
-    }
-
-    /// The files recorded, by key.
-    pub fn into_files(self) -> Vec<SourceFile> {
-        self.into_parts().0
     }
 }
 
@@ -100,7 +95,7 @@ fn slashed(p: &Path) -> String {
 }
 
 /// Resolves imports and tile sets as [`BundledRules`] does, recording every file it returns.
-pub struct RecordingRules<'a>(pub &'a Sources);
+pub(crate) struct RecordingRules<'a>(pub &'a Sources);
 
 impl RulesResolver for RecordingRules<'_> {
     fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
@@ -120,7 +115,7 @@ impl RulesResolver for RecordingRules<'_> {
 }
 
 /// Resolves map parts as [`BundledResolver`] does, recording every file it returns.
-pub struct RecordingMaps<'a>(pub &'a Sources);
+pub(crate) struct RecordingMaps<'a>(pub &'a Sources);
 
 impl MapResolver for RecordingMaps<'_> {
     fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
@@ -178,7 +173,7 @@ fn is_bundled(rules: &str) -> bool {
 /// Where a replay finds the rules a log names: a bundled name as it is; a path relative to the log's
 /// folder (or, for a log written before paths were, relative to the current folder when only that
 /// file exists).
-pub fn locate_rules(rules: &str, log: &str) -> String {
+pub(crate) fn locate_rules(rules: &str, log: &str) -> String {
     if is_bundled(rules) || Path::new(rules).is_absolute() {
         return rules.to_string();
     }
@@ -272,7 +267,7 @@ mod tests {
         let s = Sources::new(&Source::new("x/y/house.rules", "a"), false);
         s.record(&Source::new("x/y/../m.toml", "b"), false);
         s.record(&Source::new("rules/base.rules", "c"), true);
-        let keys: Vec<String> = s.into_files().into_iter().map(|f| f.key).collect();
+        let keys: Vec<String> = s.into_parts().0.into_iter().map(|f| f.key).collect();
         assert_eq!(
             keys,
             ["../m.toml", "bundled:rules/base.rules", "house.rules"]

@@ -45,7 +45,7 @@ impl InputError {
     }
 
     /// Problems in files (at least one error), rendered; the kind is the first error's.
-    pub fn located(diagnostics: Vec<(Source, Diagnostic)>) -> Self {
+    pub(crate) fn located(diagnostics: Vec<(Source, Diagnostic)>) -> Self {
         let mut text = String::new();
         for (src, d) in &diagnostics {
             text.push_str(&src.render(std::slice::from_ref(d)));
@@ -61,7 +61,7 @@ impl InputError {
     }
 
     /// Problems in one file.
-    pub fn in_file(src: &Source, diagnostics: Vec<Diagnostic>) -> Self {
+    pub(crate) fn in_file(src: &Source, diagnostics: Vec<Diagnostic>) -> Self {
         InputError::located(diagnostics.into_iter().map(|d| (src.clone(), d)).collect())
     }
 }
@@ -145,7 +145,7 @@ pub fn load_map(name: &str, from: &Source) -> Result<MapBoard, String> {
 }
 
 /// [`load_map`], recording the map and its parts in `sources` when given.
-pub fn load_map_recorded(
+pub(crate) fn load_map_recorded(
     name: &str,
     from: &Source,
     sources: Option<&Sources>,
@@ -262,7 +262,7 @@ fn parsed_bundled_map(name: &str) -> Result<(MapBoard, Vec<String>), String> {
 }
 
 /// Most tiles in one game (the endless table is sized for a line of them in any direction).
-pub const MAX_TILES: u64 = 1000;
+pub(crate) const MAX_TILES: u64 = 1000;
 
 /// A variant ready to play.
 pub struct Variant {
@@ -274,7 +274,7 @@ pub struct Variant {
     /// Warnings of the checker, rendered (empty when clean).
     pub warnings: String,
     /// The texts of the files the rules were read from, to point into them.
-    pub texts: Vec<Source>,
+    pub(crate) texts: Vec<Source>,
 }
 
 impl Variant {
@@ -356,7 +356,7 @@ impl Variant {
     }
 
     /// Where the rule or action a game error names is: `file:line:col`.
-    pub fn rule_location(&self, e: &crate::game::GameError) -> Option<String> {
+    pub(crate) fn rule_location(&self, e: &crate::game::GameError) -> Option<String> {
         let crate::game::GameError::Rule { rule, .. } = e else {
             return None;
         };
@@ -366,7 +366,7 @@ impl Variant {
     }
 
     /// Where a house rule removes the action `name` (`file:line:col`), if one does.
-    pub fn removal_of(&self, name: &str) -> Option<String> {
+    pub(crate) fn removal_of(&self, name: &str) -> Option<String> {
         let (_, origin) = self
             .program
             .removed_actions
@@ -406,7 +406,7 @@ impl Variant {
     }
 }
 
-pub fn value_json(prog: &Program, v: Value) -> serde_json::Value {
+pub(crate) fn value_json(prog: &Program, v: Value) -> serde_json::Value {
     use serde_json::json;
     match v {
         Value::Int(i) => json!(i),

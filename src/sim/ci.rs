@@ -12,7 +12,7 @@ const T975: [f64; 30] = [
 
 /// The 97.5% quantile of Student's t with `df` degrees of freedom: the table up to 30, then the
 /// Cornish–Fisher expansion around the normal quantile (error below 1e-4 from 30 on).
-pub fn t975(df: u64) -> f64 {
+pub(crate) fn t975(df: u64) -> f64 {
     if df == 0 {
         return f64::INFINITY;
     }

@@ -33,7 +33,7 @@ impl Hist {
     }
 
     /// Adds `count` observations of `v`.
-    pub fn add_n(&mut self, v: i64, count: u64) {
+    pub(crate) fn add_n(&mut self, v: i64, count: u64) {
         if count == 0 {
             return;
         }
@@ -128,7 +128,7 @@ impl Hist {
     }
 
     /// The median: the middle value, or the mean of the two middle values.
-    pub fn median(&self) -> f64 {
+    pub(crate) fn median(&self) -> f64 {
         if self.n == 0 {
             return 0.0;
         }
@@ -156,7 +156,7 @@ impl Hist {
     }
 
     /// True when every observation is 0 (or there is none).
-    pub fn all_zero(&self) -> bool {
+    pub(crate) fn all_zero(&self) -> bool {
         self.entries().iter().all(|&(v, _)| v == 0)
     }
 }

@@ -14,7 +14,7 @@ pub fn agent_rng(seed: u64) -> Rng {
 }
 
 /// Plays game `seed` (already reset) to its end with one agent per seat, filling `out`.
-pub fn play_counted(
+pub(crate) fn play_counted(
     game: &mut Game<Interp>,
     agents: &mut [Box<dyn Agent>],
     seed: u64,

@@ -7,34 +7,34 @@ use std::fmt::Write as _;
 
 /// A mean and its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Est {
+pub(crate) struct Est {
     pub mean: f64,
     pub lo: f64,
     pub hi: f64,
 }
 
 /// One line of a panel: a name for the legend and one estimate per x value.
-pub struct Series {
+pub(crate) struct Series {
     pub name: String,
     pub points: Vec<Est>,
 }
 
-pub struct Panel {
+pub(crate) struct Panel {
     pub title: String,
-    pub y_label: String,
+    pub(crate) y_label: String,
     pub series: Vec<Series>,
     /// A dashed horizontal line, with its legend text.
-    pub reference: Option<(f64, String)>,
+    pub(crate) reference: Option<(f64, String)>,
 }
 
 pub struct Chart {
     pub title: String,
-    pub x_label: String,
+    pub(crate) x_label: String,
     /// The x values' labels, in order.
-    pub x_labels: Vec<String>,
+    pub(crate) x_labels: Vec<String>,
     /// The x values when they are numbers (one numeric axis); otherwise they are evenly spaced.
-    pub x_values: Option<Vec<f64>>,
-    pub panels: Vec<Panel>,
+    pub(crate) x_values: Option<Vec<f64>>,
+    pub(crate) panels: Vec<Panel>,
 }
 
 const W: f64 = 800.0;

@@ -9,7 +9,7 @@ use super::{csv, plot, RunInfo};
 use serde_json::{json, Value};
 
 /// The unit of a figure's observations: win shares are counted in 60ths.
-pub fn scale(figure: &str) -> f64 {
+pub(crate) fn scale(figure: &str) -> f64 {
     if figure == "win" {
         WIN_UNIT as f64
     } else {
@@ -466,7 +466,7 @@ pub struct Balance {
 
 impl Balance {
     /// `"ahead"` or `"behind"` when the interval excludes the fair share, else `None`.
-    pub fn verdict(&self) -> Option<&'static str> {
+    pub(crate) fn verdict(&self) -> Option<&'static str> {
         if self.share.lo > self.fair {
             Some("ahead")
         } else if self.share.hi < self.fair {
@@ -497,7 +497,7 @@ pub fn balance(r: &Results) -> Vec<Balance> {
 
 /// The balance line of a sweep: the first seat's win share, and the values where it is more or
 /// less than a fair share at 95% confidence.
-pub fn balance_line(info: &RunInfo, r: &Results) -> String {
+pub(crate) fn balance_line(info: &RunInfo, r: &Results) -> String {
     let labels = info.setting_labels();
     let b = balance(r);
     let first = info.players.first().map(String::as_str).unwrap_or("");

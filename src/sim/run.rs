@@ -37,7 +37,7 @@ pub struct Spec<'a> {
 }
 
 /// The seed of game `i` of a run with seed `seed`.
-pub fn game_seed(seed: u64, i: u64) -> u64 {
+pub(crate) fn game_seed(seed: u64, i: u64) -> u64 {
     seed.wrapping_add(i)
 }
 
@@ -61,7 +61,7 @@ impl Results {
     }
 
     /// The differences of a comparison of two settings (b − a).
-    pub fn diff(&self) -> Option<&Stats> {
+    pub(crate) fn diff(&self) -> Option<&Stats> {
         (self.stats.len() == 2).then(|| &self.diffs[0])
     }
 }
@@ -78,7 +78,7 @@ pub struct SimError {
 /// last one (a worker's chunks come in increasing order) joins or follows it without sorting: with
 /// two workers each holds thousands of ranges, and sorting them for every chunk cost more than a
 /// tenth of the second core.
-pub fn add_range(set: &mut Vec<(u64, u64)>, r: (u64, u64)) {
+pub(crate) fn add_range(set: &mut Vec<(u64, u64)>, r: (u64, u64)) {
     if r.0 >= r.1 {
         return;
     }
@@ -220,7 +220,7 @@ fn own_copy(v: &Variant) -> Variant {
 }
 
 /// Receives each game's number, seed and observations (one vector per setting).
-pub type RowSink<'a> = dyn FnMut(u64, u64, &[Vec<Option<i64>>]) -> Result<(), String> + 'a;
+pub(crate) type RowSink<'a> = dyn FnMut(u64, u64, &[Vec<Option<i64>>]) -> Result<(), String> + 'a;
 
 /// What the caller sees while a run goes on.
 pub struct Watch<'a> {

@@ -10,7 +10,7 @@ use crate::lang::ir::Program;
 pub const WIN_UNIT: i64 = 60;
 
 /// The fixed figures, in order; points by rule and actions follow.
-pub const FIXED: [&str; 7] = [
+pub(crate) const FIXED: [&str; 7] = [
     "score",
     "win",
     "margin",
@@ -38,13 +38,13 @@ pub struct Layout {
 #[derive(Clone, Debug)]
 pub struct Mapping {
     /// By rule number (score events' numbering): the figure of its points.
-    pub rule_fig: Vec<usize>,
+    pub(crate) rule_fig: Vec<usize>,
     /// By action index: the figure of how often it was taken.
-    pub action_fig: Vec<usize>,
+    pub(crate) action_fig: Vec<usize>,
 }
 
 /// The names score events use for a program's rules: its rules, then its actions, then the setup.
-pub fn rule_names(prog: &Program) -> Vec<String> {
+pub(crate) fn rule_names(prog: &Program) -> Vec<String> {
     let mut names: Vec<String> = prog.rules.iter().map(|r| r.name.clone()).collect();
     names.extend(prog.actions.iter().map(|a| a.name.clone()));
     names.push("setup".into());
@@ -107,18 +107,18 @@ impl Layout {
 
 /// What one game gave, per seat, as the sim's driver and the state's counters collected it.
 #[derive(Clone, Debug, Default)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub scores: Vec<i64>,
     pub turns: Vec<u32>,
     pub followers: Vec<u32>,
     pub gained: Vec<u32>,
-    pub spent: Vec<u32>,
+    pub(crate) spent: Vec<u32>,
     /// `points[seat * rules + rule]`.
     pub points: Vec<i64>,
     pub rules: usize,
     /// `actions[seat * n_actions + action]`.
     pub actions: Vec<u32>,
-    pub n_actions: usize,
+    pub(crate) n_actions: usize,
 }
 
 impl Outcome {
@@ -157,7 +157,7 @@ impl Outcome {
 
     /// Fills `obs` (one value per figure and group; `None` where a figure does not apply) from this
     /// game, the figures placed by `map` in `layout`.
-    pub fn observe(&self, layout: &Layout, map: &Mapping, obs: &mut Vec<Option<i64>>) {
+    pub(crate) fn observe(&self, layout: &Layout, map: &Mapping, obs: &mut Vec<Option<i64>>) {
         obs.clear();
         obs.resize(layout.len(), None);
         let seats = self.scores.len();
@@ -239,7 +239,7 @@ fn add(obs: &mut [Option<i64>], i: usize, v: i64) {
 /// Statistics over many games: one histogram per figure and group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stats {
-    pub hists: Vec<Hist>,
+    pub(crate) hists: Vec<Hist>,
 }
 
 impl Stats {
@@ -260,7 +260,7 @@ impl Stats {
     }
 
     /// Adds the paired differences `b − a` of one game.
-    pub fn add_diff(&mut self, a: &[Option<i64>], b: &[Option<i64>]) {
+    pub(crate) fn add_diff(&mut self, a: &[Option<i64>], b: &[Option<i64>]) {
         for ((h, x), y) in self.hists.iter_mut().zip(a).zip(b) {
             if let (Some(x), Some(y)) = (x, y) {
                 h.add(y.saturating_sub(*x));

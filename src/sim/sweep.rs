@@ -3,7 +3,7 @@
 //! others are compared with, game by game (the same seeds under each).
 
 /// The most points a sweep may have: each point plays every game again.
-pub const MAX_POINTS: usize = 64;
+pub(crate) const MAX_POINTS: usize = 64;
 
 /// One `--sweep`: a parameter and its values, as `--set` would take them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,13 +14,13 @@ pub struct Axis {
 
 impl Axis {
     /// True when every value is a whole number (the axis of a chart can then be numeric).
-    pub fn numeric(&self) -> bool {
+    pub(crate) fn numeric(&self) -> bool {
         self.values.iter().all(|v| v.parse::<i64>().is_ok())
     }
 }
 
 /// Reads one `--sweep` argument.
-pub fn parse_axis(arg: &str) -> Result<Axis, String> {
+pub(crate) fn parse_axis(arg: &str) -> Result<Axis, String> {
     let Some((name, spec)) = arg.split_once('=') else {
         return Err(format!(
             "`--sweep {arg}`: expected NAME=A..B, NAME=A..B:STEP or NAME=V1,V2,… (e.g. `--sweep sale_town=5..9`)"
