@@ -168,6 +168,14 @@ fn a_chip_on_a_spot_of_its_colour_shows_its_colour() {
     let (code, gb, err) = carto(&dir, &["doc", "great-britain"]);
     assert_eq!(code, 0, "{err}");
     assert!(gb.contains(sentence), "{gb}");
+    // Where the boards draw the Isle of Man: the square marked `isle`.
+    assert!(
+        gb.contains(
+            "**Isle of Man** (the holding area `isle`): off the board; the board pictures draw \
+             the followers in it on column 11 row 15."
+        ),
+        "{gb}"
+    );
     let (code, france, err) = carto(&dir, &["doc", "france"]);
     assert_eq!(code, 0, "{err}");
     assert!(!france.contains("Every chip starts face down"), "{france}");

@@ -36,6 +36,7 @@ pub fn facts(v: &Variant) -> Vec<String> {
             out.push(text);
         }
     }
+    out.extend(holding_squares(v, m));
     if !m.exits.is_empty() {
         let exits: Vec<String> = m
             .exits
@@ -98,6 +99,36 @@ fn chips_show_their_colour(v: &Variant, m: &MapBoard, attr: &str) -> bool {
         }
         laid > 0
     })
+}
+
+/// Where the map draws each holding area: the squares whose attribute named like the holding is
+/// true (Great Britain's `isle`), as the boards show its followers there.
+fn holding_squares(v: &Variant, m: &MapBoard) -> Vec<String> {
+    let p = &v.program;
+    p.holdings
+        .iter()
+        .zip(&p.holding_titles)
+        .filter_map(|(name, title)| {
+            let sqs: Vec<(i32, i32)> = (0..m.height)
+                .flat_map(|y| (0..m.width).map(move |x| (x, y)))
+                .filter(|&(x, y)| {
+                    m.square(x, y)
+                        .is_some_and(|sq| matches!(sq.attrs.get(name), Some(AttrValue::Bool(true))))
+                })
+                .collect();
+            if sqs.is_empty() {
+                return None;
+            }
+            let called = match title {
+                Some(t) => format!("**{t}** (the holding area `{name}`)"),
+                None => format!("**The holding area `{name}`**"),
+            };
+            Some(format!(
+                "{called}: off the board; the board pictures draw the followers in it on {}.",
+                squares(m, &sqs)
+            ))
+        })
+        .collect()
 }
 
 fn edge_word(k: crate::geometry::EdgeKind) -> &'static str {
