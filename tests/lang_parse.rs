@@ -397,6 +397,17 @@ fn comments_and_keyword_boundaries() {
     // `rulex` is not `rule x`
     let (_, d) = parse_file(&Source::new("t", "rulex on placed { }"));
     assert_eq!(d.len(), 1);
+    // Runs of blanks and comments anywhere between tokens (one WHITESPACE rule matches both).
+    let f = parse("rule\t r # a\n# b\n\n  on \r\n placed#c\n{let x = 1 #d\n+\t2}");
+    assert_eq!(f.items.len(), 1);
+    // `forced` is a name (the keyword `for` is followed by a letter); `for` and `in` are not.
+    let f = parse("rule r on placed {\n  let forced = 1\n  let input = forced\n}");
+    assert_eq!(f.items.len(), 1);
+    for word in ["for", "in", "when", "override"] {
+        let text = format!("rule r on placed {{\n  let {word} = 1\n}}");
+        let (_, d) = parse_file(&Source::new("t", text));
+        assert_eq!(d.len(), 1, "`{word}` taken for a name");
+    }
 }
 
 #[test]
