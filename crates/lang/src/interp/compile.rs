@@ -7,6 +7,7 @@
 //! the same node (the same values, errors and operations counted), through the same helpers.
 
 use super::compile_cond::{compile_cond, Cond};
+use super::query::{chip_count, Count};
 use super::{Interp, R};
 use crate::ast::BinOp;
 use crate::builtins::{Builtin, Field, Run};
@@ -221,9 +222,9 @@ fn call(b: Builtin, args: &[Expr], statics: &[usize]) -> Code {
             me.contains(lv, xv)
         });
     }
-    if let (Builtin::Len, [arg]) = (b, args) {
-        match arg {
-            Expr::Field(x, Field::SquareChips) => {
+    if b == Builtin::Len {
+        match chip_count(args) {
+            Some(Count::Square(x)) => {
                 let x = compile(x, statics);
                 return Box::new(move |me, st| {
                     me.tick()?;
@@ -231,15 +232,15 @@ fn call(b: Builtin, args: &[Expr], statics: &[usize]) -> Code {
                     Ok(Value::Int(me.count_square_chips(st, v)? as i64))
                 });
             }
-            Expr::Call(Builtin::Chips, p) if p.len() == 1 => {
-                let p = compile(&p[0], statics);
+            Some(Count::Place(p)) => {
+                let p = compile(p, statics);
                 return Box::new(move |me, st| {
                     me.tick()?;
                     let v = p(me, st)?;
                     Ok(Value::Int(me.count_place_chips(st, v)? as i64))
                 });
             }
-            _ => {}
+            None => {}
         }
     }
     let args: Vec<Code> = args.iter().take(4).map(|a| compile(a, statics)).collect();

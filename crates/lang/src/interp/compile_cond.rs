@@ -14,6 +14,8 @@
 //! of [`Interp::truth`] on the compiled expression.
 
 use super::compile::{compile, Code};
+use super::fields::SquareFlag;
+use super::query::{chip_count, Count};
 use super::{Interp, R};
 use crate::ast::BinOp;
 use crate::builtins::{Builtin, Field};
@@ -62,18 +64,14 @@ fn operand(e: &Expr, statics: &[usize]) -> Operand {
             &Expr::Local(s) => Operand::LocalField(s, *f),
             _ => Operand::Code(compile(e, statics)),
         },
-        Expr::Call(Builtin::Len, args) => match args.as_slice() {
-            [Expr::Field(x, Field::SquareChips)] => match x.as_ref() {
-                &Expr::Local(s) => Operand::LocalChips(s),
-                _ => Operand::Code(compile(e, statics)),
-            },
-            [Expr::Call(Builtin::Chips, p)] => match p.as_slice() {
-                [Expr::Call(b @ (Builtin::Hand | Builtin::At), x)] => match x.as_slice() {
+        Expr::Call(Builtin::Len, args) => match chip_count(args) {
+            Some(Count::Square(&Expr::Local(s))) => Operand::LocalChips(s),
+            Some(Count::Place(Expr::Call(b @ (Builtin::Hand | Builtin::At), x))) => {
+                match x.as_slice() {
                     [Expr::Local(s)] => Operand::PlaceChips(*b, *s, compile(e, statics)),
                     _ => Operand::Code(compile(e, statics)),
-                },
-                _ => Operand::Code(compile(e, statics)),
-            },
+                }
+            }
             _ => Operand::Code(compile(e, statics)),
         },
         _ => Operand::Code(compile(e, statics)),
@@ -91,10 +89,10 @@ fn cond(e: &Expr, statics: &[usize], root: bool) -> Cond {
             Ok(b)
         }),
         Expr::Not(x) if local_flag(x).is_some() => {
-            let Some((s, f)) = local_flag(x) else {
+            let Some((s, f, fl)) = local_flag(x) else {
                 unreachable!("matched above")
             };
-            flag(s, f, true, root)
+            flag(s, (f, fl), true, root)
         }
         Expr::Not(x) => {
             let x = cond(x, statics, false);
@@ -139,10 +137,10 @@ fn cond(e: &Expr, statics: &[usize], root: bool) -> Cond {
             me.as_bool(v)
         }),
         Expr::Field(_, _) if local_flag(e).is_some() => {
-            let Some((s, f)) = local_flag(e) else {
+            let Some((s, f, fl)) = local_flag(e) else {
                 unreachable!("matched above")
             };
-            flag(s, f, false, root)
+            flag(s, (f, fl), false, root)
         }
         Expr::Field(x, f) if matches!(x.as_ref(), Expr::Local(_)) => {
             let (&Expr::Local(s), f) = (x.as_ref(), *f) else {
@@ -183,7 +181,7 @@ fn cond(e: &Expr, statics: &[usize], root: bool) -> Cond {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Atom {
     /// The flag, and whether it is negated.
-    Flag(Field, bool),
+    Flag(SquareFlag, bool),
     /// `len(s.chips) OP k`.
     Chips(BinOp, i64),
 }
@@ -191,18 +189,15 @@ enum Atom {
 /// The local and the test when `e` is a square test of a local.
 fn atom(e: &Expr) -> Option<(u16, Atom)> {
     let chips = |x: &Expr| match x {
-        Expr::Call(Builtin::Len, args) => match args.as_slice() {
-            [Expr::Field(x, Field::SquareChips)] => match x.as_ref() {
-                Expr::Local(s) => Some(*s),
-                _ => None,
-            },
+        Expr::Call(Builtin::Len, args) => match chip_count(args) {
+            Some(Count::Square(&Expr::Local(s))) => Some(s),
             _ => None,
         },
         _ => None,
     };
     match e {
-        Expr::Not(x) => local_flag(x).map(|(s, f)| (s, Atom::Flag(f, true))),
-        Expr::Field(..) => local_flag(e).map(|(s, f)| (s, Atom::Flag(f, false))),
+        Expr::Not(x) => local_flag(x).map(|(s, _, f)| (s, Atom::Flag(f, true))),
+        Expr::Field(..) => local_flag(e).map(|(s, _, f)| (s, Atom::Flag(f, false))),
         Expr::Binary(
             op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
             a,
@@ -291,20 +286,11 @@ fn square_tests(e: &Expr, statics: &[usize], root: bool) -> Cond {
     })
 }
 
-/// A local's square flag (`s.covered`, `s.land`, …): the local's slot and the field.
-fn local_flag(e: &Expr) -> Option<(u16, Field)> {
-    use Field as F;
+/// A local's square flag (`s.covered`, `s.land`, …): the local's slot, the field and the flag.
+fn local_flag(e: &Expr) -> Option<(u16, Field, SquareFlag)> {
     match e {
-        Expr::Field(
-            x,
-            f @ (F::SquareCovered
-            | F::SquareLand
-            | F::SquareLargeCity
-            | F::SquareIsland
-            | F::SquareTown
-            | F::SquareStart),
-        ) => match x.as_ref() {
-            &Expr::Local(s) => Some((s, *f)),
+        Expr::Field(x, f) => match (x.as_ref(), SquareFlag::of(*f)) {
+            (&Expr::Local(s), Some(flag)) => Some((s, *f, flag)),
             _ => None,
         },
         _ => None,
@@ -313,14 +299,14 @@ fn local_flag(e: &Expr) -> Option<(u16, Field)> {
 
 /// `x.f` or `not x.f` for a local `x` and a square flag `f`: read in place when `x` holds a square
 /// (anything else goes through `field`, which gives the error).
-fn flag(s: u16, f: Field, negate: bool, root: bool) -> Cond {
+fn flag(s: u16, (f, flag): (Field, SquareFlag), negate: bool, root: bool) -> Cond {
     Box::new(move |me, st| {
         if root {
             me.tick()?;
         }
         let v = me.local(s);
         if let Value::Square(c) = v {
-            return Ok(me.square_flag(st, c, f) != negate);
+            return Ok(me.square_flag(st, c, flag) != negate);
         }
         let v = me.field(st, v, f)?;
         Ok(me.as_bool(v)? != negate)

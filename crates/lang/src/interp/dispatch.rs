@@ -12,6 +12,7 @@
 //!   interpreter's life (the map and the parameters do not change between its games).
 
 use super::compile_cond::{compile_cond, Cond};
+use super::query::{chip_count, Count};
 use super::{Interp, R};
 use crate::ast::{AggOp, BinOp};
 use crate::builtins::{Builtin, Field};
@@ -100,7 +101,14 @@ fn counted(e: &Expr) -> Option<u16> {
             list,
             ..
         } => chips_of(list),
-        Expr::Call(Builtin::Len, args) if args.len() == 1 => chips_of(&args[0]),
+        Expr::Call(Builtin::Len, args) => match chip_count(args)? {
+            Count::Square(Expr::Local(s)) => Some(*s),
+            Count::Place(Expr::Call(Builtin::At, at)) => match at.as_slice() {
+                [Expr::Local(s)] => Some(*s),
+                _ => None,
+            },
+            _ => None,
+        },
         _ => None,
     }
 }

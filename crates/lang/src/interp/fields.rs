@@ -12,6 +12,61 @@ use crate::ir::Value;
 use crate::map::SquareKind;
 use crate::state::{Chip, FeatureInfo, Follower, FollowerAt, Place, State, TileStack};
 
+/// A square's true/false field that conditions test in place (`s.covered`, `not s.land`: see
+/// `compile_cond`), read by [`Interp::square_flag`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SquareFlag {
+    Covered,
+    Land,
+    LargeCity,
+    Town,
+    Start,
+    Island,
+}
+
+impl SquareFlag {
+    /// The flag a field is, if it is one. Every field is named, so that a new field is a compile
+    /// error here until it says whether it is a flag.
+    pub(super) fn of(f: Field) -> Option<SquareFlag> {
+        use Field as F;
+        match f {
+            F::SquareCovered => Some(SquareFlag::Covered),
+            F::SquareLand => Some(SquareFlag::Land),
+            F::SquareLargeCity => Some(SquareFlag::LargeCity),
+            F::SquareTown => Some(SquareFlag::Town),
+            F::SquareStart => Some(SquareFlag::Start),
+            F::SquareIsland => Some(SquareFlag::Island),
+            F::ChipColour
+            | F::ChipValue
+            | F::ChipFaceUp
+            | F::SquareX
+            | F::SquareY
+            | F::SquareChips
+            | F::SquareFreeSlots
+            | F::FeatureKind
+            | F::FeatureComplete
+            | F::FeatureTiles
+            | F::FeatureShields
+            | F::FeatureCities
+            | F::FeatureWinners
+            | F::FeatureFollowers
+            | F::FeatureSquares
+            | F::FollowerOwner
+            | F::FollowerStrength
+            | F::FollowerPlacedTurn
+            | F::FollowerFeature
+            | F::FollowerSquare
+            | F::PlayerScore
+            | F::PlayerFollowersLeft
+            | F::PlayerName
+            | F::TileSquare
+            | F::TileShields
+            | F::StackSquare
+            | F::StackSize => None,
+        }
+    }
+}
+
 impl Interp {
     pub(super) fn feature(&mut self, st: &mut State, root: u32) -> FeatureInfo {
         if self.feature_cache.kind.is_some()
@@ -65,25 +120,25 @@ impl Interp {
     /// A square's true/false field, as a value.
     pub(crate) fn square_flag_of(&self, st: &State, v: Value, f: Field) -> R<Value> {
         let c = self.square_of(v)?;
-        Ok(Value::Bool(self.square_flag(st, c, f)))
+        match SquareFlag::of(f) {
+            Some(flag) => Ok(Value::Bool(self.square_flag(st, c, flag))),
+            None => Err(self.no_field(v)),
+        }
     }
 
-    /// A square's true/false field (`covered`, `land`, `large_city`, `town`, `start`, `island`);
-    /// false for any other field.
+    /// A square's true/false field, read in place.
     #[inline(always)]
-    pub(super) fn square_flag(&self, st: &State, c: u32, f: Field) -> bool {
-        use Field as F;
+    pub(super) fn square_flag(&self, st: &State, c: u32, f: SquareFlag) -> bool {
         let cu = c as usize;
         match f {
-            F::SquareCovered => st.board.tile.get(cu).is_some_and(|&t| t != NONE),
-            F::SquareLand => st.board.kind.get(cu) == Some(&CellKind::Land),
-            F::SquareLargeCity => st.board.kind.get(cu) == Some(&CellKind::LargeCity),
-            F::SquareTown => self.map_square(st, c).is_some_and(|s| s.town),
-            F::SquareStart => st.start_cells.contains(&c),
-            F::SquareIsland => self
+            SquareFlag::Covered => st.board.tile.get(cu).is_some_and(|&t| t != NONE),
+            SquareFlag::Land => st.board.kind.get(cu) == Some(&CellKind::Land),
+            SquareFlag::LargeCity => st.board.kind.get(cu) == Some(&CellKind::LargeCity),
+            SquareFlag::Town => self.map_square(st, c).is_some_and(|s| s.town),
+            SquareFlag::Start => st.start_cells.contains(&c),
+            SquareFlag::Island => self
                 .map_square(st, c)
                 .is_some_and(|s| s.kind == SquareKind::Island),
-            _ => false,
         }
     }
 
