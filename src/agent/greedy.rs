@@ -39,6 +39,8 @@ pub struct Greedy {
     sample: Scratch,
     /// Whether `sample` holds this decision's sample.
     sampled: bool,
+    /// Whether `scratch` was last loaded from this decision's sample (then played an option).
+    scratch_of_sample: bool,
     /// A copy of the game with its chips as they lie now, where placements' quiet checks are asked.
     probe: Scratch,
     /// Whether `probe` has this decision's chips.
@@ -124,6 +126,7 @@ impl Greedy {
     fn sample(&mut self, view: &View, world: &Rng) -> &mut Game<Interp> {
         if !self.sampled {
             self.sampled = true;
+            self.scratch_of_sample = false;
             return view.sample(&mut self.sample, &mut world.clone());
         }
         self.sample.game_mut().expect("a sample")
@@ -152,7 +155,19 @@ impl Greedy {
         } else {
             self.sample(view, world);
             let sample = self.sample.game_mut().expect("a sample");
-            self.scratch.load(sample)
+            // After an option that placed no tile and moved no follower, the scratch's board is
+            // still the sample's: the rest is copied.
+            let board_same = self.scratch_of_sample
+                && self.scratch.game_mut().is_some_and(|g| {
+                    g.st.board.placed.len() == sample.st.board.placed.len()
+                        && g.st.followers == sample.st.followers
+                });
+            self.scratch_of_sample = true;
+            if board_same {
+                self.scratch.reload(sample)
+            } else {
+                self.scratch.load(sample)
+            }
         };
         g.choose(i)?;
         // The rest of the turn takes the quiet choice: the phases' actions are passed without
@@ -301,6 +316,7 @@ impl Greedy {
             end_read: quiet::end_allows(game),
         });
         self.sampled = false;
+        self.scratch_of_sample = false;
         self.probed = false;
         self.returns_quiet = None;
         let mut read = rules.read && game.st.players.len() <= 8 && !game.is_asked();

@@ -33,6 +33,18 @@ impl Scratch {
         g
     }
 
+    /// The scratch game, now a copy of `game` again, given that its board still is `game`'s (it
+    /// was loaded from `game`, and no tile was placed nor follower moved in it since): all but the
+    /// board is copied (`Game::copy_unrecorded_but_board`).
+    pub fn reload(&mut self, game: &Game<Interp>) -> &mut Game<Interp> {
+        if self.game.is_none() {
+            return self.load(game);
+        }
+        let g = self.game.as_mut().expect("a scratch game");
+        g.copy_unrecorded_but_board(game);
+        g
+    }
+
     /// The scratch game as it was left, if any.
     pub fn game_mut(&mut self) -> Option<&mut Game<Interp>> {
         self.game.as_mut()

@@ -257,7 +257,7 @@ impl Clone for State {
     }
 
     fn clone_from(&mut self, src: &State) {
-        self.copy(src, true);
+        self.copy(src, true, true);
     }
 }
 
@@ -274,11 +274,18 @@ impl State {
     /// names of the turn's choices are copied, and the per-square chip counts are copied only where
     /// chips lie (the table has tens of thousands of squares). Keeps every buffer.
     pub fn copy_unrecorded(&mut self, src: &State) {
-        self.copy(src, false);
+        self.copy(src, false, true);
     }
 
-    /// `clone_from`, or without the record (`copy_unrecorded`).
-    fn copy(&mut self, src: &State, recorded: bool) {
+    /// `copy_unrecorded` of all but the board, for a state whose board already is `src`'s: copied
+    /// from it, with no tile placed and no follower moved since (the caller knows it; debug builds
+    /// check the tiles placed). The board is most of a copy's cost.
+    pub fn copy_unrecorded_but_board(&mut self, src: &State) {
+        self.copy(src, false, false);
+    }
+
+    /// `clone_from`, or without the record (`copy_unrecorded`); the board too when `with_board`.
+    fn copy(&mut self, src: &State, recorded: bool, with_board: bool) {
         // Every field named, so that a new one cannot be forgotten here.
         let State {
             board,
@@ -316,7 +323,11 @@ impl State {
             tally,
             walk: _,
         } = src;
-        self.board.copy_from(board);
+        if with_board {
+            self.board.copy_from(board);
+        } else {
+            debug_assert_eq!(self.board.placed.len(), board.placed.len());
+        }
         self.tiles.clone_from(tiles);
         self.players.clone_from(players);
         self.followers.clone_from(followers);

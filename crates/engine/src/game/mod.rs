@@ -240,7 +240,7 @@ impl<H: Hooks + Clone> Clone for Game<H> {
     }
 
     fn clone_from(&mut self, src: &Self) {
-        self.copy(src, true);
+        self.copy(src, true, true);
     }
 }
 
@@ -249,11 +249,18 @@ impl<H: Hooks + Clone> Game<H> {
     /// event log, no names of choices, and of the state only what play reads (see
     /// [`State::copy_unrecorded`]); every buffer is kept.
     pub fn copy_unrecorded(&mut self, src: &Self) {
-        self.copy(src, false);
+        self.copy(src, false, true);
     }
 
-    /// `clone_from`, or without the record (`copy_unrecorded`).
-    fn copy(&mut self, src: &Self, recorded: bool) {
+    /// `copy_unrecorded` of all but the board, for a game whose board already is `src`'s (see
+    /// [`State::copy_unrecorded_but_board`]): a look-ahead that played an option placing no tile
+    /// and moving no follower, made a copy of `src` again.
+    pub fn copy_unrecorded_but_board(&mut self, src: &Self) {
+        self.copy(src, false, false);
+    }
+
+    /// `clone_from`, or without the record (`copy_unrecorded`); the board too when `with_board`.
+    fn copy(&mut self, src: &Self, recorded: bool, with_board: bool) {
         // Every field named, so that a new one cannot be forgotten here.
         let Game {
             cfg,
@@ -284,8 +291,10 @@ impl<H: Hooks + Clone> Game<H> {
         self.cfg.clone_from(cfg);
         if recorded {
             self.st.clone_from(st);
-        } else {
+        } else if with_board {
             self.st.copy_unrecorded(st);
+        } else {
+            self.st.copy_unrecorded_but_board(st);
         }
         self.hooks.clone_from(hooks);
         self.acts = *acts;
