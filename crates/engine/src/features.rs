@@ -78,19 +78,21 @@ impl Features {
     ) -> u32 {
         let first = self.node.len() as u32;
         let n = kinds.len();
-        for (i, (&open, &shields)) in open.iter().zip(shields).enumerate() {
-            let id = first + i as u32;
-            self.node.push(Node {
-                parent: id,
-                size: 1,
-                next: id,
-                open,
-                shields: u16::from(shields),
-                followers: 0,
-            });
-        }
-        self.kind.extend_from_slice(kinds);
-        self.tile.resize(self.tile.len() + n, tile);
+        self.node.extend(
+            open.iter()
+                .zip(shields)
+                .zip(first..)
+                .map(|((&open, &shields), id)| Node {
+                    parent: id,
+                    size: 1,
+                    next: id,
+                    open,
+                    shields: u16::from(shields),
+                    followers: 0,
+                }),
+        );
+        self.kind.extend(kinds.iter().copied());
+        self.tile.extend(std::iter::repeat_n(tile, n));
         first
     }
 

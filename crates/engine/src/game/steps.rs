@@ -95,39 +95,56 @@ impl<H: Hooks> Game<H> {
                 }
                 self.forced_clean = true;
             }
-            // Without forced actions, `forced_clean` is never read: no need to keep it.
-            let quiet = !self.acts.forced
-                || match self.step {
-                    Step::StartActions
-                    | Step::Draw
-                    | Step::Place
-                    | Step::Follower
-                    | Step::FollowerActions
-                    | Step::ScoreActions
-                    | Step::AfterActions => true,
-                    // Followed by `TurnStart` (or the end), which is checked after.
-                    Step::NextTurn => !self.hooks.listens(Trigger::RoundEnd),
-                    Step::TurnEnd => !self.hooks.listens(Trigger::TurnEnd),
-                    _ => false,
-                };
             self.answered_run = 0;
-            self.run_step()?;
-            if !quiet {
-                self.forced_clean = false;
+            loop {
+                let quiet = self.quiet_step();
+                let plain = self.run_step()?;
+                if !quiet {
+                    self.forced_clean = false;
+                }
+                // A quiet step that only moved on (no rule ran, nothing was offered) leaves every
+                // check above as it was, and leads to no turn's start nor the end: the next step
+                // runs at once. (Asked decisions are looked at again all the same.)
+                if !(plain && quiet) || self.hooks.asking() {
+                    break;
+                }
             }
         }
     }
 
+    /// Whether the current step changes nothing the forced actions' check reads (so that it need
+    /// not be done again after it).
+    #[inline]
+    fn quiet_step(&self) -> bool {
+        // Without forced actions, `forced_clean` is never read: no need to keep it.
+        !self.acts.forced
+            || match self.step {
+                Step::StartActions
+                | Step::Draw
+                | Step::Place
+                | Step::Follower
+                | Step::FollowerActions
+                | Step::ScoreActions
+                | Step::AfterActions => true,
+                // Followed by `TurnStart` (or the end), which is checked after.
+                Step::NextTurn => !self.hooks.listens(Trigger::RoundEnd),
+                Step::TurnEnd => !self.hooks.listens(Trigger::TurnEnd),
+                _ => false,
+            }
+    }
+
     /// Offers the actions of a phase beside `with` (draw or pass). Taking an action comes back to
     /// `again`, so a player may take several (their limits permitting); `with` moves on.
-    /// When the rules have no action for the phase, nothing is asked of them: no decision.
-    #[inline]
+    /// When the rules have no action for the phase, nothing is asked of them: no decision, and
+    /// `Ok(true)` (the step only moved on; see [`Self::run_step`]).
+    #[inline(always)]
     fn offer_actions(&mut self, phase: Phase, with: Opt, again: Step) -> Result<bool, GameError> {
         if !self.acts.in_phase(phase) {
             self.offer_phase = Some(phase);
-            return Ok(false);
+            return Ok(true);
         }
-        self.ask_actions(phase, with, again)
+        self.ask_actions(phase, with, again)?;
+        Ok(false)
     }
 
     fn ask_actions(&mut self, phase: Phase, with: Opt, again: Step) -> Result<bool, GameError> {
@@ -154,30 +171,30 @@ impl<H: Hooks> Game<H> {
         }
     }
 
-    /// Runs the current step; each step says which comes next.
-    fn run_step(&mut self) -> Result<(), GameError> {
-        match self.step {
+    /// Runs the current step; each step says which comes next. `Ok(true)`: the step only moved on
+    /// to the next (an actions step whose phase the rules have no action for, never the start of a
+    /// turn or the end): no rule ran, nothing was offered, nothing changed that rules can see.
+    fn run_step(&mut self) -> Result<bool, GameError> {
+        let moved = match self.step {
             Step::TurnStart => self.start_turn(),
             Step::StartActions => {
                 self.step = Step::Draw;
                 if self.st.current_tile.is_none() {
-                    self.offer_actions(Phase::Start, Opt::Draw, Step::StartActions)?;
+                    return self.offer_actions(Phase::Start, Opt::Draw, Step::StartActions);
                 }
-                Ok(())
+                return Ok(true);
             }
             Step::Draw => self.draw_tile(),
             Step::Place => self.offer_placements(),
             Step::Follower => self.offer_followers(),
             Step::FollowerActions => {
                 self.step = Step::Score;
-                self.offer_actions(Phase::Follower, Opt::Pass, Step::FollowerActions)?;
-                Ok(())
+                return self.offer_actions(Phase::Follower, Opt::Pass, Step::FollowerActions);
             }
             Step::Score => self.score_completed(),
             Step::ScoreActions => {
                 self.step = Step::TurnEnd;
-                self.offer_actions(Phase::Score, Opt::Pass, Step::ScoreActions)?;
-                Ok(())
+                return self.offer_actions(Phase::Score, Opt::Pass, Step::ScoreActions);
             }
             Step::TurnEnd => {
                 let ctx = self.ctx();
@@ -187,8 +204,7 @@ impl<H: Hooks> Game<H> {
             }
             Step::AfterActions => {
                 self.step = Step::NextTurn;
-                self.offer_actions(Phase::After, Opt::Pass, Step::AfterActions)?;
-                Ok(())
+                return self.offer_actions(Phase::After, Opt::Pass, Step::AfterActions);
             }
             Step::NextTurn => self.next_turn(),
             Step::Final => {
@@ -203,7 +219,8 @@ impl<H: Hooks> Game<H> {
                 Ok(())
             }
             Step::Over => Ok(()),
-        }
+        };
+        moved.map(|()| false)
     }
 
     /// A turn starts: nothing drawn or placed yet; the game ends when the stack is empty.
