@@ -110,6 +110,40 @@ pub struct Board {
     /// Which construction the cell layout (`kind`, `square`, `large`, `ferry_to`, the grid) came
     /// from: boards with the same layout copy only their dynamic parts (see [`Board::copy_from`]).
     layout: u64,
+    /// This board, among all boards (a clone is another board).
+    id: BoardId,
+    /// Counts the changes of this board (placements, resets, copies).
+    edits: u64,
+    /// The board this one was last made a copy of, as it was then, when only placements followed
+    /// (see [`Board::copy_from`]).
+    copied: Option<Copied>,
+}
+
+/// A board's identity: a clone gets a new one.
+#[derive(Debug)]
+struct BoardId(u64);
+
+/// Numbers boards as they are made.
+static BOARDS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+impl BoardId {
+    fn new() -> BoardId {
+        BoardId(BOARDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Clone for BoardId {
+    fn clone(&self) -> BoardId {
+        BoardId::new()
+    }
+}
+
+/// What a board was made a copy of: which board, at which of its edits, with how many tiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Copied {
+    id: u64,
+    edits: u64,
+    placed: usize,
 }
 
 /// Numbers board layouts as they are built.
@@ -202,18 +236,43 @@ impl Board {
             placed: Vec::new(),
             features: Features::default(),
             layout: LAYOUTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            id: BoardId::new(),
+            edits: 0,
+            copied: None,
         }
     }
 
     /// Makes this board a copy of `src`, keeping every buffer. When both share a layout (one was
     /// cloned from the other, or from the same board), only the cells a game touched are copied:
     /// those holding a tile or on the frontier (the same cells [`Board::reset`] clears), so the
-    /// cost follows the tiles placed, not the size of the table.
+    /// cost follows the tiles placed, not the size of the table. When this board was made a copy
+    /// of `src` before, `src` has not changed since and this board only had tiles placed (a
+    /// look-ahead's scratch board, copied again from the same position), only the cells those
+    /// placements touched are copied back.
     pub(crate) fn copy_from(&mut self, src: &Board) {
         if self.layout != src.layout {
             *self = src.clone();
             return;
         }
+        let here = Copied {
+            id: src.id.0,
+            edits: src.edits,
+            placed: src.placed.len(),
+        };
+        if self.copied == Some(here) && self.placed.len() >= here.placed {
+            self.undo_placements(src);
+        } else {
+            self.copy_touched(src);
+        }
+        self.border_fills_monastery = src.border_fills_monastery;
+        self.large_found.clone_from(&src.large_found);
+        self.features.copy_from(&src.features);
+        self.edits += 1;
+        self.copied = Some(here);
+    }
+
+    /// `copy_from` in general: clears the cells this board touched, copies those `src` touched.
+    fn copy_touched(&mut self, src: &Board) {
         self.reset();
         let touched = src
             .front
@@ -221,22 +280,65 @@ impl Board {
             .map(|f| f.cell)
             .chain(src.placed.iter().map(|p| p.cell));
         for c in touched {
-            let c = c as usize;
-            self.tile[c] = src.tile[c];
-            self.need[c] = src.need[c];
-            self.cand[c] = src.cand[c];
-            self.frontier_pos[c] = src.frontier_pos[c];
-            self.monastery_fill[c] = src.monastery_fill[c];
+            self.copy_cell(src, c as usize);
         }
-        self.border_fills_monastery = src.border_fills_monastery;
         self.front.clone_from(&src.front);
-        self.large_found.clone_from(&src.large_found);
         self.placed.clone_from(&src.placed);
-        self.features.copy_from(&src.features);
+    }
+
+    /// `copy_from` when this board is `src` with tiles placed since (`placed` beyond `src`'s): the
+    /// cells each placement may have changed (its 3x3 block, its ferry landing, the land around a
+    /// large city it discovered) take `src`'s values again, and the frontier (whose order a
+    /// placement changes) is `src`'s.
+    fn undo_placements(&mut self, src: &Board) {
+        let n = src.placed.len();
+        for i in n..self.placed.len() {
+            let cell = self.placed[i].cell;
+            for c in self.block(cell) {
+                self.copy_cell(src, c);
+            }
+            let ferry = self.ferry_to[cell as usize];
+            if ferry != NONE {
+                self.copy_cell(src, ferry as usize);
+            }
+        }
+        for id in 0..self.large_found.len() {
+            if self.large_found[id] != src.large_found[id] {
+                for k in 0..self.large_cells[id].len() {
+                    let lc = self.large_cells[id][k];
+                    for s in 0..4 {
+                        let c = self.neighbour(lc, s) as usize;
+                        self.copy_cell(src, c);
+                    }
+                }
+            }
+        }
+        // Removing a cell from the frontier moved its last entry: every frontier position is
+        // written again from `src`'s frontier.
+        for f in &self.front {
+            self.frontier_pos[f.cell as usize] = NONE;
+        }
+        self.front.clone_from(&src.front);
+        for (i, f) in self.front.iter().enumerate() {
+            self.frontier_pos[f.cell as usize] = i as u32;
+        }
+        self.placed.truncate(n);
+    }
+
+    /// Gives cell `c` `src`'s values.
+    #[inline]
+    fn copy_cell(&mut self, src: &Board, c: usize) {
+        self.tile[c] = src.tile[c];
+        self.need[c] = src.need[c];
+        self.cand[c] = src.cand[c];
+        self.frontier_pos[c] = src.frontier_pos[c];
+        self.monastery_fill[c] = src.monastery_fill[c];
     }
 
     /// Empties the board for a new game, keeping every buffer.
     pub fn reset(&mut self) {
+        self.edits += 1;
+        self.copied = None;
         // Only cells that were candidates were touched: they are in the frontier or hold a tile.
         for i in 0..self.front.len() {
             let c = self.front[i].cell as usize;
@@ -341,6 +443,8 @@ impl Board {
         if room.len() < most {
             room.resize(most, make(NONE, 0));
         }
+        // A slice, so that its start and length stay in registers while the loop writes.
+        let room = &mut room[..most];
         let mut k = 0;
         for f in &self.front {
             let mut fits = u32::from(tile.fits[f.need as usize]);
@@ -424,6 +528,7 @@ impl Board {
         rot: usize,
         completed: &mut Vec<u32>,
     ) -> u32 {
+        self.edits += 1;
         let idx = self.record_tile(cell, ty, tile, rot);
         let first_node = self.placed[idx as usize].first_node;
         let r = &tile.rot[rot];

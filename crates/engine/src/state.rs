@@ -59,10 +59,25 @@ pub struct Follower {
     pub kind: FeatureKind,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Player {
     pub name: String,
     pub score: i64,
+}
+
+/// `clone_from` keeps the name's buffer (a look-ahead copies the players every time).
+impl Clone for Player {
+    fn clone(&self) -> Player {
+        Player {
+            name: self.name.clone(),
+            score: self.score,
+        }
+    }
+
+    fn clone_from(&mut self, src: &Player) {
+        self.name.clone_from(&src.name);
+        self.score = src.score;
+    }
 }
 
 /// A stack of tiles on a square (dealt at setup), top = last.

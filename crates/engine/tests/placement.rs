@@ -529,3 +529,88 @@ fn offered_placements_equal_those_found_afresh() {
     }
     assert!(checked > 2000, "{checked} placements checked");
 }
+
+/// Everything a board holds that play reads, in the order it lists it: the frontier, the tiles
+/// placed, each cell's tile, need (and frontier entry) and monastery count, and each feature node's root,
+/// open sides, coats of arms, kind and tile.
+type Facts = (
+    Vec<u32>,
+    Vec<carto_engine::board::Placed>,
+    Vec<(u32, (u8, Option<u8>), u32)>,
+    Vec<(u32, i32, u16, u32)>,
+);
+
+fn board_facts(b: &Board) -> Facts {
+    let cells = (0..b.kind.len() as u32)
+        .map(|c| (b.tile[c as usize], b.need_kept(c), b.monastery_fill_kept(c)))
+        .collect();
+    let f = &b.features;
+    let nodes = (0..f.len() as u32)
+        .map(|n| {
+            let r = f.root(n);
+            let kind = f.kind[n as usize] as u32;
+            (
+                r,
+                f.open_at_root(r),
+                f.shields_at_root(r),
+                kind * 1_000_000 + f.tile[n as usize],
+            )
+        })
+        .collect();
+    (b.frontier().collect(), b.placed.clone(), cells, nodes)
+}
+
+/// A look-ahead's scratch board, copied from a position, played on (a few tiles) and copied from
+/// the same position again (which copies back only the cells those tiles touched), is the
+/// position again, cell for cell; so is one copied again after the position itself moved on (a
+/// whole copy). On the endless table and on a map with sea, large cities and a ferry.
+#[test]
+fn a_board_copied_back_after_placements_is_the_position_again() {
+    use carto_engine::game::{Config, Opt};
+    use carto_engine::rng::Rng;
+    let t = Tiles::base();
+    let endless = config(&t, &[], 7);
+    let mut on_map = config(&t, &[], 7);
+    on_map.map = Some(Arc::new(bundled("test")));
+    on_map.start_squares = 2;
+    let mut copied_back = 0;
+    for cfg in [endless, on_map] {
+        let cfg: Arc<Config> = Arc::new(cfg);
+        let players = vec!["ann".to_string(), "bob".to_string()];
+        let mut g = Game::new(cfg.clone(), NoRules, &players, 0, false).unwrap();
+        // The board is copied as part of the state (`State::clone_from`), as look-aheads do.
+        let mut scratch: Option<carto_engine::state::State> = None;
+        for seed in 0..3u64 {
+            g.reset(&players, seed, false).unwrap();
+            let mut rng = Rng::new(seed + 900);
+            while g.advance().unwrap() {
+                if let (Some(_), Some(Opt::Place { .. })) = (g.st.current_tile, g.options.first()) {
+                    let b = &g.st.board;
+                    let st = scratch.get_or_insert_with(|| g.st.clone());
+                    for _ in 0..2 {
+                        st.clone_from(&g.st);
+                        assert_eq!(board_facts(&st.board), board_facts(b), "seed {seed}");
+                        // A few tiles of the stack placed on the scratch board.
+                        for &ty in g.st.stack.iter().rev().take(1 + rng.below(3) as usize) {
+                            let s = &mut st.board;
+                            let mut opts = Vec::new();
+                            s.legal_placements(&cfg.tiles[ty as usize], &mut opts);
+                            if opts.is_empty() {
+                                continue;
+                            }
+                            let (cell, rot) = opts[rng.below(opts.len() as u32) as usize];
+                            let tile = &cfg.tiles[ty as usize];
+                            s.place(cell, ty, tile, rot as usize, &mut Vec::new());
+                        }
+                        st.clone_from(&g.st);
+                        assert_eq!(board_facts(&st.board), board_facts(b), "seed {seed}");
+                        copied_back += 1;
+                    }
+                }
+                let n = g.options.len() as u32;
+                g.choose(rng.below(n) as usize).unwrap();
+            }
+        }
+    }
+    assert!(copied_back > 300, "{copied_back}");
+}
