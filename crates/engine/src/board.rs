@@ -277,11 +277,9 @@ impl Board {
         let touched = src
             .front
             .iter()
-            .map(|f| f.cell)
-            .chain(src.placed.iter().map(|p| p.cell));
-        for c in touched {
-            self.copy_cell(src, c as usize);
-        }
+            .map(|f| f.cell as usize)
+            .chain(src.placed.iter().map(|p| p.cell as usize));
+        self.copy_cells(src, touched);
         self.front.clone_from(&src.front);
         self.placed.clone_from(&src.placed);
     }
@@ -294,9 +292,8 @@ impl Board {
         let n = src.placed.len();
         for i in n..self.placed.len() {
             let cell = self.placed[i].cell;
-            for c in self.block(cell) {
-                self.copy_cell(src, c);
-            }
+            let block = self.block(cell);
+            self.copy_cells(src, block.into_iter());
             let ferry = self.ferry_to[cell as usize];
             if ferry != NONE {
                 self.copy_cell(src, ferry as usize);
@@ -323,6 +320,30 @@ impl Board {
             self.frontier_pos[f.cell as usize] = i as u32;
         }
         self.placed.truncate(n);
+    }
+
+    /// Gives each of `cells` `src`'s values (a board of the same layout): every array taken as a
+    /// slice of the same length first, so that one test a cell checks every index.
+    #[inline]
+    fn copy_cells(&mut self, src: &Board, cells: impl Iterator<Item = usize>) {
+        let n = self.tile.len();
+        let (tile, need, cand) = (
+            &mut self.tile[..n],
+            &mut self.need[..n],
+            &mut self.cand[..n],
+        );
+        let (pos, fill) = (&mut self.frontier_pos[..n], &mut self.monastery_fill[..n]);
+        let (s_tile, s_need, s_cand) = (&src.tile[..n], &src.need[..n], &src.cand[..n]);
+        let (s_pos, s_fill) = (&src.frontier_pos[..n], &src.monastery_fill[..n]);
+        for c in cells {
+            if c < n {
+                tile[c] = s_tile[c];
+                need[c] = s_need[c];
+                cand[c] = s_cand[c];
+                pos[c] = s_pos[c];
+                fill[c] = s_fill[c];
+            }
+        }
     }
 
     /// Gives cell `c` `src`'s values.
