@@ -509,10 +509,12 @@ fn limit_mistake(text: &str, pos: usize) -> Option<Diagnostic> {
     let before: Vec<&str> = text[line_start..pos].split_whitespace().collect();
     let rest = &text[pos..];
     if let [.., "limit", "per" | "group", _] = before.as_slice() {
-        let digits = rest[1..]
+        // (`-` first: at the end of the file `rest` is empty, and `rest[1..]` would panic.)
+        let after = rest.strip_prefix('-')?;
+        let digits = after
             .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len() - 1);
-        if !rest.starts_with('-') || digits == 0 {
+            .unwrap_or(after.len());
+        if digits == 0 {
             return None;
         }
         let count = &rest[..1 + digits];
