@@ -1,7 +1,7 @@
 //! Actions: their limits per turn, round and group, the offers of a phase (every combination of
 //! choices that passes the filters), running a chosen offer, naming it, and why one is refused.
 
-use super::compile_cond::Cond;
+use super::lower::TestId;
 use super::{Chosen, Interp, Offer, MAX_ACTIONS_PER_TURN, R};
 use crate::game::{Hooks, Opt, Phase};
 use crate::ir::{Action, ChoiceKind, Expr, Limit, Value};
@@ -284,8 +284,8 @@ impl Interp {
             self.begin((prog.rules.len() + ai) as u16, st.turn);
             let saved = self.enter(a.body.locals.max(2));
             self.set(0, Value::Player(st.current))?;
-            let ok = match &self.code.clone().action_when[ai] {
-                Some(w) => w(self, st)?,
+            let ok = match self.code.action_when[ai] {
+                Some(w) => self.truth(st, w)?,
                 None => true,
             };
             if ok {
@@ -323,13 +323,13 @@ impl Interp {
             self.push_offer(at, chosen, out);
             return Ok(());
         };
-        let code = self.code.clone();
-        let filter = code.choice_filter[ai as usize][k].as_ref();
-        let from = code.choice_from[ai as usize][k](self, st)?;
+        let filter = self.code.choice_filter[ai as usize][k];
+        let from = self.code.choice_from[ai as usize][k];
+        let from = self.value(st, from)?;
         match &ch.kind {
             ChoiceKind::One => self.enumerate_one(st, at, from, filter, chosen, out),
             ChoiceKind::Chips { .. } => {
-                let size = code.choice_size[ai as usize][k].as_ref();
+                let size = self.code.choice_size[ai as usize][k];
                 self.enumerate_chips(st, at, from, size, filter, chosen, out)
             }
         }
@@ -354,7 +354,7 @@ impl Interp {
         st: &mut State,
         at: Choosing,
         from: Value,
-        filter: Option<&Cond>,
+        filter: Option<TestId>,
         chosen: &mut Vec<Chosen>,
         out: &mut Vec<Opt>,
     ) -> R<()> {
@@ -390,7 +390,7 @@ impl Interp {
         slot: u16,
         last: bool,
         items: &[Value],
-        filter: Option<&Cond>,
+        filter: Option<TestId>,
         chosen: &mut Vec<Chosen>,
         out: &mut Vec<Opt>,
     ) -> R<()> {
@@ -413,7 +413,7 @@ impl Interp {
         slot: u16,
         last: bool,
         items: &[Value],
-        filter: Option<&Cond>,
+        filter: Option<TestId>,
         chosen: &mut Vec<Chosen>,
         out: &mut Vec<Opt>,
         offered: &mut Vec<Value>,
@@ -427,7 +427,7 @@ impl Interp {
             }
             self.set(slot, item)?;
             if let Some(f) = filter {
-                if !f(self, st)? {
+                if !self.truth(st, f)? {
                     continue;
                 }
             }
@@ -508,8 +508,8 @@ impl Interp {
             };
             self.set(ch.slot, v)?;
         }
-        let code = self.code.clone();
-        let r = self.run_stmts(st, &code.bodies.actions[ai]);
+        let body = self.code.actions[ai];
+        let r = self.run_block(st, body);
         self.leave(saved);
         r
     }

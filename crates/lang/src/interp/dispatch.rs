@@ -11,8 +11,7 @@
 //!   `aggregate::is_static`), evaluated once per square and rule, then remembered for the
 //!   interpreter's life (the map and the parameters do not change between its games).
 
-use super::compile_cond::{compile_cond, Cond};
-use super::query::{chip_count, Count};
+use super::lower::{local_square_chips, Lower, TestId};
 use super::{Interp, R};
 use crate::ast::{AggOp, BinOp};
 use crate::builtins::{Builtin, Field};
@@ -84,7 +83,7 @@ fn chips_test(e: &Expr) -> Option<u16> {
             op: AggOp::Any,
             list,
             ..
-        } => chips_of(list),
+        } => local_square_chips(list),
         Expr::Binary(BinOp::Gt | BinOp::Ne, a, b) if zero(b) => counted(a),
         Expr::Binary(BinOp::Ge, a, b) if one(b) => counted(a),
         Expr::Binary(BinOp::Lt | BinOp::Ne, a, b) if zero(a) => counted(b),
@@ -100,33 +99,8 @@ fn counted(e: &Expr) -> Option<u16> {
             op: AggOp::Count | AggOp::Sum | AggOp::Min | AggOp::Max,
             list,
             ..
-        } => chips_of(list),
-        Expr::Call(Builtin::Len, args) => match chip_count(args)? {
-            Count::Square(Expr::Local(s)) => Some(*s),
-            Count::Place(Expr::Call(Builtin::At, at)) => match at.as_slice() {
-                [Expr::Local(s)] => Some(*s),
-                _ => None,
-            },
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// `chips(at(s))` or `s.chips` for a local `s`.
-fn chips_of(e: &Expr) -> Option<u16> {
-    match e {
-        Expr::Call(Builtin::Chips, args) => match args.as_slice() {
-            [Expr::Call(Builtin::At, at)] => match at.as_slice() {
-                [Expr::Local(s)] => Some(*s),
-                _ => None,
-            },
-            _ => None,
-        },
-        Expr::Field(x, Field::SquareChips) => match x.as_ref() {
-            Expr::Local(s) => Some(*s),
-            _ => None,
-        },
+        } => local_square_chips(list),
+        Expr::Call(Builtin::Len, args) if args.len() == 1 => local_square_chips(&args[0]),
         _ => None,
     }
 }
@@ -143,14 +117,14 @@ pub(super) fn guards(prog: &Program) -> Vec<Option<Guard>> {
 }
 
 /// The first parts of a rule's condition that read only map facts of the square in one trigger
-/// slot (and parameters and constants), compiled.
+/// slot (and parameters and constants), lowered into the program's plan.
 pub(super) struct StaticPart {
     slot: u16,
-    conds: Vec<Cond>,
+    conds: Vec<TestId>,
 }
 
-/// Per rule, its static first parts if its condition starts with some; `statics` as for `compile`.
-pub(super) fn static_parts(prog: &Program, statics: &[usize]) -> Vec<Option<StaticPart>> {
+/// Per rule, its static first parts if its condition starts with some, lowered by `lw`.
+pub(super) fn static_parts(prog: &Program, lw: &mut Lower) -> Vec<Option<StaticPart>> {
     prog.rules
         .iter()
         .map(|r| {
@@ -174,7 +148,7 @@ pub(super) fn static_parts(prog: &Program, statics: &[usize]) -> Vec<Option<Stat
                     break;
                 }
                 slot = Some(s);
-                conds.push(compile_cond(p, statics));
+                conds.push(lw.test(p, true));
             }
             Some(StaticPart { slot: slot?, conds })
         })
@@ -277,8 +251,8 @@ impl Interp {
             return Ok(true);
         };
         let mut all = true;
-        for c in &part.conds {
-            if !c(self, st)? {
+        for &c in &part.conds {
+            if !self.truth(st, c)? {
                 all = false;
                 break;
             }

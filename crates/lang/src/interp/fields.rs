@@ -13,7 +13,7 @@ use crate::map::SquareKind;
 use crate::state::{Chip, FeatureInfo, Follower, FollowerAt, Place, State, TileStack};
 
 /// A square's true/false field that conditions test in place (`s.covered`, `not s.land`: see
-/// `compile_cond`), read by [`Interp::square_flag`].
+/// `lower`), read by [`Interp::square_flag`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum SquareFlag {
     Covered,

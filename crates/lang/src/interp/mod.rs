@@ -7,15 +7,14 @@
 mod actions;
 mod aggregate;
 mod asks;
-mod compile;
-mod compile_body;
-mod compile_cond;
 mod copy;
 mod dispatch;
 mod effect;
 mod eval;
 mod exec;
 mod fields;
+mod fire;
+mod lower;
 #[cfg(test)]
 mod probe;
 mod query;
@@ -123,8 +122,9 @@ pub struct Interp {
     /// for the interpreter's life like the static aggregates (see `dispatch`).
     static_parts: Arc<Vec<Option<dispatch::StaticPart>>>,
     static_memo: Vec<Vec<u8>>,
-    /// The program's conditions and choice lists, compiled before play (see `compile`).
-    code: Arc<compile::Compiled>,
+    /// The program lowered before play: every condition, choice list and body (see `lower`), run
+    /// by the executor (`exec`).
+    code: Arc<lower::Plan>,
     /// Work lists of chip-subset choices, kept between runs (see `subsets`).
     subsets: Vec<subsets::Subsets>,
     /// The choices made so far while listing offers, kept between runs.
@@ -177,13 +177,15 @@ impl Interp {
         let static_aggs: Vec<usize> = found.iter().map(|(k, _)| *k).collect();
         let static_free: Vec<Vec<Key>> = found.into_iter().map(|(_, f)| f).collect();
         let static_vals = vec![Vec::new(); static_aggs.len()];
-        let code = Arc::new(compile::compile_program(&prog, &static_aggs));
+        let mut lowered = lower::lower_program(&prog, &static_aggs);
+        let static_parts = Arc::new(dispatch::static_parts(&prog, &mut lowered));
+        let code = Arc::new(lowered.plan);
         Interp {
             code,
             forced_reads: reads::forced_reads(&prog),
             forced_quiet: [None; 8],
             guards: dispatch::guards(&prog),
-            static_parts: Arc::new(dispatch::static_parts(&prog, &static_aggs)),
+            static_parts,
             static_memo: Vec::new(),
             static_aggs,
             static_free,
@@ -249,11 +251,27 @@ impl Interp {
     pub(crate) fn tick(&mut self) -> R<()> {
         self.ops += 1;
         if self.ops > OP_BUDGET {
-            return Err(self.fail(format!(
-                "the rules ran over the operation budget of a turn ({OP_BUDGET} operations) here: does it loop over a very long list, or do rules keep triggering each other?"
-            )));
+            return Err(self.over_budget());
         }
         Ok(())
+    }
+
+    /// Two operations at once (as two `tick`s: the error is the same).
+    #[inline]
+    pub(crate) fn tick2(&mut self) -> R<()> {
+        self.ops += 2;
+        if self.ops > OP_BUDGET {
+            return Err(self.over_budget());
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn over_budget(&self) -> Box<GameError> {
+        self.fail(format!(
+            "the rules ran over the operation budget of a turn ({OP_BUDGET} operations) here: does it loop over a very long list, or do rules keep triggering each other?"
+        ))
     }
 
     /// The index of a string among [`Interp::strings`], added if new (player names: a handful).
@@ -334,10 +352,10 @@ impl Interp {
     pub fn run_setup(&mut self, st: &mut State) -> R<()> {
         let prog = self.prog.clone();
         let code = self.code.clone();
-        for (body, stmts) in prog.setup.iter().zip(&code.bodies.setup) {
+        for (body, &block) in prog.setup.iter().zip(&code.setup) {
             self.begin((self.names.len() - 1) as u16, st.turn);
             let saved = self.enter(body.locals.max(1));
-            let r = self.run_stmts(st, stmts);
+            let r = self.run_block(st, block);
             self.leave(saved);
             r?;
         }

@@ -1,31 +1,13 @@
 //! Query builtins: places, chips in a place, squares (all, by attribute, with slots, neighbours),
 //! players, followers, stacks, list helpers and turn facts.
 
+use super::lower::{chip_count, Count};
 use super::{Interp, R};
 use crate::builtins::{Builtin, Field, Run};
 use crate::features::NONE;
 use crate::ir::{Expr, Place as IrPlace, Value};
 use crate::map::AttrValue;
 use crate::state::{FollowerAt, Place, State};
-
-/// What `len(…)` of these arguments counts from the counts the state keeps, without listing the
-/// chips: the one place this shape is recognised (the evaluator, the compiled code, the compiled
-/// conditions and the trigger dispatch all ask here).
-pub(super) enum Count<'a> {
-    /// `len(x.chips)`: the chips on square `x`.
-    Square(&'a Expr),
-    /// `len(chips(p))`: the chips in place `p`.
-    Place(&'a Expr),
-}
-
-/// `len(x.chips)` or `len(chips(p))`, given the arguments of a `len`.
-pub(super) fn chip_count(len_args: &[Expr]) -> Option<Count<'_>> {
-    match len_args {
-        [Expr::Field(x, Field::SquareChips)] => Some(Count::Square(x)),
-        [Expr::Call(Builtin::Chips, p)] if p.len() == 1 => Some(Count::Place(&p[0])),
-        _ => None,
-    }
-}
 
 impl Interp {
     pub(super) fn free_slots(&self, st: &State, cell: u32) -> Vec<u8> {
@@ -128,7 +110,7 @@ impl Interp {
     /// `len(square.chips)` and `len(chips(place))` from the counts the state keeps, without listing
     /// the chips when it keeps one; `None` (nothing evaluated) for any other expression.
     fn count_chips(&mut self, st: &mut State, arg: &Expr) -> R<Option<usize>> {
-        match chip_count(std::slice::from_ref(arg)) {
+        match chip_count(Builtin::Len, std::slice::from_ref(arg)) {
             Some(Count::Square(x)) => {
                 let v = self.eval(st, x)?;
                 self.count_square_chips(st, v).map(Some)

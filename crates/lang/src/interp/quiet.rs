@@ -98,7 +98,7 @@ impl Interp {
                     return Ok(false);
                 }
             }
-            let Some(w) = &code.action_when[ai] else {
+            let Some(w) = code.action_when[ai] else {
                 return Ok(false);
             };
             // As `collect` evaluates it for the current player.
@@ -106,7 +106,7 @@ impl Interp {
             let saved = self.enter(a.body.locals.max(2));
             let holds = self
                 .set(0, Value::Player(st.current))
-                .and_then(|_| w(self, st));
+                .and_then(|_| self.truth(st, w));
             self.leave(saved);
             if holds? {
                 return Ok(false);

@@ -5,8 +5,7 @@
 //! once the pool is warm.
 
 use super::actions::Choosing;
-use super::compile::Code;
-use super::compile_cond::Cond;
+use super::lower::{CodeId, TestId};
 use super::{Chosen, Interp, R};
 use crate::game::Opt;
 use crate::ir::Value;
@@ -89,15 +88,15 @@ impl Interp {
         st: &mut State,
         at: Choosing,
         from: Value,
-        size: Option<&Code>,
-        filter: Option<&Cond>,
+        size: Option<CodeId>,
+        filter: Option<TestId>,
         chosen: &mut Vec<Chosen>,
         out: &mut Vec<Opt>,
     ) -> R<()> {
         let slot = at.action.choices[at.k].slot;
         let n = self.len_of(from)?;
         let (lo, hi) = match size {
-            Some(e) => match e(self, st)? {
+            Some(e) => match self.value(st, e)? {
                 Value::Range(a, b) => (a.max(0) as usize, b.max(0) as usize),
                 Value::Int(n) => (n.max(0) as usize, n.max(0) as usize),
                 _ => (1, 4),
@@ -114,7 +113,7 @@ impl Interp {
                 let list = self.list_of(s.ids.iter().map(|&c| Value::Chip(c)));
                 self.set(slot, list)?;
                 let pass = match filter {
-                    Some(f) => f(self, st)?,
+                    Some(f) => self.truth(st, f)?,
                     None => true,
                 };
                 if pass {
