@@ -94,7 +94,7 @@ impl Interp {
             return Ok(Some(format!("action `{word}` is refused by its {r}")));
         }
         let false_part = match &a.when {
-            Some(w) => self.false_part(st, ai, a, w)?,
+            Some(_) => self.false_part(st, ai, a)?,
             None => None,
         };
         if a.phase != now {
@@ -160,16 +160,18 @@ impl Interp {
 
     /// The first `and`-joined part of an action's `when` that is false now, as written; `None` when
     /// the condition holds.
-    fn false_part(&mut self, st: &mut State, ai: usize, a: &Action, w: &Expr) -> R<Option<String>> {
-        let mut parts = Vec::new();
-        w.conjuncts(&mut parts);
+    fn false_part(&mut self, st: &mut State, ai: usize, a: &Action) -> R<Option<String>> {
+        // The parts of the `when` as lowered, run by the executor that decides the offers, so the
+        // part named is the one that was false when the action was not offered.
+        let code = self.code.clone();
+        let parts = &code.action_parts[ai];
         let texts = &a.when_text;
         self.begin((self.prog.rules.len() + ai) as u16, st.turn);
         let saved = self.enter(a.body.locals.max(2));
         self.set(0, Value::Player(st.current))?;
         let mut found = None;
-        for (i, p) in parts.iter().enumerate() {
-            match self.bool(st, p) {
+        for (i, &p) in parts.iter().enumerate() {
+            match self.truth(st, p) {
                 Ok(true) => {}
                 Ok(false) => {
                     found = Some(match texts.get(i).filter(|_| texts.len() == parts.len()) {

@@ -99,6 +99,7 @@ impl Interp {
         };
         self.begin((prog.rules.len() + ai) as u16, st.turn);
         let saved = self.enter(a.body.locals.max(2));
+        let when = self.code.action_when[ai];
         let r = (|| {
             self.set(0, Value::Player(req.player))?;
             let mut chosen: Vec<Chosen> = Vec::new();
@@ -111,8 +112,8 @@ impl Interp {
                 self.set(1 + i as u16, v)?;
                 chosen.push(Chosen::Value(v));
             }
-            let ok = match &a.when {
-                Some(w) => self.bool(st, w)?,
+            let ok = match when {
+                Some(w) => self.truth(st, w)?,
                 None => true,
             };
             if ok {

@@ -10,6 +10,8 @@ mod asks;
 mod copy;
 mod dispatch;
 mod effect;
+/// The tree walker: a test oracle for the executor (see `lower`/`exec`), not used in play.
+#[cfg(test)]
 mod eval;
 mod exec;
 mod fields;
@@ -21,6 +23,7 @@ mod query;
 mod quiet;
 mod reads;
 mod subsets;
+mod values;
 
 use super::ir::{Program, Value};
 use crate::features::NONE;

@@ -1,11 +1,10 @@
 //! Query builtins: places, chips in a place, squares (all, by attribute, with slots, neighbours),
 //! players, followers, stacks, list helpers and turn facts.
 
-use super::lower::{chip_count, Count};
 use super::{Interp, R};
 use crate::builtins::{Builtin, Field, Run};
 use crate::features::NONE;
-use crate::ir::{Expr, Place as IrPlace, Value};
+use crate::ir::{Place as IrPlace, Value};
 use crate::map::AttrValue;
 use crate::state::{FollowerAt, Place, State};
 
@@ -73,20 +72,6 @@ impl Interp {
         out
     }
 
-    /// Evaluates a builtin call: its arguments, then the query (an effect does its work, yielding nothing).
-    pub(super) fn call(&mut self, st: &mut State, b: Builtin, args: &[Expr]) -> R<Value> {
-        if let (Builtin::Len, [arg]) = (b, args) {
-            if let Some(n) = self.count_chips(st, arg)? {
-                return Ok(Value::Int(n as i64));
-            }
-        }
-        let mut a = [Value::Unit; 4];
-        for (i, e) in args.iter().enumerate().take(4) {
-            a[i] = self.eval(st, e)?;
-        }
-        self.call_values(st, b, &a, args.len())
-    }
-
     /// A builtin on its evaluated arguments (`n` of them): its row's implementation
     /// (`builtins::Run`).
     #[inline]
@@ -104,22 +89,6 @@ impl Interp {
                 self.effect(st, b, &a[..n.min(4)])?;
                 Ok(Value::Unit)
             }
-        }
-    }
-
-    /// `len(square.chips)` and `len(chips(place))` from the counts the state keeps, without listing
-    /// the chips when it keeps one; `None` (nothing evaluated) for any other expression.
-    fn count_chips(&mut self, st: &mut State, arg: &Expr) -> R<Option<usize>> {
-        match chip_count(Builtin::Len, std::slice::from_ref(arg)) {
-            Some(Count::Square(x)) => {
-                let v = self.eval(st, x)?;
-                self.count_square_chips(st, v).map(Some)
-            }
-            Some(Count::Place(p)) => {
-                let v = self.eval(st, p)?;
-                self.count_place_chips(st, v).map(Some)
-            }
-            None => Ok(None),
         }
     }
 
