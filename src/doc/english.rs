@@ -20,8 +20,8 @@ pub struct Words {
     pub holdings: Vec<String>,
     /// The locals that hold lists (choices of chips, `let`s of lists), for verb agreement.
     pub plural: Vec<String>,
-    /// Choices of several chips named by a singular noun (`choose wine: chips …`): read "the *wine*
-    /// chips", so the verb agrees ("the *wine* chips are worth 2", not "*wine* are").
+    /// Choices of several chips named by a singular noun (`choose lot: chips …`): read "the *lot*
+    /// chips", so the verb agrees ("the *lot* chips are worth 2", not "*lot* are").
     pub chip_lists: Vec<String>,
     /// Parameters' values in force, for folding constant parts ("0 (30 − `scatter_count`)").
     pub values: BTreeMap<String, serde_json::Value>,

@@ -102,7 +102,7 @@ fn chips_show_their_colour(v: &Variant, m: &MapBoard, attr: &str) -> bool {
 }
 
 /// Where the map draws each holding area: the squares whose attribute named like the holding is
-/// true (Great Britain's `isle`), as the boards show its followers there.
+/// true, as the boards show its followers there.
 fn holding_squares(v: &Variant, m: &MapBoard) -> Vec<String> {
     let p = &v.program;
     p.holdings

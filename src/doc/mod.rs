@@ -31,7 +31,7 @@ pub enum Links {
     FromDocs,
 }
 
-/// The rules' holding areas that have a title (`holding isle "Isle of Man"`), as (name, title), for
+/// The rules' holding areas that have a title (`holding NAME "Title"`), as (name, title), for
 /// the map picture's legend.
 pub fn holding_titles(v: &Variant) -> Vec<(&str, &str)> {
     let p = &v.program;

@@ -44,9 +44,9 @@ pub struct Page {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct HoldingInfo {
-    /// The name the rules and the logs use (`isle`).
+    /// The name the rules and the logs use.
     pub name: String,
-    /// What people read ("Isle of Man"): the title in the rules, else the name.
+    /// What people read: the title the rules give the holding area, else its name.
     pub title: String,
     pub per_player: bool,
 }
@@ -850,8 +850,8 @@ pub fn calls_in(b: &ast::Block) -> Vec<(&str, &[ast::Expr])> {
     out
 }
 
-/// What a sentence calls each holding area that has a title (`holding isle "Isle of Man"`): "the
-/// Isle of Man"; one without a title is named by its id.
+/// What a sentence calls each holding area that has a title (`holding NAME "Title"`): "the
+/// Title"; one without a title is named by its id.
 fn holding_names(p: &crate::lang::ir::Program) -> BTreeMap<String, String> {
     p.holdings
         .iter()

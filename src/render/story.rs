@@ -321,7 +321,7 @@ fn tile_id<H: Hooks>(game: &Game<H>, ty: u16) -> &str {
         .map_or("?", |t| t.id.as_str())
 }
 
-/// A holding area's title (`holding isle "Isle of Man"`), or its name when it has none.
+/// A holding area's title (`holding NAME "Title"`), or its name when it has none.
 fn holding_name<H: Hooks>(game: &Game<H>, h: u8) -> String {
     game.cfg
         .holding_titles
@@ -330,7 +330,7 @@ fn holding_name<H: Hooks>(game: &Game<H>, h: u8) -> String {
         .unwrap_or_default()
 }
 
-/// A shared holding area inside a sentence: its title with "the" ("goes to the Isle of Man", as the
+/// A shared holding area inside a sentence: its title with "the" ("goes to the Title", as the
 /// rule pages say it), or its name when it has no title.
 fn holding_in_sentence<H: Hooks>(game: &Game<H>, h: u8) -> String {
     let title = holding_name(game, h);

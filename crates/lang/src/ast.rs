@@ -35,7 +35,7 @@ pub enum ItemKind {
     },
     Chips(Vec<ChipEntry>),
     /// `holding NAME ["Title"] [per player]`: a holding area, shared or one per player, with the
-    /// title people read ("Isle of Man") when it has one.
+    /// title people read ("Title") when it has one.
     Holding {
         name: Ident,
         title: Option<StrLit>,

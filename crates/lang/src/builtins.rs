@@ -171,7 +171,7 @@ pub enum RTy {
 /// The kind of holding area a builtin takes (its row's `holding` column).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Holding {
-    /// A shared area, named alone (`holding(isle)`): one of a player's needs the player.
+    /// A shared area, named alone (`holding(NAME)`): one of a player's needs the player.
     Shared,
     /// An area per player, named with its player (`holding_of(bid, p)`).
     PerPlayer,

@@ -341,7 +341,7 @@ pub struct Program {
     /// Every chip, by id.
     pub chips: Vec<ChipDef>,
     pub holdings: Vec<String>,
-    /// Each holding area's title (`holding isle "Isle of Man"`), if it has one: what pages and
+    /// Each holding area's title (`holding NAME "Title"`), if it has one: what pages and
     /// boards call it (the log keeps the name).
     pub holding_titles: Vec<Option<String>>,
     /// Whether each holding area is one per player (`holding bid per player`).

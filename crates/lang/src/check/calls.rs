@@ -68,7 +68,7 @@ impl Checker {
     }
 
     /// A per-player holding area (`holding bid per player`) is named with its player,
-    /// `holding_of(bid, p)`, and holds chips only; a shared one is `holding(isle)`. Which kind a
+    /// `holding_of(bid, p)`, and holds chips only; a shared one is `holding(NAME)`. Which kind a
     /// builtin takes is its row's `holding` column; the area is its argument of type `holding`.
     fn check_holding_kind(&mut self, b: Builtin, out: &[Expr], args: &[ast::Expr]) {
         let info = b.info();
