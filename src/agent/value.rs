@@ -51,15 +51,31 @@ pub struct Outcome {
 /// a copy of the game.
 const MAX_SEGS: usize = 32;
 
-/// Segments of the placed tile joined into one feature, with the features they join.
-#[derive(Default, Clone)]
+/// The most features of the board a tile's segment group can join: one through each side and
+/// each half side.
+const MAX_JOINS: usize = 12;
+
+/// Segments of the placed tile joined into one feature, with the features they join (in place,
+/// no allocation per option).
+#[derive(Default, Clone, Copy)]
 struct Group {
     /// A bit per segment.
     segs: u32,
-    roots: Vec<u32>,
+    /// The roots of the features of the board it joins: the first `joined` of them.
+    joined_roots: [u32; MAX_JOINS],
+    joined: u8,
     kind: Option<FeatureKind>,
     /// Roads and cities: whether the feature is complete once the tile is down.
     complete: bool,
+    /// Whether a feature it joins has followers.
+    followed: bool,
+}
+
+impl Group {
+    /// The roots of the features of the board the group joins.
+    fn roots(&self) -> &[u32] {
+        &self.joined_roots[..self.joined as usize]
+    }
 }
 
 /// The segments in the mask `m`.
@@ -86,7 +102,6 @@ pub struct Preview {
     base_returns: bool,
     walk: Walk,
     groups: Vec<Group>,
-    spare_groups: Vec<Group>,
     /// Group of each segment of the placed tile.
     seg_group: [u8; MAX_SEGS],
     joins: Vec<(u8, u32)>,
@@ -96,8 +111,6 @@ pub struct Preview {
     new_cities: Vec<usize>,
     /// The last cell asked of [`Self::untouched`] and its answer, for the next rotation there.
     last_cell: Option<(u32, bool)>,
-    /// The roots of the standing features, in order (scanned for every placement).
-    standing_roots: Vec<u32>,
     /// The monasteries among the standing features: index and square (x, y).
     monasteries: Vec<(usize, (i32, i32))>,
     /// Whether a farm has followers.
@@ -178,9 +191,6 @@ impl Preview {
             .standing
             .iter()
             .any(|s| s.info.kind == Some(FeatureKind::Field));
-        self.standing_roots.clear();
-        self.standing_roots
-            .extend(self.standing.iter().map(|s| s.root));
         Ok(())
     }
 
@@ -276,25 +286,20 @@ impl Preview {
         self.farms_of_completed_cities(game);
         // Features with followers the tile joins.
         for g in 0..self.groups.len() {
-            let followed = self.groups[g]
-                .roots
-                .iter()
-                .any(|r| self.standing_roots.contains(r));
-            if !followed {
+            if !self.groups[g].followed {
                 continue;
             }
             let info = self.group_info(game, t, g);
-            for r in &self.groups[g].roots {
+            let group = self.groups[g];
+            for r in group.roots() {
                 if let Some(s) = self.standing.iter().find(|s| s.root == *r) {
                     sub(&mut out.scores, &s.points);
                 }
             }
             add(&mut out.scores, &points.of(game, &info)?);
             if info.complete {
-                let roots = std::mem::take(&mut self.groups[g].roots);
-                out.spare += self.mine_on(&roots, me);
+                out.spare += self.mine_on(group.roots(), me);
                 out.returns = true;
-                self.groups[g].roots = roots;
             }
         }
         self.monasteries_around(game, cell, me, points, &mut out)?;
@@ -316,7 +321,7 @@ impl Preview {
         if self.monasteries.iter().any(near) {
             return false;
         }
-        let followed = |root: u32| self.standing_roots.contains(&root);
+        let followed = |root: u32| b.features.followers_at_root(root) > 0;
         let mut side_roots = [NONE; 4];
         for (s, side_root) in side_roots.iter_mut().enumerate() {
             let nt = b.tile[b.neighbour(cell, s) as usize];
@@ -414,6 +419,7 @@ impl Preview {
             }
         }
         // One group per label, in the order of the segments naming them.
+        self.groups.clear();
         let mut group_of_label = [u8::MAX; MAX_SEGS];
         let mut count = 0;
         let mut group_open = [0i32; MAX_SEGS];
@@ -421,14 +427,10 @@ impl Preview {
             let l = label[i] as usize;
             if group_of_label[l] == u8::MAX {
                 group_of_label[l] = count as u8;
-                if self.groups.len() <= count {
-                    self.groups
-                        .push(self.spare_groups.pop().unwrap_or_default());
-                }
-                let g = &mut self.groups[count];
-                g.segs = 0;
-                g.roots.clear();
-                g.kind = Some(t.kinds[i]);
+                self.groups.push(Group {
+                    kind: Some(t.kinds[i]),
+                    ..Group::default()
+                });
                 count += 1;
             }
             let g = group_of_label[l];
@@ -436,15 +438,13 @@ impl Preview {
             self.groups[g as usize].segs |= 1 << i;
             group_open[g as usize] += open[i];
         }
-        // Groups not needed now are kept, with their buffers, for the next option.
-        while self.groups.len() > count {
-            self.spare_groups.extend(self.groups.pop());
-        }
         for &(s, root) in &self.joins {
-            let g = self.seg_group[s as usize] as usize;
-            if !self.groups[g].roots.contains(&root) {
-                self.groups[g].roots.push(root);
-                group_open[g] += b.features.open_at_root(root);
+            let g = &mut self.groups[self.seg_group[s as usize] as usize];
+            if !g.roots().contains(&root) {
+                g.joined_roots[g.joined as usize] = root;
+                g.joined += 1;
+                g.followed |= b.features.followers_at_root(root) > 0;
+                group_open[self.seg_group[s as usize] as usize] += b.features.open_at_root(root);
             }
         }
         for (g, &o) in self.groups.iter_mut().zip(&group_open) {
@@ -454,7 +454,7 @@ impl Preview {
 
     /// The facts of group `g` of the placed tile `t` once the tile is down.
     fn group_info(&mut self, game: &Game<Interp>, t: &CompiledTile, g: usize) -> FeatureInfo {
-        if let [root] = self.groups[g].roots[..] {
+        if let [root] = *self.groups[g].roots() {
             if let Some(s) = self.standing.iter().find(|s| s.root == root) {
                 let old = s.info;
                 return self.grown(game, t, g, old);
@@ -518,11 +518,11 @@ impl Preview {
         walk.start(b.placed.len() + 1);
         walk.tile(new_tile);
         // A city of the board is named by its root, or by the group of the tile joining it.
-        let city_after = |root: u32| match groups.iter().position(|h| h.roots.contains(&root)) {
+        let city_after = |root: u32| match groups.iter().position(|h| h.roots().contains(&root)) {
             Some(h) => groups[h].complete.then_some(city_id_group(h)),
             None => (b.features.open_at_root(root) == 0).then_some(city_id_root(root)),
         };
-        for &r in &group.roots {
+        for &r in group.roots() {
             if kind == FeatureKind::Field {
                 walk.add_farm(b, &game.cfg.tiles, r, city_after);
             } else {
@@ -540,17 +540,17 @@ impl Preview {
             }
         }
         let mut shields = group_shields(t, group);
-        for &r in &group.roots {
+        for &r in group.roots() {
             shields += u32::from(b.features.shields_at_root(r));
         }
         FeatureInfo {
-            root: group.roots.first().copied().unwrap_or(0),
+            root: group.roots().first().copied().unwrap_or(0),
             kind: Some(kind),
             complete: group.complete,
             tiles: walk.tiles(),
             shields,
             cities: walk.cities(),
-            winners: self.winners(&self.groups[g].roots, None),
+            winners: self.winners(self.groups[g].roots(), None),
         }
     }
 
@@ -594,7 +594,7 @@ impl Preview {
             if group.kind != Some(FeatureKind::City) || !group.complete {
                 continue;
             }
-            for &r in &group.roots {
+            for &r in group.roots() {
                 b.features.for_each_member(r, |m| {
                     let p = b.placed[b.features.tile[m as usize] as usize];
                     let seg = (m - p.first_node) as u8;
@@ -621,7 +621,7 @@ impl Preview {
         for k in 0..self.city_farms.len() {
             let farm = self.city_farms[k].0;
             if self.city_farms[..k].iter().any(|&(r, _)| r == farm)
-                || self.groups.iter().any(|x| x.roots.contains(&farm))
+                || self.groups.iter().any(|x| x.roots().contains(&farm))
             {
                 continue;
             }

@@ -134,6 +134,12 @@ impl Features {
         self.node[root as usize].shields
     }
 
+    /// Followers standing on the feature whose root is `root`.
+    #[inline]
+    pub fn followers_at_root(&self, root: u32) -> u16 {
+        self.node[root as usize].followers
+    }
+
     /// Merges two nodes' features; returns the new root.
     pub(crate) fn union(&mut self, a: u32, b: u32) -> u32 {
         let (mut ra, mut rb) = (self.find(a), self.find(b));
