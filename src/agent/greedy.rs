@@ -16,12 +16,19 @@
 //! own position read from the board, with the scores the copy reached, instead of reading the
 //! copy's board again. Both ways give the same value (a test plays whole games of every bundled
 //! variant both ways).
+//!
+//! Where, once the turn's tile is placed, nothing the value reads depends on where chips lie
+//! (`quiet::chips_unread_after_placement`: scoring by facts, no rule on anything but a tile placed
+//! or drawn and the scoring, forced actions that only move chips), a decision whose options to be
+//! played in copies each only move chips or pass (`quiet::chip_actions`: a chip laid back on the
+//! map, say) gives every one of them the value of one, played once.
 
 use super::lookahead::{finish_quietly, margin, quiet_option, Scratch};
 use super::points::FeaturePoints;
 use super::quiet;
 use super::value::{Outcome, Preview};
 use super::{Agent, View};
+use crate::features::NONE;
 use crate::game::{Game, GameError, Hooks as _, Opt, Trigger};
 use crate::lang::interp::Interp;
 use crate::rng::Rng;
@@ -47,6 +54,8 @@ pub struct Greedy {
     probed: bool,
     /// Rules that only move chips off the map (see `quiet::chips_only`), decided with `rules`.
     chips_only: Vec<bool>,
+    /// Actions that only move chips (see `quiet::chip_actions`), decided with `rules`.
+    chip_actions: Vec<bool>,
     /// Whether no `returned` rule would run for any follower returning in this decision (worked
     /// out when first needed).
     returns_quiet: Option<bool>,
@@ -86,6 +95,9 @@ struct Rules {
     copying: bool,
     /// The final scoring may be read from the board once a turn is over (see `value_in_copy`).
     end_read: bool,
+    /// Once the turn's tile is placed, where chips lie changes no value
+    /// (`quiet::chips_unread_after_placement`).
+    chips_unread: bool,
 }
 
 /// The value of a final position for `me`: the lead over the best other player, and the followers
@@ -106,6 +118,7 @@ impl Greedy {
                 returned_now: false,
                 copying: true,
                 end_read: false,
+                chips_unread: false,
             }),
             ..Greedy::default()
         }
@@ -237,6 +250,24 @@ impl Greedy {
         }
     }
 
+    /// Whether every option of the decision to be played in a copy only moves chips (an action of
+    /// `chip_actions`, or passing), after the turn's tile is placed and with no extra turn pending.
+    fn copied_move_chips_only(&self, game: &Game<Interp>) -> bool {
+        game.st.placed_now != NONE
+            && !game.st.extra_turn_pending
+            && !game.is_asked()
+            && self.copied.iter().all(|&i| match game.options[i] {
+                Opt::Pass => true,
+                Opt::Action(h) => game
+                    .hooks
+                    .action_index(h)
+                    .and_then(|a| self.chip_actions.get(a as usize))
+                    .copied()
+                    .unwrap_or(false),
+                _ => false,
+            })
+    }
+
     /// Whether no `returned` rule would run for a follower returning in this decision.
     fn returns_quiet(&mut self, game: &Game<Interp>, rules: Rules) -> bool {
         if !rules.returned_now {
@@ -305,6 +336,7 @@ impl Greedy {
         let world = world(view);
         if self.rules.is_none() {
             self.chips_only = quiet::chips_only(game);
+            self.chip_actions = quiet::chip_actions(game);
         }
         let rules = *self.rules.get_or_insert_with(|| Rules {
             read: quiet::rules_allow(game),
@@ -314,6 +346,7 @@ impl Greedy {
             returned_now: quiet::returned_settled_now(game),
             copying: false,
             end_read: quiet::end_allows(game),
+            chips_unread: quiet::chips_unread_after_placement(game),
         });
         self.sampled = false;
         self.scratch_of_sample = false;
@@ -339,6 +372,16 @@ impl Greedy {
                 self.copied.push(i);
             }
             self.values.push(v.unwrap_or(f64::NEG_INFINITY));
+        }
+        if self.copied.len() > 1 && rules.chips_unread && self.copied_move_chips_only(game) {
+            // Each only moves chips once the tile is placed, and nothing read after reads chips:
+            // all are worth what one of them is (played in the sample itself).
+            let i = self.copied[self.copied.len() - 1];
+            let v = self.value_in_copy(view, i, left, &world, true)?;
+            for &k in &self.copied {
+                self.values[k] = v;
+            }
+            return Ok(&self.values);
         }
         for k in 0..self.copied.len() {
             let i = self.copied[k];
@@ -379,5 +422,44 @@ impl Agent for Greedy {
             }
         }
         Ok(self.best[rng.below(self.best.len() as u32) as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{bundled_variants, load_variant};
+
+    /// Where the rules let chip moves go unread after the tile is placed, a decision whose copied
+    /// options each only move chips is valued once for all: every option's value must be the one
+    /// a greedy playing each option in its own copy gives. Whole games of every bundled variant
+    /// whose rules allow it, checked at each such decision (the others are played, not checked).
+    #[test]
+    fn options_that_only_move_chips_are_worth_what_each_played_in_a_copy_is_worth() {
+        let mut checked = 0;
+        for (name, _) in bundled_variants() {
+            let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let names = ["ann".to_string(), "bob".to_string()];
+            let mut game = v.new_game(v.config.clone(), &names, 7, false).unwrap();
+            if !quiet::chips_unread_after_placement(&game) {
+                continue;
+            }
+            let mut rng = Rng::new(7).fork();
+            let mut player = Greedy::default();
+            while game.advance().unwrap() {
+                let view = View::of(&game);
+                let mut g = Greedy::default();
+                g.values(&view).unwrap();
+                if g.copied.len() > 1 && g.copied_move_chips_only(&game) {
+                    let mut each = Greedy::copying();
+                    assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
+                    checked += 1;
+                }
+                let i = player.choose(&view, &mut rng).unwrap();
+                game.choose(i).unwrap();
+            }
+        }
+        // Some decisions had such options.
+        assert!(checked > 5, "{checked} decisions checked");
     }
 }

@@ -65,6 +65,64 @@ fn stmts_move_chips_off_map(stmts: &[Stmt]) -> bool {
     })
 }
 
+/// Whether, once the turn's tile is placed (and no extra turn is pending), where chips lie changes
+/// nothing a value played to the end of the turn and the game reads (the scores and the followers):
+/// every `scored` rule scores by the feature's facts alone, no rule listens to anything but a tile
+/// placed or drawn (which the rest of such a turn, with no tile left to draw, fires no more) and
+/// the scoring of features, and every forced action only moves chips ([`moves_chips_only`]). Then
+/// the options of a decision that each only move chips (or pass) are worth the same: greedy values
+/// one of them (`Greedy::values`).
+pub fn chips_unread_after_placement(game: &Game<Interp>) -> bool {
+    let h = &game.hooks;
+    let prog = h.program();
+    scored_by_facts(prog)
+        && Trigger::ALL.iter().all(|&t| {
+            matches!(
+                t,
+                Trigger::Placed
+                    | Trigger::Adjacent
+                    | Trigger::Abroad
+                    | Trigger::TileDrawn
+                    | Trigger::Scored
+            ) || !h.listens(t)
+        })
+        && prog
+            .actions
+            .iter()
+            .filter(|a| a.phase.is_none())
+            .all(|a| moves_chips_only(&a.body.stmts))
+}
+
+/// Per action of `game`'s program (by index), whether its body only moves, draws and shuffles chips
+/// (anywhere: on the map or off it) and logs: no score, no follower, no tile, no turn, no question.
+pub fn chip_actions(game: &Game<Interp>) -> Vec<bool> {
+    game.hooks
+        .program()
+        .actions
+        .iter()
+        .map(|a| moves_chips_only(&a.body.stmts))
+        .collect()
+}
+
+/// Whether `stmts` only move, draw and shuffle chips and log (see [`chip_actions`]).
+fn moves_chips_only(stmts: &[Stmt]) -> bool {
+    stmts.iter().all(|s| match s {
+        Stmt::Let(..) => true,
+        Stmt::If(arms, other) => {
+            arms.iter().all(|(_, b)| moves_chips_only(b))
+                && other.as_deref().is_none_or(moves_chips_only)
+        }
+        Stmt::For(_, _, b) => moves_chips_only(b),
+        Stmt::Effect(b, _, _) => {
+            matches!(
+                b,
+                Builtin::Log | Builtin::Shuffle | Builtin::Draw | Builtin::Move
+            )
+        }
+        Stmt::Ask { .. } => false,
+    })
+}
+
 /// A place off the map: the supply, aside, the box or a player's area.
 fn off_map(e: &Expr) -> bool {
     match e {
