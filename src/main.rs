@@ -147,6 +147,14 @@ fn main() -> ExitCode {
         Err(e) => return clap_exit(&e),
     };
     carto::diag::set_colour(cli.color.on());
+    let json = match &cli.command {
+        Command::Check(a) => a.json(),
+        Command::List(a) => a.json(),
+        Command::Bench(a) => a.json(),
+        Command::Doc(a) => a.json(),
+        Command::Sim(a) => a.json(),
+        _ => false,
+    };
     let r = match cli.command {
         Command::Play(a) => cmd::play::run(a),
         Command::Run(a) => cmd::run::run(a),
@@ -164,6 +172,7 @@ fn main() -> ExitCode {
     // Standard output is flushed after a failure too (`check` fails after printing its JSON): a
     // failed write is said, with the command's own message if it has one.
     let r = match (r, cmd::finish_stdout()) {
+        (Ok(()) | Err(Failure::Reported), Err(w)) => Err(w),
         (Ok(()), flushed) => flushed,
         (Err(Failure::Input(e)), Err(Failure::Input(w))) => {
             Err(Failure::Input(carto::variant::InputError {
@@ -175,15 +184,19 @@ fn main() -> ExitCode {
         }
         (Err(e), _) => Err(e),
     };
+    if let (true, Some(failed)) = (json, r.as_ref().err().and_then(Failure::json)) {
+        // The command's output is JSON: so is its failure, with its kind (also said on stderr).
+        cmd::emit_json(&failed);
+        let _ = cmd::finish_stdout();
+    }
     match r {
         Ok(()) => ExitCode::SUCCESS,
+        // `check` has printed its diagnostics already.
+        Err(Failure::Reported) => ExitCode::from(1),
         Err(Failure::Input(e)) => {
-            // `check` has printed its diagnostics already and fails with an empty message.
-            if !e.text.trim().is_empty() {
-                // A name or line of 100,000 characters from a stranger's file is cut, not echoed.
-                for line in e.text.trim_end().lines() {
-                    eprintln!("{}", carto::diag::cut_long_line(line));
-                }
+            // A name or line of 100,000 characters from a stranger's file is cut, not echoed.
+            for line in e.text.trim_end().lines() {
+                eprintln!("{}", carto::diag::cut_long_line(line));
             }
             ExitCode::from(1)
         }

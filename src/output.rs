@@ -366,6 +366,18 @@ pub use crate::render::text::{transcript, transcript_with, TranscriptOptions};
 
 /// One diagnostic as `carto check --format json` writes it (and the playground): where (1-based line
 /// and column, in characters), how bad, its kind's code, what and the hint. The fields are listed in README.md ("Machine-readable output").
+/// A problem without a place in a file (a file that cannot be read, a command's own failure) as
+/// JSON, in the shape of [`diagnostic_json`]: `message` is the text for people without `error: `.
+pub fn unlocated_json(file: Option<&str>, code: crate::diag::Code, text: &str) -> Value {
+    let message = text.trim_end().trim_start_matches("error: ");
+    json!({
+        "file": file, "line": null, "column": null, "end_line": null,
+        "end_column": null, "severity": "error",
+        "code": code.as_str(), "message": message,
+        "label": "", "hint": null,
+    })
+}
+
 pub fn diagnostic_json(src: &crate::diag::Source, d: &crate::diag::Diagnostic) -> Value {
     let (line, column) = src.line_col(d.span.start);
     let (end_line, end_column) = src.line_col(d.span.end.max(d.span.start));

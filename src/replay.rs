@@ -5,7 +5,7 @@
 //! and the files they were read from are compared with the hashes in `game_start.sources`
 //! ([`crate::sources`]): a change is said, with whether the replay still matches.
 
-use crate::diag::Source;
+use crate::diag::{Code, Diagnostic, Source};
 use crate::sources::{changes, locate_rules, SourceFile};
 use crate::variant::{InputError, Variant};
 use serde_json::Value;
@@ -32,22 +32,57 @@ pub struct Replayed {
 }
 
 /// An error at line `line` (0-based) of the log, with a note on changed rules files when there are.
-fn fail(src: &Source, line: usize, msg: String, changed: &[String]) -> InputError {
-    fail_at(src, line, 1, msg, changed)
+fn fail(code: Code, src: &Source, line: usize, msg: String, changed: &[String]) -> InputError {
+    fail_at(code, src, line, 1, msg, changed)
 }
 
-/// [`fail`] at a column (1-based) of the line.
-fn fail_at(src: &Source, line: usize, col: usize, msg: String, changed: &[String]) -> InputError {
+/// [`fail`] at a column (1-based) of the line: the text for people (`error: FILE:LINE:COL: …`), and
+/// the problem placed in the log, for `carto check --format json`.
+fn fail_at(
+    code: Code,
+    src: &Source,
+    line: usize,
+    col: usize,
+    msg: String,
+    changed: &[String],
+) -> InputError {
     let mut text = format!("error: {}:{}:{col}: {msg}", src.name, line + 1);
+    let mut d = Diagnostic::error(code, at_line(src, line, col), msg);
     if !changed.is_empty() {
         text.push_str(
             "\n  note: the rules have changed since the game was played, which may be why:",
         );
+        let mut note =
+            "the rules have changed since the game was played, which may be why:".to_string();
         for c in changed {
             text.push_str(&format!("\n    {c}"));
+            note.push_str(&format!("\n  {c}"));
         }
+        d = d.with_note(note);
     }
-    InputError::msg(text)
+    InputError {
+        diagnostics: vec![(src.clone(), d)],
+        ..InputError::new(code, text)
+    }
+}
+
+/// The byte at line `line` (0-based) and column `col` (1-based, in bytes) of the log, within it.
+fn at_line(src: &Source, line: usize, col: usize) -> std::ops::Range<usize> {
+    let start: usize = src
+        .text
+        .split_inclusive('\n')
+        .take(line)
+        .map(str::len)
+        .sum();
+    let len = src.text[start.min(src.text.len())..]
+        .split('\n')
+        .next()
+        .map_or(0, str::len);
+    let mut at = src.settle(start + (col - 1).min(len));
+    while !src.text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at..at
 }
 
 /// The first line (0-based) where the log's values and the replay's text differ, with both lines.
@@ -91,12 +126,12 @@ pub fn verify(src: &Source, r: &Replayed) -> Result<(usize, bool), InputError> {
     let again = crate::output::json_log(&r.game, &r.variant.params());
     if let Some((i, a, b)) = first_difference(&r.lines, &src.text, &again) {
         let msg = format!("the replay differs here\n  log:    {a}\n  replay: {b}");
-        return Err(fail(src, i, msg, &r.changed));
+        return Err(fail(Code::ReplayDiffers, src, i, msg, &r.changed));
     }
     let (n, m) = (src.text.lines().count(), again.lines().count());
     if n != m {
         let msg = format!("the log has {n} lines, the replay {m}");
-        return Err(fail(src, n.min(m), msg, &r.changed));
+        return Err(fail(Code::ReplayDiffers, src, n.min(m), msg, &r.changed));
     }
     let spacing_differs = src.text.lines().zip(again.lines()).any(|(a, b)| a != b);
     Ok((n, spacing_differs))
@@ -111,7 +146,7 @@ fn parse_lines(src: &Source) -> Result<Vec<Value>, InputError> {
             if i == 0 && !l.trim_start().starts_with('{') {
                 msg.push_str("\n  a game log is JSON Lines; to play a script, use `carto run`");
             }
-            fail_at(src, i, e.column().max(1), msg, &[])
+            fail_at(Code::LogLine, src, i, e.column().max(1), msg, &[])
         })?;
         lines.push(v);
     }
@@ -210,7 +245,7 @@ struct Start<'a> {
 
 /// Reads the `game_start` line (the log's first).
 fn read_start<'a>(src: &Source, lines: &'a [Value]) -> Result<Start<'a>, InputError> {
-    let bad = |msg: &str| fail(src, 0, msg.to_string(), &[]);
+    let bad = |msg: &str| fail(Code::LogStart, src, 0, msg.to_string(), &[]);
     let Some(start) = lines.first().filter(|v| v["event"] == "game_start") else {
         return Err(bad("the log does not begin with a `game_start` line"));
     };
@@ -261,9 +296,12 @@ fn load_logged_variant(
     rules: &str,
     given: Option<&str>,
 ) -> Result<Variant, InputError> {
-    let bad = |msg: String| fail(src, 0, msg, &[]);
+    let bad = |msg: String| fail(Code::LogRules, src, 0, msg, &[]);
     let sets = param_sets(start);
-    let set_error = |i: usize, e: String| bad(format!("the log's parameter `{}`: {e}", sets[i]));
+    let set_error = |i: usize, e: String| {
+        let msg = format!("the log's parameter `{}`: {e}", sets[i]);
+        fail(Code::BadSet, src, 0, msg, &[])
+    };
     if let Some(path) = given {
         return crate::variant::load_variant_with(path, &sets, &set_error)
             .map_err(|e| with_rules_change(e, start, path, false));
@@ -315,10 +353,13 @@ fn with_rules_change(e: InputError, start: &Value, path: &str, bundled: bool) ->
         false => crate::files::read_text(file).ok(),
     };
     match now {
-        Some(text) if crate::sources::sha256(&text) != logged => InputError::msg(format!(
-            "{}\n\nnote: `{path}` has changed since the game was played (its SHA-256 is not the log's)",
-            e.text.trim_end()
-        )),
+        Some(text) if crate::sources::sha256(&text) != logged => InputError {
+            text: format!(
+                "{}\n\nnote: `{path}` has changed since the game was played (its SHA-256 is not the log's)",
+                e.text.trim_end()
+            ),
+            ..e
+        },
         _ => e,
     }
 }
@@ -341,6 +382,7 @@ pub(crate) fn replay_game_with(
     let (lo, hi) = v.players;
     if players.len() < lo || players.len() > hi {
         return Err(fail(
+            Code::LogStart,
             src,
             0,
             format!(
@@ -357,14 +399,14 @@ pub(crate) fn replay_game_with(
         .as_ref()
         .map(|l| changes(l, &v.config.sources))
         .unwrap_or_default();
-    let bad = |line: usize, msg: String| fail(src, line, msg, &changed);
+    let bad = |line: usize, msg: String| fail(Code::ReplayDiffers, src, line, msg, &changed);
     // A rule's failure says where the rule is.
     let game_bad = |line: usize, e: crate::game::GameError| {
         let at = v
             .rule_location(&e)
             .map(|at| format!("\n  the rule is at {at}"))
             .unwrap_or_default();
-        bad(line, format!("{e}{at}"))
+        fail(e.code(), src, line, format!("{e}{at}"), &changed)
     };
     let cfg = logged_config(src, &v, &lines[0], rules, logged)?;
     let mut game = v
@@ -425,7 +467,10 @@ fn lay_logged_chips(
     let Some(chips) = start.get("chips") else {
         return Ok(());
     };
-    let bad = |msg: String| fail(src, 0, format!("`game_start`'s `chips`: {msg}"), &[]);
+    let bad = |msg: String| {
+        let msg = format!("`game_start`'s `chips`: {msg}");
+        fail(Code::LogStart, src, 0, msg, &[])
+    };
     let Some(chips) = chips.as_array() else {
         return Err(bad("not a list".into()));
     };
@@ -472,21 +517,24 @@ fn logged_config(
         let mut order = Vec::new();
         for id in ids {
             let id = id.as_str().unwrap_or("");
-            let t = cfg
-                .tile_by_id(id)
-                .ok_or_else(|| fail(src, 0, format!("no tile `{id}` in the variant"), &[]))?;
+            let t = cfg.tile_by_id(id).ok_or_else(|| {
+                let msg = format!("no tile `{id}` in the variant");
+                fail(Code::LogStart, src, 0, msg, &[])
+            })?;
             order.push(t);
         }
         cfg.fixed_stack = Some(order);
     }
     if let Some(t) = start["start_tile"].as_object() {
         let id = t.get("tile").and_then(|v| v.as_str()).unwrap_or("");
-        let ty = cfg
-            .tile_by_id(id)
-            .ok_or_else(|| fail(src, 0, format!("no start tile `{id}` in the variant"), &[]))?;
+        let ty = cfg.tile_by_id(id).ok_or_else(|| {
+            let msg = format!("no start tile `{id}` in the variant");
+            fail(Code::LogStart, src, 0, msg, &[])
+        })?;
         let deg = t.get("rotation").and_then(|v| v.as_u64()).unwrap_or(0);
         if !matches!(deg, 0 | 90 | 180 | 270) {
             return Err(fail(
+                Code::LogStart,
                 src,
                 0,
                 format!("the start tile's rotation is 0, 90, 180 or 270, not {deg}"),

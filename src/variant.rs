@@ -19,28 +19,20 @@ pub struct InputError {
     /// For people: the diagnostics rendered (`file:line:col`, the line, a caret), or `error: …`
     /// for a problem without a place in a file.
     pub text: String,
-    /// The kind of its (first) error; `None` for a failure of the command itself rather than of a
-    /// file it reads (an output that cannot be written, a combination of options).
-    pub code: Option<Code>,
+    /// The kind of its (first) error: of a file it read, or of the command's own failure (an
+    /// output that cannot be written, a combination of options).
+    pub code: Code,
     /// Its problems with their files, when they have a place in one.
     pub diagnostics: Vec<(Source, Diagnostic)>,
 }
 
 impl InputError {
-    /// A failure of the command itself, ready to print (`error: …`).
-    pub fn msg(text: impl Into<String>) -> Self {
-        InputError {
-            text: text.into(),
-            code: None,
-            diagnostics: Vec::new(),
-        }
-    }
-
     /// A problem of kind `code` without a place in a file, ready to print (`error: …`).
     pub fn new(code: Code, text: impl Into<String>) -> Self {
         InputError {
-            code: Some(code),
-            ..InputError::msg(text)
+            text: text.into(),
+            code,
+            diagnostics: Vec::new(),
         }
     }
 
@@ -50,12 +42,12 @@ impl InputError {
         for (src, d) in &diagnostics {
             text.push_str(&src.render(std::slice::from_ref(d)));
         }
+        let first = diagnostics.iter().find(|(_, d)| d.is_error());
         InputError {
             text,
-            code: diagnostics
-                .iter()
-                .find(|(_, d)| d.is_error())
-                .map(|(_, d)| d.code),
+            code: first
+                .or(diagnostics.first())
+                .map_or(Code::Syntax, |(_, d)| d.code),
             diagnostics,
         }
     }
@@ -740,7 +732,7 @@ mod given_maps {
     const MAP: &str = "name = \"Given\"\ngrid = \"\"\"\n~~~~\n~..~\n~..~\n~~~~\n\"\"\"\n[legend]\n\"~\" = \"sea\"\n\".\" = \"land\"\n";
 
     fn no_sets(_: usize, e: String) -> InputError {
-        InputError::msg(e)
+        InputError::new(Code::BadSet, e)
     }
 
     /// A bundled map's name and board (whichever is first: tests in src/ name no bundled data).
@@ -797,7 +789,7 @@ mod read_once {
     use super::*;
 
     fn no_sets(_: usize, e: String) -> InputError {
-        InputError::msg(e)
+        InputError::new(Code::BadSet, e)
     }
 
     const RULES: &str = "variant \"v\" {\n  map = \"mine.toml\"\n  tiles = [\"extra.toml\"]\n}\n";

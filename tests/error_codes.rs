@@ -17,12 +17,15 @@ struct Example {
     args: Vec<String>,
     /// The error printed, for a command without JSON output (a `text` block).
     text: Option<String>,
+    /// Other files the command reads (```` ```file NAME ```` blocks).
+    needs: Vec<(String, String)>,
 }
 
 /// The sections (`### E0110 …`) of the page and the fenced blocks in each: ```` ```rules NAME ````,
-/// ```` ```toml NAME ````, ```` ```script NAME ```` (the first file is the one checked), ```` ```sh ````
-/// (a `carto …` command instead) and ```` ```text ```` (the error that command prints, when it has
-/// no JSON output).
+/// ```` ```toml NAME ````, ```` ```script NAME ````, ```` ```log NAME ```` (the first file is the one
+/// checked), ```` ```file NAME ```` (a file the command reads), ```` ```sh ```` (a `carto …` command
+/// instead, run with `--format json` unless a `text` block follows) and ```` ```text ```` (the error
+/// that command prints, when it has no JSON output).
 fn examples(page: &str) -> Vec<Example> {
     let mut out: Vec<Example> = Vec::new();
     let mut lines = page.lines();
@@ -34,6 +37,7 @@ fn examples(page: &str) -> Vec<Example> {
                 files: Vec::new(),
                 args: Vec::new(),
                 text: None,
+                needs: Vec::new(),
             });
             continue;
         }
@@ -61,10 +65,12 @@ fn examples(page: &str) -> Vec<Example> {
                 ex.args = cmd.split_whitespace().map(String::from).collect();
             }
             (Some("text"), _) => ex.text = Some(body.trim().to_string()),
-            (Some(lang @ ("rules" | "toml" | "script")), name) => {
+            (Some(lang @ ("rules" | "toml" | "script" | "log")), name) => {
                 let name = name.map_or(format!("example.{lang}"), String::from);
                 ex.files.push((name, body));
             }
+            // A file the command needs, never the one checked.
+            (Some("file"), Some(name)) => ex.needs.push((name.to_string(), body)),
             _ => {}
         }
     }
@@ -112,7 +118,7 @@ fn every_example_produces_its_code() {
     let mut failures = Vec::new();
     for ex in examples(&page()) {
         let dir = common::fresh_dir("error-codes", &ex.code);
-        for (name, text) in &ex.files {
+        for (name, text) in ex.files.iter().chain(&ex.needs) {
             common::write_file(&dir, name, text);
         }
         let mut args = match ex.args.is_empty() {

@@ -16,7 +16,7 @@ fn scores(rules: &str, seeds: u64) -> Vec<Vec<i64>> {
          {rules}\n"
     );
     let source = carto::diag::Source::new("probe.rules", text);
-    let no_sets = |_: usize, e: String| InputError::msg(e);
+    let no_sets = |_: usize, e: String| InputError::new(carto::diag::Code::BadSet, e);
     let v = match variant_from_source(&source, "probe.rules", &[], &no_sets) {
         Ok(v) => v,
         Err(e) => panic!("probe rules: {}", e.text),

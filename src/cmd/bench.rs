@@ -35,6 +35,13 @@ pub struct Args {
     format: Format,
 }
 
+impl Args {
+    /// Asks for JSON: a failure is written as JSON too (with its code).
+    pub fn json(&self) -> bool {
+        self.format == Format::Json
+    }
+}
+
 pub fn run(a: Args) -> Result<(), Failure> {
     if a.games == 0 || a.games > MAX_GAMES {
         return Err(Failure::Usage(format!("--games must be 1 to {MAX_GAMES}")));

@@ -8,14 +8,15 @@ use serde_json::json;
 const EXAMPLES: &str = "\
 Examples:
   carto check my.rules                    every error and warning, with file:line:col
-  carto check my-map.toml my.script       a map (or a tile set: [[tile]] tables), and a script, played
+  carto check my-map.toml my.script game.log   a map (or a tile set), a script (played), a log (replayed)
   carto check my.rules --format json      one JSON object (files, diagnostics), for an editor or CI";
 
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub struct Args {
     /// The rules files to check (paths; a bundled variant's name checks the bundled file); a map or
-    /// tile-set file (`.toml`) is checked as one, and a script (`.script`) by playing it.
+    /// tile-set file (`.toml`) is checked as one, a script (`.script`) by playing it, and a game log
+    /// (`.log`) by replaying it, as `carto replay` does.
     #[arg(required = true)]
     files: Vec<String>,
     /// Checks against this map (a bundled name or a path) instead of the one the header names.
@@ -28,6 +29,13 @@ pub struct Args {
     format: Format,
 }
 
+impl Args {
+    /// Asks for JSON: a failure is written as JSON too (with its code).
+    pub fn json(&self) -> bool {
+        self.format == Format::Json
+    }
+}
+
 pub fn run(a: Args) -> Result<(), Failure> {
     // A map given on the command line is read once, for every file; one that cannot load is its
     // own problem, not the header's.
@@ -37,9 +45,10 @@ pub fn run(a: Args) -> Result<(), Failure> {
             Ok(board) => Some(board),
             Err(e) => {
                 let e = e.trim_end().trim_start_matches("error: ");
-                return Err(Failure::Input(InputError::msg(format!(
-                    "error: cannot load map `{m}` (given by --map): {e}"
-                ))));
+                return Err(Failure::Input(InputError::new(
+                    Code::MapNotLoaded,
+                    format!("error: cannot load map `{m}` (given by --map): {e}"),
+                )));
             }
         },
     };
@@ -56,6 +65,22 @@ pub fn run(a: Args) -> Result<(), Failure> {
                 Ok(text) => {
                     let source = carto::diag::Source::new(f.as_str(), text);
                     report.checked(&source, &check_data_file(&source));
+                }
+                Err(e) => {
+                    report.unreadable(f, &InputError::new(Code::Unreadable, format!("error: {e}")))
+                }
+            }
+            continue;
+        }
+        if f.ends_with(".log") {
+            match carto::files::read_text(f.as_ref()) {
+                Ok(text) => {
+                    let source = carto::diag::Source::new(f.as_str(), text);
+                    match carto::replay::replay(&source) {
+                        Ok(_) => report.checked(&source, &found(Vec::new())),
+                        Err(e) if e.diagnostics.is_empty() => report.unreadable(f, &e),
+                        Err(e) => report.checked(&source, &found(e.diagnostics)),
+                    }
                 }
                 Err(e) => {
                     report.unreadable(f, &InputError::new(Code::Unreadable, format!("error: {e}")))
@@ -88,7 +113,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
         emit_json(&json!({"files": report.files, "diagnostics": report.diagnostics}));
     }
     if report.failed {
-        Err(Failure::Input(InputError::msg(String::new())))
+        Err(Failure::Reported)
     } else {
         Ok(())
     }
@@ -174,18 +199,15 @@ impl Report {
     /// A file that could not be read, or a problem without a position: one error.
     fn unreadable(&mut self, f: &str, e: &InputError) {
         self.failed = true;
-        let message = e.text.trim_end().trim_start_matches("error: ").to_string();
         match self.format {
             Format::Text => {
                 eprintln!("{}", e.text.trim_end());
                 emitln!("{f}: 1 error, 0 warnings");
             }
-            Format::Json => self.diagnostics.push(json!({
-                "file": f, "line": null, "column": null, "end_line": null,
-                "end_column": null, "severity": "error",
-                "code": e.code.unwrap_or(Code::Unreadable).as_str(), "message": message,
-                "label": "", "hint": null,
-            })),
+            Format::Json => {
+                let d = carto::output::unlocated_json(Some(f), e.code, &e.text);
+                self.diagnostics.push(d)
+            }
         }
         self.files
             .push(json!({"file": f, "errors": 1, "warnings": 0}));

@@ -3,6 +3,7 @@
 //! by the library's `carto::doc`.
 
 use super::Failure;
+use carto::diag::Code;
 use carto::doc::{self, Links};
 use carto::variant::{bundled_variants, load_variant, InputError};
 use std::path::Path;
@@ -37,6 +38,13 @@ pub struct Args {
     /// `--out`) or `json` (the page's fields; see README).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+}
+
+impl Args {
+    /// Asks for JSON: a failure is written as JSON too (with its code).
+    pub fn json(&self) -> bool {
+        self.format == Some(Format::Json)
+    }
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -83,10 +91,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
             // The checker refuses a variant whose name is not a name; a file name is never made of
             // anything else.
             if !carto::paths::is_name(&page.name) {
-                return Err(Failure::Input(InputError::msg(format!(
-                    "error: the variant's name `{}` cannot name a file",
-                    page.name.escape_debug()
-                ))));
+                return Err(Failure::Input(InputError::new(
+                    Code::InvalidName,
+                    format!(
+                        "error: the variant's name `{}` cannot name a file",
+                        page.name.escape_debug()
+                    ),
+                )));
             }
             // The page links its map picture: write it beside the page.
             if format == Format::Markdown && args.against.is_none() {
@@ -146,19 +157,22 @@ fn write_file(path: &Path, text: &str) -> Result<(), Failure> {
             let file = parent
                 .ancestors()
                 .find(|a| !a.as_os_str().is_empty() && a.exists() && !a.is_dir());
-            Failure::Input(InputError::msg(match file {
-                Some(f) => format!(
+            Failure::Input(InputError::new(
+                Code::CannotWrite,
+                match file {
+                    Some(f) => format!(
                     "error: `{}` is a file, not a folder: `--out` names the folder the pages are \
                      written to (it is created if missing)",
                     f.display()
                 ),
-                None => format!(
-                    "error: cannot create the folder `{}`: {e}",
-                    parent.display()
-                ),
-            }))
+                    None => format!(
+                        "error: cannot create the folder `{}`: {e}",
+                        parent.display()
+                    ),
+                },
+            ))
         })?;
     }
     carto::files::write_text(path, text, "the page")
-        .map_err(|e| Failure::Input(InputError::msg(format!("error: {e}"))))
+        .map_err(|(code, e)| Failure::Input(InputError::new(code, format!("error: {e}"))))
 }

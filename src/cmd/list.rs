@@ -27,6 +27,13 @@ struct Entry {
     players: (usize, usize),
 }
 
+impl Args {
+    /// Asks for JSON: a failure is written as JSON too (with its code).
+    pub fn json(&self) -> bool {
+        self.format == Format::Json
+    }
+}
+
 pub fn run(a: Args) -> Result<(), Failure> {
     let mut entries = Vec::new();
     for (name, _) in carto::variant::bundled_variants() {

@@ -30,6 +30,7 @@ pub mod run;
 pub mod sim;
 pub mod view;
 
+use carto::diag::Code;
 use carto::game::{Game, GameError};
 use carto::lang::interp::Interp;
 use carto::variant::{InputError, Variant};
@@ -80,9 +81,10 @@ pub fn finish_stdout() -> Result<(), Failure> {
         .unwrap_or_else(|p| p.into_inner())
         .take();
     match first {
-        Some(e) => Err(Failure::Input(InputError::msg(format!(
-            "error: cannot write to standard output: {e}"
-        )))),
+        Some(e) => Err(Failure::Input(InputError::new(
+            Code::CannotWrite,
+            format!("error: cannot write to standard output: {e}"),
+        ))),
         None => Ok(()),
     }
 }
@@ -95,7 +97,7 @@ pub fn write_to(path: &str, text: &str, what: &str) -> Result<(), Failure> {
         return Ok(());
     }
     carto::files::write_text(path.as_ref(), text, what)
-        .map_err(|e| Failure::Input(InputError::msg(format!("error: {e}"))))
+        .map_err(|(code, e)| Failure::Input(InputError::new(code, format!("error: {e}"))))
 }
 
 /// Writes a game's log to `path` (`-`: standard output), naming its rules relative to the log's
@@ -127,10 +129,44 @@ pub const MAX_PLAYERS: usize = 6;
 /// The most games `bench` and `sim` will play in one run.
 pub const MAX_GAMES: u64 = 100_000_000;
 
-/// Why a command failed: a problem in the input (exit 1) or bad usage (exit 2).
+/// Why a command failed: a problem in the input (exit 1), bad usage (exit 2, [`Code::BadArguments`]),
+/// or problems the command has reported already (exit 1: `check`).
 pub enum Failure {
     Input(InputError),
     Usage(String),
+    Reported,
+}
+
+impl Failure {
+    /// The failure for `--format json`: `{"diagnostics": [...]}`, each with its code, in the shape
+    /// of `check`'s; `None` for problems reported already.
+    pub fn json(&self) -> Option<serde_json::Value> {
+        let diagnostics: Vec<serde_json::Value> = match self {
+            Failure::Input(e) if !e.diagnostics.is_empty() => e
+                .diagnostics
+                .iter()
+                .map(|(src, d)| carto::output::diagnostic_json(src, d))
+                .collect(),
+            Failure::Input(e) => vec![carto::output::unlocated_json(None, e.code, &e.text)],
+            Failure::Usage(text) => {
+                vec![carto::output::unlocated_json(
+                    None,
+                    Code::BadArguments,
+                    text,
+                )]
+            }
+            Failure::Reported => return None,
+        };
+        Some(serde_json::json!({ "diagnostics": diagnostics }))
+    }
+}
+
+/// A file this command read, named as an output: refused (the message without `error: `).
+pub fn overwrite_refused(e: String) -> Failure {
+    Failure::Input(InputError::new(
+        Code::OverwriteRefused,
+        format!("error: {e}"),
+    ))
 }
 
 impl From<InputError> for Failure {

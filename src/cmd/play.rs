@@ -68,8 +68,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
     check_players(&v, &a.players)?;
     if let Some(path) = a.log.as_ref().filter(|p| *p != carto::paths::STDIO) {
         // Said before the game is played, not after.
-        carto::files::refuse_input(path.as_ref(), "the log")
-            .map_err(|e| InputError::msg(format!("error: {e}")))?;
+        carto::files::refuse_input(path.as_ref(), "the log").map_err(super::overwrite_refused)?;
     }
     let mut seats = seat_agents(&a.agents, a.players.len())?;
     let mut game = new_game(&v, &a.players, a.seed, true)?;

@@ -1,6 +1,7 @@
 //! `carto render`: the board of a logged or scripted game at any turn, or a map alone, as SVG.
 
 use super::Failure;
+use carto::diag::Code;
 use carto::variant::InputError;
 
 #[derive(clap::Args)]
@@ -67,9 +68,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
             let loaded = args.log.load(path)?;
             let last = carto::render::timeline::last_turn(&loaded.game);
             if let Some(t) = args.turn.filter(|&t| t > last) {
-                return Err(Failure::Input(InputError::msg(format!(
-                    "error: {path} has turns 0 to {last}, not {t}"
-                ))));
+                return Err(Failure::Input(InputError::new(
+                    Code::BadArguments,
+                    format!("error: {path} has turns 0 to {last}, not {t}"),
+                )));
             }
             let snap = carto::render::timeline::at_turn_of(&loaded, args.turn);
             carto::render::svg::board_svg(&loaded.game, &snap)
@@ -95,7 +97,7 @@ fn load_map(name: &str) -> Result<carto::map::MapBoard, Failure> {
                 } else {
                     format!("error: {e}")
                 };
-                return Err(Failure::Input(InputError::msg(e)));
+                return Err(Failure::Input(InputError::new(Code::MapNotLoaded, e)));
             }
             Err(_) => {}
         }
@@ -104,14 +106,17 @@ fn load_map(name: &str) -> Result<carto::map::MapBoard, Failure> {
         if is_rules || name.contains('/') || std::path::Path::new(name).exists() {
             return Failure::Input(e);
         }
-        Failure::Input(InputError::msg(no_such_map(name)))
+        Failure::Input(InputError::new(Code::MapNotLoaded, no_such_map(name)))
     })?;
     match &v.map {
         Some(m) => Ok((**m).clone()),
-        None => Err(Failure::Input(InputError::msg(format!(
-            "error: {} is played on the endless table: it has no map",
-            v.name
-        )))),
+        None => Err(Failure::Input(InputError::new(
+            Code::BadArguments,
+            format!(
+                "error: {} is played on the endless table: it has no map",
+                v.name
+            ),
+        ))),
     }
 }
 

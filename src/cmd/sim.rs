@@ -97,6 +97,16 @@ pub enum MergeCommand {
 /// Set by Ctrl-C: the run stops after the games under way and prints what it has.
 static STOP: AtomicBool = AtomicBool::new(false);
 
+impl Args {
+    /// Asks for JSON: a failure is written as JSON too (with its code).
+    pub fn json(&self) -> bool {
+        match &self.merge {
+            Some(MergeCommand::Merge { format, .. }) => *format == Format::Json,
+            None => self.format == Format::Json,
+        }
+    }
+}
+
 pub fn run_cmd(args: Args) -> Result<(), Failure> {
     if let Some(MergeCommand::Merge { files, format }) = args.merge {
         return merge(&files, format);
@@ -123,7 +133,12 @@ pub fn run_cmd(args: Args) -> Result<(), Failure> {
         let svg = carto::sim::plot::svg(&report::sweep_chart(&info, &results));
         file.write_all(svg.as_bytes())
             .and_then(|_| file.flush())
-            .map_err(|e| InputError::msg(format!("error: cannot write `{path}`: {e}")))?;
+            .map_err(|e| {
+                InputError::new(
+                    Code::CannotWrite,
+                    format!("error: cannot write `{path}`: {e}"),
+                )
+            })?;
         if !args.quiet {
             eprintln!("chart written to {path}");
         }
@@ -181,12 +196,12 @@ fn check_counts(args: &Args) -> Result<(), Failure> {
 /// games are played.
 /// Creates the `--plot` file, never onto a file this command read (the rules, a map, a tile set).
 fn create(path: &str) -> Result<std::fs::File, Failure> {
-    carto::files::refuse_input(path.as_ref(), "the chart")
-        .map_err(|e| InputError::msg(format!("error: {e}")))?;
+    carto::files::refuse_input(path.as_ref(), "the chart").map_err(super::overwrite_refused)?;
     std::fs::File::create(path).map_err(|e| {
-        Failure::Input(InputError::msg(format!(
-            "error: cannot write `{path}`: {e}"
-        )))
+        Failure::Input(InputError::new(
+            Code::CannotWrite,
+            format!("error: cannot write `{path}`: {e}"),
+        ))
     })
 }
 
@@ -323,13 +338,16 @@ fn play(spec: &Spec, info: &RunInfo, args: &Args) -> Result<Results, Failure> {
 
 /// A game that failed, with how to replay it alone.
 fn game_failed(info: &RunInfo, e: &SimError) -> Failure {
-    Failure::Input(InputError::msg(format!(
-        "error: game {} (seed {}): {}\n  replay it alone: {}",
-        e.game,
-        e.seed,
-        e.error,
-        info.replay_command(0, e.game)
-    )))
+    Failure::Input(InputError::new(
+        e.code,
+        format!(
+            "error: game {} (seed {}): {}\n  replay it alone: {}",
+            e.game,
+            e.seed,
+            e.error,
+            info.replay_command(0, e.game)
+        ),
+    ))
 }
 
 /// The agent of each seat and the players' names.
@@ -402,16 +420,21 @@ fn print(info: &RunInfo, r: &Results, format: Format) {
     emit!("{text}");
 }
 
+/// A file given to `sim merge` that is no report of a slice, or slices that do not merge.
+fn bad_report(text: String) -> InputError {
+    InputError::new(Code::BadReport, text)
+}
+
 fn merge(files: &[String], format: Format) -> Result<(), Failure> {
     let mut slices = Vec::new();
     for f in files {
         let text = carto::variant::read_text(f)?;
         let (info, r) =
-            report::from_json(&text).map_err(|e| InputError::msg(format!("error: `{f}`: {e}")))?;
+            report::from_json(&text).map_err(|e| bad_report(format!("error: `{f}`: {e}")))?;
         slices.push((f.clone(), info, r));
     }
     let (info, r) =
-        carto::sim::merge::merge(slices).map_err(|e| InputError::msg(format!("error: {e}")))?;
+        carto::sim::merge::merge(slices).map_err(|e| bad_report(format!("error: {e}")))?;
     print(&info, &r, format);
     Ok(())
 }
@@ -431,9 +454,13 @@ struct PerGame {
 impl PerGame {
     fn create(path: &str, info: &RunInfo, layout: &Layout) -> Result<PerGame, Failure> {
         carto::files::refuse_input(path.as_ref(), "the per-game table")
-            .map_err(|e| InputError::msg(format!("error: {e}")))?;
-        let file = std::fs::File::create(path)
-            .map_err(|e| InputError::msg(format!("error: cannot write `{path}`: {e}")))?;
+            .map_err(super::overwrite_refused)?;
+        let file = std::fs::File::create(path).map_err(|e| {
+            InputError::new(
+                Code::CannotWrite,
+                format!("error: cannot write `{path}`: {e}"),
+            )
+        })?;
         let mut p = PerGame {
             path: path.to_string(),
             out: std::io::BufWriter::new(file),
@@ -472,10 +499,10 @@ impl PerGame {
     }
 
     fn failed(&self, e: std::io::Error) -> Failure {
-        Failure::Input(InputError::msg(format!(
-            "error: cannot write `{}`: {e}",
-            self.path
-        )))
+        Failure::Input(InputError::new(
+            Code::CannotWrite,
+            format!("error: cannot write `{}`: {e}", self.path),
+        ))
     }
 
     fn row(&mut self, i: u64, seed: u64, obs: &[Vec<Option<i64>>]) -> Result<(), String> {

@@ -1,7 +1,7 @@
 //! A finished game to draw, from a JSON Lines log (played again from its seed and choices) or a
 //! script (played). From a log, every decision's full list of options is kept too.
 
-use crate::diag::Source;
+use crate::diag::{Code, Source};
 use crate::game::Game;
 use crate::lang::interp::Interp;
 use crate::variant::InputError;
@@ -44,8 +44,8 @@ pub fn is_log(text: &str) -> bool {
 /// Reads a file, or standard input for `-` (named `<stdin>`, its folder the current one).
 pub fn read_input(path: &str) -> Result<Source, InputError> {
     if path == crate::paths::STDIO {
-        let text =
-            crate::files::read_stdin().map_err(|e| InputError::msg(format!("error: {e}")))?;
+        let text = crate::files::read_stdin()
+            .map_err(|e| InputError::new(Code::Unreadable, format!("error: {e}")))?;
         return Ok(Source::new("<stdin>", text));
     }
     Ok(Source::new(path, crate::variant::read_text(path)?))
@@ -77,12 +77,15 @@ pub fn load_game(path: &str, opts: &LoadOptions) -> Result<Loaded, InputError> {
             ));
         }
         if let Err(e) = crate::replay::verify(&src, &r) {
-            let e = e.text.trim_end().to_string();
+            let (code, e) = (e.code, e.text.trim_end().to_string());
             if !opts.draw_anyway {
-                return Err(InputError::msg(format!(
-                    "{e}\n  the log disagrees with its replay, so it is not drawn; \
-                     `--draw-anyway` draws the replay (not the log's values) all the same"
-                )));
+                return Err(InputError::new(
+                    code,
+                    format!(
+                        "{e}\n  the log disagrees with its replay, so it is not drawn; \
+                         `--draw-anyway` draws the replay (not the log's values) all the same"
+                    ),
+                ));
             }
             let e = e.strip_prefix("error: ").unwrap_or(&e);
             warnings.push(format!(
@@ -97,10 +100,13 @@ pub fn load_game(path: &str, opts: &LoadOptions) -> Result<Loaded, InputError> {
         })
     } else {
         if opts.rules.is_some() {
-            return Err(InputError::msg(format!(
-                "error: {}: `--rules` is for a game log; a script names its own variant",
-                src.name
-            )));
+            return Err(InputError::new(
+                Code::BadArguments,
+                format!(
+                    "error: {}: `--rules` is for a game log; a script names its own variant",
+                    src.name
+                ),
+            ));
         }
         let r = crate::script::run_script(&src)?;
         Ok(Loaded {

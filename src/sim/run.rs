@@ -71,6 +71,8 @@ impl Results {
 pub struct SimError {
     pub game: u64,
     pub seed: u64,
+    /// Its kind: a rule's failure, an agent that does not exist, a row that cannot be written.
+    pub code: crate::diag::Code,
     pub error: String,
 }
 
@@ -142,6 +144,7 @@ impl<'a> Worker<'a> {
                 .map_err(|e| SimError {
                     game: spec.first,
                     seed: game_seed(spec.seed, spec.first),
+                    code: e.code(),
                     error: e.to_string(),
                 })?;
             // One set of agents per setting, kept from game to game (an agent's choices depend
@@ -154,6 +157,7 @@ impl<'a> Worker<'a> {
                 .map_err(|e| SimError {
                     game: spec.first,
                     seed: game_seed(spec.seed, spec.first),
+                    code: crate::diag::Code::BadArguments,
                     error: e,
                 })?;
             tables.push(Table {
@@ -257,6 +261,7 @@ pub fn run(spec: &Spec, watch: Watch) -> Result<Results, SimError> {
         return Err(SimError {
             game: spec.first,
             seed: game_seed(spec.seed, spec.first),
+            code: crate::diag::Code::CannotWrite,
             error: e,
         });
     }
@@ -404,6 +409,7 @@ impl Worker<'_> {
                 shared.fail(SimError {
                     game: i,
                     seed: game_seed(self.spec.seed, i),
+                    code: e.code(),
                     error: e.to_string(),
                 });
                 add_range(&mut self.played, (a, i));

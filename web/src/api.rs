@@ -19,7 +19,38 @@ pub fn dispatch(req: &Value) -> Value {
         ),
         f if f.starts_with("play_") => crate::play::dispatch(f, req),
         f if f.starts_with("sim_") => crate::sim::dispatch(f, req),
-        other => json!({"error": format!("no function `{other}`")}),
+        other => bad(format!("no function `{other}`")).json(),
+    }
+}
+
+/// Why a request failed: its kind (a code of `docs/error-codes.md`) and the message for people.
+#[derive(Debug)]
+pub struct Failed {
+    pub code: Code,
+    pub text: String,
+}
+
+impl Failed {
+    /// The answer to the request: `{"error": …, "code": …}`.
+    pub fn json(&self) -> Value {
+        json!({"error": self.text, "code": self.code.as_str()})
+    }
+}
+
+impl From<InputError> for Failed {
+    fn from(e: InputError) -> Self {
+        Failed {
+            code: e.code,
+            text: e.text,
+        }
+    }
+}
+
+/// A request the playground cannot answer as asked (as `carto` refuses bad arguments).
+pub fn bad(text: impl Into<String>) -> Failed {
+    Failed {
+        code: Code::BadArguments,
+        text: text.into(),
     }
 }
 
@@ -223,7 +254,7 @@ pub fn load(
 fn doc(name: &str, text: &str, sets: &[String], maps: &[Source]) -> Value {
     let v = match load(name, text, sets, maps) {
         Ok(v) => v,
-        Err(e) => return json!({"error": e.text, "code": e.code.map(|c| c.as_str())}),
+        Err(e) => return Failed::from(e).json(),
     };
     let page = carto::doc::page(&v);
     let markdown = carto::doc::markdown(&page, v.map.as_deref(), &carto::doc::Links::None);

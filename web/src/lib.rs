@@ -18,7 +18,7 @@ thread_local! {
 pub fn call(request: &str) -> String {
     let answer = match serde_json::from_str::<serde_json::Value>(request) {
         Ok(req) => api::dispatch(&req),
-        Err(e) => serde_json::json!({"error": format!("bad request: {e}")}),
+        Err(e) => api::bad(format!("bad request: {e}")).json(),
     };
     answer.to_string()
 }
@@ -51,7 +51,7 @@ pub unsafe extern "C" fn carto_call(ptr: *const u8, len: usize) -> usize {
     let bytes = std::slice::from_raw_parts(ptr, len);
     let answer = match std::str::from_utf8(bytes) {
         Ok(s) => call(s),
-        Err(_) => r#"{"error":"the request is not UTF-8"}"#.to_string(),
+        Err(_) => api::bad("the request is not UTF-8").json().to_string(),
     };
     OUT.with(|o| {
         let mut o = o.borrow_mut();

@@ -3,8 +3,9 @@
 //! decision of their last turn) and the agents, given their generator back, answer as before; the
 //! log is the one `carto play --log` writes, so `carto replay` accepts it.
 
-use crate::api::{given_maps, load, strings};
+use crate::api::{bad, given_maps, load, strings, Failed};
 use carto::agent::{parse_agent, Agent, View};
+use carto::diag::Code;
 use carto::game::{Game, Opt};
 use carto::lang::interp::Interp;
 use carto::render::{svg, tile_svg, timeline};
@@ -29,7 +30,7 @@ pub struct Session {
     /// Every choice so far.
     choices: Vec<Choice>,
     /// A rule's failure that stopped the game.
-    error: Option<String>,
+    error: Option<Failed>,
 }
 
 /// One decision taken in the game.
@@ -53,24 +54,24 @@ pub fn dispatch(f: &str, req: &Value) -> Value {
         if f == "play_new" {
             return match new_session(req) {
                 Ok(s) => view(g.insert(s)),
-                Err(e) => json!({"error": e}),
+                Err(e) => e.json(),
             };
         }
         let Some(s) = g.as_mut() else {
-            return json!({"error": "no game: start one"});
+            return bad("no game: start one").json();
         };
         match f {
             "play_view" => view(s),
             "play_choose" => {
                 let i = req.get("i").and_then(Value::as_u64).unwrap_or(u64::MAX) as usize;
                 if let Err(e) = s.choose(i) {
-                    return json!({"error": e});
+                    return e.json();
                 }
                 view(s)
             }
             "play_undo" => {
                 if let Err(e) = s.undo() {
-                    return json!({"error": e});
+                    return e.json();
                 }
                 view(s)
             }
@@ -78,12 +79,28 @@ pub fn dispatch(f: &str, req: &Value) -> Value {
                 let log = carto::output::json_log_with_rules(&s.game, &s.v.params(), &s.rules);
                 json!({"log": log, "file": format!("{}-seed{}.log", s.v.name, s.seed)})
             }
-            _ => json!({"error": format!("no function `{f}`")}),
+            _ => bad(format!("no function `{f}`")).json(),
         }
     })
 }
 
-fn new_session(req: &Value) -> Result<Session, String> {
+/// A rule's failure in the game, explained (where the rule is), with its kind.
+fn game_failed(v: &Variant, e: &carto::game::GameError) -> Failed {
+    Failed {
+        code: e.code(),
+        text: v.explain(e),
+    }
+}
+
+/// A move the game does not take now.
+fn refused(text: impl Into<String>) -> Failed {
+    Failed {
+        code: Code::MoveRefused,
+        text: text.into(),
+    }
+}
+
+fn new_session(req: &Value) -> Result<Session, Failed> {
     let s = |k: &str| req.get(k).and_then(Value::as_str).unwrap_or("");
     let rules = s("name").to_string();
     let v = load(
@@ -91,32 +108,31 @@ fn new_session(req: &Value) -> Result<Session, String> {
         s("text"),
         &strings(req.get("sets")),
         &given_maps(req),
-    )
-    .map_err(|e| e.text)?;
+    )?;
     let players = strings(req.get("players"));
     let specs = strings(req.get("agents"));
     let (lo, hi) = v.players;
     if players.len() < lo || players.len() > hi {
-        return Err(format!(
+        return Err(bad(format!(
             "{} is for {lo} to {hi} players, not {}",
             v.name,
             players.len()
-        ));
+        )));
     }
     if specs.len() != players.len() {
-        return Err("one agent (or `person`) for every player".into());
+        return Err(bad("one agent (or `person`) for every player"));
     }
     let agents = specs
         .iter()
         .map(|a| match a.as_str() {
             "person" => Ok(None),
-            a => parse_agent(a).map(Some),
+            a => parse_agent(a).map(Some).map_err(bad),
         })
         .collect::<Result<Vec<_>, _>>()?;
     let seed = req.get("seed").and_then(Value::as_u64).unwrap_or(1);
     let game = v
         .new_game(v.config.clone(), &players, seed, true)
-        .map_err(|e| v.explain(&e))?;
+        .map_err(|e| game_failed(&v, &e))?;
     let mut session = Session {
         rng: carto::sim::play::agent_rng(seed),
         v,
@@ -140,7 +156,7 @@ impl Session {
                 Ok(true) => {}
                 Ok(false) => return,
                 Err(e) => {
-                    self.error = Some(self.v.explain(&e));
+                    self.error = Some(game_failed(&self.v, &e));
                     return;
                 }
             }
@@ -155,7 +171,7 @@ impl Session {
             match step {
                 Ok(i) => self.choices.push(Choice { i, turn, rng: None }),
                 Err(e) => {
-                    self.error = Some(self.v.explain(&e));
+                    self.error = Some(game_failed(&self.v, &e));
                     return;
                 }
             }
@@ -168,16 +184,16 @@ impl Session {
             && matches!(self.agents.get(self.game.decider() as usize), Some(None))
     }
 
-    fn choose(&mut self, i: usize) -> Result<(), String> {
+    fn choose(&mut self, i: usize) -> Result<(), Failed> {
         if !self.persons_turn() {
-            return Err("it is not your turn to decide".into());
+            return Err(refused("it is not your turn to decide"));
         }
         if i >= self.game.options.len() {
-            return Err(format!("no option {i}"));
+            return Err(refused(format!("no option {i}")));
         }
         let rng = Some(self.rng.clone());
         let turn = self.game.st.turn;
-        self.game.choose(i).map_err(|e| self.v.explain(&e))?;
+        self.game.choose(i).map_err(|e| game_failed(&self.v, &e))?;
         self.choices.push(Choice { i, turn, rng });
         self.run_agents();
         Ok(())
@@ -185,9 +201,9 @@ impl Session {
 
     /// Back to before the person's last move: the first of their decisions in the turn of their
     /// last decision. The game is played again from the start with every choice before it.
-    fn undo(&mut self) -> Result<(), String> {
+    fn undo(&mut self) -> Result<(), Failed> {
         let Some(last) = self.choices.iter().rposition(|c| c.rng.is_some()) else {
-            return Err("nothing of yours to undo".into());
+            return Err(refused("nothing of yours to undo"));
         };
         let turn = self.choices[last].turn;
         let k = self.choices[..=last]
@@ -201,12 +217,12 @@ impl Session {
         let mut game = self
             .v
             .new_game(self.v.config.clone(), &self.players, self.seed, true)
-            .map_err(|e| self.v.explain(&e))?;
+            .map_err(|e| game_failed(&self.v, &e))?;
         for c in &self.choices[..k] {
-            game.advance().map_err(|e| self.v.explain(&e))?;
-            game.choose(c.i).map_err(|e| self.v.explain(&e))?;
+            game.advance().map_err(|e| game_failed(&self.v, &e))?;
+            game.choose(c.i).map_err(|e| game_failed(&self.v, &e))?;
         }
-        game.advance().map_err(|e| self.v.explain(&e))?;
+        game.advance().map_err(|e| game_failed(&self.v, &e))?;
         if let Some(rng) = self.choices[k].rng.clone() {
             self.rng = rng;
         }
@@ -271,7 +287,8 @@ fn view(s: &Session) -> Value {
     json!({
         "board_svg": board,
         "over": g.is_over(),
-        "error": s.error,
+        "error": s.error.as_ref().map(|e| &e.text),
+        "code": s.error.as_ref().map(|e| e.code.as_str()),
         "yours": mine,
         "decider": g.st.players.get(g.decider() as usize).map(|p| p.name.clone()),
         "pending": if mine { g.pending_decision() } else { None },
@@ -289,6 +306,37 @@ fn view(s: &Session) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every refusal says its kind: a request without a game or with too few players (E1003), a
+    /// choice or undo the game does not take (E0705), rules that do not load (their own code).
+    #[test]
+    fn refusals_have_codes() {
+        let text = carto::bundled::RULES
+            .iter()
+            .find(|(n, _)| *n == "base")
+            .unwrap()
+            .1;
+        assert_eq!(dispatch("play_view", &json!({}))["code"], "E1003");
+        let req = |players: Vec<&str>, agents: Vec<&str>, text: &str| json!({"name": "base", "text": text, "seed": 4, "players": players, "agents": agents});
+        let one = dispatch("play_new", &req(vec!["ann"], vec!["person"], text));
+        assert_eq!(one["code"], "E1003", "{one}");
+        let broken = dispatch(
+            "play_new",
+            &req(vec!["ann", "bob"], vec!["person", "random"], "rule {"),
+        );
+        assert_eq!(broken["code"], "E0001", "{broken}");
+        let game = dispatch(
+            "play_new",
+            &req(vec!["ann", "bob"], vec!["person", "random"], text),
+        );
+        assert!(game["error"].is_null() && game["code"].is_null(), "{game}");
+        let nothing = dispatch("play_undo", &json!({}));
+        assert_eq!(nothing["code"], "E0705", "{nothing}");
+        let no_option = dispatch("play_choose", &json!({"i": 9999}));
+        assert_eq!(no_option["code"], "E0705", "{no_option}");
+        let bad: Value = serde_json::from_str(&crate::call("{")).unwrap();
+        assert_eq!(bad["code"], "E1003");
+    }
 
     /// A person who always takes the last option, against random, to the end, with an undo on
     /// the way (after the second decision of a move): the log replays identically.

@@ -3,7 +3,8 @@
 //! `carto sim merge` merges slices: every figure is an exact integer histogram, so the table is
 //! `carto sim`'s for the same seed and settings.
 
-use crate::api::{given_maps, load, strings};
+use crate::api::{bad, given_maps, load, strings, Failed};
+use carto::diag::Code;
 use carto::sim::report;
 use carto::sim::run::{run, Results, Spec, Watch};
 use carto::sim::RunInfo;
@@ -39,16 +40,16 @@ pub fn dispatch(f: &str, req: &Value) -> Value {
                     *s = Some(session);
                     json!({"games": games, "done": 0})
                 }
-                Err(e) => json!({"error": e}),
+                Err(e) => e.json(),
             },
             "sim_step" => {
                 let Some(session) = s.as_mut() else {
-                    return json!({"error": "no run: start one"});
+                    return bad("no run: start one").json();
                 };
                 let n = req.get("games").and_then(Value::as_u64).unwrap_or(8).max(1);
                 match session.step(n) {
                     Ok(()) => json!({"done": session.next, "games": session.end}),
-                    Err(e) => json!({"error": e}),
+                    Err(e) => e.json(),
                 }
             }
             "sim_report" => match s.as_ref().and_then(|s| s.results.as_ref().map(|r| (s, r))) {
@@ -58,9 +59,9 @@ pub fn dispatch(f: &str, req: &Value) -> Value {
                     "games": r.games(),
                     "command": command(&session.info, session.end),
                 }),
-                None => json!({"error": "no games played yet"}),
+                None => bad("no games played yet").json(),
             },
-            _ => json!({"error": format!("no function `{f}`")}),
+            _ => bad(format!("no function `{f}`")).json(),
         }
     })
 }
@@ -86,7 +87,7 @@ fn command(info: &RunInfo, games: u64) -> String {
     c
 }
 
-fn start(req: &Value) -> Result<SimSession, String> {
+fn start(req: &Value) -> Result<SimSession, Failed> {
     let s = |k: &str| req.get(k).and_then(Value::as_str).unwrap_or("");
     let name = s("name").to_string();
     let text = s("text");
@@ -97,12 +98,17 @@ fn start(req: &Value) -> Result<SimSession, String> {
         "" => None,
         r => match carto::bundled::RULES.iter().find(|(n, _)| *n == r) {
             Some((n, t)) => Some((n.to_string(), *t)),
-            None => return Err(format!("no bundled rules `{r}` to compare with")),
+            None => {
+                return Err(Failed {
+                    code: Code::Unreadable,
+                    text: format!("no bundled rules `{r}` to compare with"),
+                })
+            }
         },
     };
     let games = req.get("games").and_then(Value::as_u64).unwrap_or(0);
     if games == 0 || games > MAX_GAMES {
-        return Err(format!("games must be 1 to {MAX_GAMES}"));
+        return Err(bad(format!("games must be 1 to {MAX_GAMES}")));
     }
     let seed = req.get("seed").and_then(Value::as_u64).unwrap_or(1);
     let mut agents = strings(req.get("agents"));
@@ -113,10 +119,10 @@ fn start(req: &Value) -> Result<SimSession, String> {
     if players.is_empty() {
         let n = agents.len().max(2);
         if n > DEFAULT_PLAYERS.len() {
-            return Err(format!(
+            return Err(bad(format!(
                 "at most {} players, not {n}",
                 DEFAULT_PLAYERS.len()
-            ));
+            )));
         }
         players = DEFAULT_PLAYERS[..n].iter().map(|p| p.to_string()).collect();
     }
@@ -124,24 +130,24 @@ fn start(req: &Value) -> Result<SimSession, String> {
         agents = vec![agents[0].clone(); players.len()];
     }
     if agents.len() != players.len() {
-        return Err(format!(
+        return Err(bad(format!(
             "{} agents for {} players: give one agent for every seat, or one for all",
             agents.len(),
             players.len()
-        ));
+        )));
     }
     for a in &agents {
-        carto::agent::parse_agent(a)?;
+        carto::agent::parse_agent(a).map_err(bad)?;
     }
     let maps = given_maps(req);
-    let a = load(&name, text, &sets, &maps).map_err(|e| e.text)?;
+    let a = load(&name, text, &sets, &maps)?;
     let (lo, hi) = a.players;
     if players.len() < lo || players.len() > hi {
-        return Err(format!(
+        return Err(bad(format!(
             "{} is for {lo} to {hi} players, not {}",
             a.name,
             players.len()
-        ));
+        )));
     }
     let mut settings = vec![a];
     if !vs.is_empty() || vs_rules.is_some() {
@@ -149,7 +155,7 @@ fn start(req: &Value) -> Result<SimSession, String> {
         let (b_name, b_text) = vs_rules
             .as_ref()
             .map_or((name.as_str(), text), |(n, t)| (n, t));
-        settings.push(load(b_name, b_text, &all, &maps).map_err(|e| e.text)?);
+        settings.push(load(b_name, b_text, &all, &maps)?);
     }
     Ok(SimSession {
         info: RunInfo {
@@ -171,7 +177,7 @@ fn start(req: &Value) -> Result<SimSession, String> {
 
 impl SimSession {
     /// Plays the next `n` games (fewer at the end) and adds their statistics.
-    fn step(&mut self, n: u64) -> Result<(), String> {
+    fn step(&mut self, n: u64) -> Result<(), Failed> {
         if self.next >= self.end {
             return Ok(());
         }
@@ -194,14 +200,15 @@ impl SimSession {
                 rows: None,
             },
         )
-        .map_err(|e| {
-            format!(
+        .map_err(|e| Failed {
+            code: e.code,
+            text: format!(
                 "game {} (seed {}): {}\n  replay it alone: {}",
                 e.game,
                 e.seed,
                 e.error,
                 self.info.replay_command(0, e.game)
-            )
+            ),
         })?;
         self.next += games;
         self.results = Some(match self.results.take() {
@@ -211,7 +218,12 @@ impl SimSession {
                     ("so far".to_string(), self.info.clone(), acc),
                     ("chunk".to_string(), self.info.clone(), r),
                 ];
-                carto::sim::merge::merge(slices)?.1
+                carto::sim::merge::merge(slices)
+                    .map_err(|text| Failed {
+                        code: Code::BadReport,
+                        text,
+                    })?
+                    .1
             }
         });
         Ok(())

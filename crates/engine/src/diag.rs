@@ -209,6 +209,27 @@ codes! {
     /// The answers of a person (`--agents human`) that ended, or named no option many times in a
     /// row, before the game did.
     AnswersEnded "E0803",
+    /// A line of a game log that is not JSON.
+    LogLine "E0901",
+    /// A log's `game_start` line that is missing or does not fit its variant: no rules, no seed, a
+    /// player name, the number of players, a tile, the start tile, a chip.
+    LogStart "E0902",
+    /// The rules a log names that cannot be found: not a bundled variant and no readable file in
+    /// the log's folder.
+    LogRules "E0903",
+    /// A log that disagrees with its replay: a line that differs, lines missing or too many, a
+    /// choice the replayed game does not offer.
+    ReplayDiffers "E0904",
+    /// An output that cannot be written: a file, a folder, standard output.
+    CannotWrite "E1001",
+    /// An output named onto a file the command read: carto never writes onto its input.
+    OverwriteRefused "E1002",
+    /// Arguments the command refuses (exit 2): options that do not go together, a value out of its
+    /// range, an agent that does not exist; in the playground, a request it cannot answer.
+    BadArguments "E1003",
+    /// A file given to `sim --merge` that is not a report of `sim --format json`, or reports that
+    /// cannot be merged.
+    BadReport "E1004",
     /// A parameter that nothing reads.
     UnusedParameter "W0001",
     /// Something that has no effect here (a trigger that never fires on this map, a limit in a phase

@@ -3,6 +3,7 @@
 //! through here, so `/dev/zero`, a FIFO or a huge file gets one clear message instead of exhausting
 //! memory.
 
+use crate::diag::Code;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -108,11 +109,14 @@ pub fn refuse_input(path: &Path, what: &str) -> Result<(), String> {
     }
 }
 
-/// Writes `text` to `path` after [`refuse_input`]; the message is without the `error: ` prefix.
-pub fn write_text(path: &Path, text: &str, what: &str) -> Result<(), String> {
-    refuse_input(path, what)?;
-    std::fs::write(path, text)
-        .map_err(|e| format!("cannot write {what} to `{}`: {e}", path.display()))
+/// Writes `text` to `path` after [`refuse_input`]; the error's kind (a refused overwrite, a failed
+/// write) and its message, without the `error: ` prefix.
+pub fn write_text(path: &Path, text: &str, what: &str) -> Result<(), (Code, String)> {
+    refuse_input(path, what).map_err(|e| (Code::OverwriteRefused, e))?;
+    std::fs::write(path, text).map_err(|e| {
+        let msg = format!("cannot write {what} to `{}`: {e}", path.display());
+        (Code::CannotWrite, msg)
+    })
 }
 
 /// The largest file carto reads (16 MiB: a game log of the longest game is under 1 MiB).
@@ -351,8 +355,9 @@ mod tests {
         assert_eq!(input_at(&other), None);
         std::fs::hard_link(&p, dir.join("hard.txt")).unwrap();
         assert!(input_at(&dir.join("hard.txt")).is_some());
-        let e = write_text(&p, "y", "the log").unwrap_err();
+        let (code, e) = write_text(&p, "y", "the log").unwrap_err();
         assert!(e.starts_with("will not write the log to"), "{e}");
+        assert_eq!(code, Code::OverwriteRefused);
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "x");
         write_text(&other, "y", "the log").unwrap();
         std::fs::remove_dir_all(&dir).unwrap();

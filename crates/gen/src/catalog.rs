@@ -107,7 +107,7 @@ fn places(board: &MapBoard) -> Vec<String> {
 fn import_choice(name: &str) -> Option<ImportChoice> {
     let text = format!("import \"{name}\"\nvariant \"probe\" {{\n  title = \"Probe\"\n}}\n");
     let source = Source::new("probe.rules", text.as_str());
-    let no_sets = |_: usize, e: String| InputError::msg(e);
+    let no_sets = |_: usize, e: String| InputError::new(carto::diag::Code::BadSet, e);
     let variant = variant_from_source(&source, "probe.rules", &[], &no_sets).ok()?;
     let p = &variant.program;
     Some(ImportChoice {

@@ -45,7 +45,7 @@ pub fn play_generated(data: &[u8]) -> Trial {
         attributes_read: false,
     };
     let source = Source::new("generated.rules", trial.text.as_str());
-    let no_sets = |_: usize, e: String| InputError::msg(e);
+    let no_sets = |_: usize, e: String| InputError::new(carto::diag::Code::BadSet, e);
     // The generated file names only bundled imports, maps and tile sets: nothing is read from disk.
     let Ok(variant) = variant_from_source(&source, "generated.rules", &[], &no_sets) else {
         return trial;
