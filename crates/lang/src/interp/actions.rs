@@ -9,21 +9,21 @@ use crate::state::{Place, State};
 
 impl Interp {
     pub(super) fn refresh_usage(&mut self, st: &State) {
-        if self.seen_turn != st.turn {
-            self.seen_turn = st.turn;
-            self.actions_this_turn = 0;
-            self.used_turn.iter_mut().for_each(|u| *u = 0);
-            self.groups_used.iter_mut().for_each(|g| *g = 0);
+        if self.run.seen_turn != st.turn {
+            self.run.seen_turn = st.turn;
+            self.run.actions_this_turn = 0;
+            self.run.used_turn.iter_mut().for_each(|u| *u = 0);
+            self.run.groups_used.iter_mut().for_each(|g| *g = 0);
         }
         let n = self.prog.actions.len() * st.players.len().max(1);
-        if self.used_round.len() != n {
-            self.used_round = vec![0; n];
+        if self.run.used_round.len() != n {
+            self.run.used_round = vec![0; n];
         }
-        if self.seen_round != (st.round, st.current) {
-            if self.seen_round.0 != st.round {
-                self.used_round.iter_mut().for_each(|u| *u = 0);
+        if self.run.seen_round != (st.round, st.current) {
+            if self.run.seen_round.0 != st.round {
+                self.run.used_round.iter_mut().for_each(|u| *u = 0);
             }
-            self.seen_round = (st.round, st.current);
+            self.run.seen_round = (st.round, st.current);
         }
     }
 
@@ -34,13 +34,13 @@ impl Interp {
 
     pub(super) fn allowed(&self, st: &State, ai: usize, a: &Action) -> bool {
         a.limits.iter().all(|l| match l {
-            Limit::PerTurn(n) => i64::from(self.used_turn[ai]) < self.count_of(n),
+            Limit::PerTurn(n) => i64::from(self.run.used_turn[ai]) < self.count_of(n),
             Limit::PerRound(n) => {
                 let k = st.current as usize * self.prog.actions.len() + ai;
-                i64::from(self.used_round.get(k).copied().unwrap_or(0)) < self.count_of(n)
+                i64::from(self.run.used_round.get(k).copied().unwrap_or(0)) < self.count_of(n)
             }
             Limit::Group(g, n) => {
-                let used = self.groups_used.get(*g as usize).copied().unwrap_or(0);
+                let used = self.run.groups_used.get(*g as usize).copied().unwrap_or(0);
                 i64::from(used) < n.as_ref().map_or(1, |n| self.count_of(n))
             }
             Limit::NoFollower => !st.follower_placed_now,
@@ -69,9 +69,10 @@ impl Interp {
             // The decision a rule asked for: its action's choices excluded the value (its `when`
             // held, or the decision would not have been offered); another action is not asked.
             let asked = self
+                .run
                 .ask_next
                 .checked_sub(1)
-                .and_then(|i| self.asks.get(i))
+                .and_then(|i| self.run.asks.get(i))
                 .map(|r| r.action as usize);
             if asked == Some(ai) {
                 return Ok(Some(self.refusing_choice(st, ai, a, name)));
@@ -119,24 +120,24 @@ impl Interp {
         match l {
             Limit::PerTurn(n) => {
                 let n = self.count_of(n);
-                (i64::from(self.used_turn[ai]) >= n).then(|| {
+                (i64::from(self.run.used_turn[ai]) >= n).then(|| {
                     format!(
                         "`limit per turn {n}`: already taken {} time(s) this turn",
-                        self.used_turn[ai]
+                        self.run.used_turn[ai]
                     )
                 })
             }
             Limit::PerRound(n) => {
                 let n = self.count_of(n);
                 let k = st.current as usize * self.prog.actions.len() + ai;
-                let used = self.used_round.get(k).copied().unwrap_or(0);
+                let used = self.run.used_round.get(k).copied().unwrap_or(0);
                 (i64::from(used) >= n).then(|| {
                     format!("`limit per round {n}`: already taken {used} time(s) this round")
                 })
             }
             Limit::Group(g, n) => {
                 let n = n.as_ref().map_or(1, |n| self.count_of(n));
-                let used = self.groups_used.get(*g as usize).copied().unwrap_or(0);
+                let used = self.run.groups_used.get(*g as usize).copied().unwrap_or(0);
                 (i64::from(used) >= n).then(|| {
                     let group = self
                         .prog
@@ -198,8 +199,8 @@ impl Interp {
         let raw: Vec<&str> = name.split_whitespace().skip(1).collect();
         let asked: Vec<String> = raw.iter().map(|w| canon(w)).collect();
         // Each offered option's words after the action's name: (as compared, as the game names it).
-        let offered: Vec<Vec<(String, String)>> = (0..self.offers.len())
-            .filter(|&h| self.offers[h].action as usize == ai)
+        let offered: Vec<Vec<(String, String)>> = (0..self.run.offers.len())
+            .filter(|&h| self.run.offers[h].action as usize == ai)
             .map(|h| {
                 self.action_name(st, h as u32)
                     .split_whitespace()
@@ -255,9 +256,9 @@ impl Interp {
 
     /// No offers pending.
     pub(super) fn clear_offers(&mut self) {
-        self.offers.clear();
-        self.offer_vals.clear();
-        self.offer_chips.clear();
+        self.run.offers.clear();
+        self.run.offer_vals.clear();
+        self.run.offer_chips.clear();
     }
 
     /// Lists the offers of every action of `phase` (`None`: forced actions); true when the `when` of
@@ -339,15 +340,15 @@ impl Interp {
 
     /// An offer of the values chosen so far.
     fn push_offer(&mut self, at: Choosing, chosen: &[Chosen], out: &mut Vec<Opt>) {
-        let start = self.offer_vals.len() as u32;
-        self.offer_vals.extend(chosen.iter().copied());
-        self.offers.push(Offer {
+        let start = self.run.offer_vals.len() as u32;
+        self.run.offer_vals.extend(chosen.iter().copied());
+        self.run.offers.push(Offer {
             action: at.ai,
             player: at.player,
             start,
             len: chosen.len() as u32,
         });
-        out.push(Opt::Action((self.offers.len() - 1) as u32));
+        out.push(Opt::Action((self.run.offers.len() - 1) as u32));
     }
 
     /// `choose x: LIST where …`: each element that passes, then the next choices.
@@ -438,16 +439,16 @@ impl Interp {
             }
             if last {
                 // An offer: the earlier choices, then this value.
-                let start = self.offer_vals.len() as u32;
-                self.offer_vals.extend_from_slice(chosen);
-                self.offer_vals.push(Chosen::Value(item));
-                self.offers.push(Offer {
+                let start = self.run.offer_vals.len() as u32;
+                self.run.offer_vals.extend_from_slice(chosen);
+                self.run.offer_vals.push(Chosen::Value(item));
+                self.run.offers.push(Offer {
                     action: at.ai,
                     player: at.player,
                     start,
                     len: chosen.len() as u32 + 1,
                 });
-                out.push(Opt::Action((self.offers.len() - 1) as u32));
+                out.push(Opt::Action((self.run.offers.len() - 1) as u32));
             } else {
                 chosen.push(Chosen::Value(item));
                 let r = self.enumerate(st, at.ai, at.player, at.action, at.k + 1, chosen, out);
@@ -459,7 +460,7 @@ impl Interp {
     }
 
     pub(super) fn run_offer(&mut self, st: &mut State, h: u32) -> R<()> {
-        let Some(offer) = self.offers.get(h as usize).cloned() else {
+        let Some(offer) = self.run.offers.get(h as usize).cloned() else {
             return Ok(());
         };
         let prog = self.prog.clone();
@@ -468,23 +469,23 @@ impl Interp {
         };
         let ai = offer.action as usize;
         self.refresh_usage(st);
-        self.actions_this_turn += 1;
-        if self.actions_this_turn > MAX_ACTIONS_PER_TURN {
+        self.run.actions_this_turn += 1;
+        if self.run.actions_this_turn > MAX_ACTIONS_PER_TURN {
             self.current = (prog.rules.len() + ai) as u16;
             return Err(self.fail(format!(
                 "taken {} times in turn {}: a turn takes at most {MAX_ACTIONS_PER_TURN} actions \
                  (does its condition stay true after it runs?)",
-                self.used_turn[ai], st.turn
+                self.run.used_turn[ai], st.turn
             )));
         }
-        self.used_turn[ai] += 1;
+        self.run.used_turn[ai] += 1;
         let k = st.current as usize * prog.actions.len() + ai;
-        if let Some(u) = self.used_round.get_mut(k) {
+        if let Some(u) = self.run.used_round.get_mut(k) {
             *u += 1;
         }
         for l in &a.limits {
             if let Limit::Group(g, _) = l {
-                if let Some(x) = self.groups_used.get_mut(*g as usize) {
+                if let Some(x) = self.run.groups_used.get_mut(*g as usize) {
                     *x += 1;
                 }
             }
@@ -494,16 +495,16 @@ impl Interp {
         self.set(0, Value::Player(offer.player))?;
         let params = a.params as usize;
         for i in 0..params {
-            if let Some(Chosen::Value(v)) = self.offer_vals.get(offer.start as usize + i) {
+            if let Some(Chosen::Value(v)) = self.run.offer_vals.get(offer.start as usize + i) {
                 self.set(1 + i as u16, *v)?;
             }
         }
         for (i, ch) in a.choices.iter().enumerate() {
-            let v = match self.offer_vals.get(offer.start as usize + params + i) {
+            let v = match self.run.offer_vals.get(offer.start as usize + params + i) {
                 Some(Chosen::Value(v)) => *v,
                 Some(Chosen::Chips { start, len }) => {
                     let ids: Vec<u16> =
-                        self.offer_chips[*start as usize..(*start + *len) as usize].to_vec();
+                        self.run.offer_chips[*start as usize..(*start + *len) as usize].to_vec();
                     self.list_of(ids.into_iter().map(Value::Chip))
                 }
                 None => Value::Unit,
@@ -535,7 +536,7 @@ impl Interp {
                 }
             }
             Chosen::Chips { start, len } if face => {
-                let ids = &self.offer_chips[start as usize..(start + len) as usize];
+                let ids = &self.run.offer_chips[start as usize..(start + len) as usize];
                 let parts: Vec<String> = ids
                     .iter()
                     .map(|&c| {
@@ -561,14 +562,14 @@ impl Interp {
         };
         let vals = |x: &Offer| {
             let (a, b) = (x.start as usize, (x.start + x.len) as usize);
-            self.offer_vals.get(a..b).unwrap_or(&[])
+            self.run.offer_vals.get(a..b).unwrap_or(&[])
         };
         let mine = vals(o);
         let Some(&me) = mine.get(i as usize) else {
             return (false, false);
         };
         debug_assert_eq!(me, v);
-        for other in &self.offers {
+        for other in &self.run.offers {
             if other.action != o.action || other.player != o.player || other.len != o.len {
                 continue;
             }
@@ -587,8 +588,8 @@ impl Interp {
                 (Chosen::Chips { start: s1, len: l1 }, Chosen::Chips { start: s2, len: l2 })
                     if (s1, l1) != (s2, l2) && l1 == l2 =>
                 {
-                    let a = &self.offer_chips[s1 as usize..(s1 + l1) as usize];
-                    let b = &self.offer_chips[s2 as usize..(s2 + l2) as usize];
+                    let a = &self.run.offer_chips[s1 as usize..(s1 + l1) as usize];
+                    let b = &self.run.offer_chips[s2 as usize..(s2 + l2) as usize];
                     let mut ka: Vec<_> = a.iter().map(|&c| key(c)).collect();
                     let mut kb: Vec<_> = b.iter().map(|&c| key(c)).collect();
                     ka.sort_unstable();
@@ -615,7 +616,7 @@ impl Interp {
     pub(super) fn value_name(&self, st: &State, v: Chosen) -> String {
         match v {
             Chosen::Chips { start, len } => {
-                let ids = &self.offer_chips[start as usize..(start + len) as usize];
+                let ids = &self.run.offer_chips[start as usize..(start + len) as usize];
                 let parts: Vec<String> = ids
                     .iter()
                     .map(|&c| {
@@ -665,7 +666,12 @@ impl Interp {
                     format!("{col}{}", ch.value)
                 }
                 Value::Int(i) => i.to_string(),
-                Value::Str(i) => self.strings.get(i as usize).cloned().unwrap_or_default(),
+                Value::Str(i) => self
+                    .run
+                    .strings
+                    .get(i as usize)
+                    .cloned()
+                    .unwrap_or_default(),
                 Value::Colour(c) => self
                     .prog
                     .colours

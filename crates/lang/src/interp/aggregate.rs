@@ -186,10 +186,14 @@ impl Interp {
     /// An aggregate, from the memo when it is static.
     #[cfg(test)]
     pub(super) fn aggregate_memo(&mut self, st: &mut State, e: &Expr) -> R<Value> {
-        if self.static_aggs.is_empty() {
+        if self.prep.static_aggs.is_empty() {
             return self.aggregate(st, e);
         }
-        match self.static_aggs.binary_search(&(e as *const Expr as usize)) {
+        match self
+            .prep
+            .static_aggs
+            .binary_search(&(e as *const Expr as usize))
+        {
             Ok(i) => self.memoised(st, i, |me: &mut Self, st: &mut State| me.aggregate(st, e)),
             Err(_) => self.aggregate(st, e),
         }
@@ -204,13 +208,13 @@ impl Interp {
         compute: impl Fn(&mut Self, &mut State) -> R<Value>,
     ) -> R<Value> {
         const MAX_KEY: usize = 4;
-        let n = self.static_free[i].len();
+        let n = self.prep.static_free[i].len();
         if n > MAX_KEY {
             return compute(self, st);
         }
         let mut now = [Value::Unit; MAX_KEY];
         for (k, slot) in now.iter_mut().enumerate().take(n) {
-            *slot = match self.static_free[i][k] {
+            *slot = match self.prep.static_free[i][k] {
                 Key::Local(s) => self.local(s),
                 Key::Field(s, f) => {
                     let v = self.local(s);
@@ -228,7 +232,10 @@ impl Interp {
         if now.iter().any(|v| matches!(v, Value::List(_))) {
             return self.memoised_by_lists(st, i, now, compute);
         }
-        match self.static_vals[i].iter().position(|(k, _)| k == now) {
+        match self.caches.static_vals[i]
+            .iter()
+            .position(|(k, _)| k == now)
+        {
             Some(h) => self.memo_hit(st, i, h, compute),
             None => {
                 let key: Vec<Value> = now.to_vec();
@@ -267,12 +274,12 @@ impl Interp {
             })
             .sum();
         if items < MIN_LIST_KEY
-            || self.static_vals[i].len() >= 64
+            || self.caches.static_vals[i].len() >= 64
             || now.iter().any(|&v| nested(self, v))
         {
             return compute(self, st);
         }
-        let hit = self.static_vals[i]
+        let hit = self.caches.static_vals[i]
             .iter()
             .position(|(k, _)| self.flat_key_is(k, now));
         match hit {
@@ -331,11 +338,11 @@ impl Interp {
         h: usize,
         compute: impl Fn(&mut Self, &mut State) -> R<Value>,
     ) -> R<Value> {
-        match &self.static_vals[i][h].1 {
+        match &self.caches.static_vals[i][h].1 {
             StaticVal::Scalar(v) => Ok(*v),
             StaticVal::List(_) => {
                 let l = self.new_list();
-                let (vals, lists) = (&self.static_vals, &mut self.lists);
+                let (vals, lists) = (&self.caches.static_vals, &mut self.lists);
                 if let (StaticVal::List(items), Some(out)) =
                     (&vals[i][h].1, lists.get_mut(l as usize))
                 {
@@ -361,8 +368,8 @@ impl Interp {
             }
             v => StaticVal::Scalar(v),
         };
-        if self.static_vals[i].len() < 64 {
-            self.static_vals[i].push((key, cached));
+        if self.caches.static_vals[i].len() < 64 {
+            self.caches.static_vals[i].push((key, cached));
         }
     }
 
@@ -635,14 +642,14 @@ mod tests {
         assert_eq!(memo, plain);
         assert!(memo.iter().all(|s| s[0] > 0 && s[1] > 0));
         // Keyed by the value: one entry per value (1 and 2), though 8 chips were read.
-        let by_value: Vec<usize> = (0..interp.static_free.len())
+        let by_value: Vec<usize> = (0..interp.prep.static_free.len())
             .filter(|&i| {
-                let free = &interp.static_free[i];
+                let free = &interp.prep.static_free[i];
                 free.len() == 1 && matches!(free[0], Key::Field(_, Field::ChipValue))
             })
             .collect();
         assert_eq!(by_value.len(), 1);
-        assert_eq!(interp.static_vals[by_value[0]].len(), 2);
+        assert_eq!(interp.caches.static_vals[by_value[0]].len(), 2);
     }
 
     /// Issue 21: `max` and `min` of numbers whose sum overflows are no sum: they were refused with

@@ -39,17 +39,17 @@ impl Interp {
             }
             v => return Err(self.fail(format!("`ask` needs players, found {v:?}"))),
         };
-        let start = self.ask_vals.len() as u32;
+        let start = self.run.ask_vals.len() as u32;
         for i in 0..nargs {
             let v = arg(self, st, i)?;
             if matches!(v, Value::List(_)) {
                 return Err(self.fail("an asked action's argument is one value, not a list"));
             }
-            self.ask_vals.push(v);
+            self.run.ask_vals.push(v);
         }
         for p in players {
             self.tick()?;
-            self.asks.push(AskRequest {
+            self.run.asks.push(AskRequest {
                 action,
                 player: p,
                 start,
@@ -61,22 +61,22 @@ impl Interp {
 
     /// Whether a request waits to be offered.
     pub(super) fn asking(&self) -> bool {
-        self.ask_next < self.asks.len()
+        self.run.ask_next < self.run.asks.len()
     }
 
     /// Forgets every request (a new game).
     pub(super) fn clear_asks(&mut self) {
-        self.asks.clear();
-        self.ask_vals.clear();
-        self.ask_next = 0;
+        self.run.asks.clear();
+        self.run.ask_vals.clear();
+        self.run.ask_next = 0;
     }
 
     /// Offers the next request that has an option: appends its offers to `out` and returns the asked
     /// player; `None` when no request is left (a request with no option is dropped: the action's
     /// `when` is false or no choice fits).
     pub(super) fn next_ask(&mut self, st: &mut State, out: &mut Vec<Opt>) -> R<Option<u8>> {
-        while let Some(&req) = self.asks.get(self.ask_next) {
-            self.ask_next += 1;
+        while let Some(&req) = self.run.asks.get(self.run.ask_next) {
+            self.run.ask_next += 1;
             let before = out.len();
             self.offer_asked(st, req, out)?;
             if out.len() > before {
@@ -89,9 +89,9 @@ impl Interp {
 
     fn offer_asked(&mut self, st: &mut State, req: AskRequest, out: &mut Vec<Opt>) -> R<()> {
         self.refresh_usage(st);
-        self.offers.clear();
-        self.offer_vals.clear();
-        self.offer_chips.clear();
+        self.run.offers.clear();
+        self.run.offer_vals.clear();
+        self.run.offer_chips.clear();
         let prog = self.prog.clone();
         let ai = req.action as usize;
         let Some(a) = prog.actions.get(ai) else {
@@ -105,6 +105,7 @@ impl Interp {
             let mut chosen: Vec<Chosen> = Vec::new();
             for i in 0..req.len {
                 let v = self
+                    .run
                     .ask_vals
                     .get((req.start + i) as usize)
                     .copied()

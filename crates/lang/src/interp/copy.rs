@@ -1,8 +1,11 @@
 //! Copying an interpreter, for agents that look ahead in a copy of the game. `clone_from` between
-//! interpreters of the same program and map copies only what a game changes (limits used, offers
-//! pending, the arena) into buffers it keeps; what follows from the program and the map alone (the
-//! attribute tables and the memoized map-only aggregates) stays as it is.
+//! interpreters of the same program and map copies only what a game changes (the [`RunState`],
+//! the caches that follow the game, the arena) into buffers it keeps; the program's
+//! [`Prepared`](super::prepared::Prepared) facts and the [`MapMemo`](super::memo::MapMemo) are
+//! shared, and the map-only memos of [`Caches`] stay as they are.
 
+use super::caches::Caches;
+use super::run::RunState;
 use super::Interp;
 use std::sync::Arc;
 
@@ -10,58 +13,27 @@ impl Clone for Interp {
     fn clone(&self) -> Interp {
         Interp {
             prog: self.prog.clone(),
-            map: self.map.clone(),
-            attr_vals: self.attr_vals.clone(),
-            slot_counts: self.slot_counts.clone(),
-            all_squares: self.all_squares.clone(),
-            slot_squares: self.slot_squares.clone(),
-            strings: self.strings.clone(),
-            attr_index: self.attr_index.clone(),
+            code: self.code.clone(),
+            prep: self.prep.clone(),
+            memo: self.memo.clone(),
+            run: self.run.clone(),
+            caches: self.caches.clone(),
             frame: self.frame.clone(),
             base: self.base,
             lists: self.lists.clone(),
             n_lists: self.n_lists,
             ops: self.ops,
             budget_turn: self.budget_turn,
-            actions_this_turn: self.actions_this_turn,
             current: self.current,
-            names: self.names.clone(),
-            feature_cache: self.feature_cache,
-            offers: self.offers.clone(),
-            offer_vals: self.offer_vals.clone(),
-            offer_chips: self.offer_chips.clone(),
-            asks: self.asks.clone(),
-            ask_vals: self.ask_vals.clone(),
-            ask_next: self.ask_next,
-            used_turn: self.used_turn.clone(),
-            used_round: self.used_round.clone(),
-            groups_used: self.groups_used.clone(),
-            seen_turn: self.seen_turn,
-            seen_round: self.seen_round,
-            listens: self.listens,
             depth: self.depth,
-            static_aggs: self.static_aggs.clone(),
-            static_free: self.static_free.clone(),
-            static_vals: self.static_vals.clone(),
-            guards: self.guards.clone(),
-            static_parts: self.static_parts.clone(),
-            static_memo: self.static_memo.clone(),
-            code: self.code.clone(),
             subsets: self.subsets.clone(),
             chosen: self.chosen.clone(),
             scratch: Vec::new(),
-            forced_reads: self.forced_reads,
-            forced_quiet: self.forced_quiet,
         }
     }
 
     fn clone_from(&mut self, src: &Interp) {
-        let same_map = match (&self.map, &src.map) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        if !Arc::ptr_eq(&self.prog, &src.prog) || !same_map {
+        if !Arc::ptr_eq(&self.prog, &src.prog) || !Arc::ptr_eq(&self.memo, &src.memo) {
             *self = src.clone();
             return;
         }
@@ -69,52 +41,26 @@ impl Clone for Interp {
         // program and the map alone are left as they are.
         let Interp {
             prog: _,
-            map: _,
-            attr_vals: _,
-            slot_counts: _,
-            all_squares: _,
-            slot_squares: _,
-            strings,
-            attr_index: _,
+            code: _,
+            prep: _,
+            memo: _,
+            run,
+            caches,
             frame,
             base,
             lists,
             n_lists,
             ops,
             budget_turn,
-            actions_this_turn,
             current,
-            names: _,
-            feature_cache,
-            offers,
-            offer_vals,
-            offer_chips,
-            asks,
-            ask_vals,
-            ask_next,
-            used_turn,
-            used_round,
-            groups_used,
-            seen_turn,
-            seen_round,
-            listens: _,
             depth,
-            static_aggs: _,
-            static_free: _,
-            static_vals: _,
-            guards: _,
-            static_parts: _,
-            static_memo: _,
-            code: _,
             // Work lists only: nothing in them outlives an enumeration.
             subsets: _,
             chosen: _,
             scratch: _,
-            forced_reads: _,
-            forced_quiet,
         } = src;
-        // Player names live among the strings.
-        self.strings.clone_from(strings);
+        copy_run(&mut self.run, run);
+        copy_caches(&mut self.caches, caches);
         self.frame.clone_from(frame);
         self.base = *base;
         // Only the lists in use: those past `n_lists` are free, and cleared before reuse.
@@ -127,21 +73,54 @@ impl Clone for Interp {
         self.n_lists = *n_lists;
         self.ops = *ops;
         self.budget_turn = *budget_turn;
-        self.actions_this_turn = *actions_this_turn;
         self.current = *current;
-        self.feature_cache = *feature_cache;
-        self.offers.clone_from(offers);
-        self.offer_vals.clone_from(offer_vals);
-        self.offer_chips.clone_from(offer_chips);
-        self.asks.clone_from(asks);
-        self.ask_vals.clone_from(ask_vals);
-        self.ask_next = *ask_next;
-        self.used_turn.clone_from(used_turn);
-        self.used_round.clone_from(used_round);
-        self.groups_used.clone_from(groups_used);
-        self.seen_turn = *seen_turn;
-        self.seen_round = *seen_round;
         self.depth = *depth;
-        self.forced_quiet = *forced_quiet;
     }
+}
+
+/// Copies a game's run state into buffers `to` keeps.
+fn copy_run(to: &mut RunState, from: &RunState) {
+    let RunState {
+        strings,
+        actions_this_turn,
+        offers,
+        offer_vals,
+        offer_chips,
+        asks,
+        ask_vals,
+        ask_next,
+        used_turn,
+        used_round,
+        groups_used,
+        seen_turn,
+        seen_round,
+    } = from;
+    // Player names live among the strings.
+    to.strings.clone_from(strings);
+    to.actions_this_turn = *actions_this_turn;
+    to.offers.clone_from(offers);
+    to.offer_vals.clone_from(offer_vals);
+    to.offer_chips.clone_from(offer_chips);
+    to.asks.clone_from(asks);
+    to.ask_vals.clone_from(ask_vals);
+    to.ask_next = *ask_next;
+    to.used_turn.clone_from(used_turn);
+    to.used_round.clone_from(used_round);
+    to.groups_used.clone_from(groups_used);
+    to.seen_turn = *seen_turn;
+    to.seen_round = *seen_round;
+}
+
+/// Copies the caches that follow the game; the map-only memos `to` has stay (they hold for any game
+/// on this map).
+fn copy_caches(to: &mut Caches, from: &Caches) {
+    let Caches {
+        feature,
+        attr_index: _,
+        static_vals: _,
+        static_memo: _,
+        forced_quiet,
+    } = from;
+    to.feature = *feature;
+    to.forced_quiet = *forced_quiet;
 }

@@ -195,7 +195,7 @@ impl Interp {
 
     /// Whether rule `r` can run for this trigger: false when its guard's test is false.
     pub(super) fn reaches(&mut self, st: &mut State, r: usize, t: Trigger, ctx: &Ctx) -> bool {
-        let (slot, kind_of, want, equal) = match self.guards.get(r).copied().flatten() {
+        let (slot, kind_of, want, equal) = match self.prep.guards.get(r).copied().flatten() {
             None => return true,
             Some(Guard::Chips { slot }) => {
                 return match Self::trigger_value(st, t, ctx, slot) {
@@ -225,13 +225,14 @@ impl Interp {
 
     /// What the memo knows of rule `r`'s static parts for this trigger's square.
     pub(super) fn static_known(&self, st: &State, r: usize, t: Trigger, ctx: &Ctx) -> Known {
-        let Some(Some(part)) = self.static_parts.get(r) else {
+        let Some(Some(part)) = self.prep.static_parts.get(r) else {
             return Known::Nothing;
         };
         let Value::Square(c) = Self::trigger_value(st, t, ctx, part.slot) else {
             return Known::Nothing;
         };
         match self
+            .caches
             .static_memo
             .get(r)
             .and_then(|m| m.get(c as usize))
@@ -246,8 +247,8 @@ impl Interp {
     /// Evaluates rule `r`'s static parts (its trigger values bound) and remembers the answer for
     /// square `cell`.
     pub(super) fn learn_static(&mut self, st: &mut State, r: usize, cell: u32) -> R<bool> {
-        let parts = self.static_parts.clone();
-        let Some(Some(part)) = parts.get(r) else {
+        let prep = self.prep.clone();
+        let Some(Some(part)) = prep.static_parts.get(r) else {
             return Ok(true);
         };
         let mut all = true;
@@ -257,10 +258,10 @@ impl Interp {
                 break;
             }
         }
-        if self.static_memo.len() <= r {
-            self.static_memo.resize(r + 1, Vec::new());
+        if self.caches.static_memo.len() <= r {
+            self.caches.static_memo.resize(r + 1, Vec::new());
         }
-        let memo = &mut self.static_memo[r];
+        let memo = &mut self.caches.static_memo[r];
         if memo.len() <= cell as usize {
             memo.resize(st.board.square.len().max(cell as usize + 1), 0);
         }
@@ -335,12 +336,12 @@ mod tests {
             let r = interp.prog.rules.iter().position(|r| r.name == name);
             r.expect("a rule of the probe")
         };
-        assert!(plain.static_parts.iter().all(|p| p.is_none()));
+        assert!(plain.prep.static_parts.iter().all(|p| p.is_none()));
         // `t` is static as a whole, `u` up to its score; `s` up to `covered`.
         let parts: Vec<usize> = ["s", "t", "u"]
             .iter()
             .map(|n| {
-                interp.static_parts[at(n)]
+                interp.prep.static_parts[at(n)]
                     .as_ref()
                     .map_or(0, |p| p.conds.len())
             })
@@ -348,7 +349,7 @@ mod tests {
         assert_eq!(parts, vec![2, 2, 1]);
         // Squares were remembered both ways.
         for n in ["s", "t", "u"] {
-            let m = &interp.static_memo[at(n)];
+            let m = &interp.caches.static_memo[at(n)];
             assert!(m.contains(&2) && m.contains(&1), "{n}");
         }
     }

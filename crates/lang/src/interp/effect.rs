@@ -40,7 +40,7 @@ impl Interp {
                             .board
                             .square
                             .get(cell as usize)
-                            .and_then(|&sq| self.slot_counts.get(sq as usize))
+                            .and_then(|&sq| self.memo.slot_counts.get(sq as usize))
                             .copied()
                             .unwrap_or(0);
                         let s = if n == 1 { "" } else { "s" };
@@ -57,7 +57,7 @@ impl Interp {
             st.move_chip(c, dest, up);
             // A gain is a chip that enters a player's hand from elsewhere (as `carto sim` counts
             // chips gained): turning a chip over in its hand gains nothing.
-            let listens = self.listens[Trigger::Gained as usize];
+            let listens = self.prep.listens[Trigger::Gained as usize];
             if let (Place::Hand(p), true, false) = (dest, listens, from == Some(dest)) {
                 let ctx = Ctx {
                     player: p,
@@ -82,7 +82,7 @@ impl Interp {
         // score changes none of them, so the facts the engine gave a `scored` rule hold on (the
         // agents' read-only valuation relies on it: `agent::points`).
         if b != Builtin::Score {
-            self.feature_cache = Default::default();
+            self.caches.feature = Default::default();
         }
         match b.run() {
             Run::Effect(run) => run(self, st, a),
@@ -160,7 +160,12 @@ impl Interp {
     /// `log(text)`: a note in the game log.
     pub(crate) fn log(&mut self, st: &mut State, a: &[Value]) -> R<()> {
         if let Value::Str(s) = arg(a, 0) {
-            let text = self.strings.get(s as usize).cloned().unwrap_or_default();
+            let text = self
+                .run
+                .strings
+                .get(s as usize)
+                .cloned()
+                .unwrap_or_default();
             let who = st.acting();
             st.push(who, crate::state::EvKind::Note(text));
         }

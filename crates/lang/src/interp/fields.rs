@@ -69,13 +69,13 @@ impl SquareFlag {
 
 impl Interp {
     pub(super) fn feature(&mut self, st: &mut State, root: u32) -> FeatureInfo {
-        if self.feature_cache.kind.is_some()
-            && st.board.features.find(self.feature_cache.root) == root
+        if self.caches.feature.kind.is_some()
+            && st.board.features.find(self.caches.feature.root) == root
         {
-            return self.feature_cache;
+            return self.caches.feature;
         }
         let info = st.feature_info(root);
-        self.feature_cache = info;
+        self.caches.feature = info;
         info
     }
 
@@ -283,6 +283,6 @@ impl Interp {
         cell: u32,
     ) -> Option<&'a crate::map::Square> {
         let sq = *st.board.square.get(cell as usize)?;
-        self.map.as_ref()?.squares.get(sq as usize)
+        self.memo.map.as_ref()?.squares.get(sq as usize)
     }
 }

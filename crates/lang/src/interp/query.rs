@@ -21,7 +21,7 @@ impl Interp {
             .board
             .square
             .get(cell as usize)
-            .and_then(|&sq| self.slot_counts.get(sq as usize))
+            .and_then(|&sq| self.memo.slot_counts.get(sq as usize))
             .copied()
             .unwrap_or(0)
             .min(16);
@@ -153,16 +153,16 @@ impl Interp {
 
     /// `squares()`: every square of the map.
     pub(crate) fn all_squares_query(&mut self) -> Value {
-        self.ops += self.all_squares.len() as u64 / 8;
+        self.ops += self.memo.all_squares.len() as u64 / 8;
         let l = self.new_list();
-        self.lists[l as usize].extend_from_slice(&self.all_squares);
+        self.lists[l as usize].extend_from_slice(&self.memo.all_squares);
         Value::List(l)
     }
 
     /// `slot_squares()`: the squares with chip slots.
     pub(crate) fn slot_squares_query(&mut self) -> Value {
         let l = self.new_list();
-        self.lists[l as usize].extend_from_slice(&self.slot_squares);
+        self.lists[l as usize].extend_from_slice(&self.memo.slot_squares);
         Value::List(l)
     }
 
@@ -172,6 +172,7 @@ impl Interp {
             return Err(self.fail("squares_with needs an attribute name"));
         };
         let i = match self
+            .caches
             .attr_index
             .iter()
             .position(|(n, v, _)| *n == name && *v == a[1])
@@ -179,13 +180,13 @@ impl Interp {
             Some(i) => i,
             None => {
                 let cells = self.index_attr(st, name, a[1])?;
-                self.attr_index.push((name, a[1], cells));
-                self.attr_index.len() - 1
+                self.caches.attr_index.push((name, a[1], cells));
+                self.caches.attr_index.len() - 1
             }
         };
-        self.ops += self.attr_index[i].2.len() as u64 / 8;
+        self.ops += self.caches.attr_index[i].2.len() as u64 / 8;
         let l = self.new_list();
-        self.lists[l as usize].extend_from_slice(&self.attr_index[i].2);
+        self.lists[l as usize].extend_from_slice(&self.caches.attr_index[i].2);
         Ok(Value::List(l))
     }
 
@@ -287,6 +288,7 @@ impl Interp {
             return Err(self.fail("`has` needs a square and an attribute name"));
         };
         let name = self
+            .run
             .strings
             .get(name as usize)
             .map(String::as_str)
@@ -368,15 +370,20 @@ impl Interp {
 
     /// The squares whose map attribute `name` (a string index) equals `want`, in map order.
     pub(super) fn index_attr(&self, st: &State, name: u32, want: Value) -> R<Vec<Value>> {
-        let name = self.strings.get(name as usize).cloned().unwrap_or_default();
-        let Some(map) = &self.map else {
+        let name = self
+            .run
+            .strings
+            .get(name as usize)
+            .cloned()
+            .unwrap_or_default();
+        let Some(map) = &self.memo.map else {
             return Err(self.fail("squares_with: the endless table has no map attributes"));
         };
         if !map.squares.iter().any(|s| s.attrs.contains_key(&name)) {
             return Err(self.fail(format!("the map has no square attribute `{name}`")));
         }
         let mut out = Vec::new();
-        for &v in &self.all_squares {
+        for &v in &self.memo.all_squares {
             let Value::Square(c) = v else { continue };
             let Some(sq) = st
                 .board
@@ -391,7 +398,7 @@ impl Interp {
                 Some(AttrValue::Bool(b)) => Value::Bool(*b),
                 Some(AttrValue::Str(t)) => match self.prog.colours.iter().position(|c| c == t) {
                     Some(i) => Value::Colour(i as u8),
-                    None => match self.strings.iter().position(|x| x == t) {
+                    None => match self.run.strings.iter().position(|x| x == t) {
                         Some(i) => Value::Str(i as u32),
                         None => continue,
                     },
@@ -406,7 +413,7 @@ impl Interp {
     }
 
     pub(crate) fn connects_abroad(&self, st: &State, t: u32) -> bool {
-        let (Some(map), Some(p)) = (&self.map, st.board.placed.get(t as usize)) else {
+        let (Some(map), Some(p)) = (&self.memo.map, st.board.placed.get(t as usize)) else {
             return false;
         };
         let (x, y) = st.board.xy(p.cell);

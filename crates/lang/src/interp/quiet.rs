@@ -80,7 +80,7 @@ impl Interp {
         let code = self.code.clone();
         // What every forced `when` reads together (worked out once): when that has neither, no
         // single one has, and each need not be looked at again.
-        let all = self.forced_reads.0;
+        let all = self.prep.forced_reads.0;
         let each = all.has(Reads::UNKNOWN) || all.has(Reads::TILES);
         for (ai, a) in prog.actions.iter().enumerate() {
             if a.phase.is_some() {

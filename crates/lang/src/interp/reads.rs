@@ -115,7 +115,8 @@ impl Interp {
     /// Whether the last forced check with this current player found nothing and nothing it read
     /// has changed since.
     pub(super) fn forced_still_quiet(&self, st: &State) -> bool {
-        self.forced_quiet
+        self.caches
+            .forced_quiet
             .get(st.current as usize)
             .copied()
             .flatten()
@@ -124,7 +125,7 @@ impl Interp {
 
     /// Forgets the quiet check of the current player (a check runs again).
     pub(super) fn forget_forced_quiet(&mut self, st: &State) {
-        if let Some(q) = self.forced_quiet.get_mut(st.current as usize) {
+        if let Some(q) = self.caches.forced_quiet.get_mut(st.current as usize) {
             *q = None;
         }
     }
@@ -133,15 +134,15 @@ impl Interp {
     /// what it read is known.
     pub(super) fn note_forced_quiet(&mut self, st: &State, when_only: bool) {
         let reads = if when_only {
-            self.forced_reads.0
+            self.prep.forced_reads.0
         } else {
-            self.forced_reads.1
+            self.prep.forced_reads.1
         };
         let quiet = (!reads.has(Reads::UNKNOWN)).then(|| Quiet {
             facts: Facts::now(st),
             reads,
         });
-        if let Some(q) = self.forced_quiet.get_mut(st.current as usize) {
+        if let Some(q) = self.caches.forced_quiet.get_mut(st.current as usize) {
             *q = quiet;
         }
     }

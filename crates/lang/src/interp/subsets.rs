@@ -117,8 +117,8 @@ impl Interp {
                     None => true,
                 };
                 if pass {
-                    let start = self.offer_chips.len() as u32;
-                    self.offer_chips.extend(&s.ids);
+                    let start = self.run.offer_chips.len() as u32;
+                    self.run.offer_chips.extend(&s.ids);
                     chosen.push(Chosen::Chips {
                         start,
                         len: s.ids.len() as u32,

@@ -67,6 +67,7 @@ impl Interp {
             Value::Square(c) => {
                 let sq = st.board.square.get(c as usize).copied().unwrap_or(NONE);
                 Ok(self
+                    .memo
                     .attr_vals
                     .get(a as usize)
                     .and_then(|vals| vals.get(sq as usize))
