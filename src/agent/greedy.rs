@@ -21,10 +21,15 @@
 //! (`quiet::chips_unread_after_placement`: scoring by facts, no rule on anything but a tile placed
 //! or drawn and the scoring, forced actions that only move chips), a decision whose options to be
 //! played in copies each only move chips or pass (`quiet::chip_actions`: a chip laid back on the
-//! map, say) gives every one of them the value of one, played once.
+//! map, say) gives every one of them the value of one, played once. Where, besides, the `placed`
+//! rules read and do only what the square settles (`quiet::placed_rules_by_square`: the chips on
+//! it, covered squares, map facts; scores and chip moves) and no rule is about a tile's sides, a
+//! placement played in a copy (one collecting a chip, say) teaches the points its rules gave on
+//! that square (the copy's scores minus the board preview's): every other rotation on the square
+//! is the preview's outcome plus those points.
 
 use super::lookahead::{finish_quietly, margin, quiet_option, Scratch};
-use super::points::FeaturePoints;
+use super::points::{FeaturePoints, Points};
 use super::quiet;
 use super::value::{Outcome, Preview};
 use super::{Agent, View};
@@ -56,6 +61,12 @@ pub struct Greedy {
     chips_only: Vec<bool>,
     /// Actions that only move chips (see `quiet::chip_actions`), decided with `rules`.
     chip_actions: Vec<bool>,
+    /// The scores and spare followers the last option played in a copy was valued by (`None`
+    /// with more than 8 players).
+    copy_out: Option<(Points, u32)>,
+    /// Per square of this decision where a placement was played in a copy, the points its rules
+    /// gave (the copy's scores minus the preview's): see `values`.
+    square_points: Vec<(u32, Points)>,
     /// Whether no `returned` rule would run for any follower returning in this decision (worked
     /// out when first needed).
     returns_quiet: Option<bool>,
@@ -98,6 +109,9 @@ struct Rules {
     /// Once the turn's tile is placed, where chips lie changes no value
     /// (`quiet::chips_unread_after_placement`).
     chips_unread: bool,
+    /// A placement's rules give the same points at every rotation on one square
+    /// (`quiet::placed_rules_by_square`).
+    by_square: bool,
 }
 
 /// The value of a final position for `me`: the lead over the best other player, and the followers
@@ -119,6 +133,7 @@ impl Greedy {
                 copying: true,
                 end_read: false,
                 chips_unread: false,
+                by_square: false,
             }),
             ..Greedy::default()
         }
@@ -157,6 +172,7 @@ impl Greedy {
         last: bool,
     ) -> Result<f64, GameError> {
         let me = view.me();
+        self.copy_out = None;
         let copying = self.rules.is_some_and(|r| r.copying);
         let g = if copying {
             view.sample(&mut self.scratch, &mut world.clone())
@@ -225,13 +241,22 @@ impl Greedy {
                 for (k, (was, is)) in now.enumerate().take(o.scores.len()) {
                     o.scores[k] += is.score - was.score;
                 }
+                self.copy_out = Some((o.scores, spare));
                 return Ok(worth(lead(&o, g.st.players.len(), me), left, spare));
             }
             self.after.load(g, me, &mut self.points)?;
             let o = self.after.as_it_stands();
+            self.copy_out = Some((o.scores, spare));
             return Ok(worth(lead(&o, g.st.players.len(), me), left, spare));
         }
         finish_quietly(g)?;
+        if g.st.players.len() <= 8 {
+            let mut scores: Points = [0; 8];
+            for (s, p) in scores.iter_mut().zip(&g.st.players) {
+                *s = p.score;
+            }
+            self.copy_out = Some((scores, spare));
+        }
         Ok(worth(margin(g, me), left, spare))
     }
 
@@ -347,6 +372,7 @@ impl Greedy {
             copying: false,
             end_read: quiet::end_allows(game),
             chips_unread: quiet::chips_unread_after_placement(game),
+            by_square: quiet::placed_rules_by_square(game),
         });
         self.sampled = false;
         self.scratch_of_sample = false;
@@ -383,10 +409,52 @@ impl Greedy {
             }
             return Ok(&self.values);
         }
+        // A placement whose rules give what its square settles (chips collected, say) is the
+        // preview's outcome plus those rules' points, the same at every rotation on the square:
+        // learnt from the first one played in a copy.
+        let by_square = rules.by_square
+            && self.preview_ready
+            && game.st.placed_now == NONE
+            && !game.st.extra_turn_pending
+            && !game.is_asked();
+        self.square_points.clear();
+        let seats = game.st.players.len();
         for k in 0..self.copied.len() {
             let i = self.copied[k];
             let last = k + 1 == self.copied.len();
+            let opt = game.options[i];
+            let read = match opt {
+                Opt::Place { cell, .. } if by_square => self
+                    .preview
+                    .outcome(game, opt, me, &mut self.points)?
+                    .map(|o| (cell, o)),
+                _ => None,
+            };
+            let Some((cell, o)) = read else {
+                self.values[i] = self.value_in_copy(view, i, left, &world, last)?;
+                continue;
+            };
+            if let Some((_, points)) = self.square_points.iter().find(|(c, _)| *c == cell) {
+                let mut scores = o.scores;
+                for (s, p) in scores.iter_mut().zip(points) {
+                    *s += p;
+                }
+                let o = Outcome { scores, ..o };
+                self.values[i] = worth(lead(&o, seats, me), left, o.spare);
+                continue;
+            }
             self.values[i] = self.value_in_copy(view, i, left, &world, last)?;
+            if let Some((scores, _)) = self.copy_out.filter(|&(_, spare)| spare == o.spare) {
+                let mut points: Points = [0; 8];
+                for (p, (s, r)) in points
+                    .iter_mut()
+                    .zip(scores.iter().zip(&o.scores))
+                    .take(seats)
+                {
+                    *p = s - r;
+                }
+                self.square_points.push((cell, points));
+            }
         }
         Ok(&self.values)
     }
@@ -430,18 +498,20 @@ mod tests {
     use super::*;
     use crate::variant::{bundled_variants, load_variant};
 
-    /// Where the rules let chip moves go unread after the tile is placed, a decision whose copied
-    /// options each only move chips is valued once for all: every option's value must be the one
-    /// a greedy playing each option in its own copy gives. Whole games of every bundled variant
-    /// whose rules allow it, checked at each such decision (the others are played, not checked).
+    /// Options valued without a copy of their own (a decision's options that each only move chips,
+    /// valued once for all; a placement's rules' points learnt at one rotation on a square) must
+    /// be worth what a greedy playing each option in its own copy gives. Whole games of every
+    /// bundled variant whose rules allow either, checked at each decision where either was used
+    /// (every option of it compared).
     #[test]
-    fn options_that_only_move_chips_are_worth_what_each_played_in_a_copy_is_worth() {
-        let mut checked = 0;
+    fn options_valued_without_a_copy_of_their_own_are_worth_what_each_played_in_a_copy_is_worth() {
+        let (mut moves, mut squares) = (0, 0);
         for (name, _) in bundled_variants() {
             let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
             let names = ["ann".to_string(), "bob".to_string()];
             let mut game = v.new_game(v.config.clone(), &names, 7, false).unwrap();
-            if !quiet::chips_unread_after_placement(&game) {
+            if !quiet::chips_unread_after_placement(&game) && !quiet::placed_rules_by_square(&game)
+            {
                 continue;
             }
             let mut rng = Rng::new(7).fork();
@@ -450,16 +520,29 @@ mod tests {
                 let view = View::of(&game);
                 let mut g = Greedy::default();
                 g.values(&view).unwrap();
-                if g.copied.len() > 1 && g.copied_move_chips_only(&game) {
+                let moved = g.copied.len() > 1 && g.copied_move_chips_only(&game);
+                let placements = g
+                    .copied
+                    .iter()
+                    .filter(|&&i| matches!(game.options[i], Opt::Place { .. }))
+                    .count();
+                let by_square = g.rules.is_some_and(|r| r.by_square)
+                    && !g.square_points.is_empty()
+                    && placements > g.square_points.len();
+                if moved || by_square {
                     let mut each = Greedy::copying();
                     assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
-                    checked += 1;
+                    moves += usize::from(moved);
+                    squares += usize::from(by_square);
                 }
                 let i = player.choose(&view, &mut rng).unwrap();
                 game.choose(i).unwrap();
             }
         }
-        // Some decisions had such options.
-        assert!(checked > 5, "{checked} decisions checked");
+        // Both ways were taken at some decisions.
+        assert!(
+            moves > 5 && squares > 5,
+            "{moves} and {squares} decisions checked"
+        );
     }
 }

@@ -93,6 +93,21 @@ pub fn chips_unread_after_placement(game: &Game<Interp>) -> bool {
             .all(|a| moves_chips_only(&a.body.stmts))
 }
 
+/// Whether a placement is worth, at every rotation on one square, what the board preview reads for
+/// it plus the points its rules gave at one rotation (`Greedy::values`): where chips lie is read by
+/// nothing after the placement ([`chips_unread_after_placement`]), no rule listens to a tile's side
+/// next to a square or at a border exit (`adjacent`, `abroad`: they read how the tile is turned),
+/// and every `placed` rule reads and does only what its square settles
+/// (`Interp::rules_score_and_move_chips_by_square`: chips, covered squares, map facts; scores and
+/// chip moves).
+pub fn placed_rules_by_square(game: &Game<Interp>) -> bool {
+    let h = &game.hooks;
+    chips_unread_after_placement(game)
+        && !h.listens(Trigger::Adjacent)
+        && !h.listens(Trigger::Abroad)
+        && h.rules_score_and_move_chips_by_square(Trigger::Placed)
+}
+
 /// Per action of `game`'s program (by index), whether its body only moves, draws and shuffles chips
 /// (anywhere: on the map or off it) and logs: no score, no follower, no tile, no turn, no question.
 pub fn chip_actions(game: &Game<Interp>) -> Vec<bool> {

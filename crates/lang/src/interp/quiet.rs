@@ -7,8 +7,9 @@
 use super::dispatch::Known;
 use super::reads::{expr_reads, Reads};
 use super::{Interp, R};
+use crate::builtins::Builtin;
 use crate::game::{Ctx, GameError, Trigger};
-use crate::ir::Value;
+use crate::ir::{Stmt, Value};
 use crate::state::State;
 
 impl Interp {
@@ -67,6 +68,26 @@ impl Interp {
         Ok(true)
     }
 
+    /// Whether every rule listening to `t` reads, in its condition and its body, nothing but chips
+    /// (where they lie, which way up, their faces), which squares are covered, map facts,
+    /// parameters, constants and the values it binds (`reads`: no score, follower, feature, tile or
+    /// turn fact), and does nothing but score, move, draw and shuffle chips and log (no follower,
+    /// tile or turn effect, no question). Fired for one square by one player, each such rule then
+    /// runs alike whatever tile covers the square and however it is turned, and changes nothing
+    /// but scores and chips.
+    pub fn rules_score_and_move_chips_by_square(&self, t: Trigger) -> bool {
+        let prog = &self.prog;
+        let settled = |e: &crate::ir::Expr| {
+            let r = expr_reads(e);
+            !r.has(Reads::UNKNOWN) && !r.has(Reads::TURN)
+        };
+        prog.rules_for(t).iter().all(|&r| {
+            let rule = &prog.rules[r as usize];
+            rule.when.as_ref().is_none_or(settled)
+                && scores_and_moves_chips(&rule.body.stmts, &settled)
+        })
+    }
+
     /// Whether no forced action can apply to the current player while the chips stay as they are
     /// (tiles, scores and followers may change): every forced action has a `when`, no limit, and a
     /// `when` that reads nothing but chips, map facts, parameters and the player, and that `when`
@@ -114,4 +135,27 @@ impl Interp {
         }
         Ok(true)
     }
+}
+
+/// Whether `stmts` do nothing but score, move, draw and shuffle chips and log, with every
+/// expression `settled`.
+fn scores_and_moves_chips(stmts: &[Stmt], settled: &dyn Fn(&crate::ir::Expr) -> bool) -> bool {
+    stmts.iter().all(|s| match s {
+        Stmt::Let(_, e) => settled(e),
+        Stmt::If(arms, other) => {
+            arms.iter()
+                .all(|(c, b)| settled(c) && scores_and_moves_chips(b, settled))
+                && other
+                    .as_deref()
+                    .is_none_or(|b| scores_and_moves_chips(b, settled))
+        }
+        Stmt::For(_, e, b) => settled(e) && scores_and_moves_chips(b, settled),
+        Stmt::Effect(b, args, _) => {
+            matches!(
+                b,
+                Builtin::Score | Builtin::Move | Builtin::Draw | Builtin::Shuffle | Builtin::Log
+            ) && args.iter().all(settled)
+        }
+        Stmt::Ask { .. } => false,
+    })
 }
