@@ -345,12 +345,7 @@ impl<'a> Lower<'a> {
     /// The operands `items`, as a span of `Plan::args`.
     fn args<'e>(&mut self, items: impl IntoIterator<Item = &'e Expr>) -> Span {
         let ids: Vec<Arg> = items.into_iter().map(|x| self.arg(x)).collect();
-        let start = self.plan.args.len() as u32;
-        self.plan.args.extend_from_slice(&ids);
-        Span {
-            start,
-            len: ids.len() as u32,
-        }
+        span_of(&mut self.plan.args, &ids)
     }
 
     /// Lowers one expression to a value node.
@@ -443,22 +438,8 @@ impl<'a> Lower<'a> {
                 Some((slot, atoms, rest)) => {
                     let rest: Vec<TestId> = rest.into_iter().map(|x| self.test(x, false)).collect();
                     let written = (self.test(a, false), self.test(b, false));
-                    let atoms = {
-                        let start = self.plan.atoms.len() as u32;
-                        self.plan.atoms.extend_from_slice(&atoms);
-                        Span {
-                            start,
-                            len: atoms.len() as u32,
-                        }
-                    };
-                    let rest = {
-                        let start = self.plan.parts.len() as u32;
-                        self.plan.parts.extend_from_slice(&rest);
-                        Span {
-                            start,
-                            len: rest.len() as u32,
-                        }
-                    };
+                    let atoms = span_of(&mut self.plan.atoms, &atoms);
+                    let rest = span_of(&mut self.plan.parts, &rest);
                     self.plan.chains.push(SquareChain {
                         slot,
                         atoms,
@@ -553,12 +534,7 @@ impl<'a> Lower<'a> {
     /// Lowers statements to a block (a span of `Plan::ops`).
     fn block(&mut self, stmts: &[Stmt]) -> Span {
         let ops: Vec<Op> = stmts.iter().map(|s| self.stmt(s)).collect();
-        let start = self.plan.ops.len() as u32;
-        self.plan.ops.extend_from_slice(&ops);
-        Span {
-            start,
-            len: ops.len() as u32,
-        }
+        span_of(&mut self.plan.ops, &ops)
     }
 
     fn stmt(&mut self, s: &Stmt) -> Op {
@@ -570,15 +546,7 @@ impl<'a> Lower<'a> {
                     .map(|(c, b)| (self.test(c, true), self.block(b)))
                     .collect();
                 let otherwise = otherwise.as_deref().map(|b| self.block(b));
-                let start = self.plan.branches.len() as u32;
-                self.plan.branches.extend_from_slice(&bs);
-                Op::If(
-                    Span {
-                        start,
-                        len: bs.len() as u32,
-                    },
-                    otherwise,
-                )
+                Op::If(span_of(&mut self.plan.branches, &bs), otherwise)
             }
             Stmt::For(slot, x, body) => Op::For(*slot, self.arg(x), self.block(body)),
             Stmt::Effect(b, args, _) => Op::Effect(*b, self.args(args.iter().take(4))),
@@ -588,6 +556,17 @@ impl<'a> Lower<'a> {
                 args: self.args(args),
             },
         }
+    }
+}
+
+/// Appends `items` to a side table of the plan: their span there. Items are lowered into a list
+/// first (lowering one may append to the same table), then appended together.
+fn span_of<T: Copy>(table: &mut Vec<T>, items: &[T]) -> Span {
+    let start = table.len() as u32;
+    table.extend_from_slice(items);
+    Span {
+        start,
+        len: items.len() as u32,
     }
 }
 
