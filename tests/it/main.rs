@@ -44,6 +44,8 @@ mod maps;
 mod maps_variants_a;
 #[path = "../maps_variants_b.rs"]
 mod maps_variants_b;
+#[path = "../oracle.rs"]
+mod oracle;
 #[path = "../principles.rs"]
 mod principles;
 #[path = "../range_bounds.rs"]

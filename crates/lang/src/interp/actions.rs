@@ -94,9 +94,11 @@ impl Interp {
         if let Some(r) = a.limits.iter().find_map(|l| self.limit_refusal(st, ai, l)) {
             return Ok(Some(format!("action `{word}` is refused by its {r}")));
         }
+        // An asked action's `when` reads the asked player and the action's parameters, which only
+        // its `ask` gives: outside it, the condition is not run (it would read nothing that holds).
         let false_part = match &a.when {
-            Some(_) => self.false_part(st, ai, a)?,
-            None => None,
+            Some(_) if a.phase != Some(Phase::Asked) => self.false_part(st, ai, a)?,
+            _ => None,
         };
         if a.phase != now {
             let when = false_part
@@ -162,33 +164,35 @@ impl Interp {
     /// The first `and`-joined part of an action's `when` that is false now, as written; `None` when
     /// the condition holds.
     fn false_part(&mut self, st: &mut State, ai: usize, a: &Action) -> R<Option<String>> {
-        // The parts of the `when` as lowered, run by the executor that decides the offers, so the
-        // part named is the one that was false when the action was not offered.
-        let code = self.code.clone();
-        let parts = &code.action_parts[ai];
-        let texts = &a.when_text;
+        let Some(when) = self.code.action_when[ai] else {
+            return Ok(None);
+        };
+        // The `when` as lowered, run by the executor that decides the offers, in trace mode: the
+        // part named is the one that was false when the condition was run.
         self.begin((self.prog.rules.len() + ai) as u16, st.turn);
         let saved = self.enter(a.body.locals.max(2));
-        self.set(0, Value::Player(st.current))?;
-        let mut found = None;
-        for (i, &p) in parts.iter().enumerate() {
-            match self.truth(st, p) {
-                Ok(true) => {}
-                Ok(false) => {
-                    found = Some(match texts.get(i).filter(|_| texts.len() == parts.len()) {
-                        Some(t) => t.clone(),
-                        None => texts.join(" and "),
-                    });
-                    break;
-                }
-                Err(e) => {
-                    self.leave(saved);
-                    return Err(e);
-                }
-            }
+        let traced = self
+            .set(0, Value::Player(st.current))
+            .and_then(|()| self.truth_traced(st, when));
+        #[cfg(any(test, feature = "oracle"))]
+        if let (Ok((_, part)), Some(w)) = (&traced, &a.when) {
+            self.refusal_beside_walker(st, w, *part);
         }
         self.leave(saved);
-        Ok(found)
+        let Some(i) = traced?.1 else {
+            return Ok(None);
+        };
+        let texts = &a.when_text;
+        let mut parts = Vec::new();
+        if let Some(w) = &a.when {
+            w.conjuncts(&mut parts);
+        }
+        Ok(Some(
+            match texts.get(i).filter(|_| texts.len() == parts.len()) {
+                Some(t) => t.clone(),
+                None => texts.join(" and "),
+            },
+        ))
     }
 
     /// Which choice of an action named in `name` refuses it: the first word after the action's name

@@ -184,7 +184,7 @@ pub(super) fn static_aggregates(prog: &Program) -> Vec<(usize, Vec<Key>)> {
 
 impl Interp {
     /// An aggregate, from the memo when it is static.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "oracle"))]
     pub(super) fn aggregate_memo(&mut self, st: &mut State, e: &Expr) -> R<Value> {
         if self.prep.static_aggs.is_empty() {
             return self.aggregate(st, e);
@@ -373,7 +373,7 @@ impl Interp {
         }
     }
 
-    #[cfg(test)]
+    #[cfg(any(test, feature = "oracle"))]
     pub(super) fn aggregate(&mut self, st: &mut State, e: &Expr) -> R<Value> {
         let Expr::Aggregate {
             op,

@@ -1,8 +1,9 @@
 //! The tree walker: evaluates an expression of the checked program by walking its tree. Play runs
-//! the lowered plan (`lower`, `exec`); this stays, in tests only, as an oracle the executor is
-//! compared with.
+//! the lowered plan (`lower`, `exec`); this stays, in tests only (and under the `oracle` feature),
+//! as an oracle the executor is compared with (`oracle.rs`). It takes none of the lowering's
+//! shortcuts (counts read from the state, square flags read in place, the static-aggregate memo
+//! for an expression it was given a copy of): it is the plain meaning of each construct.
 
-use super::lower::{chip_count, Count};
 use super::{Interp, R};
 use crate::ast::BinOp;
 use crate::builtins::Builtin;
@@ -85,7 +86,15 @@ impl Interp {
                 Value::Player(p) => Value::Players(1 << (p & 7)),
                 v => v,
             },
-            _ => Value::Unit,
+            // Handled in `eval`.
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::Param(_)
+            | Expr::Field(..)
+            | Expr::Not(_)
+            | Expr::Binary(..)
+            | Expr::Call(..)
+            | Expr::Aggregate { .. } => return self.eval(st, e),
         })
     }
 
@@ -100,33 +109,13 @@ impl Interp {
     }
 
     /// Evaluates a builtin call: its arguments, then the query (an effect does its work, yielding
-    /// nothing). The tree walker's (a test oracle).
+    /// nothing). `len(x.chips)` lists the chips and counts them: the executor's counts read from
+    /// the state are compared with this.
     pub(super) fn call(&mut self, st: &mut State, b: Builtin, args: &[Expr]) -> R<Value> {
-        if let (Builtin::Len, [arg]) = (b, args) {
-            if let Some(n) = self.count_chips(st, arg)? {
-                return Ok(Value::Int(n as i64));
-            }
-        }
         let mut a = [Value::Unit; 4];
         for (i, e) in args.iter().enumerate().take(4) {
             a[i] = self.eval(st, e)?;
         }
         self.call_values(st, b, &a, args.len())
-    }
-
-    /// `len(square.chips)` and `len(chips(place))` from the counts the state keeps, without listing
-    /// the chips when it keeps one; `None` (nothing evaluated) for any other expression.
-    fn count_chips(&mut self, st: &mut State, arg: &Expr) -> R<Option<usize>> {
-        match chip_count(Builtin::Len, std::slice::from_ref(arg)) {
-            Some(Count::Square(x)) => {
-                let v = self.eval(st, x)?;
-                self.count_square_chips(st, v).map(Some)
-            }
-            Some(Count::Place(p)) => {
-                let v = self.eval(st, p)?;
-                self.count_place_chips(st, v).map(Some)
-            }
-            None => Ok(None),
-        }
     }
 }

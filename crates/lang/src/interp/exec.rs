@@ -34,10 +34,21 @@ impl Interp {
         }
     }
 
+    /// The value of a value node (compared with the tree walker's when the oracle is on: see
+    /// `oracle`).
+    #[inline(always)]
+    pub(super) fn value(&mut self, st: &mut State, id: CodeId) -> R<Value> {
+        #[cfg(any(test, feature = "oracle"))]
+        if !self.code.oracle.codes.is_empty() {
+            return self.value_beside_walker(st, id);
+        }
+        self.value_of(st, id)
+    }
+
     /// The value of a value node: a dispatch to the node kind's own function (a call each, as
     /// small as the node).
     #[inline(always)]
-    pub(super) fn value(&mut self, st: &mut State, id: CodeId) -> R<Value> {
+    pub(super) fn value_of(&mut self, st: &mut State, id: CodeId) -> R<Value> {
         match self.code.codes[id.0 as usize] {
             // A leaf counts its own operation, a condition its own.
             Code::Local(s) => self.leaf(Arg::Local(s)),
@@ -263,10 +274,21 @@ impl Interp {
         }
     }
 
+    /// The truth of a condition node (compared with the tree walker's when the oracle is on: see
+    /// `oracle`).
+    #[inline(always)]
+    pub(super) fn truth(&mut self, st: &mut State, id: TestId) -> R<bool> {
+        #[cfg(any(test, feature = "oracle"))]
+        if !self.code.oracle.tests.is_empty() {
+            return self.truth_beside_walker(st, id);
+        }
+        self.truth_of(st, id)
+    }
+
     /// The truth of a condition node: a dispatch to the node kind's own function. A node tested
     /// on its own (`root`) counts one operation.
     #[inline(always)]
-    pub(super) fn truth(&mut self, st: &mut State, id: TestId) -> R<bool> {
+    pub(super) fn truth_of(&mut self, st: &mut State, id: TestId) -> R<bool> {
         let (test, root) = self.code.tests[id.0 as usize];
         match test {
             Test::Value(c) => self.value_truth(st, c),
@@ -397,14 +419,7 @@ impl Interp {
             return Ok(self.truth(st, a)? && self.truth(st, b)?);
         };
         for k in chain.atoms.range() {
-            let holds = match self.code.atoms[k] {
-                Atom::Flag(f, negate) => self.square_flag(st, c, f) != negate,
-                Atom::Chips(op, k) => {
-                    let n = st.chip_count(Place::Square(c)).unwrap_or(0);
-                    int_compare(op, n as i64, k)
-                }
-            };
-            if !holds {
+            if !self.atom_holds(st, c, self.code.atoms[k]) {
                 return Ok(false);
             }
         }
@@ -415,6 +430,73 @@ impl Interp {
             }
         }
         Ok(true)
+    }
+
+    /// A square test read in place (see `lower::Atom`) of square `c`.
+    #[inline(always)]
+    fn atom_holds(&mut self, st: &State, c: u32, atom: Atom) -> bool {
+        match atom {
+            Atom::Flag(f, negate) => self.square_flag(st, c, f) != negate,
+            Atom::Chips(op, k) => {
+                let n = st.chip_count(Place::Square(c)).unwrap_or(0);
+                int_compare(op, n as i64, k)
+            }
+        }
+    }
+
+    /// Trace mode, for refusals: the truth of condition `id` (an action's `when`) as [`Self::truth`]
+    /// gives it, and which of its `and`-joined parts decided it: the index of the part that was
+    /// false (`None` when it holds). The `and`s and square chains that join the parts run here, in
+    /// the order and with the operations `truth` gives them; each part runs through `truth`. Play
+    /// never comes here: the trace costs nothing there.
+    pub(super) fn truth_traced(&mut self, st: &mut State, id: TestId) -> R<(bool, Option<usize>)> {
+        let mut part = 0;
+        let holds = self.traced(st, id, &mut part)?;
+        Ok((holds, (!holds).then_some(part)))
+    }
+
+    /// A node of the `and` spine of a traced condition; `part` counts the parts that held so far,
+    /// so when it gives false, `part` is the index of the part that was false.
+    fn traced(&mut self, st: &mut State, id: TestId, part: &mut usize) -> R<bool> {
+        let (test, root) = self.code.tests[id.0 as usize];
+        match test {
+            Test::And(a, b) => {
+                if root {
+                    self.tick()?;
+                }
+                Ok(self.traced(st, a, part)? && self.traced(st, b, part)?)
+            }
+            Test::SquareChain(i) => {
+                if root {
+                    self.tick()?;
+                }
+                let chain = self.code.chains[i as usize];
+                let Value::Square(c) = self.local(chain.slot) else {
+                    let (a, b) = chain.written;
+                    return Ok(self.traced(st, a, part)? && self.traced(st, b, part)?);
+                };
+                // The square tests are the chain's first parts, the rest the parts after them.
+                for k in chain.atoms.range() {
+                    if !self.atom_holds(st, c, self.code.atoms[k]) {
+                        return Ok(false);
+                    }
+                    *part += 1;
+                }
+                for k in chain.rest.range() {
+                    let t = self.code.parts[k];
+                    if !self.traced(st, t, part)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            // A part.
+            _ => {
+                let holds = self.truth(st, id)?;
+                *part += usize::from(holds);
+                Ok(holds)
+            }
+        }
     }
 
     /// A number read in place against a constant (see `lower::Against`): compared without making
@@ -592,7 +674,8 @@ mod tests {
     }
 
     /// Square tests read in place give what the tree-walking evaluator gives, on every cell of a
-    /// finished game (covered or not, with or without chips) and for a value that is no square.
+    /// finished game (covered or not, with or without chips) and for a value that is no square;
+    /// traced (refusals), the part they name is the first the walker finds false.
     #[test]
     fn square_chains_agree_with_the_evaluator() {
         let v = super::super::probe::variant("red 1 x 3", "");
@@ -650,11 +733,23 @@ mod tests {
                     "{e:?} at {c}"
                 );
                 seen[want as usize] += 1;
+                // The trace (refusals) names the first part the walker finds false.
+                let mut parts = Vec::new();
+                e.conjuncts(&mut parts);
+                let first_false = parts
+                    .iter()
+                    .position(|p| !me.bool(&mut st, p).expect("a square test"));
+                assert_eq!(
+                    me.truth_traced(&mut st, fast).expect("a square test"),
+                    (want, first_false),
+                    "{e:?} at {c}"
+                );
             }
             assert!(seen[0] > 0 && seen[1] > 0, "{e:?}: {seen:?}");
             // Not a square: both report it.
             me.set(1, Value::Int(3)).expect("a slot");
             assert!(me.bool(&mut st, e).is_err() && me.truth(&mut st, fast).is_err());
+            assert!(me.truth_traced(&mut st, fast).is_err());
             me.leave(saved);
             me.code = plan;
         }

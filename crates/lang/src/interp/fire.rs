@@ -23,10 +23,14 @@ impl Interp {
         for &r in prog.rules_for(t) {
             let rule = &prog.rules[r as usize];
             if !self.reaches(st, r as usize, t, ctx) {
+                #[cfg(any(test, feature = "oracle"))]
+                self.rule_beside_walker(st, r as usize, t, ctx, false)?;
                 continue;
             }
             let known = self.static_known(st, r as usize, t, ctx);
             if let Known::Is(false) = known {
+                #[cfg(any(test, feature = "oracle"))]
+                self.rule_beside_walker(st, r as usize, t, ctx, false)?;
                 continue;
             }
             self.begin(r as u16, st.turn);
@@ -41,6 +45,8 @@ impl Interp {
                     Some(w) => self.truth(st, w)?,
                     None => true,
                 };
+            #[cfg(any(test, feature = "oracle"))]
+            self.rule_beside_walker(st, r as usize, t, ctx, ok)?;
             if ok {
                 let body = self.code.rules[r as usize];
                 self.run_block(st, body)?;

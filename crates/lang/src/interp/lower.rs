@@ -226,8 +226,6 @@ pub(super) struct Plan {
     pub branches: Vec<(TestId, Span)>,
     pub rule_when: Vec<Option<TestId>>,
     pub action_when: Vec<Option<TestId>>,
-    /// Per action, the `and`-joined parts of its `when`, each tested on its own (refusals).
-    pub action_parts: Vec<Vec<TestId>>,
     /// Per action, per choice: the list it chooses from, its `where`, and the `size` of a
     /// chip-subset choice.
     pub choice_from: Vec<Vec<CodeId>>,
@@ -237,6 +235,9 @@ pub(super) struct Plan {
     pub setup: Vec<Span>,
     pub rules: Vec<Span>,
     pub actions: Vec<Span>,
+    /// Per node, the expression it was lowered from, kept while the oracle is on (`oracle.rs`).
+    #[cfg(any(test, feature = "oracle"))]
+    pub oracle: super::oracle::Sources,
 }
 
 /// Builds a [`Plan`]; `statics` are the addresses of the program's static aggregates, sorted (see
@@ -244,6 +245,9 @@ pub(super) struct Plan {
 pub(super) struct Lower<'a> {
     statics: &'a [usize],
     pub plan: Plan,
+    /// Whether each node keeps the expression it was lowered from (the oracle is on).
+    #[cfg(any(test, feature = "oracle"))]
+    keep: bool,
 }
 
 /// Lowers the whole program.
@@ -258,17 +262,6 @@ pub(super) fn lower_program<'a>(prog: &Program, statics: &'a [usize]) -> Lower<'
         .actions
         .iter()
         .map(|a| a.when.as_ref().map(|w| lw.test(w, true)))
-        .collect();
-    let action_parts = prog
-        .actions
-        .iter()
-        .map(|a| {
-            let mut parts = Vec::new();
-            if let Some(w) = &a.when {
-                w.conjuncts(&mut parts);
-            }
-            parts.into_iter().map(|p| lw.test(p, true)).collect()
-        })
         .collect();
     let mut choice_from = Vec::new();
     let mut choice_filter = Vec::new();
@@ -301,7 +294,6 @@ pub(super) fn lower_program<'a>(prog: &Program, statics: &'a [usize]) -> Lower<'
     let p = &mut lw.plan;
     p.rule_when = rule_when;
     p.action_when = action_when;
-    p.action_parts = action_parts;
     p.choice_from = choice_from;
     p.choice_filter = choice_filter;
     p.choice_size = choice_size;
@@ -316,16 +308,32 @@ impl<'a> Lower<'a> {
         Lower {
             statics,
             plan: Plan::default(),
+            #[cfg(any(test, feature = "oracle"))]
+            keep: super::oracle::enabled(),
         }
     }
 
-    fn push(&mut self, c: Code) -> CodeId {
+    /// A value node lowered from `_e`.
+    fn push(&mut self, c: Code, _e: &Expr) -> CodeId {
         self.plan.codes.push(c);
+        #[cfg(any(test, feature = "oracle"))]
+        if self.keep {
+            let n = self.plan.codes.len();
+            self.plan.oracle.codes.resize(n - 1, None);
+            self.plan.oracle.codes.push(Some(_e.clone()));
+        }
         CodeId(self.plan.codes.len() as u32 - 1)
     }
 
-    fn push_test(&mut self, t: Test, root: bool) -> TestId {
+    /// A condition node lowered from `_e`.
+    fn push_test(&mut self, t: Test, root: bool, _e: &Expr) -> TestId {
         self.plan.tests.push((t, root));
+        #[cfg(any(test, feature = "oracle"))]
+        if self.keep {
+            let n = self.plan.tests.len();
+            self.plan.oracle.tests.resize(n - 1, None);
+            self.plan.oracle.tests.push(Some(_e.clone()));
+        }
         TestId(self.plan.tests.len() as u32 - 1)
     }
 
@@ -398,7 +406,7 @@ impl<'a> Lower<'a> {
             Expr::Neg(x) => Code::Neg(self.arg(x)),
             Expr::ToPlayers(x) => Code::ToPlayers(self.arg(x)),
         };
-        self.push(c)
+        self.push(c, e)
     }
 
     /// A builtin call, through the patterns that pay.
@@ -476,7 +484,7 @@ impl<'a> Lower<'a> {
             },
             _ => Test::Value(self.code(e)),
         };
-        self.push_test(t, root)
+        self.push_test(t, root, e)
     }
 
     fn operand(&mut self, e: &Expr) -> Operand {

@@ -11,14 +11,16 @@ mod caches;
 mod copy;
 mod dispatch;
 mod effect;
-/// The tree walker: a test oracle for the executor (see `lower`/`exec`), not used in play.
-#[cfg(test)]
+/// The tree walker: a test oracle for the executor (see `lower`/`exec`, `oracle`), not used in play.
+#[cfg(any(test, feature = "oracle"))]
 mod eval;
 mod exec;
 mod fields;
 mod fire;
 mod lower;
 mod memo;
+#[cfg(any(test, feature = "oracle"))]
+pub mod oracle;
 mod prepared;
 #[cfg(test)]
 mod probe;
