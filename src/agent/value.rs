@@ -36,6 +36,9 @@ struct Standing {
     strength: [u32; 8],
     info: FeatureInfo,
     points: Points,
+    /// Monasteries: what it would score with one more tile around it (worked out when first
+    /// asked).
+    next_points: Option<Points>,
 }
 
 /// The final position an option leads to: every player's score and the decider's spare followers;
@@ -69,6 +72,8 @@ struct Group {
     complete: bool,
     /// Whether a feature it joins has followers.
     followed: bool,
+    /// Roads and cities: the sides it leaves open once the tile is down.
+    open: i32,
 }
 
 impl Group {
@@ -115,6 +120,8 @@ pub struct Preview {
     monasteries: Vec<(usize, (i32, i32))>,
     /// Whether a farm has followers.
     followed_farm: bool,
+    /// Players in the game (at most 8): the others' points are all 0.
+    seats: usize,
 }
 
 /// A city as identified after a placement: an untouched root, or a group of the placed tile.
@@ -147,6 +154,7 @@ impl Preview {
             }
         }
         self.base = [0; 8];
+        self.seats = st.players.len().min(8);
         for (i, p) in st.players.iter().enumerate().take(8) {
             self.base[i] = p.score;
         }
@@ -164,6 +172,7 @@ impl Preview {
                         strength: [0; 8],
                         info: FeatureInfo::default(),
                         points: [0; 8],
+                        next_points: None,
                     });
                     self.standing.len() - 1
                 }
@@ -175,7 +184,7 @@ impl Preview {
             let mut info = self.walk.facts(&st.board, &game.cfg.tiles, root);
             info.winners = majority(&self.standing[k].strength);
             let pts = points.of(game, &info)?;
-            add(&mut self.base, &pts);
+            add(self.seats, &mut self.base, &pts);
             if info.complete {
                 self.base_spare += self.mine_on(&[root], me);
                 self.base_returns = true;
@@ -243,9 +252,9 @@ impl Preview {
         let mut scores = self.base;
         // A feature that already had followers would not be offered; be exact all the same.
         if let Some(s) = self.standing.iter().find(|s| s.root == root) {
-            sub(&mut scores, &s.points);
+            sub(self.seats, &mut scores, &s.points);
         }
-        add(&mut scores, &points.of(game, &info)?);
+        add(self.seats, &mut scores, &points.of(game, &info)?);
         let mut spare = self.base_spare.saturating_sub(1);
         if info.complete {
             spare += 1;
@@ -293,10 +302,10 @@ impl Preview {
             let group = self.groups[g];
             for r in group.roots() {
                 if let Some(s) = self.standing.iter().find(|s| s.root == *r) {
-                    sub(&mut out.scores, &s.points);
+                    sub(self.seats, &mut out.scores, &s.points);
                 }
             }
-            add(&mut out.scores, &points.of(game, &info)?);
+            add(self.seats, &mut out.scores, &points.of(game, &info)?);
             if info.complete {
                 out.spare += self.mine_on(group.roots(), me);
                 out.returns = true;
@@ -399,44 +408,65 @@ impl Preview {
                 open[seg as usize] -= 1;
             }
         }
-        // Segments joining one feature of the board are one feature: `label` names each
-        // segment's feature by one of its segments.
-        let mut label = [0u8; MAX_SEGS];
-        for (i, l) in label.iter_mut().enumerate().take(n) {
-            *l = i as u8;
+        // Segments joining one feature of the board are one feature: the segments joined to each
+        // feature of the board (a bit each), then those sets merged where they share a segment
+        // (a segment joined to two features joins them), in sets apart.
+        let mut root_segs = [(NONE, 0u32); MAX_JOINS];
+        let mut roots = 0;
+        for &(seg, root) in &self.joins {
+            let k = root_segs[..roots]
+                .iter()
+                .position(|&(r, _)| r == root)
+                .unwrap_or_else(|| {
+                    root_segs[roots] = (root, 0);
+                    roots += 1;
+                    roots - 1
+                });
+            root_segs[k].1 |= 1 << seg;
         }
-        for a in 0..self.joins.len() {
-            for c in a + 1..self.joins.len() {
-                let ((sa, ra), (sc, rc)) = (self.joins[a], self.joins[c]);
-                let (la, lc) = (label[sa as usize], label[sc as usize]);
-                if ra == rc && la != lc {
-                    for l in label.iter_mut().take(n) {
-                        if *l == lc {
-                            *l = la;
-                        }
-                    }
+        let mut sets = [0u32; MAX_JOINS];
+        let mut count = 0;
+        for &(_, m) in &root_segs[..roots] {
+            let mut merged = m;
+            let mut k = 0;
+            while k < count {
+                if sets[k] & merged != 0 {
+                    merged |= sets[k];
+                    count -= 1;
+                    sets[k] = sets[count];
+                } else {
+                    k += 1;
                 }
             }
+            sets[count] = merged;
+            count += 1;
         }
-        // One group per label, in the order of the segments naming them.
+        let joined_segs = sets[..count].iter().fold(0, |a, m| a | m);
+        // One group per set (and per segment joined to nothing), in the order of their first
+        // segments.
         self.groups.clear();
-        let mut group_of_label = [u8::MAX; MAX_SEGS];
-        let mut count = 0;
-        let mut group_open = [0i32; MAX_SEGS];
         for i in 0..n {
-            let l = label[i] as usize;
-            if group_of_label[l] == u8::MAX {
-                group_of_label[l] = count as u8;
-                self.groups.push(Group {
-                    kind: Some(t.kinds[i]),
-                    ..Group::default()
-                });
-                count += 1;
+            let bit = 1u32 << i;
+            let segs = if joined_segs & bit == 0 {
+                bit
+            } else {
+                match sets[..count].iter().find(|&&m| m & bit != 0) {
+                    Some(&m) if m.trailing_zeros() as usize == i => m,
+                    _ => continue,
+                }
+            };
+            let g = self.groups.len() as u8;
+            let mut group_open = 0;
+            for j in segs_of(segs) {
+                self.seg_group[j] = g;
+                group_open += open[j];
             }
-            let g = group_of_label[l];
-            self.seg_group[i] = g;
-            self.groups[g as usize].segs |= 1 << i;
-            group_open[g as usize] += open[i];
+            self.groups.push(Group {
+                segs,
+                kind: Some(t.kinds[i]),
+                open: group_open,
+                ..Group::default()
+            });
         }
         for &(s, root) in &self.joins {
             let g = &mut self.groups[self.seg_group[s as usize] as usize];
@@ -444,11 +474,12 @@ impl Preview {
                 g.joined_roots[g.joined as usize] = root;
                 g.joined += 1;
                 g.followed |= b.features.followers_at_root(root) > 0;
-                group_open[self.seg_group[s as usize] as usize] += b.features.open_at_root(root);
+                g.open += b.features.open_at_root(root);
             }
         }
-        for (g, &o) in self.groups.iter_mut().zip(&group_open) {
-            g.complete = matches!(g.kind, Some(FeatureKind::Road | FeatureKind::City)) && o == 0;
+        for g in &mut self.groups {
+            g.complete =
+                matches!(g.kind, Some(FeatureKind::Road | FeatureKind::City)) && g.open == 0;
         }
     }
 
@@ -574,8 +605,16 @@ impl Preview {
             let mut info = s.info;
             info.tiles += 1;
             info.complete = info.tiles == 9;
-            sub(&mut out.scores, &s.points);
-            add(&mut out.scores, &points.of(game, &info)?);
+            let next = match s.next_points {
+                Some(p) => p,
+                None => {
+                    let p = points.of(game, &info)?;
+                    self.standing[k].next_points = Some(p);
+                    p
+                }
+            };
+            sub(self.seats, &mut out.scores, &s.points);
+            add(self.seats, &mut out.scores, &next);
             if info.complete {
                 out.spare += self.mine_on(&[s.root], me);
                 out.returns = true;
@@ -631,8 +670,8 @@ impl Preview {
             let more = self.city_farms.iter().filter(|&&(r, _)| r == farm).count() as u32;
             let mut info = s.info;
             info.cities += more;
-            sub(&mut out.scores, &s.points);
-            add(&mut out.scores, &points.of(game, &info)?);
+            sub(self.seats, &mut out.scores, &s.points);
+            add(self.seats, &mut out.scores, &points.of(game, &info)?);
         }
         Ok(())
     }
@@ -674,14 +713,16 @@ fn group_shields(t: &CompiledTile, g: &Group) -> u32 {
     segs_of(g.segs).map(|s| u32::from(t.shields[s])).sum()
 }
 
-fn add(a: &mut Points, b: &Points) {
-    for (x, y) in a.iter_mut().zip(b) {
+/// Adds `b` to `a`, for the first `n` players (the others have no points).
+fn add(n: usize, a: &mut Points, b: &Points) {
+    for (x, y) in a.iter_mut().zip(b).take(n) {
         *x = x.saturating_add(*y);
     }
 }
 
-fn sub(a: &mut Points, b: &Points) {
-    for (x, y) in a.iter_mut().zip(b) {
+/// Takes `b` from `a`, for the first `n` players (the others have no points).
+fn sub(n: usize, a: &mut Points, b: &Points) {
+    for (x, y) in a.iter_mut().zip(b).take(n) {
         *x = x.saturating_sub(*y);
     }
 }
