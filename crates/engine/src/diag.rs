@@ -614,10 +614,19 @@ pub fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let mut best: Option<(usize, &str)> = None;
+    let n = name.chars().count();
     for c in candidates {
-        let d = edit_distance(name, c);
-        let len = name.chars().count().max(c.chars().count());
+        let m = c.chars().count();
+        let len = n.max(m);
         let limit = if len <= 4 { 1 } else { len.div_ceil(3) };
+        // The distance is at least the difference in length: a candidate that cannot be close
+        // enough, or cannot beat the best so far, is not measured (the checker asks this of every
+        // name in scope, for every unknown one).
+        let floor = n.abs_diff(m);
+        if floor > limit || best.is_some_and(|(bd, _)| floor > bd) {
+            continue;
+        }
+        let d = edit_distance(name, c);
         if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
             best = Some((d, c));
         }
@@ -630,26 +639,28 @@ pub fn did_you_mean<'a>(
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in rows.iter_mut().enumerate() {
-        row[0] = i;
+    // The table of distances between prefixes, row `i` (a prefix of `a`) at `i * w`: one allocation.
+    let w = b.len() + 1;
+    let mut rows = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        rows[i * w] = i;
     }
-    for (j, cell) in rows[0].iter_mut().enumerate() {
+    for (j, cell) in rows[..w].iter_mut().enumerate() {
         *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (rows[i - 1][j] + 1)
-                .min(rows[i][j - 1] + 1)
-                .min(rows[i - 1][j - 1] + cost);
+            let mut d = (rows[(i - 1) * w + j] + 1)
+                .min(rows[i * w + j - 1] + 1)
+                .min(rows[(i - 1) * w + j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(rows[i - 2][j - 2] + 1);
+                d = d.min(rows[(i - 2) * w + j - 2] + 1);
             }
-            rows[i][j] = d;
+            rows[i * w + j] = d;
         }
     }
-    rows[a.len()][b.len()]
+    rows[a.len() * w + b.len()]
 }
 
 #[cfg(test)]
@@ -712,6 +723,36 @@ mod tests {
         assert_eq!(did_you_mean("blue", ["true", "false"]), None);
         assert_eq!(did_you_mean("tabel", ["table", "tile"]), Some("table"));
         assert_eq!(did_you_mean("scoring", ["score", "start"]), Some("score"));
+    }
+
+    /// Candidates skipped for their length could not have been chosen: the answer is the one of
+    /// measuring every candidate (the nearest within the limit, the first in order on a tie).
+    #[test]
+    fn suggestions_skip_only_candidates_that_cannot_win() {
+        let words: Vec<&str> = "a ab ba abc city cities road roads field fields score scoring \
+            start title tiles titel tabel table x xxxxxxxxxx monastery monasteries é éé café cafe caf"
+            .split_whitespace()
+            .collect();
+        for &name in &words {
+            for skip in 0..words.len() {
+                let candidates = &words[skip..];
+                let measured = candidates
+                    .iter()
+                    .filter_map(|&c| {
+                        let d = edit_distance(name, c);
+                        let len = name.chars().count().max(c.chars().count());
+                        let limit = if len <= 4 { 1 } else { len.div_ceil(3) };
+                        (d <= limit).then_some((d, c))
+                    })
+                    .min()
+                    .map(|(_, c)| c);
+                assert_eq!(
+                    did_you_mean(name, candidates.iter().copied()),
+                    measured,
+                    "{name}"
+                );
+            }
+        }
     }
 
     #[test]
