@@ -48,6 +48,89 @@ fn parse_rule(
 
 /// Parses a whole file. Returns the items that parsed, and every syntax error.
 pub fn parse_file(source: &Source) -> (File, Vec<Diagnostic>) {
+    parse_items(source, item_reach)
+}
+
+/// Item keywords that no rule reads but at the start of an item: `ident` refuses them, and only
+/// `remove`, `replace` and `change` take a `rule` or an `action` (as their next word).
+const ITEM_ONLY_KEYWORDS: [&str; 7] = [
+    "import", "variant", "param", "override", "setup", "rule", "action",
+];
+
+/// How much of `text` the parse of the item at `pos` can read: up to a line after the item's
+/// second word that starts with a word of [`ITEM_ONLY_KEYWORDS`], which no rule of the item can
+/// take, plus the few bytes that the tokens tried there look at (`override` and the letter after it
+/// are nine); or else the whole text.
+///
+/// The text is read as the grammar reads it from `pos`: comments, long strings and short strings
+/// (a `\` takes the next character, a newline ends it unclosed) are skipped, so the word found
+/// starts a token. An unclosed short string is as far as any parse gets (nothing else takes a
+/// `"`); an unclosed long string gives no bound. So the parse of `&text[pos..reach]` reads exactly
+/// the bytes that the parse of `&text[pos..]` reads, and its outcome is the same. What it saves is
+/// pest's making of a syntax error, which walks the whole input it was given twice (for the line
+/// and the column): with the rest of the file as the input, that was a tenth of checking a file
+/// with mistakes.
+fn item_reach(text: &str, pos: usize) -> usize {
+    let bytes = text.as_bytes();
+    let word = bytes[pos..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let next = skip_trivia(text, pos + word);
+    let Some(from) = text[next..].find('\n').map(|i| next + i + 1) else {
+        return text.len();
+    };
+    let mut i = pos;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                i += 1;
+                let start = i + bytes[i..]
+                    .iter()
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .count();
+                let line = &bytes[start..];
+                let item_only = |k: &&str| {
+                    line.starts_with(k.as_bytes())
+                        && !line
+                            .get(k.len())
+                            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                };
+                if i >= from && ITEM_ONLY_KEYWORDS.iter().any(item_only) {
+                    let mut reach = (start + 16).min(text.len());
+                    while !text.is_char_boundary(reach) {
+                        reach += 1;
+                    }
+                    return reach;
+                }
+            }
+            b'#' => i = text[i..].find('\n').map_or(text.len(), |j| i + j),
+            b'"' if bytes[i..].starts_with(b"\"\"\"") => match text[i + 3..].find("\"\"\"") {
+                Some(j) => i += 3 + j + 3,
+                None => return text.len(),
+            },
+            b'"' => {
+                i += 1;
+                while let Some(&b) = bytes.get(i) {
+                    match b {
+                        b'\\' => i += 2,
+                        b'"' => {
+                            i += 1;
+                            break;
+                        }
+                        b'\n' => break,
+                        _ => i += 1,
+                    }
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    text.len()
+}
+
+/// [`parse_file`], each item parsed from `pos` to `reach(text, pos)`.
+fn parse_items(source: &Source, reach: fn(&str, usize) -> usize) -> (File, Vec<Diagnostic>) {
     let text = source.text.as_str();
     let mut file = File::default();
     let mut diags = Vec::new();
@@ -65,7 +148,7 @@ pub fn parse_file(source: &Source) -> (File, Vec<Diagnostic>) {
     }
     let mut pos = skip_trivia(text, 0);
     while pos < text.len() {
-        match parse_rule(Rule::item, &text[pos..]) {
+        match parse_rule(Rule::item, &text[pos..reach(text, pos)]) {
             Ok(mut pairs) => {
                 let Some(pair) = pairs.next() else { break };
                 let end = pos + pair.as_span().end();
@@ -1474,4 +1557,73 @@ fn dedent(s: &str) -> String {
         out.pop();
     }
     out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Items parsed from the rest of the file, as before [`item_reach`].
+    fn the_rest(text: &str, _: usize) -> usize {
+        text.len()
+    }
+
+    /// Every tree and every syntax error of `text` is the same whether an item is parsed up to its
+    /// reach or from the rest of the file.
+    fn same_with_and_without_reach(text: &str) {
+        let src = Source::new("f.rules", text);
+        let bounded = parse_items(&src, item_reach);
+        let whole = parse_items(&src, the_rest);
+        assert_eq!(format!("{bounded:?}"), format!("{whole:?}"), "{text}");
+    }
+
+    #[test]
+    fn an_item_parsed_up_to_its_reach_is_the_item_parsed_from_the_rest_of_the_file() {
+        let texts = [
+            // `rule` and `action` as the word after `remove`, `replace`, `change`.
+            "remove\nrule x\nrule y on z {}\n",
+            "replace\n# a rule\nrule r on placed { f() }\naction a { }\n",
+            "change\naction a\n  limit per turn 1\naction b { }\n",
+            // A mistake before the next item, at it, and none.
+            "param p: int = 1 +\nparam q: int = 2\n",
+            "param p: int = 1\nparam q: int = (2\nsetup { }\n",
+            "variant \"v\" {\n  rule = 1\n}\nsetup { }\n",
+            "setup {\n  f(1,\n}\nrule r on placed { }\n",
+            "holding h \"Title\"\n  per player\nimport \"base\"\n",
+            "holding h\n\"Title\"\nimport \"base\"\n",
+            // Strings over lines, closed and not; keywords in strings and comments.
+            "rule r on x {\n  f(\"\"\"\nrule\nand more, and more, and more\n\"\"\", \"\"\"a\"\"\")\n}\nrule s on y { }\n",
+            "rule r on x {\n  f(\"\"\"\"\nrule\nand more, and more, and more\n\"\"\"\"\")\n}\nrule s on y { }\n",
+            "rule r on x {\n  f(\"\"\"\nrule\nand more, and more, and more\n)\n}\nrule s on y { }\n",
+            "rule r on x {\n  f(\"a\\\\\nrule q, and more, and more, and more\")\n}\nrule s on y { }\n",
+            "rule r on x {\n  f(\"a #\", \"b\\\"\nrule q, and more, and more, and more\")\n}\nrule s on y { }\n",
+            "rule r on x {\n # \"\"\" \nrule q, and more, and more, and more\n}\nrule s on y { }\n",
+            "rule r on x { f(\"é\\é\") }\nrule s on y { }\n",
+            "rule r on x {\n  f(\"\"\"\nrule\nand more, and more, and more\n\"\"\")\n}\nrule s on y { }\n",
+            "rule r on x {\n  f(\"a\\\nrule q, and more, and more, and more\")\n}\nrule s on y { }\n",
+            "rule r on x {\n  f(\"a\nrule q\")\n}\nrule s on y { }\n",
+            // Keywords in comments, in strings, inside a longer word, after blanks.
+            "rule r on x {\n# rule\n  f(\"\nrule\")\n  ruler()\n}\n\t rule s on y { }\r\n",
+            "action a when x\nrulers\nrule b on c { }",
+            "override x = \n\noverride",
+            "import",
+            "",
+        ];
+        for text in texts {
+            same_with_and_without_reach(text);
+        }
+        // Every bundled rules file, whole, cut short, and with a mistake every few hundred bytes.
+        for (_, text) in crate::bundled::RULES {
+            same_with_and_without_reach(text);
+            for at in (0..text.len())
+                .step_by(1297)
+                .filter(|&i| text.is_char_boundary(i))
+            {
+                same_with_and_without_reach(&text[..at]);
+                for wrong in [")", "\"", "{", "rule", "\n}\n"] {
+                    same_with_and_without_reach(&format!("{}{wrong}{}", &text[..at], &text[at..]));
+                }
+            }
+        }
+    }
 }
