@@ -2,7 +2,7 @@
 //! `file:line:col`, the source line, a caret and a hint (codespan-reporting, no colour).
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label};
-use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::termcolor::{Ansi, NoColor, WriteColor};
 use codespan_reporting::term::{self, Config};
 
@@ -361,8 +361,8 @@ impl Source {
     }
 
     fn render_into(&self, diags: &[Diagnostic], out: &mut dyn WriteColor) {
-        let mut files = SimpleFiles::new();
-        let id = files.add(self.name.clone(), self.text.clone());
+        // The text as it is, borrowed: drawing a diagnostic copies nothing of the file.
+        let file = SimpleFile::new(self.name.as_str(), self.text.as_str());
         let config = Config::default();
         for d in diags {
             let start = floor_char_boundary(&self.text, self.settle(d.span.start));
@@ -388,12 +388,12 @@ impl Source {
             match self.long_line_snippet(start, end) {
                 None => {
                     let cs =
-                        cs.with_labels(vec![Label::primary(id, start..end).with_message(label)]);
-                    let _ = term::emit(out, &config, &files, &cs);
+                        cs.with_labels(vec![Label::primary((), start..end).with_message(label)]);
+                    let _ = term::emit(out, &config, &file, &cs);
                 }
                 Some((snippet, range, note)) => {
                     let cs = cs
-                        .with_labels(vec![Label::primary(0, range).with_message(label)])
+                        .with_labels(vec![Label::primary((), range).with_message(label)])
                         .with_notes(vec![note]);
                     let _ = term::emit(out, &config, &snippet, &cs);
                 }
@@ -557,29 +557,25 @@ struct Snippet {
 }
 
 impl<'a> codespan_reporting::files::Files<'a> for Snippet {
-    type FileId = usize;
+    type FileId = ();
     type Name = &'a str;
     type Source = &'a str;
 
-    fn name(&'a self, _: usize) -> Result<&'a str, codespan_reporting::files::Error> {
+    fn name(&'a self, _: ()) -> Result<&'a str, codespan_reporting::files::Error> {
         Ok(&self.name)
     }
-    fn source(&'a self, _: usize) -> Result<&'a str, codespan_reporting::files::Error> {
+    fn source(&'a self, _: ()) -> Result<&'a str, codespan_reporting::files::Error> {
         Ok(&self.text)
     }
-    fn line_index(&'a self, _: usize, _: usize) -> Result<usize, codespan_reporting::files::Error> {
+    fn line_index(&'a self, _: (), _: usize) -> Result<usize, codespan_reporting::files::Error> {
         Ok(0)
     }
-    fn line_number(
-        &'a self,
-        _: usize,
-        _: usize,
-    ) -> Result<usize, codespan_reporting::files::Error> {
+    fn line_number(&'a self, _: (), _: usize) -> Result<usize, codespan_reporting::files::Error> {
         Ok(self.line)
     }
     fn location(
         &'a self,
-        _: usize,
+        _: (),
         _: usize,
     ) -> Result<codespan_reporting::files::Location, codespan_reporting::files::Error> {
         Ok(codespan_reporting::files::Location {
@@ -589,7 +585,7 @@ impl<'a> codespan_reporting::files::Files<'a> for Snippet {
     }
     fn line_range(
         &'a self,
-        _: usize,
+        _: (),
         _: usize,
     ) -> Result<Range<usize>, codespan_reporting::files::Error> {
         Ok(0..self.text.len())
