@@ -33,15 +33,11 @@ pub struct CompiledTile {
     /// For each segment: rotated halves (bit mask) per rotation.
     pub seg_halves: Vec<[u8; 4]>,
     pub rot: [Rotated; 4],
-    /// `rot[r].edges` for each rotation, side by side for the placement loop.
-    pub rot_edges: [u8; 4],
     /// Rotations that give different placements (a crossroads has one, a straight road two).
     pub distinct_rots: Vec<u8>,
-    /// `distinct_rots` as a mask: bit `r` for rotation `r`.
-    pub distinct_mask: u8,
     /// For each need of a square (see [`need_fits`]), the distinct rotations (bit `r` for rotation
     /// `r`) that fit it: the placement loop's one lookup per square.
-    pub fits: [u8; 256],
+    pub(crate) fits: [u8; 256],
     pub monastery: Option<u8>,
     pub total_shields: u8,
 }
@@ -109,9 +105,7 @@ impl CompiledTile {
         let rot_edges = [rot[0].edges, rot[1].edges, rot[2].edges, rot[3].edges];
         let distinct_mask = distinct_rots.iter().fold(0, |m, &r| m | 1 << r);
         CompiledTile {
-            rot_edges,
             fits: fits_table(rot_edges, distinct_mask),
-            distinct_mask,
             id: t.id.clone(),
             kinds: t.segments.iter().map(|s| s.kind).collect(),
             shields: t.segments.iter().map(|s| s.shields).collect(),
