@@ -7,11 +7,11 @@ use serde_json::{json, Map, Value};
 
 /// Names the log needs that the events hold as indices.
 pub(crate) struct Namer<'a, H: Hooks> {
-    pub game: &'a Game<H>,
+    pub(crate) game: &'a Game<H>,
 }
 
 impl<H: Hooks> Namer<'_, H> {
-    pub fn player(&self, p: u8) -> String {
+    pub(crate) fn player(&self, p: u8) -> String {
         self.game
             .st
             .players
@@ -19,7 +19,7 @@ impl<H: Hooks> Namer<'_, H> {
             .map(|p| p.name.clone())
             .unwrap_or_default()
     }
-    pub fn place(&self, p: Place) -> String {
+    pub(crate) fn place(&self, p: Place) -> String {
         let b = &self.game.st.board;
         match p {
             Place::Supply => "supply".into(),
@@ -77,7 +77,7 @@ impl<H: Hooks> Namer<'_, H> {
                 .unwrap_or_default(),
         }
     }
-    pub fn colour(&self, c: u8) -> String {
+    pub(crate) fn colour(&self, c: u8) -> String {
         self.game
             .cfg
             .colours

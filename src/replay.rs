@@ -23,12 +23,12 @@ pub struct Replay {
 }
 
 /// A game played again from its log, with the log's lines.
-pub struct Replayed {
+pub(crate) struct Replayed {
     pub game: crate::game::Game<crate::lang::interp::Interp>,
-    pub variant: crate::variant::Variant,
-    pub lines: Vec<Value>,
+    pub(crate) variant: crate::variant::Variant,
+    pub(crate) lines: Vec<Value>,
     /// The files of the rules that changed since the game was played, one sentence each.
-    pub changed: Vec<String>,
+    pub(crate) changed: Vec<String>,
 }
 
 /// An error at line `line` (0-based) of the log, with a note on changed rules files when there are.
@@ -122,7 +122,7 @@ pub fn replay_with(src: &Source, rules: Option<&str>) -> Result<Replay, InputErr
 /// Compares a replayed game's log with the log it was played from: `Err` at the first line that
 /// differs (an edited score, a reordered line, a wrong hash); else the number of lines and whether
 /// some line is spaced otherwise than carto writes it.
-pub fn verify(src: &Source, r: &Replayed) -> Result<(usize, bool), InputError> {
+pub(crate) fn verify(src: &Source, r: &Replayed) -> Result<(usize, bool), InputError> {
     let again = crate::output::json_log(&r.game, &r.variant.params());
     if let Some((i, a, b)) = first_difference(&r.lines, &src.text, &again) {
         let msg = format!("the replay differs here\n  log:    {a}\n  replay: {b}");

@@ -27,7 +27,7 @@ pub struct Sources {
 
 impl Sources {
     /// Starts a record for the rules file `rules` (`bundled` when it is built into carto).
-    pub fn new(rules: &Source, bundled: bool) -> Self {
+    pub(crate) fn new(rules: &Source, bundled: bool) -> Self {
         let root = if bundled {
             PathBuf::new()
         } else {
@@ -46,7 +46,7 @@ impl Sources {
     }
 
     /// Records one file; a bundled one under the path it has in carto's source tree.
-    pub fn record(&self, src: &Source, bundled: bool) {
+    pub(crate) fn record(&self, src: &Source, bundled: bool) {
         let key = if bundled {
             format!("{BUNDLED}{}", src.name)
         } else {
@@ -75,7 +75,7 @@ impl Sources {
 }
 
 /// `sha256:` and the hex digest of `text`.
-pub fn sha256(text: &str) -> String {
+pub(crate) fn sha256(text: &str) -> String {
     let digest = Sha256::digest(text.as_bytes());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     format!("sha256:{hex}")
@@ -202,7 +202,7 @@ fn tidy(p: &Path) -> PathBuf {
 
 /// What changed between the files a log's `sources` names (key → hash) and the files read now, one
 /// sentence each, in key order.
-pub fn changes(logged: &BTreeMap<String, String>, now: &[SourceFile]) -> Vec<String> {
+pub(crate) fn changes(logged: &BTreeMap<String, String>, now: &[SourceFile]) -> Vec<String> {
     let mut out = Vec::new();
     for f in now {
         let what = match f.key.strip_prefix(BUNDLED) {

@@ -78,7 +78,7 @@ fn variant_names() -> Vec<&'static str> {
 }
 
 /// Whether a rules file declares a variant of its own (not only through what it imports).
-pub fn declares_variant(source: &Source) -> bool {
+pub(crate) fn declares_variant(source: &Source) -> bool {
     let (file, _) = crate::lang::check::parse_once(source);
     file.items
         .iter()

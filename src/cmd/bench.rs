@@ -14,7 +14,7 @@ Examples:
 
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]
-pub struct Args {
+pub(crate) struct Args {
     /// Variants to measure: bundled names or paths of rules files (default: base).
     #[arg(value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
     variants: Vec<String>,
@@ -37,12 +37,12 @@ pub struct Args {
 
 impl Args {
     /// Asks for JSON: a failure is written as JSON too (with its code).
-    pub fn json(&self) -> bool {
+    pub(crate) fn json(&self) -> bool {
         self.format == Format::Json
     }
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
+pub(crate) fn run(a: Args) -> Result<(), Failure> {
     if a.games == 0 || a.games > MAX_GAMES {
         return Err(Failure::Usage(format!("--games must be 1 to {MAX_GAMES}")));
     }

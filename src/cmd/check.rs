@@ -13,7 +13,7 @@ Examples:
 
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]
-pub struct Args {
+pub(crate) struct Args {
     /// The rules files to check (paths; a bundled variant's name checks the bundled file); a map or
     /// tile-set file (`.toml`) is checked as one, a script (`.script`) by playing it, and a game log
     /// (`.log`) by replaying it, as `carto replay` does.
@@ -31,12 +31,12 @@ pub struct Args {
 
 impl Args {
     /// Asks for JSON: a failure is written as JSON too (with its code).
-    pub fn json(&self) -> bool {
+    pub(crate) fn json(&self) -> bool {
         self.format == Format::Json
     }
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
+pub(crate) fn run(a: Args) -> Result<(), Failure> {
     // A map given on the command line is read once, for every file; one that cannot load is its
     // own problem, not the header's.
     let map = match a.map.as_deref() {

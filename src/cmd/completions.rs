@@ -14,12 +14,12 @@ Examples:
 
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]
-pub struct Args {
+pub(crate) struct Args {
     /// The shell to write completions for (PowerShell: `carto completions powershell >> $PROFILE`).
     shell: Shell,
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
+pub(crate) fn run(a: Args) -> Result<(), Failure> {
     let mut script = Vec::new();
     clap_complete::generate(a.shell, &mut crate::Cli::command(), "carto", &mut script);
     emit!("{}", String::from_utf8_lossy(&script));

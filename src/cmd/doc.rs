@@ -9,7 +9,7 @@ use carto::variant::{bundled_variants, load_variant, InputError};
 use std::path::Path;
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     // Plain text for reading in a terminal (no tables, no HTML).
     Text,
     Markdown,
@@ -17,37 +17,37 @@ pub enum Format {
 }
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// A bundled variant (see `carto list`) or the path of a rules file.
     #[arg(required_unless_present = "all", value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
-    pub variant: Option<String>,
+    pub(crate) variant: Option<String>,
     /// Sets a parameter of the rules: `--set name=value` (repeatable); the page shows the value in force.
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = super::PARAM_NAMES, hide_possible_values = true)]
-    pub sets: Vec<String>,
+    pub(crate) sets: Vec<String>,
     /// Every bundled variant: one page each and an index, `README.md`, written to `--out`.
     #[arg(long, requires = "out", conflicts_with_all = ["variant", "against"])]
-    pub all: bool,
+    pub(crate) all: bool,
     /// Writes the page(s) into this folder (as NAME.md) instead of printing them.
     #[arg(long, value_name = "DIR")]
-    pub out: Option<String>,
+    pub(crate) out: Option<String>,
     /// Shows what this variant changes from VARIANT (say a house rule against the variant it imports):
     /// parameters changed, added, removed; rules and actions added, replaced, changed, removed.
     #[arg(long, value_name = "VARIANT")]
-    pub against: Option<String>,
+    pub(crate) against: Option<String>,
     /// `text` (the default when printing to a terminal), `markdown` (the default otherwise, and with
     /// `--out`) or `json` (the page's fields; see README).
     #[arg(long, value_enum)]
-    pub format: Option<Format>,
+    pub(crate) format: Option<Format>,
 }
 
 impl Args {
     /// Asks for JSON: a failure is written as JSON too (with its code).
-    pub fn json(&self) -> bool {
+    pub(crate) fn json(&self) -> bool {
         self.format == Some(Format::Json)
     }
 }
 
-pub fn run(args: Args) -> Result<(), Failure> {
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
     use std::io::IsTerminal;
     let format = args.format.unwrap_or(
         if args.out.is_none() && args.against.is_none() && std::io::stdout().is_terminal() {

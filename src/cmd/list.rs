@@ -11,7 +11,7 @@ Examples:
 
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]
-pub struct Args {
+pub(crate) struct Args {
     /// `text` (one line a variant) or `json` (an array of objects: name, title, map, min_players,
     /// max_players).
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -29,12 +29,12 @@ struct Entry {
 
 impl Args {
     /// Asks for JSON: a failure is written as JSON too (with its code).
-    pub fn json(&self) -> bool {
+    pub(crate) fn json(&self) -> bool {
         self.format == Format::Json
     }
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
+pub(crate) fn run(a: Args) -> Result<(), Failure> {
     let mut entries = Vec::new();
     for (name, _) in carto::variant::bundled_variants() {
         let v = load_variant(name, &[])?;

@@ -18,17 +18,17 @@ macro_rules! emitln {
     }};
 }
 
-pub mod bench;
-pub mod check;
-pub mod completions;
-pub mod doc;
-pub mod list;
-pub mod play;
-pub mod render;
-pub mod replay;
-pub mod run;
-pub mod sim;
-pub mod view;
+pub(crate) mod bench;
+pub(crate) mod check;
+pub(crate) mod completions;
+pub(crate) mod doc;
+pub(crate) mod list;
+pub(crate) mod play;
+pub(crate) mod render;
+pub(crate) mod replay;
+pub(crate) mod run;
+pub(crate) mod sim;
+pub(crate) mod view;
 
 use carto::diag::Code;
 use carto::game::{Game, GameError};
@@ -38,13 +38,13 @@ use carto::variant::{InputError, Variant};
 /// How `check`, `list` and `bench` write their results: text for people or JSON for programs (field
 /// names in docs/json-output.md, pinned by tests/cli.rs).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Text,
     Json,
 }
 
 /// Writes a JSON value to stdout, pretty-printed, with a final newline.
-pub fn emit_json(v: &serde_json::Value) {
+pub(crate) fn emit_json(v: &serde_json::Value) {
     let text = serde_json::to_string_pretty(v).unwrap_or_default();
     emitln!("{text}");
 }
@@ -53,7 +53,7 @@ pub fn emit_json(v: &serde_json::Value) {
 static STDOUT_ERROR: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
 
 /// Writes to stdout (see `emit!`).
-pub fn write_stdout(args: std::fmt::Arguments) {
+pub(crate) fn write_stdout(args: std::fmt::Arguments) {
     use std::io::Write as _;
     let result = std::io::stdout().lock().write_fmt(args);
     if let Err(e) = result {
@@ -71,7 +71,7 @@ fn stdout_failed(e: std::io::Error) {
 }
 
 /// Flushes stdout; the first write error of the command, if any, as a failure (exit 1).
-pub fn finish_stdout() -> Result<(), Failure> {
+pub(crate) fn finish_stdout() -> Result<(), Failure> {
     use std::io::Write as _;
     if let Err(e) = std::io::stdout().lock().flush() {
         stdout_failed(e);
@@ -91,7 +91,7 @@ pub fn finish_stdout() -> Result<(), Failure> {
 
 /// Writes `text` to the file `path` (never onto a file this command read), or to standard output
 /// for `-`.
-pub fn write_to(path: &str, text: &str, what: &str) -> Result<(), Failure> {
+pub(crate) fn write_to(path: &str, text: &str, what: &str) -> Result<(), Failure> {
     if path == carto::paths::STDIO {
         emit!("{text}");
         return Ok(());
@@ -103,7 +103,7 @@ pub fn write_to(path: &str, text: &str, what: &str) -> Result<(), Failure> {
 /// Writes a game's log to `path` (`-`: standard output), naming its rules relative to the log's
 /// folder; warns when that is outside the folder, where a replay will not read them unless told
 /// (`--rules`).
-pub fn write_log(
+pub(crate) fn write_log(
     game: &Game<Interp>,
     params: &[(String, serde_json::Value)],
     path: &str,
@@ -125,13 +125,13 @@ pub fn write_log(
     Ok(())
 }
 
-pub const MAX_PLAYERS: usize = 6;
+pub(crate) const MAX_PLAYERS: usize = 6;
 /// The most games `bench` and `sim` will play in one run.
-pub const MAX_GAMES: u64 = 100_000_000;
+pub(crate) const MAX_GAMES: u64 = 100_000_000;
 
 /// Why a command failed: a problem in the input (exit 1), bad usage (exit 2, [`Code::BadArguments`]),
 /// or problems the command has reported already (exit 1: `check`).
-pub enum Failure {
+pub(crate) enum Failure {
     Input(InputError),
     Usage(String),
     Reported,
@@ -140,7 +140,7 @@ pub enum Failure {
 impl Failure {
     /// The failure for `--format json`: `{"diagnostics": [...]}`, each with its code, in the shape
     /// of `check`'s; `None` for problems reported already.
-    pub fn json(&self) -> Option<serde_json::Value> {
+    pub(crate) fn json(&self) -> Option<serde_json::Value> {
         let diagnostics: Vec<serde_json::Value> = match self {
             Failure::Input(e) if !e.diagnostics.is_empty() => e
                 .diagnostics
@@ -162,7 +162,7 @@ impl Failure {
 }
 
 /// A file this command read, named as an output: refused (the message without `error: `).
-pub fn overwrite_refused(e: String) -> Failure {
+pub(crate) fn overwrite_refused(e: String) -> Failure {
     Failure::Input(InputError::new(
         Code::OverwriteRefused,
         format!("error: {e}"),
@@ -182,7 +182,7 @@ impl From<GameError> for Failure {
 }
 
 /// Refuses an empty or repeated player name, then a number of players the variant does not allow.
-pub fn check_players(v: &Variant, players: &[String]) -> Result<(), Failure> {
+pub(crate) fn check_players(v: &Variant, players: &[String]) -> Result<(), Failure> {
     for (i, p) in players.iter().enumerate() {
         if p.trim().is_empty() {
             return Err(Failure::Usage(format!(
@@ -225,7 +225,7 @@ pub fn check_players(v: &Variant, players: &[String]) -> Result<(), Failure> {
 
 /// Parses a whole number for `--seed` or `--games`, saying what is wrong with a negative one (clap would
 /// take `-1` for an option and advise `-- -1`).
-pub fn parse_count(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
     let t = s.trim();
     match t.parse::<u64>() {
         Ok(n) => Ok(n),
@@ -243,11 +243,11 @@ pub fn parse_count(s: &str) -> Result<u64, String> {
 }
 
 /// Parses one player name of `--players`: trimmed, as `--starts` names are.
-pub fn player_name(s: &str) -> Result<String, String> {
+pub(crate) fn player_name(s: &str) -> Result<String, String> {
     Ok(s.trim().to_string())
 }
 
-pub fn new_game(
+pub(crate) fn new_game(
     v: &Variant,
     players: &[String],
     seed: u64,
@@ -256,7 +256,7 @@ pub fn new_game(
     Ok(v.new_game(v.config.clone(), players, seed, record)?)
 }
 
-pub fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {
@@ -267,7 +267,7 @@ pub fn plural(n: usize) -> &'static str {
 /// A value any text may be, completed from a fixed list: what the shells offer (`carto
 /// completions`). The list is hidden from `--help` by `hide_possible_values` where it is long.
 #[derive(Clone, Copy, Debug)]
-pub struct Completed(fn() -> Vec<String>);
+pub(crate) struct Completed(fn() -> Vec<String>);
 
 impl clap::builder::TypedValueParser for Completed {
     type Value = String;
@@ -296,7 +296,7 @@ impl clap::builder::TypedValueParser for Completed {
 /// `--agents` of `play` and `sim`: the names in the help and the shell completions come from the
 /// one table of agents (`carto::agent::AGENTS`); each spec is read, and refused with its message,
 /// by `parse_agent` when the command starts.
-pub const AGENT_NAMES: Completed = Completed(|| {
+pub(crate) const AGENT_NAMES: Completed = Completed(|| {
     carto::agent::AGENTS
         .iter()
         .map(|k| k.name.to_string())
@@ -305,7 +305,7 @@ pub const AGENT_NAMES: Completed = Completed(|| {
 
 /// A variant argument: a bundled variant's name or the path of a rules file; the shells offer the
 /// bundled names (and files, where the shell falls back to them).
-pub const VARIANT_NAMES: Completed = Completed(|| {
+pub(crate) const VARIANT_NAMES: Completed = Completed(|| {
     carto::variant::bundled_variants()
         .map(|(n, _)| n.to_string())
         .collect()
@@ -313,7 +313,7 @@ pub const VARIANT_NAMES: Completed = Completed(|| {
 
 /// `--set NAME=VALUE` (and `--vs`): the shells offer `NAME=` for every parameter a bundled rules
 /// file declares.
-pub const PARAM_NAMES: Completed = Completed(|| {
+pub(crate) const PARAM_NAMES: Completed = Completed(|| {
     let mut names: Vec<String> = carto::lang::check::BUNDLED_RULES
         .iter()
         .flat_map(|(n, text)| {

@@ -16,7 +16,7 @@ Examples:
 
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]
-pub struct Args {
+pub(crate) struct Args {
     /// A bundled variant (see `carto list`) or the path of a rules file.
     #[arg(value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
     variant: String,
@@ -49,7 +49,7 @@ pub struct Args {
     agents: Vec<String>,
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
+pub(crate) fn run(a: Args) -> Result<(), Failure> {
     let mut v = load_variant(&a.variant, &a.sets)?;
     if !a.starts.is_empty() {
         if v.map.is_none() {

@@ -5,40 +5,40 @@ use carto::diag::Code;
 use carto::variant::InputError;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// A game log (JSON Lines, from `--log`) or a script; `-` reads it from standard input.
     #[arg(required_unless_present = "map", conflicts_with = "map")]
-    pub game: Option<String>,
+    pub(crate) game: Option<String>,
     /// The turn to draw (0 is the setup); default: the end of the game.
     #[arg(long, allow_hyphen_values = true, value_parser = turn_number)]
-    pub turn: Option<u32>,
+    pub(crate) turn: Option<u32>,
     /// Draws this map alone (a bundled map name, a variant's name, or a map file).
     #[arg(long, value_name = "NAME-or-FILE")]
-    pub map: Option<String>,
+    pub(crate) map: Option<String>,
     /// Writes the SVG to this file (`-`: standard output). Default: standard output, or a file
     /// named after the input (`game.log` gives `game.svg`) when standard output is a terminal.
     #[arg(short, long, value_name = "FILE")]
-    pub output: Option<String>,
+    pub(crate) output: Option<String>,
     #[command(flatten)]
-    pub log: LogArgs,
+    pub(crate) log: LogArgs,
 }
 
 /// How `render` and `view` take a log.
 #[derive(clap::Args)]
-pub struct LogArgs {
+pub(crate) struct LogArgs {
     /// The rules the game was played with, when they are not where the log says (a log names its
     /// rules relative to its own folder, and carto reads nothing outside it).
     #[arg(long, value_name = "FILE")]
-    pub rules: Option<String>,
+    pub(crate) rules: Option<String>,
     /// Draws a log that disagrees with its replay (an edited score or line), with a warning: what is
     /// drawn is the replay, not the log's values.
     #[arg(long)]
-    pub draw_anyway: bool,
+    pub(crate) draw_anyway: bool,
 }
 
 impl LogArgs {
     /// Loads the game to draw and prints the warnings it gave.
-    pub fn load(&self, path: &str) -> Result<carto::render::load::Loaded, Failure> {
+    pub(crate) fn load(&self, path: &str) -> Result<carto::render::load::Loaded, Failure> {
         let opts = carto::render::load::LoadOptions {
             rules: self.rules.clone(),
             draw_anyway: self.draw_anyway,
@@ -51,7 +51,7 @@ impl LogArgs {
     }
 }
 
-pub fn run(args: Args) -> Result<(), Failure> {
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let svg = match (&args.map, &args.game) {
         (Some(name), _) => {
             if args.turn.is_some() {
@@ -135,7 +135,12 @@ fn no_such_map(name: &str) -> String {
 /// Writes a drawing to the file `path` (`-`: standard output). Without a path: to standard output,
 /// or, when that is a terminal (where a page of SVG or HTML is of no use), to a file named after
 /// the input in the current folder, saying so.
-pub fn write_out(path: Option<&str>, input: &str, ext: &str, text: &str) -> Result<(), Failure> {
+pub(crate) fn write_out(
+    path: Option<&str>,
+    input: &str,
+    ext: &str,
+    text: &str,
+) -> Result<(), Failure> {
     use std::io::IsTerminal as _;
     match path {
         Some(p) => super::write_to(p, text, "the output"),

@@ -10,7 +10,7 @@ Examples:
 
 #[derive(clap::Args)]
 #[command(after_help = EXAMPLES)]
-pub struct Args {
+pub(crate) struct Args {
     /// A game log (JSON Lines) written by `carto play --log` or `carto run --log`; `-` reads it
     /// from standard input.
     log: String,
@@ -20,7 +20,7 @@ pub struct Args {
     rules: Option<String>,
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
+pub(crate) fn run(a: Args) -> Result<(), Failure> {
     let src = carto::render::load::read_input(&a.log)?;
     let r = carto::replay::replay_with(&src, a.rules.as_deref())?;
     if !r.changed.is_empty() {

@@ -34,7 +34,7 @@ Examples:
 
 #[derive(clap::Args)]
 #[command(after_help = FORMAT)]
-pub struct Args {
+pub(crate) struct Args {
     /// The script to play (format below); `-` reads it from standard input.
     script: String,
     /// Writes the JSON Lines game log to this file (`-`: to standard output, instead of the
@@ -47,7 +47,7 @@ pub struct Args {
     verbose: bool,
 }
 
-pub fn run(a: Args) -> Result<(), Failure> {
+pub(crate) fn run(a: Args) -> Result<(), Failure> {
     let src = carto::render::load::read_input(&a.script)?;
     let opts = options(a.verbose);
     let r = match carto::script::run_script_keeping(&src) {
@@ -78,7 +78,7 @@ pub fn run(a: Args) -> Result<(), Failure> {
 }
 
 /// The transcript's options for `--verbose`.
-pub fn options(verbose: bool) -> carto::output::TranscriptOptions {
+pub(crate) fn options(verbose: bool) -> carto::output::TranscriptOptions {
     carto::output::TranscriptOptions {
         verbose,
         ..Default::default()

@@ -19,7 +19,7 @@ const THREADS_PER_CORE: usize = 4;
 const DEFAULT_PLAYERS: [&str; 6] = ["ann", "bob", "cyd", "dee", "eve", "fay"];
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Table,
     Json,
     Csv,
@@ -27,61 +27,61 @@ pub enum Format {
 
 #[derive(clap::Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(subcommand)]
-    pub merge: Option<MergeCommand>,
+    pub(crate) merge: Option<MergeCommand>,
     /// A bundled variant (see `carto list`) or the path of a rules file.
     #[arg(required = true, value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
-    pub variant: Option<String>,
+    pub(crate) variant: Option<String>,
     /// How many games to play.
     #[arg(long, default_value_t = 1000)]
-    pub games: u64,
+    pub(crate) games: u64,
     /// Game i (counting from 0) is played with seed SEED+i.
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Plays games K to K+N−1 only: a slice of a larger run, for `carto sim merge`.
     #[arg(long, default_value_t = 0, value_name = "K")]
-    pub first_game: u64,
+    pub(crate) first_game: u64,
     /// Sets a parameter of the rules: `--set name=value` (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = super::PARAM_NAMES, hide_possible_values = true)]
-    pub sets: Vec<String>,
+    pub(crate) sets: Vec<String>,
     /// Compares with this change: the same games again with `--vs name=value` (repeatable).
     #[arg(long = "vs", value_name = "NAME=VALUE", value_parser = super::PARAM_NAMES, hide_possible_values = true)]
-    pub vs: Vec<String>,
+    pub(crate) vs: Vec<String>,
     /// Compares with these rules: the same games again under another rules file.
     #[arg(long, value_name = "FILE")]
-    pub vs_rules: Option<String>,
+    pub(crate) vs_rules: Option<String>,
     /// Plays the same games under every value of a parameter: `NAME=A..B`, `NAME=A..B:STEP` or
     /// `NAME=V1,V2,…`; several make a grid (at most 64 points). Each value is compared with the
     /// first.
     #[arg(long = "sweep", value_name = "NAME=A..B[:STEP]")]
-    pub sweep: Vec<String>,
+    pub(crate) sweep: Vec<String>,
     /// With `--sweep`: draws score, win share and first-seat advantage against the value, with
     /// 95% intervals, as an SVG chart.
     #[arg(long, value_name = "FILE.svg")]
-    pub plot: Option<String>,
+    pub(crate) plot: Option<String>,
     /// The agent of each seat, comma-separated (one for every seat: `--agents greedy`).
     #[arg(long, value_delimiter = ',', default_value = "random", value_parser = super::AGENT_NAMES)]
-    pub agents: Vec<String>,
+    pub(crate) agents: Vec<String>,
     /// Player names, comma-separated (default: as many as the agents, at least two).
     #[arg(long, value_delimiter = ',')]
-    pub players: Vec<String>,
+    pub(crate) players: Vec<String>,
     /// Threads to play on (default: every core); the results do not depend on it.
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// How to write the results: a table for people, JSON (for `carto sim merge`) or CSV.
     #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    pub(crate) format: Format,
     /// Writes one CSV row per game (and setting) to this file.
     #[arg(long, value_name = "FILE.csv")]
-    pub per_game: Option<String>,
+    pub(crate) per_game: Option<String>,
     /// No progress bar.
     #[arg(long)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 #[derive(clap::Subcommand)]
-pub enum MergeCommand {
+pub(crate) enum MergeCommand {
     /// Combines the JSON results of slices of one run (`--format json`) into the results of the
     /// whole run.
     Merge {
@@ -99,7 +99,7 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 impl Args {
     /// Asks for JSON: a failure is written as JSON too (with its code).
-    pub fn json(&self) -> bool {
+    pub(crate) fn json(&self) -> bool {
         match &self.merge {
             Some(MergeCommand::Merge { format, .. }) => *format == Format::Json,
             None => self.format == Format::Json,
@@ -107,7 +107,7 @@ impl Args {
     }
 }
 
-pub fn run_cmd(args: Args) -> Result<(), Failure> {
+pub(crate) fn run_cmd(args: Args) -> Result<(), Failure> {
     if let Some(MergeCommand::Merge { files, format }) = args.merge {
         return merge(&files, format);
     }

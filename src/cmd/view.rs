@@ -3,18 +3,18 @@
 use super::Failure;
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// A game log (JSON Lines, from `--log`) or a script; `-` reads it from standard input.
-    pub game: String,
+    pub(crate) game: String,
     /// Writes the page to this file (`-`: standard output). Default: standard output, or a file
     /// named after the input (`game.log` gives `game.html`) when standard output is a terminal.
     #[arg(short, long, value_name = "FILE")]
-    pub output: Option<String>,
+    pub(crate) output: Option<String>,
     #[command(flatten)]
-    pub log: super::render::LogArgs,
+    pub(crate) log: super::render::LogArgs,
 }
 
-pub fn run(args: Args) -> Result<(), Failure> {
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let loaded = args.log.load(&args.game)?;
     let html = carto::render::html::view_html(&loaded);
     super::render::write_out(args.output.as_deref(), &args.game, "html", &html)

@@ -7,40 +7,43 @@ use crate::lang::phrases::{builtin_phrase, field_phrase, name_phrase};
 use std::collections::BTreeMap;
 
 /// What names mean while a sentence is written.
-pub struct Words {
+pub(crate) struct Words {
     /// Parameters: name → value in force, as text; whether it is a bool.
-    pub params: BTreeMap<String, (String, bool)>,
+    pub(crate) params: BTreeMap<String, (String, bool)>,
     /// Map attributes the rules read: name → whether it is a bool.
-    pub attrs: BTreeMap<String, bool>,
+    pub(crate) attrs: BTreeMap<String, bool>,
     /// Names bound by the trigger or the action (`player` → "you").
-    pub bound: Vec<(String, String)>,
+    pub(crate) bound: Vec<(String, String)>,
     /// `let`, `for`, choice and aggregate names in scope, innermost last.
-    pub locals: Vec<String>,
+    pub(crate) locals: Vec<String>,
     /// Holding areas declared with `holding NAME`.
-    pub holdings: Vec<String>,
+    pub(crate) holdings: Vec<String>,
     /// The locals that hold lists (choices of chips, `let`s of lists), for verb agreement.
-    pub plural: Vec<String>,
+    pub(crate) plural: Vec<String>,
     /// Choices of several chips named by a singular noun (`choose lot: chips …`): read "the *lot*
     /// chips", so the verb agrees ("the *lot* chips are worth 2", not "*lot* are").
-    pub chip_lists: Vec<String>,
+    pub(crate) chip_lists: Vec<String>,
     /// Parameters' values in force, for folding constant parts ("0 (30 − `scatter_count`)").
-    pub values: BTreeMap<String, serde_json::Value>,
+    pub(crate) values: BTreeMap<String, serde_json::Value>,
     /// Holding areas' names for people ("the Island"), by id.
-    pub holding_names: BTreeMap<String, String>,
+    pub(crate) holding_names: BTreeMap<String, String>,
     /// The kind of the feature a `scored` rule is about, when its condition says ("road").
-    pub feature_kind: Option<String>,
+    pub(crate) feature_kind: Option<String>,
     /// `current_player` reads "you" (the sentence's player is the current player).
-    pub you_current: bool,
+    pub(crate) you_current: bool,
     /// Whether the sentence has said that tied players score in full.
-    pub ties_said: bool,
+    pub(crate) ties_said: bool,
     /// Notes on folded parameters already given in this sentence.
-    pub notes_said: Vec<String>,
+    pub(crate) notes_said: Vec<String>,
     /// Names a collected list's variable is read as (the outer quantifier's letter), innermost last.
-    pub rename: Vec<(String, String)>,
+    pub(crate) rename: Vec<(String, String)>,
 }
 
 impl Words {
-    pub fn new(params: BTreeMap<String, (String, bool)>, attrs: BTreeMap<String, bool>) -> Words {
+    pub(crate) fn new(
+        params: BTreeMap<String, (String, bool)>,
+        attrs: BTreeMap<String, bool>,
+    ) -> Words {
         Words {
             params,
             attrs,
@@ -75,7 +78,7 @@ impl Words {
         parts.join(" and then ")
     }
 
-    pub fn stmt(&mut self, s: &Stmt) -> String {
+    pub(crate) fn stmt(&mut self, s: &Stmt) -> String {
         match &s.kind {
             StmtKind::Let(name, e) => {
                 let value = self.noun(e);
@@ -286,7 +289,7 @@ impl Words {
     /// The texts of a list of conditions that must all hold, constant parts (parameters only) folded:
     /// a true one is dropped, with a note on the parameter on the last text; a false one makes the
     /// whole "never".
-    pub fn conds(&mut self, parts: &[&Expr]) -> Vec<String> {
+    pub(crate) fn conds(&mut self, parts: &[&Expr]) -> Vec<String> {
         let mut kept: Vec<&Expr> = Vec::new();
         let mut folded: Vec<String> = Vec::new();
         for x in parts {
@@ -957,7 +960,7 @@ impl Words {
     }
 
     /// A choice of an action: "you may choose *pay*, 1 to 2 chips of the chips in your hand, such that …".
-    pub fn choice(&mut self, c: &Choice) -> String {
+    pub(crate) fn choice(&mut self, c: &Choice) -> String {
         let name = c.name.name.clone();
         // `choose x: [s in L where F] where G` reads as one list, `L`, under the choice's name.
         let mut conds: Vec<&Expr> = Vec::new();
@@ -1050,7 +1053,7 @@ fn shared_subject(texts: &[String], word: &str) -> String {
 }
 
 /// Three or more conditions as a numbered list: "all of these are true: (1) …; (2) …".
-pub fn numbered(texts: &[String], all: bool) -> String {
+pub(crate) fn numbered(texts: &[String], all: bool) -> String {
     let lead = if all {
         "all of these are true"
     } else {
@@ -1096,7 +1099,7 @@ fn param_names(e: &Expr) -> Vec<String> {
 
 /// "the chips in the square" → ("chip", " in the square"): one element of a list named by a plural
 /// noun, for "some chip in the square", "each square next to *s*".
-pub fn singular(list: &str) -> Option<(String, String)> {
+pub(crate) fn singular(list: &str) -> Option<(String, String)> {
     if let Some(rest) = list.strip_prefix("your ") {
         let word_end = rest.find(' ').unwrap_or(rest.len());
         let (word, tail) = rest.split_at(word_end);
@@ -1181,13 +1184,13 @@ fn flip(op: BinOp) -> BinOp {
 }
 
 /// Fills a phrase template (see [`crate::lang::phrases`]).
-pub fn fill(template: &str, args: &[String]) -> String {
+pub(crate) fn fill(template: &str, args: &[String]) -> String {
     let plural = args.first().is_some_and(|a| is_plural(a));
     fill_agreeing(template, args, plural)
 }
 
 /// Fills a template, the verb agreeing with argument 0 as `plural` says.
-pub fn fill_agreeing(template: &str, args: &[String], plural: bool) -> String {
+pub(crate) fn fill_agreeing(template: &str, args: &[String], plural: bool) -> String {
     let arg = |i: usize| args.get(i).map(String::as_str).unwrap_or("?");
     let mut out = String::new();
     let mut rest = template;
@@ -1269,7 +1272,7 @@ fn possessive(noun: &str) -> String {
 }
 
 /// `sell_abroad` → "Sell abroad".
-pub fn title_case(ident: &str) -> String {
+pub(crate) fn title_case(ident: &str) -> String {
     let words = ident.replace('_', " ");
     let mut c = words.chars();
     match c.next() {
@@ -1279,7 +1282,7 @@ pub fn title_case(ident: &str) -> String {
 }
 
 /// Singular nouns after a literal 1: "1 chip", "1 follower".
-pub fn tidy(sentence: &str) -> String {
+pub(crate) fn tidy(sentence: &str) -> String {
     sentence
         .replace(" 1 chips", " 1 chip")
         .replace(" 1 followers", " 1 follower")

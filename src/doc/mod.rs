@@ -4,7 +4,7 @@
 //! of the bundled variants, what a house rule changes from the variant it imports, and the page as JSON.
 
 mod against;
-pub mod english;
+pub(crate) mod english;
 mod mapfacts;
 mod markdown;
 mod moment;
@@ -16,11 +16,6 @@ pub use markdown::{index, map_picture, markdown, text};
 pub use page::{page, Page};
 
 use crate::variant::Variant;
-
-/// The documentation of a variant, as Markdown.
-pub fn document(v: &Variant) -> String {
-    markdown(&page(v), v.map.as_deref(), &Links::None)
-}
 
 /// How a page links to rules files and pictures.
 pub enum Links {

@@ -10,19 +10,19 @@ use crate::lang::builtins::Trigger;
 
 /// A rule's moment: its opening words, the names its trigger binds (read as these words), and the
 /// parts of the condition still to say.
-pub struct Moment<'a> {
-    pub lead: String,
-    pub binds: Vec<(String, String)>,
+pub(crate) struct Moment<'a> {
+    pub(crate) lead: String,
+    pub(crate) binds: Vec<(String, String)>,
     /// The player the trigger binds is the current player (`current_player` reads "you").
-    pub you_current: bool,
+    pub(crate) you_current: bool,
     /// The feature's kind, when the condition fixes it.
-    pub kind: Option<String>,
-    pub rest: Vec<&'a Expr>,
+    pub(crate) kind: Option<String>,
+    pub(crate) rest: Vec<&'a Expr>,
 }
 
 /// The moment of a rule on `trigger` with condition `when`. `border_fills`: sea and off-map squares
 /// count as filled around a monastery.
-pub fn moment<'a>(trigger: &str, when: Option<&'a Expr>, border_fills: bool) -> Moment<'a> {
+pub(crate) fn moment<'a>(trigger: &str, when: Option<&'a Expr>, border_fills: bool) -> Moment<'a> {
     let mut parts = Vec::new();
     if let Some(w) = when {
         conjuncts(w, &mut parts);

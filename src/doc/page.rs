@@ -19,15 +19,15 @@ pub struct Page {
     pub name: String,
     pub title: String,
     /// The header's `doc`, dedented.
-    pub doc: String,
-    pub map: Option<MapInfo>,
+    pub(crate) doc: String,
+    pub(crate) map: Option<MapInfo>,
     pub players: [usize; 2],
-    pub followers: u32,
-    pub tiles: u32,
-    pub tile_sets: Vec<String>,
+    pub(crate) followers: u32,
+    pub(crate) tiles: u32,
+    pub(crate) tile_sets: Vec<String>,
     /// Chip colours, and how many chips in all.
-    pub chip_colours: Vec<String>,
-    pub chips: usize,
+    pub(crate) chip_colours: Vec<String>,
+    pub(crate) chips: usize,
     pub params: Vec<ParamInfo>,
     pub setup: Vec<Item>,
     pub rules: Vec<Item>,
@@ -36,42 +36,42 @@ pub struct Page {
     /// rules use).
     pub turn: Vec<String>,
     /// The holding areas (`holding NAME ["Title"] [per player]`).
-    pub holdings: Vec<HoldingInfo>,
+    pub(crate) holdings: Vec<HoldingInfo>,
     /// What the map data says that the rules read (bands' rows, chip spots, border exits, ferries),
     /// as Markdown paragraphs.
     pub map_facts: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct HoldingInfo {
+pub(crate) struct HoldingInfo {
     /// The name the rules and the logs use.
-    pub name: String,
+    pub(crate) name: String,
     /// What people read: the title the rules give the holding area, else its name.
-    pub title: String,
-    pub per_player: bool,
+    pub(crate) title: String,
+    pub(crate) per_player: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct MapInfo {
-    pub name: String,
-    pub width: i32,
-    pub height: i32,
-    pub start_squares: Vec<String>,
+pub(crate) struct MapInfo {
+    pub(crate) name: String,
+    pub(crate) width: i32,
+    pub(crate) height: i32,
+    pub(crate) start_squares: Vec<String>,
     /// How many start squares a game uses.
-    pub starts_used: usize,
+    pub(crate) starts_used: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ParamInfo {
-    pub name: String,
+    pub(crate) name: String,
     #[serde(rename = "type")]
-    pub ty: String,
+    pub(crate) ty: String,
     /// `in …` or `one of […]` as written; empty when any value of the type is allowed.
-    pub range: String,
-    pub default: serde_json::Value,
+    pub(crate) range: String,
+    pub(crate) default: serde_json::Value,
     /// The value in force (the default, an `override`, or `--set`).
-    pub value: serde_json::Value,
-    pub doc: String,
+    pub(crate) value: serde_json::Value,
+    pub(crate) doc: String,
 }
 
 /// A setup block, rule or action.
@@ -82,29 +82,29 @@ pub struct Item {
     /// What kind of item: `setup`, `rule`, `action` or `forced`.
     pub kind: &'static str,
     /// The name for people ("Sell abroad").
-    pub heading: String,
+    pub(crate) heading: String,
     /// When it applies, for actions: phase and limits ("phase 3, once per turn").
-    pub when: String,
+    pub(crate) when: String,
     /// The English sentence, generated from the syntax tree, as plain text.
     pub sentence: String,
     /// The same sentence in Markdown (names of choices and locals in italics, parameters in code).
-    pub markdown: String,
+    pub(crate) markdown: String,
     /// A rule's trigger (`scored`); empty for setup and actions.
-    pub trigger: String,
+    pub(crate) trigger: String,
     /// An action's phase (`start`, `follower`, `score`, `after`); empty for forced and asked ones.
-    pub phase: String,
+    pub(crate) phase: String,
     /// A rule that applies only at the end of the game (a `scored` rule that tests an incomplete
     /// feature or a farm, or a `game_end` rule).
-    pub final_only: bool,
+    pub(crate) final_only: bool,
     /// Its body scores points.
-    pub scores: bool,
+    pub(crate) scores: bool,
     /// The comment right above it in the rules file.
-    pub comment: String,
+    pub(crate) comment: String,
     /// The rules file (`rules/NAME.rules` for a bundled one) and the line it starts on.
-    pub file: String,
-    pub line: usize,
+    pub(crate) file: String,
+    pub(crate) line: usize,
     /// Its source text.
-    pub source: String,
+    pub(crate) source: String,
 }
 
 /// Gathers the page of a variant.
@@ -741,7 +741,7 @@ fn attr_words(v: &Variant) -> BTreeMap<String, bool> {
 }
 
 /// A JSON value as a reader writes it: strings without quotes, tables as `{k: v}`.
-pub fn value_text(v: &serde_json::Value) -> String {
+pub(crate) fn value_text(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::String(s) => s.clone(),
         serde_json::Value::Object(m) => {
@@ -785,7 +785,7 @@ fn without_trailing_comments(text: &str) -> String {
 }
 
 /// Markdown to plain text: no `*` or backticks.
-pub fn plain(markdown: &str) -> String {
+pub(crate) fn plain(markdown: &str) -> String {
     markdown.replace(['*', '`'], "")
 }
 

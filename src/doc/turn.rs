@@ -6,18 +6,18 @@ use super::page::{Item, Page};
 use crate::lang::phrases::phase_phrase;
 
 /// What the section needs beyond the page's items.
-pub struct Facts {
+pub(crate) struct Facts {
     /// The variant has a map (placement next to placed tiles on land squares).
-    pub map: bool,
+    pub(crate) map: bool,
     /// The map's start squares, and how many a game uses.
-    pub starts: Vec<String>,
-    pub starts_used: usize,
+    pub(crate) starts: Vec<String>,
+    pub(crate) starts_used: usize,
     /// Some rule or action puts chips into a hand face down.
-    pub hand_face_down: bool,
+    pub(crate) hand_face_down: bool,
 }
 
 /// The section, as Markdown paragraphs and list lines.
-pub fn section(p: &Page, f: &Facts) -> Vec<String> {
+pub(crate) fn section(p: &Page, f: &Facts) -> Vec<String> {
     let mut out = vec![before_first_turn(p, f)];
     out.push("Players take turns in order. On your turn:".to_string());
     out.push(place_tile(p, f));

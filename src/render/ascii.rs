@@ -70,7 +70,7 @@ fn column_labels(x0: i32, x1: i32) -> String {
 }
 
 /// One letter per chip colour: its first letter not taken by an earlier colour.
-pub fn colour_letters(colours: &[String]) -> Vec<u8> {
+pub(crate) fn colour_letters(colours: &[String]) -> Vec<u8> {
     let mut taken: Vec<u8> = Vec::new();
     for c in colours {
         let pick = c
@@ -124,7 +124,11 @@ fn tile_block<H: Hooks>(game: &Game<H>, cell: u32) -> Block {
 
 /// A tile at rotation `rot` as three rows of three characters: its sides (C city, | - road, .
 /// field) around its middle (M monastery, C a city across it, + a road's end or crossing).
-pub fn tile_glyph(tile: &crate::compiled::CompiledTile, rot: usize, monastery: bool) -> Block {
+pub(crate) fn tile_glyph(
+    tile: &crate::compiled::CompiledTile,
+    rot: usize,
+    monastery: bool,
+) -> Block {
     let mut blk = [[b'.'; 3]; 3];
     let pos = [(0, 1), (1, 2), (2, 1), (1, 0)];
     let mut roads = 0;

@@ -6,7 +6,7 @@ use super::ascii::tile_glyph;
 use crate::game::{Game, Hooks};
 
 /// The tile in hand at r0, r90, r180 and r270, side by side, as the ASCII board draws tiles.
-pub fn tile_in_hand<H: Hooks>(game: &Game<H>, ty: u16) -> String {
+pub(crate) fn tile_in_hand<H: Hooks>(game: &Game<H>, ty: u16) -> String {
     let Some(t) = game.cfg.tiles.get(ty as usize) else {
         return String::new();
     };
@@ -98,7 +98,7 @@ fn direction(spec: &str) -> Option<String> {
 
 /// A follower option in words: "follower field Nw+Ne+En+Wn" → "farmer on the field to the north";
 /// None for other options.
-pub fn option_words(name: &str) -> Option<String> {
+pub(crate) fn option_words(name: &str) -> Option<String> {
     let mut parts = name.split_whitespace();
     if parts.next()? != "follower" {
         return None;

@@ -11,15 +11,15 @@ use std::fmt::Write as _;
 
 /// What happened on the board in one turn.
 #[derive(Clone, Debug, Default)]
-pub struct LastMove {
+pub(crate) struct LastMove {
     /// The turn's player.
-    pub player: Option<u8>,
+    pub(crate) player: Option<u8>,
     /// The cell of the tile placed.
-    pub tile: Option<u32>,
+    pub(crate) tile: Option<u32>,
     /// The followers placed.
-    pub followers: Vec<u16>,
+    pub(crate) followers: Vec<u16>,
     /// Points earned: (player, points, the cell they are shown on).
-    pub points: Vec<(u8, i64, u32)>,
+    pub(crate) points: Vec<(u8, i64, u32)>,
 }
 
 /// The last move of every turn, 0 to `last`.
@@ -56,7 +56,7 @@ pub fn every_turn<H: Hooks>(game: &Game<H>, last: u32) -> Vec<LastMove> {
 }
 
 /// Draws `m` on the board of `snap`: the frame, the rings and the floating points.
-pub fn draw<H: Hooks>(
+pub(crate) fn draw<H: Hooks>(
     out: &mut String,
     game: &Game<H>,
     base: &Base,

@@ -8,19 +8,19 @@ use crate::variant::InputError;
 
 /// One decision: the turn, the options open and the one taken.
 #[derive(Clone, Debug)]
-pub struct Decision {
-    pub turn: u32,
-    pub options: Vec<String>,
+pub(crate) struct Decision {
+    pub(crate) turn: u32,
+    pub(crate) options: Vec<String>,
 }
 
 pub struct Loaded {
     pub game: Game<Interp>,
     /// Every decision with all its options (from a log); empty for a script, whose transcript
     /// events list the options when there are few.
-    pub decisions: Vec<Decision>,
+    pub(crate) decisions: Vec<Decision>,
     /// The tile stacks at each decision of the replay (turn, stacks), for the pictures of past
     /// turns (the events do not tell which tile came from a stack).
-    pub stacks: Vec<(u32, Vec<super::timeline::StackView>)>,
+    pub(crate) stacks: Vec<(u32, Vec<super::timeline::StackView>)>,
     /// What to tell the user before drawing (rules changed since the game, a log drawn although it
     /// disagrees with its replay), one message each.
     pub warnings: Vec<String>,
@@ -37,7 +37,7 @@ pub struct LoadOptions {
 }
 
 /// Whether a file's text is a game log (JSON Lines) rather than a script.
-pub fn is_log(text: &str) -> bool {
+pub(crate) fn is_log(text: &str) -> bool {
     text.trim_start().starts_with('{')
 }
 

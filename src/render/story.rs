@@ -343,7 +343,7 @@ fn holding_in_sentence<H: Hooks>(game: &Game<H>, h: u8) -> String {
 }
 
 /// A small picture of tile `ty` at rotation `rot`, drawn as the board draws it.
-pub fn tile_picture<H: Hooks>(game: &Game<H>, ty: u16, rot: u8) -> String {
+pub(crate) fn tile_picture<H: Hooks>(game: &Game<H>, ty: u16, rot: u8) -> String {
     let s = svg::SQUARE;
     let mut out = format!(
         r#"<svg class="tile-pic" width="48" height="48" viewBox="-1 -1 {} {}">"#,

@@ -13,28 +13,26 @@ use std::fmt::Write as _;
 /// Side of a square in pixels.
 const S: f64 = 56.0;
 /// Side of a square in pixels, for the other pictures.
-pub const SQUARE: f64 = S;
+pub(crate) const SQUARE: f64 = S;
 /// Left margin, for the coordinates.
 const LEFT: f64 = 30.0;
 
 /// The players' colours, in seat order. None is near a chip or band hue (blue, orange, purple,
 /// pink, yellow), so a follower never reads as a chip; each is drawn with a ring and a halo of the
 /// other lightness (`ring`, `halo`), so it stands out on any ground.
-pub const PLAYER_COLOURS: [&str; 6] = [
+pub(crate) const PLAYER_COLOURS: [&str; 6] = [
     "#d7263d", "#2e9e44", "#1d1d1d", "#f4f4f4", "#14a3a3", "#9a9a9a",
 ];
-/// Names of the players' colours, for words.
-pub const PLAYER_COLOUR_NAMES: [&str; 6] = ["red", "green", "black", "white", "teal", "grey"];
 const SEA: &str = "#9ccbe8";
 /// How strongly a group's colour tints its squares: enough for "blue" to read as blue over land.
 const TINT: f64 = 0.42;
 const LAND: &str = "#f1e8cc";
-pub const LARGE_CITY: &str = "#a59d94";
-pub const TOWN: &str = "#d9543c";
+pub(crate) const LARGE_CITY: &str = "#a59d94";
+pub(crate) const TOWN: &str = "#d9543c";
 
 /// A player's colour.
 /// A player's name, `missing` for an index out of range.
-pub fn player_name<'a, H: Hooks>(game: &'a Game<H>, p: usize, missing: &'a str) -> &'a str {
+pub(crate) fn player_name<'a, H: Hooks>(game: &'a Game<H>, p: usize, missing: &'a str) -> &'a str {
     game.st.players.get(p).map_or(missing, |p| p.name.as_str())
 }
 
@@ -48,12 +46,12 @@ fn held_title<H: Hooks>(out: &mut String, game: &Game<H>, owner: &str, h: usize)
     );
 }
 
-pub fn player_colour(p: usize) -> &'static str {
+pub(crate) fn player_colour(p: usize) -> &'static str {
     PLAYER_COLOURS[p % PLAYER_COLOURS.len()]
 }
 
 /// The relative luminance of a `#rrggbb` colour (WCAG).
-pub fn luminance(hex: &str) -> f64 {
+pub(crate) fn luminance(hex: &str) -> f64 {
     let h = hex.trim_start_matches('#');
     let ch = |i: usize| {
         let v = f64::from(u8::from_str_radix(h.get(i..i + 2).unwrap_or("88"), 16).unwrap_or(136))
@@ -68,7 +66,7 @@ pub fn luminance(hex: &str) -> f64 {
 }
 
 /// The outline drawn right around a colour: dark on a light colour, white on a dark one.
-pub fn ring(colour: &str) -> &'static str {
+pub(crate) fn ring(colour: &str) -> &'static str {
     if luminance(colour) > 0.18 {
         "#111111"
     } else {
@@ -77,7 +75,7 @@ pub fn ring(colour: &str) -> &'static str {
 }
 
 /// The halo around the ring: the ring's opposite, so that one of the two stands out on any ground.
-pub fn halo(colour: &str) -> &'static str {
+pub(crate) fn halo(colour: &str) -> &'static str {
     if ring(colour) == "#ffffff" {
         "#111111"
     } else {
@@ -87,7 +85,7 @@ pub fn halo(colour: &str) -> &'static str {
 const TABLE: &str = "#e9e6df";
 
 /// Escapes text for SVG.
-pub fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -95,7 +93,7 @@ pub fn esc(s: &str) -> String {
 }
 
 /// A CSS colour for a colour named in a map or rules file (unknown names draw grey).
-pub fn css_colour(name: &str) -> String {
+pub(crate) fn css_colour(name: &str) -> String {
     const KNOWN: &[&str] = &[
         "black",
         "blue",
@@ -233,10 +231,10 @@ fn label(out: &mut String, x: f64, y: f64, size: f64, anchor: &str, extra: &str,
 /// The names of places, drawn over the tiles, and the boxes they take (for what is drawn later, such
 /// as floated points, to keep clear of them).
 #[derive(Default)]
-pub struct Names {
-    pub svg: String,
+pub(crate) struct Names {
+    pub(crate) svg: String,
     /// Each name's box: left, top, right, bottom (estimated from its size and length).
-    pub boxes: Vec<[f64; 4]>,
+    pub(crate) boxes: Vec<[f64; 4]>,
 }
 
 impl Names {
@@ -727,7 +725,7 @@ fn ferries(out: &mut String, map: &MapBoard, f: &Frame) {
 }
 
 /// One entry of a legend: a little picture (SVG in a 16×16 box at the origin) and what it means.
-pub struct LegendItem {
+pub(crate) struct LegendItem {
     swatch: String,
     text: String,
 }
@@ -992,21 +990,21 @@ fn chip(out: &mut String, x: f64, y: f64, r: f64, colour: &str, value: u8, face_
 /// map's squares and its legend lines.
 pub struct Base {
     frame: Frame,
-    pub body: String,
+    pub(crate) body: String,
     /// The names of places, drawn over the tiles, and their boxes.
-    pub names: Names,
-    pub legend: Vec<LegendItem>,
+    pub(crate) names: Names,
+    pub(crate) legend: Vec<LegendItem>,
 }
 
 impl Base {
     /// The top-left corner of square (x, y).
-    pub fn px(&self, x: i32, y: i32) -> (f64, f64) {
+    pub(crate) fn px(&self, x: i32, y: i32) -> (f64, f64) {
         self.frame.px(x, y)
     }
-    pub fn width(&self) -> f64 {
+    pub(crate) fn width(&self) -> f64 {
         self.frame.width().max(560.0)
     }
-    pub fn panel_top(&self) -> f64 {
+    pub(crate) fn panel_top(&self) -> f64 {
         self.frame.board_bottom() + 14.0
     }
     /// Where the square (x, y) is drawn: its top-left corner and its side, in the picture's units
@@ -1083,7 +1081,7 @@ pub fn base<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Base {
 }
 
 /// One placed tile.
-pub fn tile_el<H: Hooks>(
+pub(crate) fn tile_el<H: Hooks>(
     out: &mut String,
     game: &Game<H>,
     base: &Base,
@@ -1106,7 +1104,7 @@ pub fn tile_el<H: Hooks>(
 
 /// A tile stack on its square: a few tiles' edges under its top tile (drawn small, face up) and the
 /// number of tiles left on a badge; nothing once it is empty.
-pub fn stack_el<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, sv: &StackView) {
+pub(crate) fn stack_el<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, sv: &StackView) {
     if sv.left == 0 {
         return;
     }
@@ -1170,7 +1168,7 @@ fn stack_picture(
 }
 
 /// One follower on the board (nothing when it is elsewhere).
-pub fn follower_el<H: Hooks>(
+pub(crate) fn follower_el<H: Hooks>(
     out: &mut String,
     game: &Game<H>,
     base: &Base,
@@ -1214,7 +1212,7 @@ pub fn follower_el<H: Hooks>(
 
 /// The square a holding area is shown on: the map's square whose attribute named like the holding
 /// is true, if any.
-pub fn holding_square<H: Hooks>(game: &Game<H>, h: usize) -> Option<(i32, i32)> {
+pub(crate) fn holding_square<H: Hooks>(game: &Game<H>, h: usize) -> Option<(i32, i32)> {
     let name = game.cfg.holdings.get(h)?;
     let m = game.cfg.map.as_ref()?;
     (0..m.height)
@@ -1227,7 +1225,12 @@ pub fn holding_square<H: Hooks>(game: &Game<H>, h: usize) -> Option<(i32, i32)> 
 
 /// The followers held in each holding area that has a square on the map, drawn small on that
 /// square, each named in a tooltip.
-pub fn held_on_map<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snap: &Snapshot) {
+pub(crate) fn held_on_map<H: Hooks>(
+    out: &mut String,
+    game: &Game<H>,
+    base: &Base,
+    snap: &Snapshot,
+) {
     for h in 0..game.cfg.holdings.len() {
         let Some((x, y)) = holding_square(game, h) else {
             continue;
@@ -1256,7 +1259,7 @@ pub fn held_on_map<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snap
 }
 
 /// One chip on a square (the `k`-th there, fanned out) or in a slot (nothing when it is elsewhere).
-pub fn chip_el<H: Hooks>(
+pub(crate) fn chip_el<H: Hooks>(
     out: &mut String,
     game: &Game<H>,
     base: &Base,
@@ -1307,7 +1310,7 @@ pub fn chip_el<H: Hooks>(
 
 /// How many chips with a lower id lie in the same place (chips on a square or under a follower
 /// fan out).
-pub fn fan_position(s: &Snapshot, id: usize) -> u32 {
+pub(crate) fn fan_position(s: &Snapshot, id: usize) -> u32 {
     match s.chips[id].place {
         p @ (Place::Square(_) | Place::Under(_)) => {
             s.chips[..id].iter().filter(|c| c.place == p).count() as u32
@@ -1317,7 +1320,7 @@ pub fn fan_position(s: &Snapshot, id: usize) -> u32 {
 }
 
 /// Where each tile lies: cell to (type, rotation).
-pub fn tiles_by_cell(snap: &Snapshot) -> BTreeMap<u32, (u16, u8)> {
+pub(crate) fn tiles_by_cell(snap: &Snapshot) -> BTreeMap<u32, (u16, u8)> {
     snap.tiles
         .iter()
         .map(|&(ty, cell, rot)| (cell, (ty, rot)))
@@ -1325,7 +1328,7 @@ pub fn tiles_by_cell(snap: &Snapshot) -> BTreeMap<u32, (u16, u8)> {
 }
 
 /// The title line: variant, map, seed and turn.
-pub fn title<H: Hooks>(game: &Game<H>, turn: u32, last: bool) -> String {
+pub(crate) fn title<H: Hooks>(game: &Game<H>, turn: u32, last: bool) -> String {
     let end = super::timeline::last_turn(game);
     format!(
         "{} · {} · seed {} · {}",
@@ -1347,7 +1350,13 @@ pub fn title<H: Hooks>(game: &Game<H>, turn: u32, last: bool) -> String {
 }
 
 /// Writes the SVG's opening, its title and the base; returns the legend's top.
-pub fn open_board(out: &mut String, base: &Base, panel_h: f64, title_text: &str, title_id: &str) {
+pub(crate) fn open_board(
+    out: &mut String,
+    base: &Base,
+    panel_h: f64,
+    title_text: &str,
+    title_id: &str,
+) {
     let k = base.frame.k;
     let legend_top = base.panel_top() + panel_h * k + 8.0;
     let (legend, legend_h) =
@@ -1373,13 +1382,13 @@ pub fn open_board(out: &mut String, base: &Base, panel_h: f64, title_text: &str,
 }
 
 /// The height the players' panel needs.
-pub fn panel_height<H: Hooks>(game: &Game<H>) -> f64 {
+pub(crate) fn panel_height<H: Hooks>(game: &Game<H>) -> f64 {
     let rows = game.st.players.len() + game.cfg.holdings.len();
     40.0 * rows as f64 + if game.st.chips.is_empty() { 0.0 } else { 26.0 } + 26.0
 }
 
 /// The players' areas and scores at a snapshot.
-pub fn panel<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snap: &Snapshot) {
+pub(crate) fn panel<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snap: &Snapshot) {
     let k = base.frame.k;
     let _ = write!(
         out,
@@ -1393,14 +1402,14 @@ pub fn panel<H: Hooks>(out: &mut String, game: &Game<H>, base: &Base, snap: &Sna
 
 /// The players' areas and scores at a snapshot, alone (the replay page shows them beside the
 /// board), in a box `PANEL_WIDTH` wide from the origin.
-pub fn panel_alone<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot) {
+pub(crate) fn panel_alone<H: Hooks>(out: &mut String, game: &Game<H>, snap: &Snapshot) {
     let _ = write!(out, r#"<g transform="translate({} 0)">"#, 8.0 - LEFT);
     players_panel(out, game, snap, 0.0);
     out.push_str("</g>");
 }
 
 /// The width the players' panel needs: the longest hand of chips.
-pub fn panel_width<H: Hooks>(game: &Game<H>) -> f64 {
+pub(crate) fn panel_width<H: Hooks>(game: &Game<H>) -> f64 {
     (350.0 + 25.0 * (game.st.chips.len().min(12) as f64)).max(560.0)
 }
 
@@ -1447,12 +1456,15 @@ pub fn board_svg<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> String {
 }
 
 /// The kind of feature a follower standing on `node` is on.
-pub fn follower_kind<H: Hooks>(game: &Game<H>, node: u32) -> Option<crate::geometry::FeatureKind> {
+pub(crate) fn follower_kind<H: Hooks>(
+    game: &Game<H>,
+    node: u32,
+) -> Option<crate::geometry::FeatureKind> {
     game.st.board.features.kind.get(node as usize).copied()
 }
 
 /// What a follower is called on a feature of `kind`.
-pub fn role(kind: Option<crate::geometry::FeatureKind>) -> &'static str {
+pub(crate) fn role(kind: Option<crate::geometry::FeatureKind>) -> &'static str {
     use crate::geometry::FeatureKind as K;
     match kind {
         Some(K::City) => "knight",
@@ -1464,7 +1476,7 @@ pub fn role(kind: Option<crate::geometry::FeatureKind>) -> &'static str {
 }
 
 /// The feature's name in words.
-pub fn feature_word(kind: Option<crate::geometry::FeatureKind>) -> &'static str {
+pub(crate) fn feature_word(kind: Option<crate::geometry::FeatureKind>) -> &'static str {
     use crate::geometry::FeatureKind as K;
     match kind {
         Some(K::City) => "city",
@@ -1476,7 +1488,7 @@ pub fn feature_word(kind: Option<crate::geometry::FeatureKind>) -> &'static str 
 }
 
 /// "ann's knight on the city at 6,14"
-pub fn follower_words<H: Hooks>(
+pub(crate) fn follower_words<H: Hooks>(
     game: &Game<H>,
     owner: u8,
     kind: Option<crate::geometry::FeatureKind>,
@@ -1490,7 +1502,7 @@ pub fn follower_words<H: Hooks>(
     )
 }
 
-pub fn follower_anchor<H: Hooks>(
+pub(crate) fn follower_anchor<H: Hooks>(
     game: &Game<H>,
     tile_at: &BTreeMap<u32, (u16, u8)>,
     cell: u32,

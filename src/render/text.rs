@@ -397,7 +397,7 @@ impl<H: Hooks> Writer<'_, H> {
 }
 
 /// "the completed city of 3 tiles with 1 coat of arms at 0,-1"
-pub fn describe_feature<H: Hooks>(game: &Game<H>, f: &ScoredFeature) -> String {
+pub(crate) fn describe_feature<H: Hooks>(game: &Game<H>, f: &ScoredFeature) -> String {
     let (x, y) = game.st.board.xy(f.cell);
     let plural = |k: u32, one: &str, many: &str| {
         if k == 1 {

@@ -6,12 +6,12 @@ use crate::compiled::CompiledTile;
 use crate::geometry::FeatureKind;
 use std::fmt::Write as _;
 
-pub const FIELD: &str = "#9cc46a";
-pub const CITY: &str = "#c98b4f";
-pub const CITY_EDGE: &str = "#6e4421";
-pub const ROAD: &str = "#fbf6e9";
-pub const ROAD_EDGE: &str = "#5b5247";
-pub const SHIELD: &str = "#2456a6";
+pub(crate) const FIELD: &str = "#9cc46a";
+pub(crate) const CITY: &str = "#c98b4f";
+pub(crate) const CITY_EDGE: &str = "#6e4421";
+pub(crate) const ROAD: &str = "#fbf6e9";
+pub(crate) const ROAD_EDGE: &str = "#5b5247";
+pub(crate) const SHIELD: &str = "#2456a6";
 
 /// The two corners of side `side` (N, E, S, W), clockwise.
 fn corners(side: usize, s: f64) -> [(f64, f64); 2] {
@@ -229,7 +229,7 @@ fn road(out: &mut String, seg: usize, mask: u8, s: f64, monastery: bool) {
 }
 
 /// A coat of arms centred on (x, y), `w` wide.
-pub fn shield(out: &mut String, x: f64, y: f64, w: f64) {
+pub(crate) fn shield(out: &mut String, x: f64, y: f64, w: f64) {
     let h = w * 1.15;
     let (l, r, t) = (x - w / 2.0, x + w / 2.0, y - h / 2.0);
     let _ = write!(
@@ -409,7 +409,7 @@ fn field_wedges(t: &CompiledTile, rot: usize, seg: usize, s: f64) -> Vec<[Pt; 3]
 
 /// The segment drawn on top at point `p` of tile `t` at rotation `rot` in a unit square, as
 /// `tile` draws it (fields, then cities, then roads, then the monastery): `None` on the bare ground.
-pub fn region_at(t: &CompiledTile, rot: usize, p: Pt) -> Option<usize> {
+pub(crate) fn region_at(t: &CompiledTile, rot: usize, p: Pt) -> Option<usize> {
     let mut top = enclosed_field(t, rot);
     let wedges = wedge_fields(t, rot);
     for (h, f) in wedges.iter().enumerate() {
@@ -459,11 +459,11 @@ pub fn region_at(t: &CompiledTile, rot: usize, p: Pt) -> Option<usize> {
 
 /// Where followers stand and coats of arms are drawn on one tile at one rotation, in a unit square.
 #[derive(Clone, Debug)]
-pub struct Spots {
+pub(crate) struct Spots {
     /// Per segment: where its follower stands.
-    pub follower: Vec<Pt>,
+    pub(crate) follower: Vec<Pt>,
     /// Per city segment: where its coat of arms is drawn (away from the follower).
-    pub shield: Vec<Pt>,
+    pub(crate) shield: Vec<Pt>,
 }
 
 const GRID: usize = 24;
@@ -474,7 +474,7 @@ thread_local! {
 }
 
 /// The spots of tile `t` at rotation `rot` (worked out once per tile and rotation).
-pub fn spots(t: &CompiledTile, rot: usize) -> Spots {
+pub(crate) fn spots(t: &CompiledTile, rot: usize) -> Spots {
     let key = format!(
         "{}/{rot}/{:?}/{:?}/{:?}/{:?}",
         t.id, t.kinds, t.seg_sides, t.seg_halves, t.monastery

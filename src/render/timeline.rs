@@ -7,11 +7,11 @@ use crate::state::{EvKind, FollowerAt, Place};
 /// A follower as it stood.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FollowerView {
-    pub owner: u8,
+    pub(crate) owner: u8,
     pub at: FollowerAt,
     /// The cell it stands on and the feature node (when on the board).
     pub cell: u32,
-    pub node: u32,
+    pub(crate) node: u32,
     pub strength: u8,
 }
 
@@ -25,14 +25,14 @@ pub struct ChipView {
 /// A stack of tiles the rules dealt onto a square (`deal`), as it stood: how many tiles are left in
 /// it and its top tile (face up).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StackView {
-    pub cell: u32,
-    pub left: u16,
-    pub top: Option<u16>,
+pub(crate) struct StackView {
+    pub(crate) cell: u32,
+    pub(crate) left: u16,
+    pub(crate) top: Option<u16>,
 }
 
 /// The stacks of a game state.
-pub fn stacks_of(st: &crate::state::State) -> Vec<StackView> {
+pub(crate) fn stacks_of(st: &crate::state::State) -> Vec<StackView> {
     st.tile_stacks
         .iter()
         .map(|s| StackView {
@@ -46,7 +46,7 @@ pub fn stacks_of(st: &crate::state::State) -> Vec<StackView> {
 /// The game after every event of turns up to `turn` (turn 0 is the setup).
 #[derive(Clone, Debug)]
 pub struct Snapshot {
-    pub turn: u32,
+    pub(crate) turn: u32,
     /// Placed tiles in order: (tile type, cell, rotation).
     pub tiles: Vec<(u16, u32, u8)>,
     pub followers: Vec<FollowerView>,
@@ -54,9 +54,9 @@ pub struct Snapshot {
     pub scores: Vec<i64>,
     /// The tile stacks on squares (the events do not tell them: they come from the replay, see
     /// `with_stacks`; at first, those of the game's end).
-    pub stacks: Vec<StackView>,
+    pub(crate) stacks: Vec<StackView>,
     /// Whether this is the end of the game.
-    pub last: bool,
+    pub(crate) last: bool,
 }
 
 /// The last turn with events (the final scoring's, when the game is over).
@@ -167,7 +167,7 @@ fn apply(s: &mut Snapshot, e: &EvKind) {
 
 /// The stacks of every turn, from those seen at each decision of the replay (`Loaded::stacks`): a
 /// turn ends with the stacks of the next turn's first decision, the last with those at the end.
-pub fn with_stacks(snaps: &mut [Snapshot], seen: &[(u32, Vec<StackView>)]) {
+pub(crate) fn with_stacks(snaps: &mut [Snapshot], seen: &[(u32, Vec<StackView>)]) {
     for s in snaps.iter_mut() {
         if let Some((_, st)) = seen.iter().find(|(turn, _)| *turn > s.turn) {
             s.stacks.clone_from(st);

@@ -28,15 +28,15 @@ pub(crate) fn t975(df: u64) -> f64 {
 
 /// A mean difference with its 95% interval and whether the interval excludes 0.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Interval {
-    pub mean: f64,
-    pub lo: f64,
-    pub hi: f64,
-    pub significant: bool,
+pub(crate) struct Interval {
+    pub(crate) mean: f64,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+    pub(crate) significant: bool,
 }
 
 /// The interval for paired differences counted in `d` (in units of 1/`scale`).
-pub fn interval(d: &Hist, scale: f64) -> Interval {
+pub(crate) fn interval(d: &Hist, scale: f64) -> Interval {
     let n = d.n();
     let mean = d.mean() / scale;
     if n < 2 {

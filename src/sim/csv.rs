@@ -3,7 +3,7 @@
 //! player, rule or variant name comes back as one field.
 
 /// One field as CSV writes it.
-pub fn field(s: &str) -> String {
+pub(crate) fn field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 const DENSE_MAX: i64 = 1 << 14;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Hist {
+pub(crate) struct Hist {
     lo: i64,
     dense: Vec<u64>,
     sparse: BTreeMap<i64, u64>,
@@ -16,13 +16,13 @@ pub struct Hist {
 }
 
 impl Hist {
-    pub fn n(&self) -> u64 {
+    pub(crate) fn n(&self) -> u64 {
         self.n
     }
 
     /// Adds one observation.
     #[inline]
-    pub fn add(&mut self, v: i64) {
+    pub(crate) fn add(&mut self, v: i64) {
         let i = v.wrapping_sub(self.lo);
         if i >= 0 && (i as usize) < self.dense.len() {
             self.dense[i as usize] += 1;
@@ -67,7 +67,7 @@ impl Hist {
     }
 
     /// (value, count) for every value seen, in increasing order of value.
-    pub fn entries(&self) -> Vec<(i64, u64)> {
+    pub(crate) fn entries(&self) -> Vec<(i64, u64)> {
         let mut out: Vec<(i64, u64)> = self
             .dense
             .iter()
@@ -81,14 +81,14 @@ impl Hist {
     }
 
     /// The exact sum of the observations.
-    pub fn sum(&self) -> i128 {
+    pub(crate) fn sum(&self) -> i128 {
         self.entries()
             .iter()
             .map(|&(v, c)| v as i128 * c as i128)
             .sum()
     }
 
-    pub fn mean(&self) -> f64 {
+    pub(crate) fn mean(&self) -> f64 {
         if self.n == 0 {
             return 0.0;
         }
@@ -96,7 +96,7 @@ impl Hist {
     }
 
     /// The sample standard deviation (n − 1 in the denominator), computed from exact sums.
-    pub fn sd(&self) -> f64 {
+    pub(crate) fn sd(&self) -> f64 {
         if self.n < 2 {
             return 0.0;
         }
@@ -147,11 +147,11 @@ impl Hist {
         (va.unwrap_or(0) as f64 + vb.unwrap_or(0) as f64) / 2.0
     }
 
-    pub fn min(&self) -> Option<i64> {
+    pub(crate) fn min(&self) -> Option<i64> {
         self.entries().first().map(|e| e.0)
     }
 
-    pub fn max(&self) -> Option<i64> {
+    pub(crate) fn max(&self) -> Option<i64> {
         self.entries().last().map(|e| e.0)
     }
 

@@ -7,9 +7,9 @@
 //! JSON that `merge` reads back), `merge` (combining slices), `csv` (the one CSV writer), `sweep`
 //! (the grid of a parameter sweep), `plot` (its chart).
 
-pub mod ci;
+pub(crate) mod ci;
 pub mod csv;
-pub mod hist;
+pub(crate) mod hist;
 pub mod merge;
 pub mod play;
 pub mod plot;
@@ -43,7 +43,7 @@ pub struct RunInfo {
 }
 
 impl RunInfo {
-    pub fn paired(&self) -> bool {
+    pub(crate) fn paired(&self) -> bool {
         !self.vs.is_empty() || self.vs_rules.is_some()
     }
 

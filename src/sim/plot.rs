@@ -8,27 +8,27 @@ use std::fmt::Write as _;
 /// A mean and its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Est {
-    pub mean: f64,
-    pub lo: f64,
-    pub hi: f64,
+    pub(crate) mean: f64,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
 }
 
 /// One line of a panel: a name for the legend and one estimate per x value.
 pub(crate) struct Series {
-    pub name: String,
-    pub points: Vec<Est>,
+    pub(crate) name: String,
+    pub(crate) points: Vec<Est>,
 }
 
 pub(crate) struct Panel {
-    pub title: String,
+    pub(crate) title: String,
     pub(crate) y_label: String,
-    pub series: Vec<Series>,
+    pub(crate) series: Vec<Series>,
     /// A dashed horizontal line, with its legend text.
     pub(crate) reference: Option<(f64, String)>,
 }
 
 pub struct Chart {
-    pub title: String,
+    pub(crate) title: String,
     pub(crate) x_label: String,
     /// The x values' labels, in order.
     pub(crate) x_labels: Vec<String>,

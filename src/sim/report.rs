@@ -459,9 +459,9 @@ fn diff_labels(info: &RunInfo) -> Vec<String> {
 }
 
 /// The first seat's win share at one setting, against a fair share (1 / seats).
-pub struct Balance {
-    pub share: Interval,
-    pub fair: f64,
+pub(crate) struct Balance {
+    pub(crate) share: Interval,
+    pub(crate) fair: f64,
 }
 
 impl Balance {
@@ -478,7 +478,7 @@ impl Balance {
 }
 
 /// The first seat's win share with its 95% interval, per setting.
-pub fn balance(r: &Results) -> Vec<Balance> {
+pub(crate) fn balance(r: &Results) -> Vec<Balance> {
     let seats = r.layout.seats().max(1);
     let win = r
         .layout

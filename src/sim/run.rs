@@ -44,14 +44,14 @@ pub(crate) fn game_seed(seed: u64, i: u64) -> u64 {
 /// The statistics of a run (or of merged runs).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Results {
-    pub layout: Layout,
+    pub(crate) layout: Layout,
     /// Per setting.
-    pub stats: Vec<Stats>,
+    pub(crate) stats: Vec<Stats>,
     /// Paired differences of every setting after the first with the first (setting k minus
     /// setting 0 at index k − 1): one for a comparison, one per further point of a sweep.
-    pub diffs: Vec<Stats>,
+    pub(crate) diffs: Vec<Stats>,
     /// The game numbers played, as sorted, disjoint half-open ranges.
-    pub played: Vec<(u64, u64)>,
+    pub(crate) played: Vec<(u64, u64)>,
     pub interrupted: bool,
 }
 

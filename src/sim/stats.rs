@@ -31,7 +31,7 @@ const SPENT: usize = 6;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub figures: Vec<String>,
-    pub groups: Vec<String>,
+    pub(crate) groups: Vec<String>,
 }
 
 /// Where one setting's rules and actions go in a [`Layout`].
@@ -54,7 +54,7 @@ pub(crate) fn rule_names(prog: &Program) -> Vec<String> {
 impl Layout {
     /// The layout for the players named, covering every program given (two for a comparison of
     /// rules files: figures by name, so a rule only one side has is 0 on the other).
-    pub fn new(players: &[String], progs: &[&Program]) -> (Layout, Vec<Mapping>) {
+    pub(crate) fn new(players: &[String], progs: &[&Program]) -> (Layout, Vec<Mapping>) {
         let mut figures: Vec<String> = FIXED.iter().map(|s| s.to_string()).collect();
         let slot =
             |name: String, figures: &mut Vec<String>| match figures.iter().position(|f| *f == name)
@@ -86,12 +86,8 @@ impl Layout {
         (Layout { figures, groups }, maps)
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.figures.len() * self.groups.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.figures.is_empty()
     }
 
     pub fn seats(&self) -> usize {
@@ -108,22 +104,22 @@ impl Layout {
 /// What one game gave, per seat, as the sim's driver and the state's counters collected it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Outcome {
-    pub scores: Vec<i64>,
-    pub turns: Vec<u32>,
-    pub followers: Vec<u32>,
-    pub gained: Vec<u32>,
+    pub(crate) scores: Vec<i64>,
+    pub(crate) turns: Vec<u32>,
+    pub(crate) followers: Vec<u32>,
+    pub(crate) gained: Vec<u32>,
     pub(crate) spent: Vec<u32>,
     /// `points[seat * rules + rule]`.
-    pub points: Vec<i64>,
-    pub rules: usize,
+    pub(crate) points: Vec<i64>,
+    pub(crate) rules: usize,
     /// `actions[seat * n_actions + action]`.
-    pub actions: Vec<u32>,
+    pub(crate) actions: Vec<u32>,
     pub(crate) n_actions: usize,
 }
 
 impl Outcome {
     /// Clears it for a game of `seats` players with `rules` rule names and `actions` actions.
-    pub fn reset(&mut self, seats: usize, rules: usize, actions: usize) {
+    pub(crate) fn reset(&mut self, seats: usize, rules: usize, actions: usize) {
         for v in [
             &mut self.turns,
             &mut self.followers,
@@ -144,7 +140,7 @@ impl Outcome {
     }
 
     /// The seats sharing the best score, as a bit set, and how many they are.
-    pub fn winners(&self) -> (u32, i64) {
+    pub(crate) fn winners(&self) -> (u32, i64) {
         let best = self.scores.iter().copied().max().unwrap_or(0);
         let mut mask = 0;
         for (s, &v) in self.scores.iter().enumerate() {
@@ -238,12 +234,12 @@ fn add(obs: &mut [Option<i64>], i: usize, v: i64) {
 
 /// Statistics over many games: one histogram per figure and group.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Stats {
+pub(crate) struct Stats {
     pub(crate) hists: Vec<Hist>,
 }
 
 impl Stats {
-    pub fn new(layout: &Layout) -> Stats {
+    pub(crate) fn new(layout: &Layout) -> Stats {
         Stats {
             hists: vec![Hist::default(); layout.len()],
         }
@@ -251,7 +247,7 @@ impl Stats {
 
     /// Adds one game's observations.
     #[inline]
-    pub fn add(&mut self, obs: &[Option<i64>]) {
+    pub(crate) fn add(&mut self, obs: &[Option<i64>]) {
         for (h, o) in self.hists.iter_mut().zip(obs) {
             if let Some(v) = *o {
                 h.add(v);

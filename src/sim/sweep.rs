@@ -9,7 +9,7 @@ pub(crate) const MAX_POINTS: usize = 64;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Axis {
     pub name: String,
-    pub values: Vec<String>,
+    pub(crate) values: Vec<String>,
 }
 
 impl Axis {
@@ -139,7 +139,7 @@ pub fn points(axes: &[Axis]) -> Vec<Vec<String>> {
 }
 
 /// A point's name in reports: `sale_town=7`, or `a=1 b=2` on a grid.
-pub fn label(point: &[String]) -> String {
+pub(crate) fn label(point: &[String]) -> String {
     point.join(" ")
 }
 

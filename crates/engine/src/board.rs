@@ -85,7 +85,7 @@ pub struct Board {
     /// Index of the map square under each cell (`NONE` in the frame or on the endless table).
     pub square: Vec<u32>,
     /// Large city id of each large-city cell.
-    pub large: Vec<u16>,
+    pub(crate) large: Vec<u16>,
     /// Ferry landings reached from each cell (`NONE` when none).
     pub(crate) ferry_to: Vec<u32>,
     /// What a placement may need: whether sea and off-map count as filled around a monastery.
@@ -357,7 +357,7 @@ impl Board {
     }
 
     /// Empties the board for a new game, keeping every buffer.
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.edits += 1;
         self.copied = None;
         // Only cells that were candidates were touched: they are in the frontier or hold a tile.

@@ -244,7 +244,7 @@ codes! {
 }
 
 impl Code {
-    pub fn severity(self) -> Severity {
+    pub(crate) fn severity(self) -> Severity {
         match self.as_str().starts_with('W') {
             true => Severity::Warning,
             false => Severity::Error,

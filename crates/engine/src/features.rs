@@ -37,7 +37,7 @@ impl Features {
         self.tile.clone_from(&src.tile);
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.node.clear();
         self.kind.clear();
         self.tile.clear();

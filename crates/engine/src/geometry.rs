@@ -34,7 +34,7 @@ impl EdgeKind {
             _ => EdgeKind::City,
         }
     }
-    pub fn letter(self) -> char {
+    pub(crate) fn letter(self) -> char {
         match self {
             EdgeKind::Field => 'F',
             EdgeKind::Road => 'R',
@@ -61,7 +61,7 @@ pub enum FeatureKind {
 }
 
 impl FeatureKind {
-    pub const ALL: [FeatureKind; 4] = [
+    pub(crate) const ALL: [FeatureKind; 4] = [
         FeatureKind::Road,
         FeatureKind::City,
         FeatureKind::Field,

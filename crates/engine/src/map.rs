@@ -136,7 +136,7 @@ impl AttrValue {
 
 impl SquareKind {
     /// The kinds by their names in a map's legend.
-    pub const NAMES: [(&'static str, SquareKind); 6] = [
+    pub(crate) const NAMES: [(&'static str, SquareKind); 6] = [
         ("land", SquareKind::Land),
         ("sea", SquareKind::Sea),
         ("wave", SquareKind::Wave),
@@ -145,7 +145,7 @@ impl SquareKind {
         ("island", SquareKind::Island),
     ];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         Self::NAMES
             .iter()
             .find(|(_, k)| *k == self)
@@ -153,7 +153,7 @@ impl SquareKind {
             .unwrap_or("?")
     }
 
-    pub fn from_name(name: &str) -> Option<SquareKind> {
+    pub(crate) fn from_name(name: &str) -> Option<SquareKind> {
         Self::NAMES
             .iter()
             .find(|(n, _)| *n == name)
@@ -163,7 +163,7 @@ impl SquareKind {
 
 impl Square {
     /// A square of `kind` with no marks.
-    pub fn plain(kind: SquareKind) -> Square {
+    pub(crate) fn plain(kind: SquareKind) -> Square {
         Square {
             kind,
             town: false,

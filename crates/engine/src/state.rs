@@ -237,7 +237,7 @@ pub struct State {
     /// Who plays the pending extra turn (`extra_turn()`: the current player; `extra_turn_for`).
     pub extra_turn_for: u8,
     /// The player of the last regular turn: after extra turns, play goes on with the next one.
-    pub regular: u8,
+    pub(crate) regular: u8,
     /// The tile this turn is about (drawn or taken).
     pub current_tile: Option<u16>,
     /// Placed-tile index of this turn's tile.
@@ -253,7 +253,7 @@ pub struct State {
     pub turn_deciders: Vec<u8>,
     pub start_cells: Vec<u32>,
     /// The feature being scored now (set only when recording), named by the score events.
-    pub scoring: Option<ScoredFeature>,
+    pub(crate) scoring: Option<ScoredFeature>,
     /// The square the rule running now is about (set only when recording).
     pub(crate) scoring_at: Option<u32>,
     /// Counters for statistics (points by rule, chips, followers), cleared by each new game.
@@ -288,14 +288,14 @@ impl State {
     /// Makes this state a copy of `src` that records nothing, for a look-ahead: no event log and no
     /// names of the turn's choices are copied, and the per-square chip counts are copied only where
     /// chips lie (the table has tens of thousands of squares). Keeps every buffer.
-    pub fn copy_unrecorded(&mut self, src: &State) {
+    pub(crate) fn copy_unrecorded(&mut self, src: &State) {
         self.copy(src, false, true);
     }
 
     /// `copy_unrecorded` of all but the board, for a state whose board already is `src`'s: copied
     /// from it, with no tile placed and no follower moved since (the caller knows it; debug builds
     /// check the tiles placed). The board is most of a copy's cost.
-    pub fn copy_unrecorded_but_board(&mut self, src: &State) {
+    pub(crate) fn copy_unrecorded_but_board(&mut self, src: &State) {
         self.copy(src, false, false);
     }
 

@@ -8,7 +8,7 @@ pub(crate) const SLOTS: usize = 8;
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
     /// Points by rule: `points[rule * SLOTS + player]` (the rule numbering of score events).
-    pub points: Vec<i64>,
+    pub(crate) points: Vec<i64>,
     /// Chips that came into each player's area.
     pub chips_gained: [u32; SLOTS],
     /// Chips that left each player's area.
@@ -26,7 +26,7 @@ impl Tally {
     }
 
     /// Clears every counter, keeping the buffers.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.points.iter_mut().for_each(|p| *p = 0);
         self.chips_gained = [0; SLOTS];
         self.chips_spent = [0; SLOTS];
@@ -34,7 +34,7 @@ impl Tally {
     }
 
     #[inline]
-    pub fn score(&mut self, player: u8, points: i64, rule: u16) {
+    pub(crate) fn score(&mut self, player: u8, points: i64, rule: u16) {
         let i = rule as usize * SLOTS + (player as usize % SLOTS);
         if i >= self.points.len() {
             self.points.resize(i + SLOTS, 0);

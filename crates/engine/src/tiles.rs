@@ -27,7 +27,7 @@ pub struct Segment {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TileType {
     pub id: String,
-    pub name: String,
+    pub(crate) name: String,
     pub count: u32,
     /// How many of `count` are start tiles.
     pub start: u32,

@@ -69,13 +69,13 @@ pub enum DefKind {
 }
 
 impl DefKind {
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             DefKind::Rule => "rule",
             DefKind::Action => "action",
         }
     }
-    pub fn article(self) -> &'static str {
+    pub(crate) fn article(self) -> &'static str {
         match self {
             DefKind::Rule => "a",
             DefKind::Action => "an",
@@ -88,18 +88,18 @@ impl DefKind {
 /// replaces the one of its kind, `limit none` drops them all; a choice replaces the one of its name).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Change {
-    pub what: DefKind,
-    pub name: Ident,
-    pub phase: Option<Ident>,
-    pub limits: Vec<Limit>,
-    pub when: Option<Expr>,
-    pub choices: Vec<Choice>,
+    pub(crate) what: DefKind,
+    pub(crate) name: Ident,
+    pub(crate) phase: Option<Ident>,
+    pub(crate) limits: Vec<Limit>,
+    pub(crate) when: Option<Expr>,
+    pub(crate) choices: Vec<Choice>,
     pub body: Option<Block>,
 }
 
 impl Change {
     /// Whether it names no part to change.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.phase.is_none()
             && self.limits.is_empty()
             && self.when.is_none()
@@ -110,7 +110,7 @@ impl Change {
 
 impl ItemKind {
     /// The kind and name of a rule or action definition (`replace` included).
-    pub fn definition(&self) -> Option<(DefKind, &Ident)> {
+    pub(crate) fn definition(&self) -> Option<(DefKind, &Ident)> {
         match self {
             ItemKind::Rule { name, .. } => Some((DefKind::Rule, name)),
             ItemKind::Action(a) => Some((DefKind::Action, &a.name)),
@@ -123,14 +123,14 @@ impl ItemKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StrLit {
     pub value: String,
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeaderEntry {
     pub key: Ident,
     pub value: Expr,
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -141,7 +141,7 @@ pub struct ParamDecl {
     pub doc: Option<StrLit>,
     pub one_of: Option<Expr>,
     /// `in LO..HI` for an int; for a table, the keys it must have (`in 1..4` or `in [1, 2, 4]`).
-    pub range: Option<Expr>,
+    pub(crate) range: Option<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -151,7 +151,7 @@ pub enum TypeExpr {
 }
 
 impl TypeExpr {
-    pub fn span(&self) -> Span {
+    pub(crate) fn span(&self) -> Span {
         match self {
             TypeExpr::Named(i) => i.span.clone(),
             TypeExpr::List(_, s) => s.clone(),
@@ -164,7 +164,7 @@ pub struct ChipEntry {
     pub colour: Ident,
     pub value: i64,
     pub count: i64,
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -195,7 +195,7 @@ pub enum LimitKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limit {
     pub kind: LimitKind,
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -206,13 +206,13 @@ pub struct Choice {
     pub from: Expr,
     pub size: Option<Expr>,
     pub filter: Option<Expr>,
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block {
     pub stmts: Vec<Stmt>,
-    pub span: Span,
+    pub(crate) span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]

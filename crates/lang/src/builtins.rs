@@ -68,7 +68,7 @@ impl Base {
                 .map_or("?", |(n, _)| n),
         }
     }
-    pub fn from_name(s: &str) -> Option<Base> {
+    pub(crate) fn from_name(s: &str) -> Option<Base> {
         Base::NAMED.iter().find(|(n, _)| *n == s).map(|(_, b)| *b)
     }
 }
@@ -110,7 +110,7 @@ impl Ty {
         !self.list && !found.list && self.base == Base::Players && found.base == Base::Player
     }
     /// The element type when iterating (`for`, aggregates): lists, ranges and player sets.
-    pub fn elem(self) -> Option<Ty> {
+    pub(crate) fn elem(self) -> Option<Ty> {
         if self.list {
             Some(Ty::of(self.base))
         } else if self.base == Base::Players {
@@ -170,7 +170,7 @@ pub enum RTy {
 
 /// The kind of holding area a builtin takes (its row's `holding` column).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Holding {
+pub(crate) enum Holding {
     /// A shared area, named alone (`holding(NAME)`): one of a player's needs the player.
     Shared,
     /// An area per player, named with its player (`holding_of(bid, p)`).
@@ -236,14 +236,14 @@ pub struct BuiltinInfo {
     pub effect: bool,
     pub doc: &'static str,
     /// Its English phrase for the rule pages (`carto doc`; templates: see `lang::phrases`).
-    pub phrase: &'static str,
+    pub(crate) phrase: &'static str,
     /// The phrase of its negation (`not f(…)`), for a builtin giving a bool; "" otherwise.
-    pub negated: &'static str,
+    pub(crate) negated: &'static str,
     /// For a builtin taking a holding area (its argument of type `holding`), the kind it takes:
     /// the checker refuses the other kind there (`holding … per player` or shared).
-    pub holding: Option<Holding>,
+    pub(crate) holding: Option<Holding>,
     /// What it reads of the game beyond its arguments (for the forced check: `interp::reads`).
-    pub reads: Reads,
+    pub(crate) reads: Reads,
     /// Static: its value depends only on its arguments, the map, the parameters and the program, so
     /// an aggregate whose parts are all static is computed once (`interp::aggregate::is_static`).
     pub(crate) stat: bool,
@@ -271,11 +271,11 @@ impl fmt::Debug for Run {
 }
 
 /// What running a builtin gives: its value, or the error that stops the game (naming the rule).
-pub(crate) type Ran<T> = Result<T, Box<crate::game::GameError>>;
+pub type Ran<T> = Result<T, Box<crate::game::GameError>>;
 
 /// Kinds of changing facts of a game an expression reads (a bit set): see `interp::reads`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Reads(u8);
+pub(crate) struct Reads(u8);
 
 impl Reads {
     /// Nothing that changes during a game (map facts, parameters, constants, the players).
@@ -283,17 +283,17 @@ impl Reads {
     /// Where chips lie and which way up (changes move the state's chip counter).
     pub(crate) const CHIPS: Reads = Reads(1);
     /// The tiles on the board.
-    pub const TILES: Reads = Reads(2);
+    pub(crate) const TILES: Reads = Reads(2);
     /// The turn's facts that limits count with (turn, round, follower placed, extra turn).
     pub(crate) const TURN: Reads = Reads(4);
     /// Anything else (scores, followers, features, turn facts): a check reading it always runs.
     pub(crate) const UNKNOWN: Reads = Reads(8);
 
-    pub const fn with(self, o: Reads) -> Reads {
+    pub(crate) const fn with(self, o: Reads) -> Reads {
         Reads(self.0 | o.0)
     }
 
-    pub fn has(self, o: Reads) -> bool {
+    pub(crate) fn has(self, o: Reads) -> bool {
         self.0 & o.0 != 0
     }
 }
@@ -487,7 +487,7 @@ builtins! {
 }
 
 impl Builtin {
-    pub fn from_name(s: &str) -> Option<Builtin> {
+    pub(crate) fn from_name(s: &str) -> Option<Builtin> {
         Builtin::ALL.iter().copied().find(|b| b.info().name == s)
     }
     /// `name(param: type, …) -> type`, for notes.
@@ -551,7 +551,7 @@ macro_rules! fields {
             }
             /// How the interpreter reads it from a value of its owner type.
             #[inline]
-            pub fn read(self) -> ReadField {
+            pub(crate) fn read(self) -> ReadField {
                 match self {
                     $(Field::$v => $read,)*
                 }
@@ -569,11 +569,11 @@ pub struct FieldInfo {
     pub ty: Ty,
     pub doc: &'static str,
     /// Its English phrase for the rule pages (`{0}` is the value it is read from).
-    pub phrase: &'static str,
+    pub(crate) phrase: &'static str,
     /// The phrase of its negation, for a bool field; "" otherwise.
-    pub negated: &'static str,
+    pub(crate) negated: &'static str,
     /// What reading it reads of the game (for the forced check: `interp::reads`).
-    pub reads: Reads,
+    pub(crate) reads: Reads,
     /// It never changes during a game, nor between the games of one interpreter (a static
     /// aggregate may be keyed by it: `interp::aggregate::is_static`).
     pub(crate) stat: bool,
@@ -691,7 +691,7 @@ fields! {
         "tiles left in it", "the number of tiles in {0}";
 }
 
-pub fn field(owner: Base, name: &str) -> Option<(Field, Ty)> {
+pub(crate) fn field(owner: Base, name: &str) -> Option<(Field, Ty)> {
     FIELDS
         .iter()
         .find(|(o, n, ..)| *o == owner && *n == name)

@@ -7,7 +7,7 @@ use crate::builtins::HeaderKey;
 use crate::ir::{Expr, Program, Value};
 
 /// Most players in a game.
-pub const MAX_PLAYERS: i64 = 6;
+pub(crate) const MAX_PLAYERS: i64 = 6;
 /// Most followers a player may have.
 pub(crate) const MAX_FOLLOWERS: i64 = 64;
 
@@ -15,9 +15,9 @@ pub(crate) const MAX_FOLLOWERS: i64 = 64;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeaderValues {
     pub players: (usize, usize),
-    pub followers: u16,
-    pub start_squares: usize,
-    pub border_fills_monastery: bool,
+    pub(crate) followers: u16,
+    pub(crate) start_squares: usize,
+    pub(crate) border_fills_monastery: bool,
     /// Tile set names (`base` when none is given).
     pub tiles: Vec<String>,
 }
@@ -25,7 +25,7 @@ pub struct HeaderValues {
 /// A problem with one header entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeaderProblem {
-    pub key: HeaderKey,
+    pub(crate) key: HeaderKey,
     pub message: String,
     pub note: Option<String>,
 }

@@ -16,7 +16,7 @@ use super::builtins::{Builtin, Field, HeaderKey, Phase, Trigger, Ty};
 use crate::geometry::FeatureKind;
 
 pub(crate) type ParamId = u16;
-pub type Slot = u16;
+pub(crate) type Slot = u16;
 pub(crate) type RuleId = u32;
 pub(crate) type ActionId = u32;
 
@@ -96,7 +96,7 @@ pub enum Expr {
 
 impl Expr {
     /// The `and`-joined parts of this condition, left to right.
-    pub fn conjuncts<'a>(&'a self, out: &mut Vec<&'a Expr>) {
+    pub(crate) fn conjuncts<'a>(&'a self, out: &mut Vec<&'a Expr>) {
         match self {
             Expr::Binary(BinOp::And, a, b) => {
                 a.conjuncts(out);
@@ -142,7 +142,7 @@ pub struct ParamDef {
     pub one_of: Vec<Value>,
     /// `in …`: the allowed ints, or the keys a table must have.
     pub range: Option<ParamRange>,
-    pub origin: Origin,
+    pub(crate) origin: Origin,
 }
 
 /// What a parameter allows beyond its type, declared with `in`.
@@ -158,7 +158,7 @@ pub enum ParamRange {
 impl ParamRange {
     /// The bounds of an int range with the parameters' values in force (`None`: not an int range,
     /// or a bound that cannot be computed, such as an overflow).
-    pub fn bounds(&self, prog: &Program) -> Option<(i64, i64)> {
+    pub(crate) fn bounds(&self, prog: &Program) -> Option<(i64, i64)> {
         match self {
             ParamRange::Ints(lo, hi, _) => Some((prog.limit_count(lo)?, prog.limit_count(hi)?)),
             ParamRange::Keys(_) => None,
@@ -179,7 +179,7 @@ impl ParamRange {
     }
 
     /// Why `v` is refused, or `None` when it is allowed (bounds read with the values in force).
-    pub fn refuses(&self, v: Value, prog: &Program) -> Option<String> {
+    pub(crate) fn refuses(&self, v: Value, prog: &Program) -> Option<String> {
         match (self, v) {
             (ParamRange::Ints(_, _, text), Value::Int(i)) => {
                 let Some((lo, hi)) = self.bounds(prog) else {
@@ -231,8 +231,8 @@ impl ParamRange {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChipDef {
-    pub colour: u8,
-    pub value: i64,
+    pub(crate) colour: u8,
+    pub(crate) value: i64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -251,7 +251,7 @@ pub enum MapRef {
 pub struct HeaderEntry {
     pub key: HeaderKey,
     pub value: Expr,
-    pub origin: Origin,
+    pub(crate) origin: Origin,
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -267,7 +267,7 @@ pub struct Header {
 pub struct Body {
     pub stmts: Vec<Stmt>,
     /// Number of local slots the body needs.
-    pub locals: u16,
+    pub(crate) locals: u16,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -293,7 +293,7 @@ pub enum Limit {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum ChoiceKind {
+pub(crate) enum ChoiceKind {
     /// A subset of chips from a `list<chip>`; size bounds inclusive. `filter` sees the chosen list in `slot`.
     Chips { size: Option<Expr> },
     /// One element of a list; `filter` sees the element in `slot`.
@@ -301,13 +301,13 @@ pub enum ChoiceKind {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Choice {
+pub(crate) struct Choice {
     pub name: String,
-    pub slot: Slot,
-    pub kind: ChoiceKind,
+    pub(crate) slot: Slot,
+    pub(crate) kind: ChoiceKind,
     pub from: Expr,
     pub filter: Option<Expr>,
-    pub ty: Ty,
+    pub(crate) ty: Ty,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -316,12 +316,12 @@ pub struct Action {
     /// `None` for a `forced` action; `Phase::Asked` for an action offered only by `ask`.
     pub phase: Option<Phase>,
     /// An asked action's parameters: slots `1..=params`, after `player`, before the choices.
-    pub params: u16,
+    pub(crate) params: u16,
     pub limits: Vec<Limit>,
-    pub when: Option<Expr>,
+    pub(crate) when: Option<Expr>,
     /// The source text of each `and`-joined part of `when`, to say which part refuses the action.
     pub(crate) when_text: Vec<String>,
-    pub choices: Vec<Choice>,
+    pub(crate) choices: Vec<Choice>,
     /// Slot 0 is `player` (the deciding player); parameters, then choices follow.
     pub body: Body,
     pub origin: Origin,
@@ -346,10 +346,10 @@ pub struct Program {
     pub holding_titles: Vec<Option<String>>,
     /// Whether each holding area is one per player (`holding bid per player`).
     pub holdings_per_player: Vec<bool>,
-    pub groups: Vec<String>,
+    pub(crate) groups: Vec<String>,
     pub attrs: Vec<AttrDef>,
     /// Setup blocks, imports first.
-    pub setup: Vec<Body>,
+    pub(crate) setup: Vec<Body>,
     pub rules: Vec<Rule>,
     /// Rules per trigger, indexed by `Trigger as usize`, in source order.
     pub(crate) by_trigger: Vec<Vec<RuleId>>,

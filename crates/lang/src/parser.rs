@@ -14,7 +14,7 @@ use pest::Parser;
 pub(crate) struct CartoParser;
 
 /// The deepest nesting of brackets, blocks and expressions accepted.
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// The deepest syntax tree built: grammar levels per bracket times MAX_DEPTH, so that only the bracket
 /// pre-scan or long operator chains (`a + a + …`, `not not …`) hit it.

@@ -124,8 +124,8 @@ enum Step {
 /// say): who, on which turn, and why each action of the phase was refused then.
 #[derive(Clone, Debug)]
 pub(crate) struct PhaseEnd {
-    pub player: u8,
-    pub turn: u32,
+    pub(crate) player: u8,
+    pub(crate) turn: u32,
     pub(crate) reasons: Vec<(String, String)>,
 }
 

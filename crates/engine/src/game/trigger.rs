@@ -14,7 +14,7 @@ macro_rules! triggers {
 
         impl Trigger {
             /// How many triggers there are (tables indexed by trigger are this long).
-            pub const COUNT: usize = [$($name),*].len();
+            pub(crate) const COUNT: usize = [$($name),*].len();
             pub const ALL: [Trigger; Trigger::COUNT] = [$(Trigger::$v),*];
             /// Its name in rules files (`rule r on NAME`).
             pub fn name(self) -> &'static str {
@@ -60,7 +60,7 @@ pub struct Binding {
 }
 
 impl Binding {
-    pub const fn new(name: &'static str, from: Origin, phrase: &'static str) -> Binding {
+    pub(crate) const fn new(name: &'static str, from: Origin, phrase: &'static str) -> Binding {
         Binding { name, from, phrase }
     }
 }
@@ -89,7 +89,7 @@ pub enum Origin {
 
 impl Origin {
     /// The kind of game object it gives.
-    pub const fn kind(self) -> Bound {
+    pub(crate) const fn kind(self) -> Bound {
         match self {
             Origin::Player | Origin::Current => Bound::Player,
             Origin::Tile => Bound::Tile,

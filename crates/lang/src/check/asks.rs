@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 /// What an `ask` needs to know of an action: its index, and its parameter types when it is asked.
 #[derive(Clone, Debug)]
 pub(super) struct AskSig {
-    pub index: ActionId,
+    pub(crate) index: ActionId,
     /// `None`: an ordinary action (offered in a phase), which cannot be asked.
-    pub params: Option<Vec<(String, Option<Ty>)>>,
+    pub(crate) params: Option<Vec<(String, Option<Ty>)>>,
 }
 
 /// A type written in a parameter list, without reporting (the action's own check reports).

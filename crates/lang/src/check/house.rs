@@ -14,27 +14,27 @@ use std::collections::BTreeMap;
 
 /// A rule or action in force: its definition with every `change` applied.
 #[derive(Clone, Debug)]
-pub struct InForce {
+pub(crate) struct InForce {
     /// An `ItemKind::Rule` or `ItemKind::Action`.
-    pub def: ItemKind,
+    pub(crate) def: ItemKind,
     /// The file whose definition (or `replace`) is in force, and that item's span.
-    pub file: usize,
-    pub span: Span,
-    pub parts: PartFiles,
+    pub(crate) file: usize,
+    pub(crate) span: Span,
+    pub(crate) parts: PartFiles,
     /// The `change` items applied to it, in order: file and item span.
-    pub changes: Vec<(usize, Span)>,
+    pub(crate) changes: Vec<(usize, Span)>,
 }
 
 /// Which file wrote each part of a definition in force.
 #[derive(Clone, Debug, Default)]
 pub struct PartFiles {
-    pub phase: usize,
+    pub(crate) phase: usize,
     /// One per limit, in order.
-    pub limits: Vec<usize>,
-    pub when: usize,
+    pub(crate) limits: Vec<usize>,
+    pub(crate) when: usize,
     /// One per choice, in order.
-    pub choices: Vec<usize>,
-    pub body: usize,
+    pub(crate) choices: Vec<usize>,
+    pub(crate) body: usize,
 }
 
 impl PartFiles {
@@ -236,10 +236,10 @@ fn same_kind(old: &LimitKind, new: &LimitKind) -> bool {
 /// The rules and actions in force, and what was removed (for `ask` of a removed action).
 #[derive(Default)]
 pub(super) struct House {
-    pub rules: Vec<InForce>,
-    pub actions: Vec<InForce>,
+    pub(crate) rules: Vec<InForce>,
+    pub(crate) actions: Vec<InForce>,
     /// Removed names by kind: the `remove` item's file and span.
-    pub removed: BTreeMap<(DefKind, String), (usize, Span)>,
+    pub(crate) removed: BTreeMap<(DefKind, String), (usize, Span)>,
 }
 
 /// The state of the composition while files are read in order.
