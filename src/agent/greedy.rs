@@ -112,6 +112,8 @@ struct Rules {
     /// A placement's rules give the same points at every rotation on one square
     /// (`quiet::placed_rules_by_square`).
     by_square: bool,
+    /// The forced check reads only chips in players' areas (`Interp::forced_reads_only_hands`).
+    forced_hands: bool,
 }
 
 /// The value of a final position for `me`: the lead over the best other player, and the followers
@@ -134,6 +136,7 @@ impl Greedy {
                 end_read: false,
                 chips_unread: false,
                 by_square: false,
+                forced_hands: false,
             }),
             ..Greedy::default()
         }
@@ -373,6 +376,7 @@ impl Greedy {
             end_read: quiet::end_allows(game),
             chips_unread: quiet::chips_unread_after_placement(game),
             by_square: quiet::placed_rules_by_square(game),
+            forced_hands: game.hooks.forced_reads_only_hands(),
         });
         self.sampled = false;
         self.scratch_of_sample = false;
@@ -380,9 +384,20 @@ impl Greedy {
         self.returns_quiet = None;
         let mut read = rules.read && game.st.players.len() <= 8 && !game.is_asked();
         if read && rules.forced {
-            // The check only evaluates the forced actions' conditions in the sample (and puts
-            // back the current player): the options are played in copies of that same sample.
-            read = quiet::decision_allows(self.sample(view, &world))?;
+            read = if rules.forced_hands && quiet::hands_face_up_but(game, me) {
+                // No chip the check reads is hidden: it is asked of the probe (the game's chips
+                // as they lie), and the sample is dealt only if an option is played in a copy.
+                self.probed = true;
+                let probe = self.probe.with_chips_of(game);
+                probe.st.current = game.st.current;
+                probe.st.turn = game.st.turn;
+                probe.st.extra_turn_pending = game.st.extra_turn_pending;
+                quiet::decision_allows(probe)?
+            } else {
+                // The check only evaluates the forced actions' conditions in the sample (and puts
+                // back the current player): the options are played in copies of that same sample.
+                quiet::decision_allows(self.sample(view, &world))?
+            };
         }
         self.preview_ready = read;
         if read {

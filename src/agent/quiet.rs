@@ -280,6 +280,15 @@ pub fn decision_allows(g: &mut Game<Interp>) -> Result<bool, GameError> {
     Ok(quiet)
 }
 
+/// Whether every chip in a player's area but `me`'s lies face up (see
+/// `Interp::forced_reads_only_hands`).
+pub fn hands_face_up_but(game: &Game<Interp>, me: u8) -> bool {
+    game.st
+        .chips
+        .iter()
+        .all(|c| c.face_up || !matches!(c.place, crate::state::Place::Hand(p) if p != me))
+}
+
 /// The triggers a placement fires.
 const PLACEMENT: [Trigger; 3] = [Trigger::Placed, Trigger::Adjacent, Trigger::Abroad];
 

@@ -88,6 +88,25 @@ impl Interp {
         })
     }
 
+    /// Whether every forced action's `when` reads chips only as the chips in players' areas
+    /// (`chips(hand(…))`: their number, faces and which way up) and otherwise only map facts,
+    /// parameters, constants and players. Then, while every chip in a player's area but the
+    /// decider's lies face up, [`Interp::no_forced_while_chips_stay`] answers in a copy of the game
+    /// with its chips as they lie (and its current player and turn) what it answers in a copy whose
+    /// hidden chips (face down, not in the decider's area) are dealt afresh: no chip it reads is
+    /// hidden.
+    pub fn forced_reads_only_hands(&self) -> bool {
+        let (when, _) = self.prep.forced_reads;
+        if when.has(Reads::UNKNOWN) || when.has(Reads::TILES) || when.has(Reads::TURN) {
+            return false;
+        }
+        self.prog
+            .actions
+            .iter()
+            .filter(|a| a.phase.is_none())
+            .all(|a| a.limits.is_empty() && a.when.as_ref().is_some_and(hand_chips_only))
+    }
+
     /// Whether no forced action can apply to the current player while the chips stay as they are
     /// (tiles, scores and followers may change): every forced action has a `when`, no limit, and a
     /// `when` that reads nothing but chips, map facts, parameters and the player, and that `when`
@@ -158,4 +177,68 @@ fn scores_and_moves_chips(stmts: &[Stmt], settled: &dyn Fn(&crate::ir::Expr) -> 
         }
         Stmt::Ask { .. } => false,
     })
+}
+
+/// Whether `e` reads chips only through `chips(hand(…))` and `face_up` (see
+/// [`Interp::forced_reads_only_hands`]).
+fn hand_chips_only(e: &crate::ir::Expr) -> bool {
+    use crate::builtins::Field;
+    use crate::ir::Expr;
+    match e {
+        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => true,
+        Expr::List(items) => items.iter().all(hand_chips_only),
+        Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => {
+            hand_chips_only(a) && hand_chips_only(b)
+        }
+        Expr::Field(x, f) => {
+            (*f == Field::ChipFaceUp || !f.info().reads.has(Reads::CHIPS)) && hand_chips_only(x)
+        }
+        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => hand_chips_only(x),
+        Expr::Call(Builtin::Chips, args) => match args.as_slice() {
+            [Expr::Call(Builtin::Hand, who)] => who.iter().all(hand_chips_only),
+            _ => false,
+        },
+        Expr::Call(b, args) => {
+            !b.info().reads.has(Reads::CHIPS) && args.iter().all(hand_chips_only)
+        }
+        Expr::Aggregate {
+            list, filter, map, ..
+        } => hand_chips_only(list) && filter.iter().chain(map.iter()).all(|x| hand_chips_only(x)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Whether the forced check of a variant whose rules end with `forced` reads only chips in
+    /// players' areas.
+    fn only_hands(forced: &str) -> bool {
+        let v = crate::interp::probe::variant("red 1 x 2, red 2 x 2", forced);
+        let g = v
+            .new_game(v.config.clone(), &["ann".into(), "bob".into()], 1, false)
+            .expect("a game starts");
+        g.hooks.forced_reads_only_hands()
+    }
+
+    const BODY: &str = "choose chip: chips(hand(player)) { move(chip, box, up) }";
+
+    #[test]
+    fn a_forced_check_on_hands_reads_no_hidden_chip_and_one_elsewhere_may() {
+        assert!(only_hands("rule r on placed { score(player, 1) }"));
+        assert!(only_hands(&format!(
+            "forced f when len(chips(hand(player))) > 1\n{BODY}"
+        )));
+        assert!(only_hands(&format!(
+            "forced f when sum(c in chips(hand(player)): c.value) >= 3 \
+             and all(c in chips(hand(player)): c.face_up)\n{BODY}"
+        )));
+        // The supply's chips lie face down: their faces are hidden.
+        assert!(!only_hands(&format!(
+            "forced f when count(c in chips(supply) where c.value == 2) > 0\n{BODY}"
+        )));
+        // Anything but chips, map facts, parameters and players.
+        assert!(!only_hands(&format!(
+            "forced f when len(chips(hand(player))) > 0 and tiles_left() > 3\n{BODY}"
+        )));
+        assert!(!only_hands(&format!("forced f\n{BODY}")));
+    }
 }
