@@ -433,14 +433,21 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
     };
     // pest puts the error where it last tried a grammar rule; when it got further with a bracket or
     // a separator (the `{` after `variant "x"`), the text is good up to there, and the error is there.
-    let further = e
-        .parse_attempts()
-        .filter(|att| att.max_position > rel)
-        .filter(|att| {
-            let tokens = att.expected_tokens();
-            tokens.iter().any(|t| kept_token(&t.to_string()))
-        })
-        .map(|att| att.max_position);
+    // pest's record of what it tried, read once (`parse_attempts` copies it, `expected_tokens`
+    // sorts it): where it got furthest, and the tokens it expected there.
+    let attempts = e.parse_attempts().map(|att| {
+        let tokens: Vec<String> = att
+            .expected_tokens()
+            .iter()
+            .map(|t| t.to_string())
+            .collect();
+        (att.max_position, tokens)
+    });
+    let further = attempts
+        .as_ref()
+        .filter(|(max, _)| *max > rel)
+        .filter(|(_, tokens)| tokens.iter().any(|t| kept_token(t)))
+        .map(|(max, _)| *max);
     if let Some(d) = non_ascii_name(text, (base + rel).min(text.len())) {
         return d;
     }
@@ -456,7 +463,7 @@ fn syntax_error(e: &pest::error::Error<Rule>, base: usize, text: &str) -> Diagno
             );
         }
     };
-    let words = expected_words(e, positives, base, pos);
+    let words = expected_words(attempts.as_ref(), positives, base, pos);
     if let Some(d) = unfinished_item(text, base, pos, &words) {
         return d;
     }
@@ -487,18 +494,17 @@ fn kept_token(token: &str) -> bool {
 /// What the parser expected at `pos`, in words: the brackets and separators it tried there (an
 /// opener left out when a closer is also possible), then the grammar rules it tried, named.
 fn expected_words(
-    e: &pest::error::Error<Rule>,
+    attempts: Option<&(usize, Vec<String>)>,
     positives: &[Rule],
     base: usize,
     pos: usize,
 ) -> Vec<String> {
     let mut tokens: Vec<String> = Vec::new();
-    if let Some(att) = e.parse_attempts() {
-        for t in att.expected_tokens() {
-            let token = t.to_string();
-            let keep = kept_token(&token);
-            if keep && att.max_position + base == pos && !tokens.contains(&token) {
-                tokens.push(token);
+    if let Some((max_position, expected)) = attempts {
+        for token in expected {
+            let keep = kept_token(token);
+            if keep && max_position + base == pos && !tokens.contains(token) {
+                tokens.push(token.clone());
             }
         }
     }
