@@ -12,6 +12,8 @@ mod agents;
 mod asked;
 #[path = "../battery.rs"]
 mod battery;
+#[path = "../caches.rs"]
+mod caches;
 #[path = "../check_finds.rs"]
 mod check_finds;
 #[path = "../cli.rs"]

@@ -203,8 +203,8 @@ impl Interp {
         let raw: Vec<&str> = name.split_whitespace().skip(1).collect();
         let asked: Vec<String> = raw.iter().map(|w| canon(w)).collect();
         // Each offered option's words after the action's name: (as compared, as the game names it).
-        let offered: Vec<Vec<(String, String)>> = (0..self.run.offers.len())
-            .filter(|&h| self.run.offers[h].action as usize == ai)
+        let offered: Vec<Vec<(String, String)>> = (0..self.run.decision.offers.len())
+            .filter(|&h| self.run.decision.offers[h].action as usize == ai)
             .map(|h| {
                 self.action_name(st, h as u32)
                     .split_whitespace()
@@ -260,9 +260,7 @@ impl Interp {
 
     /// No offers pending.
     pub(super) fn clear_offers(&mut self) {
-        self.run.offers.clear();
-        self.run.offer_vals.clear();
-        self.run.offer_chips.clear();
+        self.run.clear_decision();
     }
 
     /// Lists the offers of every action of `phase` (`None`: forced actions); true when the `when` of
@@ -344,15 +342,8 @@ impl Interp {
 
     /// An offer of the values chosen so far.
     fn push_offer(&mut self, at: Choosing, chosen: &[Chosen], out: &mut Vec<Opt>) {
-        let start = self.run.offer_vals.len() as u32;
-        self.run.offer_vals.extend(chosen.iter().copied());
-        self.run.offers.push(Offer {
-            action: at.ai,
-            player: at.player,
-            start,
-            len: chosen.len() as u32,
-        });
-        out.push(Opt::Action((self.run.offers.len() - 1) as u32));
+        let h = self.run.push_offer(at.ai, at.player, chosen, None);
+        out.push(Opt::Action(h));
     }
 
     /// `choose x: LIST where …`: each element that passes, then the next choices.
@@ -443,16 +434,9 @@ impl Interp {
             }
             if last {
                 // An offer: the earlier choices, then this value.
-                let start = self.run.offer_vals.len() as u32;
-                self.run.offer_vals.extend_from_slice(chosen);
-                self.run.offer_vals.push(Chosen::Value(item));
-                self.run.offers.push(Offer {
-                    action: at.ai,
-                    player: at.player,
-                    start,
-                    len: chosen.len() as u32 + 1,
-                });
-                out.push(Opt::Action((self.run.offers.len() - 1) as u32));
+                let last = Some(Chosen::Value(item));
+                let h = self.run.push_offer(at.ai, at.player, chosen, last);
+                out.push(Opt::Action(h));
             } else {
                 chosen.push(Chosen::Value(item));
                 let r = self.enumerate(st, at.ai, at.player, at.action, at.k + 1, chosen, out);
@@ -464,7 +448,7 @@ impl Interp {
     }
 
     pub(super) fn run_offer(&mut self, st: &mut State, h: u32) -> R<()> {
-        let Some(offer) = self.run.offers.get(h as usize).cloned() else {
+        let Some(offer) = self.run.decision.offers.get(h as usize).cloned() else {
             return Ok(());
         };
         let prog = self.prog.clone();
@@ -499,16 +483,24 @@ impl Interp {
         self.set(0, Value::Player(offer.player))?;
         let params = a.params as usize;
         for i in 0..params {
-            if let Some(Chosen::Value(v)) = self.run.offer_vals.get(offer.start as usize + i) {
+            if let Some(Chosen::Value(v)) =
+                self.run.decision.offer_vals.get(offer.start as usize + i)
+            {
                 self.set(1 + i as u16, *v)?;
             }
         }
         for (i, ch) in a.choices.iter().enumerate() {
-            let v = match self.run.offer_vals.get(offer.start as usize + params + i) {
+            let v = match self
+                .run
+                .decision
+                .offer_vals
+                .get(offer.start as usize + params + i)
+            {
                 Some(Chosen::Value(v)) => *v,
                 Some(Chosen::Chips { start, len }) => {
-                    let ids: Vec<u16> =
-                        self.run.offer_chips[*start as usize..(*start + *len) as usize].to_vec();
+                    let ids: Vec<u16> = self.run.decision.offer_chips
+                        [*start as usize..(*start + *len) as usize]
+                        .to_vec();
                     self.list_of(ids.into_iter().map(Value::Chip))
                 }
                 None => Value::Unit,
@@ -540,7 +532,7 @@ impl Interp {
                 }
             }
             Chosen::Chips { start, len } if face => {
-                let ids = &self.run.offer_chips[start as usize..(start + len) as usize];
+                let ids = &self.run.decision.offer_chips[start as usize..(start + len) as usize];
                 let parts: Vec<String> = ids
                     .iter()
                     .map(|&c| {
@@ -566,14 +558,14 @@ impl Interp {
         };
         let vals = |x: &Offer| {
             let (a, b) = (x.start as usize, (x.start + x.len) as usize);
-            self.run.offer_vals.get(a..b).unwrap_or(&[])
+            self.run.decision.offer_vals.get(a..b).unwrap_or(&[])
         };
         let mine = vals(o);
         let Some(&me) = mine.get(i as usize) else {
             return (false, false);
         };
         debug_assert_eq!(me, v);
-        for other in &self.run.offers {
+        for other in &self.run.decision.offers {
             if other.action != o.action || other.player != o.player || other.len != o.len {
                 continue;
             }
@@ -592,8 +584,8 @@ impl Interp {
                 (Chosen::Chips { start: s1, len: l1 }, Chosen::Chips { start: s2, len: l2 })
                     if (s1, l1) != (s2, l2) && l1 == l2 =>
                 {
-                    let a = &self.run.offer_chips[s1 as usize..(s1 + l1) as usize];
-                    let b = &self.run.offer_chips[s2 as usize..(s2 + l2) as usize];
+                    let a = &self.run.decision.offer_chips[s1 as usize..(s1 + l1) as usize];
+                    let b = &self.run.decision.offer_chips[s2 as usize..(s2 + l2) as usize];
                     let mut ka: Vec<_> = a.iter().map(|&c| key(c)).collect();
                     let mut kb: Vec<_> = b.iter().map(|&c| key(c)).collect();
                     ka.sort_unstable();
@@ -620,7 +612,7 @@ impl Interp {
     pub(super) fn value_name(&self, st: &State, v: Chosen) -> String {
         match v {
             Chosen::Chips { start, len } => {
-                let ids = &self.run.offer_chips[start as usize..(start + len) as usize];
+                let ids = &self.run.decision.offer_chips[start as usize..(start + len) as usize];
                 let parts: Vec<String> = ids
                     .iter()
                     .map(|&c| {

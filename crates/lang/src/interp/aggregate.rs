@@ -338,8 +338,8 @@ impl Interp {
         h: usize,
         compute: impl Fn(&mut Self, &mut State) -> R<Value>,
     ) -> R<Value> {
-        match &self.caches.static_vals[i][h].1 {
-            StaticVal::Scalar(v) => Ok(*v),
+        let v = match &self.caches.static_vals[i][h].1 {
+            StaticVal::Scalar(v) => *v,
             StaticVal::List(_) => {
                 let l = self.new_list();
                 let (vals, lists) = (&self.caches.static_vals, &mut self.lists);
@@ -348,9 +348,30 @@ impl Interp {
                 {
                     out.extend_from_slice(items);
                 }
-                Ok(Value::List(l))
+                Value::List(l)
             }
-            StaticVal::Uncached => compute(self, st),
+            StaticVal::Uncached => return compute(self, st),
+        };
+        if self.checking() {
+            let fresh = compute(self, st)?;
+            self.check_static_value(v, fresh);
+        }
+        Ok(v)
+    }
+
+    /// The checking mode: a static aggregate's memoized value against the one computed afresh
+    /// (lists by their items).
+    fn check_static_value(&self, cached: Value, fresh: Value) {
+        let same = match (cached, fresh) {
+            (Value::List(a), Value::List(b)) => self.lists[a as usize] == self.lists[b as usize],
+            (a, b) => a == b,
+        };
+        if !same {
+            let show = |v: Value| match v {
+                Value::List(l) => format!("{:?}", self.lists[l as usize]),
+                v => format!("{v:?}"),
+            };
+            super::caches::stale("static aggregate", self.name(), &show(cached), &show(fresh));
         }
     }
 

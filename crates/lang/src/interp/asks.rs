@@ -89,9 +89,7 @@ impl Interp {
 
     fn offer_asked(&mut self, st: &mut State, req: AskRequest, out: &mut Vec<Opt>) -> R<()> {
         self.refresh_usage(st);
-        self.run.offers.clear();
-        self.run.offer_vals.clear();
-        self.run.offer_chips.clear();
+        self.run.clear_decision();
         let prog = self.prog.clone();
         let ai = req.action as usize;
         let Some(a) = prog.actions.get(ai) else {

@@ -1,12 +1,14 @@
 //! Copying an interpreter, for agents that look ahead in a copy of the game. `clone_from` between
 //! interpreters of the same program and map copies only what a game changes (the [`RunState`],
-//! the caches that follow the game, the arena) into buffers it keeps; the program's
+//! the caches that follow the game, the arena) into buffers it keeps, and shares the pending
+//! decision's offers (see [`RunState::decision`]); the program's
 //! [`Prepared`](super::prepared::Prepared) facts and the [`MapMemo`](super::memo::MapMemo) are
 //! shared, and the map-only memos of [`Caches`] stay as they are.
 
 use super::caches::Caches;
 use super::run::RunState;
 use super::Interp;
+use crate::ir::Value;
 use std::sync::Arc;
 
 impl Clone for Interp {
@@ -63,12 +65,19 @@ impl Clone for Interp {
         copy_caches(&mut self.caches, caches);
         self.frame.clone_from(frame);
         self.base = *base;
-        // Only the lists in use: those past `n_lists` are free, and cleared before reuse.
+        // Only the lists in use: those past `n_lists` are free, and cleared before reuse. Between
+        // runs (a copy is made at a decision) every run starts a fresh arena, and only an offer's
+        // value can still name a list: without one, no list is copied.
         if self.lists.len() < *n_lists {
             self.lists.resize_with(*n_lists, Vec::new);
         }
-        for (mine, theirs) in self.lists.iter_mut().zip(&lists[..*n_lists]) {
-            mine.clone_from(theirs);
+        let live = *depth > 0
+            || run.decision.names_lists()
+            || frame.iter().any(|v| matches!(v, Value::List(_)));
+        if live {
+            for (mine, theirs) in self.lists.iter_mut().zip(&lists[..*n_lists]) {
+                mine.clone_from(theirs);
+            }
         }
         self.n_lists = *n_lists;
         self.ops = *ops;
@@ -78,14 +87,14 @@ impl Clone for Interp {
     }
 }
 
-/// Copies a game's run state into buffers `to` keeps.
+/// Copies a game's run state into buffers `to` keeps; the pending decision and the strings are
+/// shared, not copied.
 fn copy_run(to: &mut RunState, from: &RunState) {
     let RunState {
         strings,
         actions_this_turn,
-        offers,
-        offer_vals,
-        offer_chips,
+        decision,
+        spare: _,
         asks,
         ask_vals,
         ask_next,
@@ -95,12 +104,17 @@ fn copy_run(to: &mut RunState, from: &RunState) {
         seen_turn,
         seen_round,
     } = from;
-    // Player names live among the strings.
-    to.strings.clone_from(strings);
+    if !Arc::ptr_eq(&to.strings, strings) {
+        to.strings = strings.clone();
+    }
+    if !Arc::ptr_eq(&to.decision, decision) {
+        // The copy's own list, if no one else holds it, becomes its spare buffers.
+        let own = std::mem::replace(&mut to.decision, decision.clone());
+        if let Ok(d) = Arc::try_unwrap(own) {
+            to.spare = d;
+        }
+    }
     to.actions_this_turn = *actions_this_turn;
-    to.offers.clone_from(offers);
-    to.offer_vals.clone_from(offer_vals);
-    to.offer_chips.clone_from(offer_chips);
     to.asks.clone_from(asks);
     to.ask_vals.clone_from(ask_vals);
     to.ask_next = *ask_next;
@@ -120,7 +134,19 @@ fn copy_caches(to: &mut Caches, from: &Caches) {
         static_vals: _,
         static_memo: _,
         forced_quiet,
+        #[cfg(any(test, feature = "check-caches"))]
+        check,
+        #[cfg(test)]
+        plant_stale_feature,
     } = from;
     to.feature = *feature;
     to.forced_quiet = *forced_quiet;
+    #[cfg(any(test, feature = "check-caches"))]
+    {
+        to.check = *check;
+    }
+    #[cfg(test)]
+    {
+        to.plant_stale_feature = *plant_stale_feature;
+    }
 }

@@ -247,17 +247,7 @@ impl Interp {
     /// Evaluates rule `r`'s static parts (its trigger values bound) and remembers the answer for
     /// square `cell`.
     pub(super) fn learn_static(&mut self, st: &mut State, r: usize, cell: u32) -> R<bool> {
-        let prep = self.prep.clone();
-        let Some(Some(part)) = prep.static_parts.get(r) else {
-            return Ok(true);
-        };
-        let mut all = true;
-        for &c in &part.conds {
-            if !self.truth(st, c)? {
-                all = false;
-                break;
-            }
-        }
+        let all = self.static_parts_hold(st, r)?;
         if self.caches.static_memo.len() <= r {
             self.caches.static_memo.resize(r + 1, Vec::new());
         }
@@ -267,6 +257,45 @@ impl Interp {
         }
         memo[cell as usize] = if all { 2 } else { 1 };
         Ok(all)
+    }
+
+    /// Whether rule `r`'s static parts hold (its trigger values bound), computed afresh.
+    fn static_parts_hold(&mut self, st: &mut State, r: usize) -> R<bool> {
+        let prep = self.prep.clone();
+        let Some(Some(part)) = prep.static_parts.get(r) else {
+            return Ok(true);
+        };
+        for &c in &part.conds {
+            if !self.truth(st, c)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The checking mode: what the memo says of rule `r`'s static parts (`known`) against their
+    /// value computed afresh, in a frame of their own.
+    pub(super) fn check_static(
+        &mut self,
+        st: &mut State,
+        r: usize,
+        t: Trigger,
+        ctx: &Ctx,
+        known: bool,
+    ) -> R<()> {
+        let (current, locals) = (self.current, self.prog.rules[r].body.locals.max(4));
+        self.current = r as u16;
+        let saved = self.enter(locals);
+        let fresh = self
+            .bind_trigger(st, t, ctx)
+            .and_then(|_| self.static_parts_hold(st, r));
+        self.leave(saved);
+        self.current = current;
+        let fresh = fresh?;
+        if fresh != known {
+            super::caches::stale("static parts", &self.prep.names[r], &known, &fresh);
+        }
+        Ok(())
     }
 }
 

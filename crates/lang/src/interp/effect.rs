@@ -1,6 +1,7 @@
 //! Effect builtins: scoring, moving and drawing chips (firing `gained`), followers, extra turns,
 //! tile stacks, scatter and the log.
 
+use super::caches::Event;
 use super::{Interp, R};
 use crate::builtins::{Builtin, Run};
 use crate::game::{Ctx, Trigger};
@@ -78,12 +79,13 @@ impl Interp {
     /// Runs an effect builtin on its evaluated arguments: its row's implementation
     /// (`builtins::Run`).
     pub(super) fn effect(&mut self, st: &mut State, b: Builtin, a: &[Value]) -> R<()> {
-        // An effect may move followers or change strengths: cached feature facts are stale. A
-        // score changes none of them, so the facts the engine gave a `scored` rule hold on (the
-        // agents' read-only valuation relies on it: `agent::points`).
-        if b != Builtin::Score {
-            self.caches.feature = Default::default();
-        }
+        // A score changes no fact of the board, so the facts the engine gave a `scored` rule hold
+        // on (the agents' read-only valuation relies on it: `agent::points`).
+        self.caches.invalidate(if b == Builtin::Score {
+            Event::PointsScored
+        } else {
+            Event::BoardChanged
+        });
         match b.run() {
             Run::Effect(run) => run(self, st, a),
             Run::Query(_) => Err(self.fail(format!("`{}` is not an effect", b.info().name))),

@@ -72,7 +72,15 @@ impl Interp {
         if self.caches.feature.kind.is_some()
             && st.board.features.find(self.caches.feature.root) == root
         {
-            return self.caches.feature;
+            let cached = self.caches.feature;
+            if self.checking() {
+                let fresh = st.feature_info(root);
+                // The root a feature is found by may change as it grows: compare the facts.
+                if (FeatureInfo { root, ..cached }) != fresh {
+                    super::caches::stale("feature facts", self.name(), &cached, &fresh);
+                }
+            }
+            return cached;
         }
         let info = st.feature_info(root);
         self.caches.feature = info;

@@ -28,6 +28,9 @@ impl Interp {
                 continue;
             }
             let known = self.static_known(st, r as usize, t, ctx);
+            if let (Known::Is(b), true) = (&known, self.checking()) {
+                self.check_static(st, r as usize, t, ctx, *b)?;
+            }
             if let Known::Is(false) = known {
                 #[cfg(any(test, feature = "oracle"))]
                 self.rule_beside_walker(st, r as usize, t, ctx, false)?;

@@ -35,7 +35,7 @@ use super::ir::{Program, Value};
 use crate::game::{Ctx, GameError, Hooks, Opt, Phase, Trigger};
 use crate::map::MapBoard;
 use crate::state::State;
-use caches::Caches;
+use caches::{Caches, Event};
 use memo::MapMemo;
 use prepared::Prepared;
 use run::RunState;
@@ -208,7 +208,10 @@ impl Interp {
 
     /// The index of a string among [`Interp::strings`], added if new (player names: a handful).
     fn intern(&mut self, text: &str) -> u32 {
-        intern_into(&mut self.run.strings, text)
+        match self.run.strings.iter().position(|x| x == text) {
+            Some(i) => i as u32,
+            None => intern_into(Arc::make_mut(&mut self.run.strings), text),
+        }
     }
 
     pub(crate) fn new_list(&mut self) -> u32 {
@@ -295,6 +298,21 @@ impl Interp {
     }
 }
 
+impl Interp {
+    /// The checking mode: a forced check the cache calls quiet, run afresh, must find nothing.
+    fn check_forced_quiet(&mut self, st: &mut State) -> R<()> {
+        let mut found = Vec::new();
+        self.collect(st, None, &mut found)?;
+        if !found.is_empty() {
+            let names: Vec<String> = (0..found.len() as u32)
+                .map(|h| Hooks::action_name(self, st, h))
+                .collect();
+            caches::stale("forced check quiet", "forced actions", &"nothing", &names);
+        }
+        Ok(())
+    }
+}
+
 /// The index of `text` in `strings`, added at the end if new.
 pub(super) fn intern_into(strings: &mut Vec<String>, text: &str) -> u32 {
     match strings.iter().position(|x| x == text) {
@@ -310,8 +328,7 @@ impl Hooks for Interp {
     fn setup(&mut self, st: &mut State) -> Result<(), GameError> {
         self.run.seen_turn = u32::MAX;
         self.run.seen_round = (u32::MAX, 0);
-        self.caches.feature = Default::default();
-        self.caches.forced_quiet = [None; 8];
+        self.caches.invalidate(Event::GameBegun);
         self.clear_asks();
         self.run_setup(st).map_err(|e| *e)
     }
@@ -329,18 +346,16 @@ impl Hooks for Interp {
     }
 
     fn next_ask(&mut self, st: &mut State, out: &mut Vec<Opt>) -> Result<Option<u8>, GameError> {
-        self.caches.feature = Default::default();
+        self.caches.invalidate(Event::EngineStep);
         Interp::next_ask(self, st, out).map_err(|e| *e)
     }
 
     fn fire(&mut self, st: &mut State, trigger: Trigger, ctx: &Ctx) -> Result<(), GameError> {
-        // Feature facts are cached for one entry from the engine only: anything may have changed
-        // the board since (a tile placed, a follower moved), so each entry starts afresh.
-        self.caches.feature = if trigger == Trigger::Scored {
-            ctx.feature
+        self.caches.invalidate(if trigger == Trigger::Scored {
+            Event::FeatureScored(ctx.feature)
         } else {
-            Default::default()
-        };
+            Event::EngineStep
+        });
         self.fire_inner(st, trigger, ctx).map_err(|e| *e)
     }
 
@@ -350,7 +365,7 @@ impl Hooks for Interp {
         phase: Phase,
         out: &mut Vec<Opt>,
     ) -> Result<(), GameError> {
-        self.caches.feature = Default::default();
+        self.caches.invalidate(Event::EngineStep);
         self.collect(st, Some(phase), out)
             .map(|_| ())
             .map_err(|e| *e)
@@ -362,11 +377,14 @@ impl Hooks for Interp {
         }
         // Found nothing last time, and nothing it read has changed: it would find nothing again.
         if self.forced_still_quiet(st) {
+            if self.checking() {
+                self.check_forced_quiet(st).map_err(|e| *e)?;
+            }
             self.clear_offers();
             return Ok(());
         }
         self.forget_forced_quiet(st);
-        self.caches.feature = Default::default();
+        self.caches.invalidate(Event::EngineStep);
         let before = out.len();
         let any_when = self.collect(st, None, out).map_err(|e| *e)?;
         if out.len() == before {
@@ -376,14 +394,12 @@ impl Hooks for Interp {
     }
 
     fn run(&mut self, st: &mut State, handle: u32) -> Result<(), GameError> {
-        self.caches.feature = Default::default();
-        // An action taken changes the limits used (and may change anything it reads).
-        self.caches.forced_quiet = [None; 8];
+        self.caches.invalidate(Event::ActionTaken);
         self.run_offer(st, handle).map_err(|e| *e)
     }
 
     fn action_name(&self, st: &State, handle: u32) -> String {
-        let Some(o) = self.run.offers.get(handle as usize) else {
+        let Some(o) = self.run.decision.offers.get(handle as usize) else {
             return "?".into();
         };
         let action = self.prog.actions.get(o.action as usize);
@@ -391,7 +407,7 @@ impl Hooks for Interp {
         // An asked action's parameters are not choices: the name lists the choices only.
         let params = action.map_or(0, |a| a.params as u32);
         for i in params..o.len {
-            if let Some(&v) = self.run.offer_vals.get((o.start + i) as usize) {
+            if let Some(&v) = self.run.decision.offer_vals.get((o.start + i) as usize) {
                 s.push(' ');
                 s.push_str(&self.value_name_apart(st, o, i, v));
             }
@@ -401,6 +417,7 @@ impl Hooks for Interp {
 
     fn action_index(&self, handle: u32) -> Option<u16> {
         self.run
+            .decision
             .offers
             .get(handle as usize)
             .map(|o| o.action as u16)
@@ -423,7 +440,7 @@ impl Hooks for Interp {
     }
 
     fn explain(&mut self, st: &mut State, now: Option<Phase>, name: &str) -> Option<String> {
-        self.caches.feature = Default::default();
+        self.caches.invalidate(Event::EngineStep);
         match self.why_refused(st, now, name) {
             Ok(w) => w,
             Err(e) => Some(e.to_string()),

@@ -177,7 +177,16 @@ impl Interp {
             .iter()
             .position(|(n, v, _)| *n == name && *v == a[1])
         {
-            Some(i) => i,
+            Some(i) => {
+                if self.checking() {
+                    let fresh = self.index_attr(st, name, a[1])?;
+                    let cached = &self.caches.attr_index[i].2;
+                    if *cached != fresh {
+                        super::caches::stale("squares_with", self.name(), cached, &fresh);
+                    }
+                }
+                i
+            }
             None => {
                 let cells = self.index_attr(st, name, a[1])?;
                 self.caches.attr_index.push((name, a[1], cells));

@@ -117,8 +117,7 @@ impl Interp {
                     None => true,
                 };
                 if pass {
-                    let start = self.run.offer_chips.len() as u32;
-                    self.run.offer_chips.extend(&s.ids);
+                    let start = self.run.push_chips(&s.ids);
                     chosen.push(Chosen::Chips {
                         start,
                         len: s.ids.len() as u32,
