@@ -146,7 +146,7 @@ impl Greedy {
     /// placement and no follower (actions only, with or without passing, such as paying chips for
     /// an upgrade or laying a chip back on the map) it takes the quiet choice (pass, else the first
     /// option) without valuing the options, which would each be played in a copy of the game.
-    pub fn rollout() -> Greedy {
+    pub(crate) fn rollout() -> Greedy {
         Greedy {
             quiet_actions: true,
             ..Greedy::default()

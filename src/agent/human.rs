@@ -13,9 +13,9 @@ use crate::state::Place;
 use std::io::{BufRead, Write};
 
 /// How many answers in a row may be refused at one decision before the game stops (exit 1).
-pub const MAX_REFUSED: usize = 100;
+pub(crate) const MAX_REFUSED: usize = 100;
 
-pub struct Human {
+pub(crate) struct Human {
     input: Box<dyn BufRead + Send>,
     output: Box<dyn Write + Send>,
     scratch: Scratch,
@@ -23,7 +23,7 @@ pub struct Human {
 
 impl Human {
     /// A person reading `output` and answering on `input`.
-    pub fn new(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) -> Human {
+    pub(crate) fn new(input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) -> Human {
         Human {
             input,
             output,
@@ -32,7 +32,7 @@ impl Human {
     }
 
     /// A person at standard input and output.
-    pub fn stdio() -> Human {
+    pub(crate) fn stdio() -> Human {
         Human::new(
             Box::new(std::io::BufReader::new(std::io::stdin())),
             Box::new(std::io::stdout()),
@@ -72,7 +72,7 @@ impl Human {
 }
 
 /// What the deciding player sees: board, scores, hand and the numbered options.
-pub fn situation(game: &Game<Interp>) -> String {
+pub(crate) fn situation(game: &Game<Interp>) -> String {
     let st = &game.st;
     let me = game.decider();
     let name = |p: u8| st.players.get(p as usize).map_or("?", |p| p.name.as_str());

@@ -10,12 +10,12 @@ use crate::state::{Chip, Place};
 
 /// Most decisions a look-ahead takes before it stops and reads the scores as they are (a safeguard:
 /// games end long before, since every turn uses up a tile).
-pub const MAX_LOOKAHEAD_DECISIONS: u32 = 5000;
+pub(crate) const MAX_LOOKAHEAD_DECISIONS: u32 = 5000;
 
 /// A scratch copy of a game, reused from decision to decision, with the buffers a sample deals
 /// from.
 #[derive(Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     game: Option<Game<Interp>>,
     tiles: Vec<u16>,
     faces: Vec<(u8, u8)>,
@@ -26,7 +26,7 @@ pub struct Scratch {
 impl Scratch {
     /// The scratch game, now a copy of `game` that records nothing (`Game::copy_unrecorded`: no
     /// event log, and only what play reads).
-    pub fn load(&mut self, game: &Game<Interp>) -> &mut Game<Interp> {
+    pub(crate) fn load(&mut self, game: &Game<Interp>) -> &mut Game<Interp> {
         // The first load clones (sizing every buffer once), then each load copies into it.
         let g = self.game.get_or_insert_with(|| game.clone());
         g.copy_unrecorded(game);
@@ -36,7 +36,7 @@ impl Scratch {
     /// The scratch game, now a copy of `game` again, given that its board still is `game`'s (it
     /// was loaded from `game`, and no tile was placed nor follower moved in it since): all but the
     /// board is copied (`Game::copy_unrecorded_but_board`).
-    pub fn reload(&mut self, game: &Game<Interp>) -> &mut Game<Interp> {
+    pub(crate) fn reload(&mut self, game: &Game<Interp>) -> &mut Game<Interp> {
         if self.game.is_none() {
             return self.load(game);
         }
@@ -46,14 +46,14 @@ impl Scratch {
     }
 
     /// The scratch game as it was left, if any.
-    pub fn game_mut(&mut self) -> Option<&mut Game<Interp>> {
+    pub(crate) fn game_mut(&mut self) -> Option<&mut Game<Interp>> {
         self.game.as_mut()
     }
 
     /// The scratch game with the chips of `game` (where each lies, which way up; see
     /// `State::copy_chips_from`), the rest as it was left: a copy of `game` the first time, or when
     /// it is a game of other rules or another map.
-    pub fn with_chips_of(&mut self, game: &Game<Interp>) -> &mut Game<Interp> {
+    pub(crate) fn with_chips_of(&mut self, game: &Game<Interp>) -> &mut Game<Interp> {
         let same = self.game.as_ref().is_some_and(|g| {
             std::sync::Arc::ptr_eq(&g.cfg, &game.cfg)
                 && std::ptr::eq(g.hooks.program(), game.hooks.program())
@@ -69,7 +69,12 @@ impl Scratch {
 
     /// The scratch game, now a copy of `game` that player `me` cannot tell from it: what `me` may
     /// not see is dealt afresh from `rng` (see [`deal_hidden`]).
-    pub fn sample(&mut self, game: &Game<Interp>, me: u8, rng: &mut Rng) -> &mut Game<Interp> {
+    pub(crate) fn sample(
+        &mut self,
+        game: &Game<Interp>,
+        me: u8,
+        rng: &mut Rng,
+    ) -> &mut Game<Interp> {
         let g = self.game.get_or_insert_with(|| game.clone());
         g.copy_unrecorded(game);
         deal_hidden(
@@ -86,7 +91,7 @@ impl Scratch {
 
 /// Whether player `me` sees the face of chip `c`: it is face up, or in their own area (their hand,
 /// or their own area of a per-player holding).
-pub fn sees(c: &Chip, me: u8) -> bool {
+pub(crate) fn sees(c: &Chip, me: u8) -> bool {
     c.face_up
         || c.place == Place::Hand(me)
         || matches!(c.place, Place::PlayerHolding(_, p) if p == me)
@@ -169,7 +174,7 @@ fn sort_small(xs: &mut [u16], counts: &mut Vec<u32>) {
 }
 
 /// The quiet choice: pass or draw when offered (no follower, no action), else the first option.
-pub fn quiet_option(options: &[Opt]) -> usize {
+pub(crate) fn quiet_option(options: &[Opt]) -> usize {
     options
         .iter()
         .position(|o| matches!(o, Opt::Pass | Opt::Draw))
@@ -177,7 +182,7 @@ pub fn quiet_option(options: &[Opt]) -> usize {
 }
 
 /// Plays on with the quiet choice until the game is over (or the safeguard is reached).
-pub fn finish_quietly(g: &mut Game<Interp>) -> Result<(), GameError> {
+pub(crate) fn finish_quietly(g: &mut Game<Interp>) -> Result<(), GameError> {
     let mut n = 0;
     while n < MAX_LOOKAHEAD_DECISIONS && g.advance()? {
         let i = quiet_option(&g.options);
@@ -188,7 +193,7 @@ pub fn finish_quietly(g: &mut Game<Interp>) -> Result<(), GameError> {
 }
 
 /// The player's score minus the best of the others' scores.
-pub fn margin(g: &Game<Interp>, me: u8) -> i64 {
+pub(crate) fn margin(g: &Game<Interp>, me: u8) -> i64 {
     let mine = g.st.players.get(me as usize).map_or(0, |p| p.score);
     let best_other =
         g.st.players

@@ -24,16 +24,16 @@ use crate::game::{GameError, Opt};
 use crate::rng::Rng;
 
 /// Playouts per decision when the spec gives none (`mcts`).
-pub const DEFAULT_PLAYOUTS: u32 = 16;
+pub(crate) const DEFAULT_PLAYOUTS: u32 = 16;
 /// Most playouts a spec may ask for per decision.
-pub const MAX_PLAYOUTS: u32 = 1_000_000;
+pub(crate) const MAX_PLAYOUTS: u32 = 1_000_000;
 /// How many of greedy's best options are searched.
 const CANDIDATES: usize = 4;
 /// Rounds a playout plays: after the searching player's turn, each other player plays this many
 /// turns (and the searching player one turn fewer) before the position is valued.
 const ROUNDS: u32 = 1;
 
-pub struct Mcts {
+pub(crate) struct Mcts {
     spec: String,
     playouts: u32,
     /// Values the decision's options.
@@ -46,7 +46,7 @@ pub struct Mcts {
 }
 
 impl Mcts {
-    pub fn new(playouts: u32) -> Mcts {
+    pub(crate) fn new(playouts: u32) -> Mcts {
         Mcts {
             spec: format!("mcts:{playouts}"),
             playouts,

@@ -21,8 +21,8 @@ mod value;
 mod view;
 
 pub use greedy::Greedy;
-pub use human::{situation, Human};
-pub use mcts::{Mcts, DEFAULT_PLAYOUTS, MAX_PLAYOUTS};
+pub(crate) use human::Human;
+pub(crate) use mcts::{Mcts, DEFAULT_PLAYOUTS, MAX_PLAYOUTS};
 pub use random::Random;
 pub use view::View;
 
@@ -45,7 +45,7 @@ pub struct AgentKind {
     /// The name a spec starts with.
     pub name: &'static str,
     /// Whether the spec may give a number after a colon (`mcts:N`), and the most it may be.
-    pub budget: Option<u32>,
+    pub(crate) budget: Option<u32>,
     /// Whether it is a person (who plays at `carto play` only).
     pub person: bool,
     /// The agent, with the number the spec gave.
@@ -81,7 +81,7 @@ pub const AGENTS: &[AgentKind] = &[
 ];
 
 /// The specs `parse_agent` reads, for messages: `random, greedy, mcts, mcts:N, human`.
-pub fn agent_specs() -> String {
+pub(crate) fn agent_specs() -> String {
     let mut out = Vec::new();
     for k in AGENTS {
         out.push(k.name.to_string());

@@ -12,7 +12,7 @@ use crate::lang::ir::{Expr, Program, Stmt};
 use crate::state::FeatureInfo;
 
 /// Points per player (up to 8 seats).
-pub type Points = [i64; 8];
+pub(crate) type Points = [i64; 8];
 
 /// The facts of a feature the rules may read, packed in one word (every bit of every fact kept:
 /// 8 + 1 + 8 + 3 × 32 bits), with the top bit set so that no key is 0, an empty slot.
@@ -70,7 +70,7 @@ impl Memo {
 
 /// The rules' points for features, asked once per distinct set of facts.
 #[derive(Default)]
-pub struct FeaturePoints {
+pub(crate) struct FeaturePoints {
     /// A copy of the game the rules score in (made once, at the first question).
     scratch: Option<Game<Interp>>,
     known: Memo,
@@ -80,7 +80,11 @@ impl FeaturePoints {
     /// The points each player gets when a feature with the facts `info` is scored. The first time
     /// a set of facts is asked, the rules score it in a scratch copy of `game` (copied once), and
     /// the scores are put back.
-    pub fn of(&mut self, game: &Game<Interp>, info: &FeatureInfo) -> Result<Points, GameError> {
+    pub(crate) fn of(
+        &mut self,
+        game: &Game<Interp>,
+        info: &FeatureInfo,
+    ) -> Result<Points, GameError> {
         if info.winners == 0 {
             // Every score goes to the feature's winners (see `scored_by_facts`).
             return Ok([0; 8]);
@@ -120,7 +124,7 @@ impl FeaturePoints {
 /// Whether every `scored` rule of `prog` scores features by their facts alone (see the module
 /// comment), so that [`FeaturePoints`] gives what they give. (Other rules and actions may do
 /// anything: options that run none of them are found by `super::quiet`.)
-pub fn scored_by_facts(prog: &Program) -> bool {
+pub(crate) fn scored_by_facts(prog: &Program) -> bool {
     prog.rules
         .iter()
         .filter(|r| r.trigger == Trigger::Scored)

@@ -32,7 +32,7 @@ use crate::state::FollowerAt;
 /// the box, a player's area) and logs. So it moves no chip on or off a square (which the tests that
 /// pass rules over read), and scores nothing. Empty (no rule) when the rules have a forced action
 /// (whose condition the chips could make hold) or a rule listens to a chip gained.
-pub fn chips_only(game: &Game<Interp>) -> Vec<bool> {
+pub(crate) fn chips_only(game: &Game<Interp>) -> Vec<bool> {
     let h = &game.hooks;
     if has_forced(game) || h.listens(Trigger::Gained) {
         return Vec::new();
@@ -72,7 +72,7 @@ fn stmts_move_chips_off_map(stmts: &[Stmt]) -> bool {
 /// the scoring of features, and every forced action only moves chips ([`moves_chips_only`]). Then
 /// the options of a decision that each only move chips (or pass) are worth the same: greedy values
 /// one of them (`Greedy::values`).
-pub fn chips_unread_after_placement(game: &Game<Interp>) -> bool {
+pub(crate) fn chips_unread_after_placement(game: &Game<Interp>) -> bool {
     let h = &game.hooks;
     let prog = h.program();
     scored_by_facts(prog)
@@ -100,7 +100,7 @@ pub fn chips_unread_after_placement(game: &Game<Interp>) -> bool {
 /// and every `placed` rule reads and does only what its square settles
 /// (`Interp::rules_score_and_move_chips_by_square`: chips, covered squares, map facts; scores and
 /// chip moves).
-pub fn placed_rules_by_square(game: &Game<Interp>) -> bool {
+pub(crate) fn placed_rules_by_square(game: &Game<Interp>) -> bool {
     let h = &game.hooks;
     chips_unread_after_placement(game)
         && !h.listens(Trigger::Adjacent)
@@ -110,7 +110,7 @@ pub fn placed_rules_by_square(game: &Game<Interp>) -> bool {
 
 /// Per action of `game`'s program (by index), whether its body only moves, draws and shuffles chips
 /// (anywhere: on the map or off it) and logs: no score, no follower, no tile, no turn, no question.
-pub fn chip_actions(game: &Game<Interp>) -> Vec<bool> {
+pub(crate) fn chip_actions(game: &Game<Interp>) -> Vec<bool> {
     game.hooks
         .program()
         .actions
@@ -156,7 +156,7 @@ fn off_map(e: &Expr) -> bool {
 /// follower's strength and owner, the player, parameters and constants: none of which a quiet
 /// option changes before its followers return, so that the condition evaluated now for each
 /// follower says whether the rule will run ([`returned_runs_for_none`]).
-pub fn returned_settled_now(game: &Game<Interp>) -> bool {
+pub(crate) fn returned_settled_now(game: &Game<Interp>) -> bool {
     let prog = game.hooks.program();
     prog.rules_for(Trigger::Returned).iter().all(|&r| {
         prog.rules[r as usize]
@@ -183,7 +183,7 @@ fn reads_returning_follower(e: &Expr) -> bool {
 /// Whether no `returned` rule would run for any follower of `game` (on the board or in a
 /// supply), were it to return now; for rules [`returned_settled_now`] accepts (their conditions are
 /// worked out here from the follower's owner and strength: `false` when one cannot be).
-pub fn returned_runs_for_none(game: &Game<Interp>) -> bool {
+pub(crate) fn returned_runs_for_none(game: &Game<Interp>) -> bool {
     let prog = game.hooks.program();
     let rules = prog.rules_for(Trigger::Returned);
     game.st.followers.iter().all(|fo| {
@@ -244,7 +244,7 @@ fn returning(e: &Expr, prog: &Program, owner: u8, strength: u8) -> Option<Value>
 }
 
 /// Whether the rules of `game` let options be quiet at all (see the module comment).
-pub fn rules_allow(game: &Game<Interp>) -> bool {
+pub(crate) fn rules_allow(game: &Game<Interp>) -> bool {
     let h = &game.hooks;
     scored_by_facts(h.program())
         && [Trigger::TurnEnd, Trigger::RoundEnd, Trigger::GameEnd]
@@ -255,14 +255,14 @@ pub fn rules_allow(game: &Game<Interp>) -> bool {
 /// Whether the final scoring of `game`'s rules, once a turn is over and no forced action applies,
 /// scores only the features with followers by their facts (no rule listens to the game's end), so
 /// that `Preview::load` reads what it gives; for at most 8 players.
-pub fn end_allows(game: &Game<Interp>) -> bool {
+pub(crate) fn end_allows(game: &Game<Interp>) -> bool {
     let h = &game.hooks;
     scored_by_facts(h.program()) && !h.listens(Trigger::GameEnd) && game.st.players.len() <= 8
 }
 
 /// Whether no forced action can apply, in the sample `g` of a decision of its current player, to
 /// that player or the one who plays next (`g.st.current` is put back).
-pub fn decision_allows(g: &mut Game<Interp>) -> Result<bool, GameError> {
+pub(crate) fn decision_allows(g: &mut Game<Interp>) -> Result<bool, GameError> {
     let now = g.st.current;
     let n = g.st.players.len().max(1) as u8;
     let next = if g.st.extra_turn_pending {
@@ -282,7 +282,7 @@ pub fn decision_allows(g: &mut Game<Interp>) -> Result<bool, GameError> {
 
 /// Whether every chip in a player's area but `me`'s lies face up (see
 /// `Interp::forced_reads_only_hands`).
-pub fn hands_face_up_but(game: &Game<Interp>, me: u8) -> bool {
+pub(crate) fn hands_face_up_but(game: &Game<Interp>, me: u8) -> bool {
     game.st
         .chips
         .iter()
@@ -294,7 +294,7 @@ const PLACEMENT: [Trigger; 3] = [Trigger::Placed, Trigger::Adjacent, Trigger::Ab
 
 /// Whether the rules of `game` have forced actions (each decision's sample is then checked with
 /// [`decision_allows`]).
-pub fn has_forced(game: &Game<Interp>) -> bool {
+pub(crate) fn has_forced(game: &Game<Interp>) -> bool {
     game.hooks
         .program()
         .actions
@@ -304,13 +304,13 @@ pub fn has_forced(game: &Game<Interp>) -> bool {
 
 /// Whether a rule listens to a trigger a placement fires (each placement is then checked with
 /// [`placement_runs_no_rule`]).
-pub fn placement_listened(game: &Game<Interp>) -> bool {
+pub(crate) fn placement_listened(game: &Game<Interp>) -> bool {
     PLACEMENT.iter().any(|&t| game.hooks.listens(t))
 }
 
 /// Whether option `opt` of the pending decision of `game` runs no rule when taken, for any option
 /// but a placement while [`placement_listened`]; whether followers return is the preview's to say.
-pub fn option_runs_no_rule(game: &Game<Interp>, opt: Opt) -> bool {
+pub(crate) fn option_runs_no_rule(game: &Game<Interp>, opt: Opt) -> bool {
     match opt {
         Opt::Pass => true,
         Opt::Follower { .. } => !game.hooks.listens(Trigger::FollowerPlaced),
@@ -324,7 +324,7 @@ pub fn option_runs_no_rule(game: &Game<Interp>, opt: Opt) -> bool {
 /// square next to it with the tile's side facing it, each exit of the map the tile's side
 /// continues), asked of the rules of `probe`, a copy of the game with its chips where they lie
 /// (what the tests read: the chips on a square, and the map).
-pub fn placement_runs_no_rule(
+pub(crate) fn placement_runs_no_rule(
     game: &Game<Interp>,
     probe: &mut Game<Interp>,
     cell: u32,

@@ -44,10 +44,10 @@ struct Standing {
 /// The final position an option leads to: every player's score and the decider's spare followers;
 /// and whether any follower returns to its supply in the turn (a completed feature with followers).
 #[derive(Clone, Copy)]
-pub struct Outcome {
-    pub scores: Points,
-    pub spare: u32,
-    pub returns: bool,
+pub(crate) struct Outcome {
+    pub(crate) scores: Points,
+    pub(crate) spare: u32,
+    pub(crate) returns: bool,
 }
 
 /// The most segments a tile may have for the preview (a bit each); a tile with more is valued in
@@ -96,7 +96,7 @@ fn segs_of(mut m: u32) -> impl Iterator<Item = usize> {
 
 /// Buffers kept from decision to decision.
 #[derive(Default)]
-pub struct Preview {
+pub(crate) struct Preview {
     held: Vec<Held>,
     standing: Vec<Standing>,
     /// Scores plus what every standing feature would score, per player.
@@ -135,7 +135,7 @@ fn city_id_group(g: usize) -> u64 {
 impl Preview {
     /// Reads the position of `game` for the decider `me`: the followers on the board and what the
     /// features they stand on would score.
-    pub fn load(
+    pub(crate) fn load(
         &mut self,
         game: &Game<Interp>,
         me: u8,
@@ -204,7 +204,7 @@ impl Preview {
     }
 
     /// The outcome of a turn that changes nothing on the board (passing): the position `load` read.
-    pub fn as_it_stands(&self) -> Outcome {
+    pub(crate) fn as_it_stands(&self) -> Outcome {
         Outcome {
             scores: self.base,
             spare: self.base_spare,
@@ -214,7 +214,7 @@ impl Preview {
 
     /// Where option `opt` leads, or `None` when this preview cannot tell (the option is valued in
     /// a copy then). `load` first, for the same game and decider.
-    pub fn outcome(
+    pub(crate) fn outcome(
         &mut self,
         game: &Game<Interp>,
         opt: Opt,

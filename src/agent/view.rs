@@ -31,12 +31,12 @@ impl<'a> View<'a> {
     }
 
     /// The seat deciding.
-    pub fn me(&self) -> u8 {
+    pub(crate) fn me(&self) -> u8 {
         self.me
     }
 
     /// The legal options of the pending decision.
-    pub fn options(&self) -> &'a [Opt] {
+    pub(crate) fn options(&self) -> &'a [Opt] {
         &self.game.options
     }
 
@@ -61,12 +61,12 @@ impl<'a> View<'a> {
     }
 
     /// The turn (1 is the first).
-    pub fn turn(&self) -> u32 {
+    pub(crate) fn turn(&self) -> u32 {
         self.game.st.turn
     }
 
     /// How many tiles are left to draw (not which, nor in what order).
-    pub fn tiles_left(&self) -> usize {
+    pub(crate) fn tiles_left(&self) -> usize {
         self.game.st.stack.len()
     }
 
@@ -94,7 +94,11 @@ impl<'a> View<'a> {
 
     /// A copy of the game in `scratch` (recording nothing) that this player cannot tell from the
     /// real one: what they may not see is dealt afresh from `rng` (see [`Scratch::sample`]).
-    pub fn sample<'s>(&self, scratch: &'s mut Scratch, rng: &mut Rng) -> &'s mut Game<Interp> {
+    pub(crate) fn sample<'s>(
+        &self,
+        scratch: &'s mut Scratch,
+        rng: &mut Rng,
+    ) -> &'s mut Game<Interp> {
         scratch.sample(self.game, self.me, rng)
     }
 }

@@ -725,10 +725,10 @@ fn place_name(st: &State, holdings: &[String], p: Place) -> String {
 /// Where an enumeration of offers stands: which action, for whom, at which choice.
 #[derive(Clone, Copy)]
 pub(super) struct Choosing<'a> {
-    pub ai: u32,
-    pub player: u8,
-    pub action: &'a Action,
-    pub k: usize,
+    pub(crate) ai: u32,
+    pub(crate) player: u8,
+    pub(crate) action: &'a Action,
+    pub(crate) k: usize,
 }
 
 /// How a refusal names the phase an action is offered in.

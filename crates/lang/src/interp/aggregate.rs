@@ -36,7 +36,7 @@ pub(super) enum Key {
 }
 
 impl Key {
-    pub fn slot(self) -> u16 {
+    pub(crate) fn slot(self) -> u16 {
         match self {
             Key::Local(s) | Key::Field(s, _) => s,
         }

@@ -31,12 +31,12 @@ pub(super) struct TestId(pub u32);
 /// A range of a side table of the plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Span {
-    pub start: u32,
-    pub len: u32,
+    pub(crate) start: u32,
+    pub(crate) len: u32,
 }
 
 impl Span {
-    pub fn range(self) -> std::ops::Range<usize> {
+    pub(crate) fn range(self) -> std::ops::Range<usize> {
         self.start as usize..(self.start + self.len) as usize
     }
 }
@@ -97,12 +97,12 @@ pub(super) enum Code {
 /// slot when it is static.
 #[derive(Clone, Copy)]
 pub(super) struct Agg {
-    pub op: AggOp,
-    pub var: Slot,
-    pub list: Arg,
-    pub filter: Option<TestId>,
-    pub map: Option<Arg>,
-    pub memo: Option<u32>,
+    pub(crate) op: AggOp,
+    pub(crate) var: Slot,
+    pub(crate) list: Arg,
+    pub(crate) filter: Option<TestId>,
+    pub(crate) map: Option<Arg>,
+    pub(crate) memo: Option<u32>,
 }
 
 /// An operand of a comparison, read in place when it is a simple one.
@@ -149,10 +149,10 @@ pub(super) enum Atom {
 /// sides) for a value that is no square.
 #[derive(Clone, Copy)]
 pub(super) struct SquareChain {
-    pub slot: u16,
-    pub atoms: Span,
-    pub rest: Span,
-    pub written: (TestId, TestId),
+    pub(crate) slot: u16,
+    pub(crate) atoms: Span,
+    pub(crate) rest: Span,
+    pub(crate) written: (TestId, TestId),
 }
 
 /// A condition node: gives a truth value.
@@ -185,10 +185,10 @@ pub(super) enum Test {
 /// `a OP k` (`k OP a` when `swapped`), `a` a number read in place.
 #[derive(Clone, Copy)]
 pub(super) struct Against {
-    pub op: BinOp,
-    pub a: Operand,
-    pub k: i64,
-    pub swapped: bool,
+    pub(crate) op: BinOp,
+    pub(crate) a: Operand,
+    pub(crate) k: i64,
+    pub(crate) swapped: bool,
 }
 
 /// A statement of a lowered body.
@@ -210,41 +210,41 @@ pub(super) enum Op {
 /// The lowered program: every node in its arena, and where each part of the program starts.
 #[derive(Default)]
 pub(super) struct Plan {
-    pub codes: Vec<Code>,
-    pub tests: Vec<(Test, bool)>,
-    pub consts: Vec<Value>,
-    pub args: Vec<Arg>,
-    pub parts: Vec<TestId>,
-    pub aggs: Vec<Agg>,
-    pub atoms: Vec<Atom>,
-    pub chains: Vec<SquareChain>,
-    pub compares: Vec<(BinOp, Operand, Operand)>,
-    pub againsts: Vec<Against>,
+    pub(crate) codes: Vec<Code>,
+    pub(crate) tests: Vec<(Test, bool)>,
+    pub(crate) consts: Vec<Value>,
+    pub(crate) args: Vec<Arg>,
+    pub(crate) parts: Vec<TestId>,
+    pub(crate) aggs: Vec<Agg>,
+    pub(crate) atoms: Vec<Atom>,
+    pub(crate) chains: Vec<SquareChain>,
+    pub(crate) compares: Vec<(BinOp, Operand, Operand)>,
+    pub(crate) againsts: Vec<Against>,
     /// Statements; a block is a span of them.
-    pub ops: Vec<Op>,
+    pub(crate) ops: Vec<Op>,
     /// The branches of `if`s: a condition and its block.
-    pub branches: Vec<(TestId, Span)>,
-    pub rule_when: Vec<Option<TestId>>,
-    pub action_when: Vec<Option<TestId>>,
+    pub(crate) branches: Vec<(TestId, Span)>,
+    pub(crate) rule_when: Vec<Option<TestId>>,
+    pub(crate) action_when: Vec<Option<TestId>>,
     /// Per action, per choice: the list it chooses from, its `where`, and the `size` of a
     /// chip-subset choice.
-    pub choice_from: Vec<Vec<CodeId>>,
-    pub choice_filter: Vec<Vec<Option<TestId>>>,
-    pub choice_size: Vec<Vec<Option<CodeId>>>,
+    pub(crate) choice_from: Vec<Vec<CodeId>>,
+    pub(crate) choice_filter: Vec<Vec<Option<TestId>>>,
+    pub(crate) choice_size: Vec<Vec<Option<CodeId>>>,
     /// The setup blocks and the bodies of rules and actions.
-    pub setup: Vec<Span>,
-    pub rules: Vec<Span>,
-    pub actions: Vec<Span>,
+    pub(crate) setup: Vec<Span>,
+    pub(crate) rules: Vec<Span>,
+    pub(crate) actions: Vec<Span>,
     /// Per node, the expression it was lowered from, kept while the oracle is on (`oracle.rs`).
     #[cfg(any(test, feature = "oracle"))]
-    pub oracle: super::oracle::Sources,
+    pub(crate) oracle: super::oracle::Sources,
 }
 
 /// Builds a [`Plan`]; `statics` are the addresses of the program's static aggregates, sorted (see
 /// `aggregate::static_aggregates`): an aggregate found there gets that memo slot.
 pub(super) struct Lower<'a> {
     statics: &'a [usize],
-    pub plan: Plan,
+    pub(crate) plan: Plan,
     /// Whether each node keeps the expression it was lowered from (the oracle is on).
     #[cfg(any(test, feature = "oracle"))]
     keep: bool,
@@ -304,7 +304,7 @@ pub(super) fn lower_program<'a>(prog: &Program, statics: &'a [usize]) -> Lower<'
 }
 
 impl<'a> Lower<'a> {
-    pub fn new(statics: &'a [usize]) -> Lower<'a> {
+    pub(crate) fn new(statics: &'a [usize]) -> Lower<'a> {
         Lower {
             statics,
             plan: Plan::default(),
@@ -338,7 +338,7 @@ impl<'a> Lower<'a> {
     }
 
     /// An operand: read in place when it is a local, a parameter or a constant.
-    pub fn arg(&mut self, e: &Expr) -> Arg {
+    pub(crate) fn arg(&mut self, e: &Expr) -> Arg {
         match e {
             &Expr::Local(s) => Arg::Local(s),
             &Expr::Param(p) => Arg::Param(p),
@@ -357,7 +357,7 @@ impl<'a> Lower<'a> {
     }
 
     /// Lowers one expression to a value node.
-    pub fn code(&mut self, e: &Expr) -> CodeId {
+    pub(crate) fn code(&mut self, e: &Expr) -> CodeId {
         let c = match e {
             &Expr::Local(s) => Code::Local(s),
             &Expr::Param(p) => Code::Param(p),
@@ -430,7 +430,7 @@ impl<'a> Lower<'a> {
 
     /// Lowers a condition; `root`: tested on its own (not inside `not`/`and`/`or` of another), so
     /// it counts the operation.
-    pub fn test(&mut self, e: &Expr, root: bool) -> TestId {
+    pub(crate) fn test(&mut self, e: &Expr, root: bool) -> TestId {
         let t = match e {
             &Expr::Const(Value::Bool(b)) => Test::Const(b),
             Expr::Not(x) => match local_flag(x) {

@@ -43,11 +43,11 @@ use std::sync::Arc;
 
 /// Operations the rules may take in one turn (every rule, trigger, condition and action of the turn,
 /// forced ones and extra decisions included) before the game is stopped with an error naming the rule.
-pub const OP_BUDGET: u64 = 2_000_000;
+pub(crate) const OP_BUDGET: u64 = 2_000_000;
 
 /// Actions (forced or chosen) one turn may take: a forced action whose condition stays true after it
 /// runs is stopped here, well before its decisions fill memory.
-pub const MAX_ACTIONS_PER_TURN: u32 = 1000;
+pub(crate) const MAX_ACTIONS_PER_TURN: u32 = 1000;
 
 #[derive(Clone, Debug)]
 struct Offer {
@@ -284,7 +284,7 @@ impl Interp {
     }
 
     /// Runs the setup blocks.
-    pub fn run_setup(&mut self, st: &mut State) -> R<()> {
+    pub(crate) fn run_setup(&mut self, st: &mut State) -> R<()> {
         let prog = self.prog.clone();
         let code = self.code.clone();
         for (body, &block) in prog.setup.iter().zip(&code.setup) {

@@ -44,8 +44,8 @@ pub(super) fn enabled() -> bool {
 /// is on when the plan is made.
 #[derive(Default)]
 pub(super) struct Sources {
-    pub codes: Vec<Option<Expr>>,
-    pub tests: Vec<Option<Expr>>,
+    pub(crate) codes: Vec<Option<Expr>>,
+    pub(crate) tests: Vec<Option<Expr>>,
 }
 
 impl Interp {

@@ -12,13 +12,13 @@ use std::sync::Arc;
 
 /// A checked program and its game configuration.
 pub(crate) struct Probe {
-    pub program: Arc<Program>,
-    pub config: Arc<Config>,
+    pub(crate) program: Arc<Program>,
+    pub(crate) config: Arc<Config>,
 }
 
 impl Probe {
     /// A new game run by the interpreter, on the endless table.
-    pub fn new_game(
+    pub(crate) fn new_game(
         &self,
         cfg: Arc<Config>,
         players: &[String],

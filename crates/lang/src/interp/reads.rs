@@ -86,7 +86,7 @@ pub(super) struct Facts {
 }
 
 impl Facts {
-    pub fn now(st: &State) -> Facts {
+    pub(crate) fn now(st: &State) -> Facts {
         Facts {
             current: st.current,
             chips: st.chip_changes,
@@ -107,8 +107,8 @@ impl Facts {
 /// A forced check that found nothing: the facts it saw and the kinds of facts it read.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Quiet {
-    pub facts: Facts,
-    pub reads: Reads,
+    pub(crate) facts: Facts,
+    pub(crate) reads: Reads,
 }
 
 impl Interp {
