@@ -142,7 +142,13 @@ fn parse_lines(src: &Source) -> Result<Vec<Value>, InputError> {
     let mut lines = Vec::new();
     for (i, l) in src.text.lines().enumerate() {
         let v: Value = serde_json::from_str(l).map_err(|e| {
-            let mut msg = format!("not a JSON line: {e}");
+            // serde's text ends in " at line 1 column N" (it reads the line on its own): the place
+            // is given in front of the message, with the log's own line number.
+            let text = e.to_string();
+            let what = text
+                .rsplit_once(" at line ")
+                .map_or(text.as_str(), |(w, _)| w);
+            let mut msg = format!("not a JSON line: {what}");
             if i == 0 && !l.trim_start().starts_with('{') {
                 msg.push_str("\n  a game log is JSON Lines; to play a script, use `carto run`");
             }

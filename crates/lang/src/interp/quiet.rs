@@ -13,19 +13,9 @@ use crate::ir::{Stmt, Value};
 use crate::state::State;
 
 impl Interp {
-    /// Whether firing `t` with `ctx` now would run no rule: every rule listening to it is passed
-    /// over by its guard or by the map facts of the trigger's square (learnt now if need be, as
-    /// firing would). Changes nothing in `st`.
-    pub fn runs_nothing(
-        &mut self,
-        st: &mut State,
-        t: Trigger,
-        ctx: &Ctx,
-    ) -> Result<bool, GameError> {
-        self.runs_nothing_inner(st, t, ctx, &[]).map_err(|e| *e)
-    }
-
-    /// As [`Interp::runs_nothing`], except that the rules marked in `allowed` (by index) may run.
+    /// Whether firing `t` with `ctx` now would run no rule but those marked in `allowed` (by index):
+    /// every other rule listening to it is passed over by its guard or by the map facts of the
+    /// trigger's square (learnt now if need be, as firing would). Changes nothing in `st`.
     pub fn runs_nothing_but(
         &mut self,
         st: &mut State,
