@@ -132,7 +132,7 @@ impl Words {
     }
 
     /// An expression read as a condition; `neg` asks for its negation.
-    pub fn pred(&mut self, e: &Expr, neg: bool) -> String {
+    pub(crate) fn pred(&mut self, e: &Expr, neg: bool) -> String {
         match &e.kind {
             ExprKind::Unary(UnOp::Not, inner) => self.pred(inner, !neg),
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), ..) => self.connective(e, *op, neg),
@@ -327,7 +327,7 @@ impl Words {
     }
 
     /// The value of an expression made of numbers and parameters only.
-    pub fn const_int(&self, e: &Expr) -> Option<i64> {
+    pub(crate) fn const_int(&self, e: &Expr) -> Option<i64> {
         match &e.kind {
             ExprKind::Int(i) => Some(*i),
             ExprKind::Name(n) if self.is_param(n) => self.values.get(n)?.as_i64(),
@@ -611,7 +611,7 @@ impl Words {
     }
 
     /// An expression read as a thing (a number, a list, a player …).
-    pub fn noun(&mut self, e: &Expr) -> String {
+    pub(crate) fn noun(&mut self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Int(i) => i.to_string(),
             ExprKind::Bool(b) => b.to_string(),

@@ -220,7 +220,7 @@ fn feature_test(e: &Expr) -> Option<Test> {
 }
 
 /// The parts of a chain of `and`s.
-pub fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+pub(crate) fn conjuncts<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
     match &e.kind {
         ExprKind::Binary(BinOp::And, a, b) => {
             conjuncts(a, out);

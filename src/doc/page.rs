@@ -790,7 +790,7 @@ pub(crate) fn plain(markdown: &str) -> String {
 }
 
 /// Every builtin call in a block (statements and expressions), with its arguments.
-pub fn calls_in(b: &ast::Block) -> Vec<(&str, &[ast::Expr])> {
+pub(crate) fn calls_in(b: &ast::Block) -> Vec<(&str, &[ast::Expr])> {
     fn expr<'a>(e: &'a ast::Expr, out: &mut Vec<(&'a str, &'a [ast::Expr])>) {
         use ast::ExprKind as K;
         match &e.kind {

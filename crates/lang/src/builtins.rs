@@ -271,7 +271,7 @@ impl fmt::Debug for Run {
 }
 
 /// What running a builtin gives: its value, or the error that stops the game (naming the rule).
-pub type Ran<T> = Result<T, Box<crate::game::GameError>>;
+pub(crate) type Ran<T> = Result<T, Box<crate::game::GameError>>;
 
 /// Kinds of changing facts of a game an expression reads (a bit set): see `interp::reads`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
