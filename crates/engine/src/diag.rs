@@ -351,52 +351,152 @@ impl Source {
     pub fn render(&self, diags: &[Diagnostic]) -> String {
         if COLOUR.load(std::sync::atomic::Ordering::Relaxed) {
             let mut out = Ansi::new(Vec::new());
-            self.render_into(diags, &mut out);
+            self.render_into(diags, &mut out, false);
             String::from_utf8_lossy(&out.into_inner()).into_owned()
         } else {
             let mut out = NoColor::new(Vec::new());
-            self.render_into(diags, &mut out);
+            self.render_into(diags, &mut out, true);
             String::from_utf8_lossy(&out.into_inner()).into_owned()
         }
     }
 
-    fn render_into(&self, diags: &[Diagnostic], out: &mut dyn WriteColor) {
-        // The text as it is, borrowed: drawing a diagnostic copies nothing of the file.
-        let file = SimpleFile::new(self.name.as_str(), self.text.as_str());
+    /// `plain`: no colour, so the common case may be drawn by [`Source::draw_plain`].
+    fn render_into(&self, diags: &[Diagnostic], out: &mut dyn WriteColor, plain: bool) {
+        // The text as it is, borrowed: drawing a diagnostic copies nothing of the file. Its line
+        // starts are counted only when codespan draws.
+        let mut file = None;
         let config = Config::default();
         for d in diags {
             let start = floor_char_boundary(&self.text, self.settle(d.span.start));
             let end = floor_char_boundary(&self.text, self.settle(d.span.end).max(start));
-            let severity = match d.severity {
-                Severity::Error => CsDiagnostic::error(),
-                Severity::Warning => CsDiagnostic::warning(),
-            };
+            if plain && self.draw_plain(d, start, end, out) {
+                continue;
+            }
+            self.render_codespan(d, start, end, out, &config, &mut file);
+        }
+    }
+
+    /// Draws `d` as codespan draws it, byte for byte, when that is simple: its span (`start..end`)
+    /// within one line of at most [`LONG_LINE`] printable ASCII characters (no tab, no `\r`, no
+    /// other control character). Codespan writes each character of the shown line through the
+    /// formatting machinery (about a fifth of the cost of a short rules file in the fuzz target).
+    /// Returns false, having written nothing, for any other diagnostic. A test compares both on
+    /// many diagnostics.
+    fn draw_plain(
+        &self,
+        d: &Diagnostic,
+        start: usize,
+        end: usize,
+        out: &mut dyn WriteColor,
+    ) -> bool {
+        let text = &self.text;
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let line = &text[line_start..line_end];
+        if end > line_end
+            || line.len() > LONG_LINE
+            || !line.bytes().all(|b| (b' '..=b'~').contains(&b))
+        {
+            return false;
+        }
+        let line_no = count_newlines(&text.as_bytes()[..line_start]) + 1;
+        let pad = line_no.to_string().len();
+        let gutter = " ".repeat(pad + 1);
+        // The caret's columns: at least one, at most to one past the line's end.
+        let (s, e) = (
+            start - line_start,
+            (end - line_start).max(start - line_start + 1),
+        );
+        let e = e.min(line.len() + 1);
+        let mut o = String::with_capacity(256 + line.len() * 2);
+        o.push_str(match d.severity {
+            Severity::Error => "error: ",
+            Severity::Warning => "warning: ",
+        });
+        o.push_str(&cut_long_words(&d.message));
+        o.push('\n');
+        o.push_str(&gutter);
+        o.push_str("┌─ ");
+        o.push_str(&self.name);
+        o.push_str(&format!(":{line_no}:{}\n", s + 1));
+        o.push_str(&gutter);
+        o.push_str("│\n");
+        o.push_str(&format!("{line_no} │ "));
+        o.push_str(line);
+        o.push('\n');
+        o.push_str(&gutter);
+        o.push_str("│ ");
+        o.extend(std::iter::repeat_n(' ', s));
+        o.extend(std::iter::repeat_n('^', e - s));
+        let label = cut_long_words(&d.label);
+        if !label.is_empty() {
+            o.push(' ');
+            o.push_str(&label);
+        }
+        o.push('\n');
+        if !d.notes.is_empty() {
+            o.push_str(&gutter);
+            o.push_str("│\n");
+        }
+        for note in &d.notes {
             // A note of several lines is a nested report, rendered (and cut) already.
-            let notes: Vec<String> = d
-                .notes
-                .iter()
-                .map(|n| match n.contains('\n') {
-                    true => n.clone(),
-                    false => cut_long_words(n),
-                })
-                .collect();
-            let cs = severity
-                .with_message(cut_long_words(&d.message))
-                .with_notes(notes);
-            let label = cut_long_words(&d.label);
-            // Writing into a Vec cannot fail; a failure here would only lose text.
-            match self.long_line_snippet(start, end) {
-                None => {
-                    let cs =
-                        cs.with_labels(vec![Label::primary((), start..end).with_message(label)]);
-                    let _ = term::emit(out, &config, &file, &cs);
-                }
-                Some((snippet, range, note)) => {
-                    let cs = cs
-                        .with_labels(vec![Label::primary((), range).with_message(label)])
-                        .with_notes(vec![note]);
-                    let _ = term::emit(out, &config, &snippet, &cs);
-                }
+            let note = match note.contains('\n') {
+                true => std::borrow::Cow::Borrowed(note.as_str()),
+                false => std::borrow::Cow::Owned(cut_long_words(note)),
+            };
+            for (i, l) in note.lines().enumerate() {
+                o.push_str(&gutter);
+                o.push_str(if i == 0 { "= " } else { "  " });
+                o.push_str(l);
+                o.push('\n');
+            }
+        }
+        o.push('\n');
+        // Writing into a Vec cannot fail; a failure here would only lose text.
+        let _ = out.write_all(o.as_bytes());
+        true
+    }
+
+    /// Draws `d` with codespan-reporting (`file`: the whole text for codespan, made once).
+    fn render_codespan<'s>(
+        &'s self,
+        d: &Diagnostic,
+        start: usize,
+        end: usize,
+        out: &mut dyn WriteColor,
+        config: &Config,
+        file: &mut Option<SimpleFile<&'s str, &'s str>>,
+    ) {
+        let severity = match d.severity {
+            Severity::Error => CsDiagnostic::error(),
+            Severity::Warning => CsDiagnostic::warning(),
+        };
+        // A note of several lines is a nested report, rendered (and cut) already.
+        let notes: Vec<String> = d
+            .notes
+            .iter()
+            .map(|n| match n.contains('\n') {
+                true => n.clone(),
+                false => cut_long_words(n),
+            })
+            .collect();
+        let cs = severity
+            .with_message(cut_long_words(&d.message))
+            .with_notes(notes);
+        let label = cut_long_words(&d.label);
+        // Writing into a Vec cannot fail; a failure here would only lose text.
+        match self.long_line_snippet(start, end) {
+            None => {
+                let file = file
+                    .get_or_insert_with(|| SimpleFile::new(self.name.as_str(), self.text.as_str()));
+                let cs = cs.with_labels(vec![Label::primary((), start..end).with_message(label)]);
+                let _ = term::emit(out, config, &*file, &cs);
+            }
+            Some((snippet, range, note)) => {
+                let cs = cs
+                    .with_labels(vec![Label::primary((), range).with_message(label)])
+                    .with_notes(vec![note]);
+                let _ = term::emit(out, config, &snippet, &cs);
             }
         }
     }
@@ -590,6 +690,23 @@ impl<'a> codespan_reporting::files::Files<'a> for Snippet {
     ) -> Result<Range<usize>, codespan_reporting::files::Error> {
         Ok(0..self.text.len())
     }
+}
+
+/// The number of `\n` in `bytes`, eight bytes at a time: under the fuzz targets' tracing of
+/// comparisons, a comparison per byte cost more than the whole drawing of a diagnostic.
+fn count_newlines(bytes: &[u8]) -> usize {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let chunks = bytes.chunks_exact(8);
+    let tail = chunks.remainder().iter().filter(|&&b| b == b'\n').count();
+    chunks.fold(tail, |n, c| {
+        let mut word = [0; 8];
+        word.copy_from_slice(c);
+        // A byte of `x` is 0 where the byte was `\n`; the high bit of each byte of `zero` is set
+        // exactly where `x` has a 0 byte (no carry crosses from one byte into the next).
+        let x = u64::from_le_bytes(word) ^ 0x0a0a_0a0a_0a0a_0a0a;
+        let zero = !(((x & LOW7) + LOW7) | x | LOW7);
+        n + zero.count_ones() as usize
+    })
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -796,6 +913,117 @@ mod tests {
         assert_eq!(s.text, "ab\ncd\r\nef");
         assert_eq!(s.line_col(4), (2, 2));
         assert_eq!(s.line_col(7), (3, 1));
+    }
+
+    #[test]
+    fn newlines_are_counted() {
+        let text: Vec<u8> = (0..300u32)
+            .map(|i| [b'\n', b'a', 0x8a, 0x0b, 0x09, 0xff, 0][(i * i % 7) as usize])
+            .collect();
+        for from in 0..20 {
+            for to in (from..text.len()).step_by(7) {
+                let bytes = &text[from..to];
+                let expected = bytes.iter().filter(|&&b| b == b'\n').count();
+                assert_eq!(count_newlines(bytes), expected, "{from}..{to}");
+            }
+        }
+        assert_eq!(count_newlines(&[b'\n'; 64]), 64);
+    }
+
+    /// Every `.rules` file under `rules/` and `tests/` (the repository's own texts).
+    fn bundled_texts() -> Vec<String> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return;
+            };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rules") {
+                    out.push(p);
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut files = Vec::new();
+        walk(&root.join("rules"), &mut files);
+        walk(&root.join("tests"), &mut files);
+        files.sort();
+        files
+            .iter()
+            .filter_map(|f| std::fs::read_to_string(f).ok())
+            .collect()
+    }
+
+    /// The plain drawing of the common case is byte for byte codespan's: on every bundled rules
+    /// file, whole, cut and with tabs, `\r`, non-ASCII and long lines put in, for spans at many
+    /// places (empty, within a line, to its end, across lines, past the end of the file), with and
+    /// without a label and notes (one line, several, empty).
+    #[test]
+    fn plain_drawing_is_codespans() {
+        let mut texts = vec![String::new(), "x".into(), "\n\n".into(), "a\n".into()];
+        for (i, t) in bundled_texts().into_iter().enumerate() {
+            let cut = t.len() * (i % 7 + 1) / 9;
+            let cut = floor_char_boundary(&t, cut);
+            texts.push(t[..cut].to_string());
+            let mut mutated = t.clone();
+            let at = floor_char_boundary(&mutated, t.len() / 3);
+            let insert = ["\t", "é", "\r", "\0", "\u{1b}", "y"][i % 6];
+            mutated.insert_str(at, insert);
+            let at = floor_char_boundary(&mutated, t.len() / 2);
+            mutated.insert_str(at, &"z".repeat(150 + (i % 3) * 40));
+            texts.push(mutated);
+            texts.push(t);
+        }
+        let config = Config::default();
+        let (mut fast, mut all) = (0, 0);
+        for (i, text) in texts.iter().enumerate() {
+            let src = Source::new(format!("f{i}.rules"), text.as_str());
+            let n = src.text.len();
+            let mut offsets: Vec<usize> = (0..n).step_by(97).collect();
+            offsets.extend(src.text.match_indices('\n').map(|(j, _)| j).step_by(5));
+            offsets.extend([n.saturating_sub(1), n, n + 3]);
+            for (k, &o) in offsets.iter().enumerate() {
+                for len in [0, 1, 3, 17, 60, 400] {
+                    let code = [Code::Syntax, Code::UnknownName, Code::UnusedParameter][k % 3];
+                    let mut d = match code.severity() {
+                        Severity::Error => {
+                            Diagnostic::error(code, o..o + len, "expected `x`, found `y`")
+                        }
+                        Severity::Warning => Diagnostic::warning(code, o..o + len, "unused"),
+                    };
+                    if k % 2 == 0 {
+                        d = d.with_label("expected here");
+                    }
+                    match (k + len) % 4 {
+                        0 => {}
+                        1 => d = d.with_note("did you mean `city`?"),
+                        2 => d = d.with_note("first\n  second\n").with_note(""),
+                        _ => d = d.with_note(format!("word `{}`", "w".repeat(100))),
+                    }
+                    let start = floor_char_boundary(&src.text, src.settle(d.span.start));
+                    let end = floor_char_boundary(&src.text, src.settle(d.span.end).max(start));
+                    let mut plain = NoColor::new(Vec::new());
+                    let drawn = src.draw_plain(&d, start, end, &mut plain);
+                    let mut expected = NoColor::new(Vec::new());
+                    src.render_codespan(&d, start, end, &mut expected, &config, &mut None);
+                    all += 1;
+                    if drawn {
+                        fast += 1;
+                        assert_eq!(
+                            String::from_utf8_lossy(plain.get_ref()),
+                            String::from_utf8_lossy(expected.get_ref()),
+                            "{d:?} in\n{text}"
+                        );
+                    } else {
+                        assert!(plain.get_ref().is_empty());
+                    }
+                }
+            }
+        }
+        // Most are drawn plainly; the others (tabs, `\r`, long lines, several lines) by codespan.
+        assert!(fast * 2 > all && fast < all, "{fast} of {all}");
     }
 
     #[test]
