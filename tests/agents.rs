@@ -3,6 +3,7 @@
 //! --agents` replays a game of `carto sim`; and a person plays a game through a pipe, with a bad
 //! answer asked again.
 
+use crate::common;
 use carto::agent::{parse_agent, Agent, View};
 use carto::game::Game;
 use carto::lang::interp::Interp;
@@ -447,14 +448,7 @@ fn play_with(
     seats: usize,
     make: impl Fn() -> Box<dyn Agent>,
 ) -> Vec<carto::state::Event> {
-    let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let names: Vec<String> = ["ann", "bob", "cyd", "dee"][..seats]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let mut game = v
-        .new_game(v.config.clone(), &names, seed, true)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut game = common::new_game(name, seed, seats);
     let mut agents: Vec<Box<dyn Agent>> = (0..seats).map(|_| make()).collect();
     let mut rng = Rng::new(seed).fork();
     while game.advance().unwrap() {

@@ -6,6 +6,7 @@
 //! naming the rule, the expression and both values (see `crates/lang/src/interp/oracle.rs`, whose
 //! unit test plants a wrong result and sees it caught).
 
+use crate::common;
 use carto::agent::{parse_agent, Agent, View};
 use carto::game::{Hooks, Phase};
 use carto::lang::interp::oracle;
@@ -17,14 +18,7 @@ use carto::variant::{bundled_variants, load_variant};
 /// `when` against the walker's first false part). The number of decisions.
 fn play_beside_the_walker(name: &str, seed: u64, seats: usize, agent: &str) -> usize {
     oracle::enable(true);
-    let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let names: Vec<String> = ["ann", "bob", "cyd", "dee", "eve"][..seats]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let mut game = v
-        .new_game(v.config.clone(), &names, seed, true)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut game = common::new_game(name, seed, seats);
     oracle::enable(false);
     // Every action a phase offers: why each is refused is asked at every decision.
     let actions: Vec<String> = game

@@ -112,3 +112,19 @@ macro_rules! error_snap {
 }
 #[allow(unused_imports)]
 pub(crate) use error_snap;
+
+/// A new game of the bundled variant `name` (seed `seed`, events recorded) for `seats` players named
+/// ann, bob, cyd, dee and eve, in that order.
+pub fn new_game(
+    name: &str,
+    seed: u64,
+    seats: usize,
+) -> carto::game::Game<carto::lang::interp::Interp> {
+    let v = carto::variant::load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let names: Vec<String> = ["ann", "bob", "cyd", "dee", "eve"][..seats]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    v.new_game(v.config.clone(), &names, seed, true)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
