@@ -57,6 +57,8 @@ pub struct Greedy {
     probe: Scratch,
     /// Whether `probe` has this decision's chips.
     probed: bool,
+    /// The placement checks asked of `probe` in this decision (see `quiet::Placements`).
+    placements: quiet::Placements,
     /// Rules that only move chips off the map (see `quiet::chips_only`), decided with `rules`.
     chips_only: Vec<bool>,
     /// Actions that only move chips (see `quiet::chip_actions`), decided with `rules`.
@@ -272,7 +274,8 @@ impl Greedy {
                     self.probe.with_chips_of(game);
                 }
                 let probe = self.probe.game_mut().expect("a probe");
-                quiet::placement_runs_no_rule(game, probe, cell, rot as usize, &self.chips_only)
+                self.placements
+                    .runs_no_rule(game, probe, cell, rot as usize, &self.chips_only)
             }
             opt => Ok(quiet::option_runs_no_rule(game, opt)),
         }
@@ -381,6 +384,7 @@ impl Greedy {
         self.sampled = false;
         self.scratch_of_sample = false;
         self.probed = false;
+        self.placements.clear();
         self.returns_quiet = None;
         let mut read = rules.read && game.st.players.len() <= 8 && !game.is_asked();
         if read && rules.forced {

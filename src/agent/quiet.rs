@@ -303,7 +303,7 @@ pub(crate) fn has_forced(game: &Game<Interp>) -> bool {
 }
 
 /// Whether a rule listens to a trigger a placement fires (each placement is then checked with
-/// [`placement_runs_no_rule`]).
+/// [`Placements::runs_no_rule`]).
 pub(crate) fn placement_listened(game: &Game<Interp>) -> bool {
     PLACEMENT.iter().any(|&t| game.hooks.listens(t))
 }
@@ -319,11 +319,131 @@ pub(crate) fn option_runs_no_rule(game: &Game<Interp>, opt: Opt) -> bool {
     }
 }
 
-/// Whether placing the tile in hand of `game` on `cell` turned `rot` reaches no `placed`,
-/// `adjacent` or `abroad` rule but those marked in `allowed` ([`chips_only`]): the contexts `Game::choose` fires them with (the square, each map
-/// square next to it with the tile's side facing it, each exit of the map the tile's side
-/// continues), asked of the rules of `probe`, a copy of the game with its chips where they lie
-/// (what the tests read: the chips on a square, and the map).
+/// What [`Placements::runs_no_rule`] has answered in one decision for the square last asked about:
+/// each trigger's answer depends on the decision (its player, its tile, the probe's chips) and on
+/// the context's square and side alone, so the rotations of one square (listed one after another)
+/// ask the rules once per trigger context, not once per rotation.
+pub(crate) struct Placements {
+    /// The square the answers below are for (`NONE`: none yet).
+    cell: u32,
+    /// Whether `placed` runs no rule but those allowed, for `cell`.
+    placed: bool,
+    /// Per square next to `cell` and side kind facing it, whether `adjacent` runs none.
+    adjacent: Vec<(u32, EdgeKind, bool)>,
+    /// Per exit feature at `cell`, whether `abroad` runs none.
+    abroad: Vec<(EdgeKind, bool)>,
+}
+
+impl Default for Placements {
+    fn default() -> Placements {
+        Placements {
+            cell: NONE,
+            placed: false,
+            adjacent: Vec::new(),
+            abroad: Vec::new(),
+        }
+    }
+}
+
+impl Placements {
+    /// Forgets every answer (at each decision: the probe's chips, the player or the tile may have
+    /// changed).
+    pub(crate) fn clear(&mut self) {
+        self.cell = NONE;
+        self.adjacent.clear();
+        self.abroad.clear();
+    }
+
+    /// Whether placing the tile in hand of `game` on `cell` turned `rot` reaches no `placed`,
+    /// `adjacent` or `abroad` rule but those marked in `allowed` ([`chips_only`]): the contexts
+    /// `Game::choose` fires them with (the square, each map square next to it with the tile's side
+    /// facing it, each exit of the map the tile's side continues), asked of the rules of `probe`, a
+    /// copy of the game with its chips where they lie (what the tests read: the chips on a square,
+    /// and the map). `probe`, `game` and `allowed` must be those of the last call since
+    /// [`Placements::clear`].
+    pub(crate) fn runs_no_rule(
+        &mut self,
+        game: &Game<Interp>,
+        probe: &mut Game<Interp>,
+        cell: u32,
+        rot: usize,
+        allowed: &[bool],
+    ) -> Result<bool, GameError> {
+        let Some(ty) = game.st.current_tile else {
+            return Ok(false);
+        };
+        let edges = game.cfg.tiles[ty as usize].rot[rot].edges;
+        let b = &game.st.board;
+        let ctx = Ctx {
+            player: game.st.current,
+            placed: b.placed.len() as u32,
+            cell,
+            ..Ctx::default()
+        };
+        let (h, st) = (&mut probe.hooks, &mut probe.st);
+        if self.cell != cell {
+            self.clear();
+            self.placed = !h.listens(Trigger::Placed)
+                || h.runs_nothing_but(st, Trigger::Placed, &ctx, allowed)?;
+            self.cell = cell;
+        }
+        if !self.placed {
+            return Ok(false);
+        }
+        if h.listens(Trigger::Adjacent) {
+            for s in 0..4 {
+                let n = b.neighbour(cell, s);
+                if b.square[n as usize] == NONE {
+                    continue;
+                }
+                let kind = EdgeKind::on_side(edges, s);
+                let quiet = match self.adjacent.iter().find(|a| a.0 == n && a.1 == kind) {
+                    Some(a) => a.2,
+                    None => {
+                        let c = Ctx {
+                            cell: n,
+                            edge: Some(kind),
+                            ..ctx
+                        };
+                        let q = h.runs_nothing_but(st, Trigger::Adjacent, &c, allowed)?;
+                        self.adjacent.push((n, kind, q));
+                        q
+                    }
+                };
+                if !quiet {
+                    return Ok(false);
+                }
+            }
+        }
+        if h.listens(Trigger::Abroad) {
+            let at = b.xy(cell);
+            for e in game.cfg.map.iter().flat_map(|m| m.exits.iter()) {
+                if e.at == at && EdgeKind::on_side(edges, e.side as usize) == e.feature {
+                    let quiet = match self.abroad.iter().find(|a| a.0 == e.feature) {
+                        Some(a) => a.1,
+                        None => {
+                            let c = Ctx {
+                                edge: Some(e.feature),
+                                ..ctx
+                            };
+                            let q = h.runs_nothing_but(st, Trigger::Abroad, &c, allowed)?;
+                            self.abroad.push((e.feature, q));
+                            q
+                        }
+                    };
+                    if !quiet {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// [`Placements::runs_no_rule`] asked afresh, every trigger context of the placement asked of the
+/// rules (the reference the remembered answers are checked against).
+#[cfg(test)]
 pub(crate) fn placement_runs_no_rule(
     game: &Game<Interp>,
     probe: &mut Game<Interp>,
@@ -331,50 +451,94 @@ pub(crate) fn placement_runs_no_rule(
     rot: usize,
     allowed: &[bool],
 ) -> Result<bool, GameError> {
-    let Some(ty) = game.st.current_tile else {
-        return Ok(false);
-    };
-    let edges = game.cfg.tiles[ty as usize].rot[rot].edges;
-    let b = &game.st.board;
-    let ctx = Ctx {
-        player: game.st.current,
-        placed: b.placed.len() as u32,
-        cell,
-        ..Ctx::default()
-    };
-    let (h, st) = (&mut probe.hooks, &mut probe.st);
-    if h.listens(Trigger::Placed) && !h.runs_nothing_but(st, Trigger::Placed, &ctx, allowed)? {
-        return Ok(false);
+    Placements::default().runs_no_rule(game, probe, cell, rot, allowed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::lookahead::Scratch;
+    use crate::rng::Rng;
+    use crate::variant::{bundled_variants, load_variant, variant_from_source, Variant};
+
+    /// France's map and chips with rules on a tile's side facing a square (`adjacent`) and on a
+    /// border exit (`abroad`) that run for one kind of side only: a placement's answer then depends
+    /// on how the tile is turned, not only on its square.
+    fn sides() -> Variant {
+        let text = "import \"scatter\"\n\
+             variant \"sides\" {\n  title = \"Sides\"\n  doc = \"quiet checks\"\n  map = \"france\"\n  \
+             tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  start_squares = 2\n}\n\
+             rule next on adjacent when side == city { score(player, 1) }\n\
+             rule out on abroad when kind == city { score(player, 1) }\n\
+             rule far on abroad when square.x > 16 { score(player, 1) }\n";
+        let source = crate::diag::Source::new("sides.rules", text);
+        let no_sets =
+            |_: usize, e: String| crate::variant::InputError::new(crate::diag::Code::BadSet, e);
+        variant_from_source(&source, "sides.rules", &[], &no_sets)
+            .unwrap_or_else(|e| panic!("sides rules: {}", e.text))
     }
-    if h.listens(Trigger::Adjacent) {
-        for s in 0..4 {
-            let n = b.neighbour(cell, s);
-            if b.square[n as usize] == NONE {
-                continue;
-            }
-            let c = Ctx {
-                cell: n,
-                edge: Some(EdgeKind::on_side(edges, s)),
-                ..ctx
-            };
-            if !h.runs_nothing_but(st, Trigger::Adjacent, &c, allowed)? {
-                return Ok(false);
-            }
-        }
-    }
-    if h.listens(Trigger::Abroad) {
-        let at = b.xy(cell);
-        for e in game.cfg.map.iter().flat_map(|m| m.exits.iter()) {
-            if e.at == at && EdgeKind::on_side(edges, e.side as usize) == e.feature {
-                let c = Ctx {
-                    edge: Some(e.feature),
-                    ..ctx
-                };
-                if !h.runs_nothing_but(st, Trigger::Abroad, &c, allowed)? {
-                    return Ok(false);
+
+    /// A placement's checks remembered per square and side within a decision answer what asking
+    /// the rules afresh for that placement answers: at every placement option of random games of
+    /// every bundled variant whose rules listen to a placement, and of [`sides`] (both answers met
+    /// many times, and squares of one decision answered differently, so that a memo that mixed
+    /// squares or sides up would show).
+    #[test]
+    fn placement_checks_remembered_in_a_decision_answer_as_asked_afresh() {
+        let (mut quiet, mut not, mut mixed) = (0, 0, 0);
+        let mut variants: Vec<(String, Variant)> = bundled_variants()
+            .map(|(name, _)| {
+                let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+                (name.to_string(), v)
+            })
+            .collect();
+        variants.push(("sides".into(), sides()));
+        for (name, v) in &variants {
+            let seeds = if name == "sides" { 60 } else { 2 };
+            for seed in 1..=seeds {
+                let names: Vec<String> = ["ann", "bob", "cyd"][..seed as usize % 2 + 2]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+                if !placement_listened(&game) {
+                    break;
+                }
+                let allowed = chips_only(&game);
+                let (mut probe, mut fresh) = (Scratch::default(), Scratch::default());
+                let mut memo = Placements::default();
+                let mut rng = Rng::new(seed);
+                while game.advance().unwrap() {
+                    memo.clear();
+                    probe.with_chips_of(&game);
+                    let p = probe.game_mut().unwrap();
+                    let mut answers = (false, false);
+                    for &opt in &game.options {
+                        let Opt::Place { cell, rot } = opt else {
+                            continue;
+                        };
+                        let rot = rot as usize;
+                        let got = memo.runs_no_rule(&game, p, cell, rot, &allowed).unwrap();
+                        let f = fresh.with_chips_of(&game);
+                        let want = placement_runs_no_rule(&game, f, cell, rot, &allowed).unwrap();
+                        assert_eq!(got, want, "{name}: seed {seed}, turn {}", game.st.turn);
+                        if got {
+                            quiet += 1;
+                            answers.0 = true;
+                        } else {
+                            not += 1;
+                            answers.1 = true;
+                        }
+                    }
+                    mixed += usize::from(answers.0 && answers.1);
+                    let i = rng.below(game.options.len() as u32) as usize;
+                    game.choose(i).unwrap();
                 }
             }
         }
+        assert!(
+            quiet > 1000 && not > 100 && mixed > 50,
+            "{quiet} quiet, {not} not, {mixed} decisions with both"
+        );
     }
-    Ok(true)
 }
