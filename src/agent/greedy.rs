@@ -27,6 +27,12 @@
 //! placement played in a copy (one collecting a chip, say) teaches the points its rules gave on
 //! that square (the copy's scores minus the board preview's): every other rotation on the square
 //! is the preview's outcome plus those points.
+//!
+//! Where, once the turn's tile is placed, the rules read chips only to move chips
+//! (`Interp::chips_read_only_to_move_chips`: a taint analysis of chip facts through the rules),
+//! an action's options that differ only in choices whose values reach nothing but chips moved
+//! (`Interp::chip_choices`: the chips paid for an upgrade and the one kept, say) lead to positions
+//! that differ only in where chips lie, and are worth the same: one of them is played in a copy.
 
 use super::lookahead::{finish_quietly, margin, quiet_option, Scratch};
 use super::points::{FeaturePoints, Points};
@@ -41,6 +47,14 @@ use crate::rng::Rng;
 /// What a follower kept in the supply is worth, in points, at the start of the game (falling to 0
 /// as the tiles run out).
 const FOLLOWER_WORTH: f64 = 3.0;
+
+/// The triggers a turn fires no more once its tile is placed, with no tile left to draw.
+const AFTER_PLACEMENT: [Trigger; 4] = [
+    Trigger::Placed,
+    Trigger::Adjacent,
+    Trigger::Abroad,
+    Trigger::TileDrawn,
+];
 
 #[derive(Default)]
 pub struct Greedy {
@@ -63,6 +77,12 @@ pub struct Greedy {
     chips_only: Vec<bool>,
     /// Actions that only move chips (see `quiet::chip_actions`), decided with `rules`.
     chip_actions: Vec<bool>,
+    /// Per action, its choices whose values reach nothing but chips moved
+    /// (`Interp::chip_choices`), decided with `rules`.
+    chip_choices: Vec<u64>,
+    /// Per option of `copied`, the place in `copied` of an option alike it that is valued in its
+    /// stead (its own place when it is valued itself): see `values`.
+    alike: Vec<usize>,
     /// The scores and spare followers the last option played in a copy was valued by (`None`
     /// with more than 8 players).
     copy_out: Option<(Points, u32)>,
@@ -111,6 +131,9 @@ struct Rules {
     /// Once the turn's tile is placed, where chips lie changes no value
     /// (`quiet::chips_unread_after_placement`).
     chips_unread: bool,
+    /// Once the turn's tile is placed, where chips lie changes only where chips lie
+    /// (`Interp::chips_read_only_to_move_chips`, the placement's triggers exempt).
+    chips_blind: bool,
     /// A placement's rules give the same points at every rotation on one square
     /// (`quiet::placed_rules_by_square`).
     by_square: bool,
@@ -137,6 +160,7 @@ impl Greedy {
                 copying: true,
                 end_read: false,
                 chips_unread: false,
+                chips_blind: false,
                 by_square: false,
                 forced_hands: false,
             }),
@@ -299,6 +323,40 @@ impl Greedy {
             })
     }
 
+    /// Fills `alike`: an action option to be played in a copy that is alike an earlier one but in
+    /// choices whose values reach nothing but chips moved (`Interp::offers_alike`) is valued as
+    /// that one, when, the turn's tile placed and no extra turn pending, where chips lie changes
+    /// only where chips lie (`Rules::chips_blind`): the two positions then differ only in the
+    /// chips, and play on to the same scores, followers and strengths.
+    fn group_alike(&mut self, game: &Game<Interp>, rules: Rules) {
+        self.alike.clear();
+        let blind = rules.chips_blind
+            && game.st.placed_now != NONE
+            && !game.st.extra_turn_pending
+            && !game.is_asked();
+        for k in 0..self.copied.len() {
+            let mut of = k;
+            if let (true, Opt::Action(h)) = (blind, game.options[self.copied[k]]) {
+                let free = game
+                    .hooks
+                    .action_index(h)
+                    .and_then(|a| self.chip_choices.get(a as usize))
+                    .copied()
+                    .unwrap_or(0);
+                if free != 0 {
+                    of = (0..k)
+                        .find(|&j| {
+                            self.alike[j] == j
+                                && matches!(game.options[self.copied[j]],
+                                    Opt::Action(g) if game.hooks.offers_alike(g, h, free))
+                        })
+                        .unwrap_or(k);
+                }
+            }
+            self.alike.push(of);
+        }
+    }
+
     /// Whether no `returned` rule would run for a follower returning in this decision.
     fn returns_quiet(&mut self, game: &Game<Interp>, rules: Rules) -> bool {
         if !rules.returned_now {
@@ -368,6 +426,7 @@ impl Greedy {
         if self.rules.is_none() {
             self.chips_only = quiet::chips_only(game);
             self.chip_actions = quiet::chip_actions(game);
+            self.chip_choices = game.hooks.chip_choices();
         }
         let rules = *self.rules.get_or_insert_with(|| Rules {
             read: quiet::rules_allow(game),
@@ -378,6 +437,7 @@ impl Greedy {
             copying: false,
             end_read: quiet::end_allows(game),
             chips_unread: quiet::chips_unread_after_placement(game),
+            chips_blind: game.hooks.chips_read_only_to_move_chips(&AFTER_PLACEMENT),
             by_square: quiet::placed_rules_by_square(game),
             forced_hands: game.hooks.forced_reads_only_hands(),
         });
@@ -428,6 +488,8 @@ impl Greedy {
             }
             return Ok(&self.values);
         }
+        self.group_alike(game, rules);
+        let last_own = (0..self.copied.len()).rev().find(|&k| self.alike[k] == k);
         // A placement whose rules give what its square settles (chips collected, say) is the
         // preview's outcome plus those rules' points, the same at every rotation on the square:
         // learnt from the first one played in a copy.
@@ -440,7 +502,11 @@ impl Greedy {
         let seats = game.st.players.len();
         for k in 0..self.copied.len() {
             let i = self.copied[k];
-            let last = k + 1 == self.copied.len();
+            if self.alike[k] != k {
+                self.values[i] = self.values[self.copied[self.alike[k]]];
+                continue;
+            }
+            let last = Some(k) == last_own;
             let opt = game.options[i];
             let read = match opt {
                 Opt::Place { cell, .. } if by_square => self
@@ -562,6 +628,53 @@ mod tests {
         assert!(
             moves > 5 && squares > 5,
             "{moves} and {squares} decisions checked"
+        );
+    }
+
+    /// Action options valued as an earlier option alike them but in choices whose values reach
+    /// nothing but chips moved (chips paid, say: `group_alike`) must be worth what a greedy
+    /// playing each option in its own copy gives. Whole games of every bundled variant whose rules
+    /// allow it (two and three players), checked at each decision where an option was valued so
+    /// (every option of it compared).
+    #[test]
+    fn action_options_alike_but_in_the_chips_they_move_are_worth_what_each_played_in_a_copy_is_worth(
+    ) {
+        let (mut decisions, mut shared, mut variants) = (0, 0, 0);
+        for (name, _) in bundled_variants() {
+            let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            for (players, seed) in [(2, 7), (3, 11)] {
+                let names: Vec<String> = ["ann", "bob", "cyd"][..players]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+                if !game.hooks.chips_read_only_to_move_chips(&AFTER_PLACEMENT) {
+                    continue;
+                }
+                variants += usize::from(players == 2);
+                let mut rng = Rng::new(seed).fork();
+                let mut player = Greedy::default();
+                while game.advance().unwrap() {
+                    let view = View::of(&game);
+                    let mut g = Greedy::default();
+                    g.values(&view).unwrap();
+                    let alike = g.alike.iter().enumerate().filter(|&(k, &j)| j != k);
+                    let n = alike.count();
+                    if n > 0 {
+                        let mut each = Greedy::copying();
+                        assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
+                        decisions += 1;
+                        shared += n;
+                    }
+                    let i = player.choose(&view, &mut rng).unwrap();
+                    game.choose(i).unwrap();
+                }
+            }
+        }
+        eprintln!("{variants} variants, {decisions} decisions, {shared} options shared");
+        assert!(
+            variants >= 2 && decisions > 10 && shared > 30,
+            "{variants} variants, {decisions} decisions, {shared} options shared"
         );
     }
 }

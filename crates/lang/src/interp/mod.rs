@@ -7,6 +7,7 @@
 mod actions;
 mod aggregate;
 mod asks;
+mod blind;
 mod caches;
 mod copy;
 mod dispatch;

@@ -1,0 +1,411 @@
+//! Where chips are read only to move chips: a taint analysis of chip facts through the rules, for
+//! agents that value options by playing them (`greedy`). Options that differ only in which chips
+//! they move lead to positions that differ only in where chips lie; when nothing after them reads
+//! where chips lie but to move chips again, they are worth the same.
+//!
+//! A value is *tainted* when it may depend on the chips: an expression that reads where chips lie
+//! or which way up (`reads`: `Reads::CHIPS`), or that names a tainted local. A local is tainted when
+//! any binding of its slot in the body (a `let`, a `for`, an aggregate's element, an action's
+//! choice) is bound from a tainted expression; an action's choice from a tainted list (a subset of
+//! the chips in a player's area, one of the chips paid) is tainted, and so is any choice listed from
+//! it. The analysis is flow-insensitive (one set of tainted slots per body, grown to a fixed point),
+//! so it can only over-taint.
+//!
+//! A body is *blind* when a tainted value reaches nothing but chips: every effect but moving,
+//! drawing and shuffling chips and logging ([`CHIP_EFFECTS`]) is one of [`BLIND_EFFECTS`] (scores,
+//! a follower's strength, followers sent or recalled: nothing that adds a turn, a tile, a chip
+//! scattered or dealt, or a question) and reads nothing tainted; a condition or a loop's list that
+//! is tainted governs only chip effects. Then two runs of the body that differ only in where chips
+//! lie (and in the tainted choices) change everything but the chips alike.
+
+use super::reads::{expr_reads, Reads};
+use super::{Chosen, Interp};
+use crate::builtins::Builtin;
+use crate::game::Trigger;
+use crate::ir::{Action, ChoiceKind, Expr, Program, Rule, Stmt};
+
+/// Effects that change nothing but where chips lie (and the log).
+const CHIP_EFFECTS: [Builtin; 4] = [Builtin::Move, Builtin::Draw, Builtin::Shuffle, Builtin::Log];
+
+/// Effects a blind body may run with untainted arguments besides [`CHIP_EFFECTS`].
+const BLIND_EFFECTS: [Builtin; 4] = [
+    Builtin::Score,
+    Builtin::Strength,
+    Builtin::Send,
+    Builtin::Recall,
+];
+
+/// The tainted slots of one body.
+struct Taint(Vec<bool>);
+
+impl Taint {
+    fn new(locals: u16) -> Taint {
+        Taint(vec![false; usize::from(locals)])
+    }
+
+    fn has(&self, s: u16) -> bool {
+        self.0.get(usize::from(s)).copied().unwrap_or(false)
+    }
+
+    /// Marks `s` tainted; whether it was not yet.
+    fn add(&mut self, s: u16) -> bool {
+        let s = usize::from(s);
+        if self.0.len() <= s {
+            self.0.resize(s + 1, false);
+        }
+        !std::mem::replace(&mut self.0[s], true)
+    }
+
+    /// Whether `e` may depend on the chips.
+    fn tainted(&self, e: &Expr) -> bool {
+        expr_reads(e).has(Reads::CHIPS) || self.names_tainted(e)
+    }
+
+    fn names_tainted(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Const(_) | Expr::Param(_) => false,
+            Expr::Local(s) => self.has(*s),
+            Expr::List(items) => items.iter().any(|x| self.names_tainted(x)),
+            Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => {
+                self.names_tainted(a) || self.names_tainted(b)
+            }
+            Expr::Field(x, _)
+            | Expr::Attr(x, _)
+            | Expr::Not(x)
+            | Expr::Neg(x)
+            | Expr::ToPlayers(x) => self.names_tainted(x),
+            Expr::Call(_, args) => args.iter().any(|x| self.names_tainted(x)),
+            Expr::Aggregate {
+                var,
+                list,
+                filter,
+                map,
+                ..
+            } => {
+                self.has(*var)
+                    || self.names_tainted(list)
+                    || filter
+                        .iter()
+                        .chain(map.iter())
+                        .any(|x| self.names_tainted(x))
+            }
+        }
+    }
+
+    /// Taints the element slot of every aggregate in `e` over a tainted list; whether any changed.
+    fn grow_expr(&mut self, e: &Expr) -> bool {
+        match e {
+            Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
+            Expr::List(items) => items.iter().fold(false, |c, x| self.grow_expr(x) | c),
+            Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => {
+                self.grow_expr(a) | self.grow_expr(b)
+            }
+            Expr::Field(x, _)
+            | Expr::Attr(x, _)
+            | Expr::Not(x)
+            | Expr::Neg(x)
+            | Expr::ToPlayers(x) => self.grow_expr(x),
+            Expr::Call(_, args) => args.iter().fold(false, |c, x| self.grow_expr(x) | c),
+            Expr::Aggregate {
+                var,
+                list,
+                filter,
+                map,
+                ..
+            } => {
+                let mut changed = self.grow_expr(list);
+                for x in filter.iter().chain(map.iter()) {
+                    changed |= self.grow_expr(x);
+                }
+                if self.tainted(list) {
+                    changed |= self.add(*var);
+                }
+                changed
+            }
+        }
+    }
+
+    /// Taints what `stmts` bind from tainted values; whether any slot changed.
+    fn grow(&mut self, stmts: &[Stmt]) -> bool {
+        let mut changed = false;
+        for s in stmts {
+            changed |= match s {
+                Stmt::Let(slot, e) => {
+                    let c = self.grow_expr(e);
+                    (self.tainted(e) && self.add(*slot)) | c
+                }
+                Stmt::If(arms, other) => {
+                    let mut c = false;
+                    for (cond, b) in arms {
+                        c |= self.grow_expr(cond);
+                        c |= self.grow(b);
+                    }
+                    c | other.as_deref().is_some_and(|b| self.grow(b))
+                }
+                Stmt::For(slot, e, b) => {
+                    let c = self.grow_expr(e);
+                    let c = (self.tainted(e) && self.add(*slot)) | c;
+                    c | self.grow(b)
+                }
+                Stmt::Effect(_, args, _) => args.iter().fold(false, |c, x| self.grow_expr(x) | c),
+                Stmt::Ask { who, args, .. } => args
+                    .iter()
+                    .fold(self.grow_expr(who), |c, x| self.grow_expr(x) | c),
+            };
+        }
+        changed
+    }
+
+    /// Taints an action's choices listed from tainted values; whether any slot changed.
+    fn grow_choices(&mut self, a: &Action) -> bool {
+        let mut changed = false;
+        for ch in &a.choices {
+            changed |= self.grow_expr(&ch.from);
+            if let Some(f) = &ch.filter {
+                changed |= self.grow_expr(f);
+            }
+            if let ChoiceKind::Chips { size: Some(s) } = &ch.kind {
+                changed |= self.grow_expr(s);
+            }
+            if self.tainted(&ch.from) {
+                changed |= self.add(ch.slot);
+            }
+        }
+        changed
+    }
+
+    /// Whether a tainted value in `stmts` reaches nothing but chips (see the module comment).
+    fn blind(&self, stmts: &[Stmt]) -> bool {
+        stmts.iter().all(|s| match s {
+            Stmt::Let(..) => true,
+            Stmt::If(arms, other) => {
+                let branches = || {
+                    arms.iter()
+                        .map(|(_, b)| b.as_slice())
+                        .chain(other.as_deref())
+                };
+                if arms.iter().any(|(c, _)| self.tainted(c)) {
+                    branches().all(chips_only)
+                } else {
+                    branches().all(|b| self.blind(b))
+                }
+            }
+            Stmt::For(_, e, b) => {
+                if self.tainted(e) {
+                    chips_only(b)
+                } else {
+                    self.blind(b)
+                }
+            }
+            Stmt::Effect(b, args, _) => {
+                CHIP_EFFECTS.contains(b)
+                    || (BLIND_EFFECTS.contains(b) && args.iter().all(|x| !self.tainted(x)))
+            }
+            Stmt::Ask { .. } => false,
+        })
+    }
+}
+
+/// Whether `stmts` do nothing but move, draw and shuffle chips and log.
+fn chips_only(stmts: &[Stmt]) -> bool {
+    stmts.iter().all(|s| match s {
+        Stmt::Let(..) => true,
+        Stmt::If(arms, other) => {
+            arms.iter().all(|(_, b)| chips_only(b)) && other.as_deref().is_none_or(chips_only)
+        }
+        Stmt::For(_, _, b) => chips_only(b),
+        Stmt::Effect(b, _, _) => CHIP_EFFECTS.contains(b),
+        Stmt::Ask { .. } => false,
+    })
+}
+
+/// Whether rule `r` reads chips only to move chips: it does nothing but that, or its condition is
+/// untainted and its body blind. A rule on a chip gained (which fires as often as chips move into
+/// players' areas) must do nothing but move chips.
+fn rule_blind(r: &Rule) -> bool {
+    if chips_only(&r.body.stmts) {
+        return true;
+    }
+    if r.trigger == Trigger::Gained {
+        return false;
+    }
+    let mut t = Taint::new(r.body.locals);
+    if let Some(w) = &r.when {
+        t.grow_expr(w);
+    }
+    while t.grow(&r.body.stmts) {}
+    r.when.as_ref().is_none_or(|w| !t.tainted(w)) && t.blind(&r.body.stmts)
+}
+
+/// For action `a`, the choices (a bit per choice, in order) whose values reach nothing but chips:
+/// those listed from tainted values, when the body is blind with them tainted. `None` when the
+/// body is not blind (or has more than 64 choices).
+fn free_choices(a: &Action) -> Option<u64> {
+    if a.choices.len() > 64 {
+        return None;
+    }
+    let mut t = Taint::new(a.body.locals);
+    loop {
+        let c = t.grow_choices(a);
+        if !(t.grow(&a.body.stmts) | c) {
+            break;
+        }
+    }
+    if !t.blind(&a.body.stmts) {
+        return None;
+    }
+    Some(
+        a.choices
+            .iter()
+            .enumerate()
+            .filter(|(_, ch)| t.has(ch.slot))
+            .fold(0, |m, (i, _)| m | 1 << i),
+    )
+}
+
+/// See [`Interp::chips_read_only_to_move_chips`].
+pub(super) fn program_blind_but(prog: &Program, exempt: &[Trigger]) -> bool {
+    Trigger::ALL
+        .iter()
+        .filter(|t| !exempt.contains(t))
+        .all(|&t| {
+            prog.rules_for(t)
+                .iter()
+                .all(|&r| rule_blind(&prog.rules[r as usize]))
+        })
+        && prog
+            .actions
+            .iter()
+            .filter(|a| a.phase.is_none())
+            .all(|a| chips_only(&a.body.stmts))
+}
+
+impl Interp {
+    /// Whether every rule on a trigger outside `exempt` reads chips (where they lie, which way up,
+    /// and the chips it binds) only to move chips (see the module comment), and every forced action
+    /// only moves chips. Then, once nothing fires the exempt triggers any more, two positions that
+    /// differ only in where chips lie play on alike but for the chips: the same scores, followers
+    /// and strengths, whatever quiet choices follow.
+    pub fn chips_read_only_to_move_chips(&self, exempt: &[Trigger]) -> bool {
+        program_blind_but(&self.prog, exempt)
+    }
+
+    /// Per action of the program (by index), the choices (a bit per choice, in order) whose
+    /// values reach nothing but chips moved (`0` where none does, or where the body reads a chip
+    /// chosen in more than moving it): two offers of an action differing only in those choices
+    /// change everything but the chips alike.
+    pub fn chip_choices(&self) -> Vec<u64> {
+        self.prog
+            .actions
+            .iter()
+            .map(|a| free_choices(a).unwrap_or(0))
+            .collect()
+    }
+
+    /// Whether offers `a` and `b` of the pending decision are of the same action for the same
+    /// player with the same values but in the choices marked in `free` (see
+    /// [`Interp::chip_choices`]).
+    pub fn offers_alike(&self, a: u32, b: u32, free: u64) -> bool {
+        let d = &self.run.decision;
+        let (Some(x), Some(y)) = (d.offers.get(a as usize), d.offers.get(b as usize)) else {
+            return false;
+        };
+        if x.action != y.action || x.player != y.player || x.len != y.len {
+            return false;
+        }
+        let params = self
+            .prog
+            .actions
+            .get(x.action as usize)
+            .map_or(0, |a| u32::from(a.params));
+        (0..x.len).all(|i| {
+            if i >= params && (i - params) < 64 && free >> (i - params) & 1 == 1 {
+                return true;
+            }
+            let (u, v) = (
+                d.offer_vals.get((x.start + i) as usize),
+                d.offer_vals.get((y.start + i) as usize),
+            );
+            match (u, v) {
+                (Some(Chosen::Value(p)), Some(Chosen::Value(q))) => p == q,
+                (
+                    Some(&Chosen::Chips { start: s, len: n }),
+                    Some(&Chosen::Chips { start: t, len: m }),
+                ) => {
+                    let chips = |s: u32, n: u32| d.offer_chips.get(s as usize..(s + n) as usize);
+                    n == m && chips(s, n) == chips(t, m)
+                }
+                _ => false,
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The program of a variant whose rules are `rules`.
+    fn program(rules: &str) -> std::sync::Arc<Program> {
+        crate::interp::probe::variant("red 1 x 4, red 2 x 4", rules).program
+    }
+
+    const UPGRADE: &str = "action up phase follower\n\
+        when sum(c in chips(hand(player)): c.value) >= 4\n\
+        choose pay: chips from chips(hand(player)) size 1..4 where sum(c in pay: c.value) == 4\n\
+        choose target: followers(player) where target.strength == 1\n\
+        choose keep: chips from pay size 1..1 {\n\
+          move(keep, under(target), up)\n\
+          move([c in pay where not contains(keep, c)], box, up)\n\
+          strength(target, 2)\n}\n";
+
+    #[test]
+    fn chips_paid_and_kept_are_free_and_the_follower_is_not() {
+        let p = program(UPGRADE);
+        assert_eq!(free_choices(&p.actions[0]), Some(0b101));
+        // What the chips are worth reaching a score, a strength or a condition makes the body read them.
+        for body in [
+            "score(player, len(pay))",
+            "strength(target, first(keep).value)",
+            "if len(keep) > 0 { score(player, 1) }",
+            "for c in keep { strength(target, 2) }",
+            "let n = sum(c in pay: c.value)\nscore(player, n)",
+        ] {
+            let p = program(&UPGRADE.replace("strength(target, 2)", body));
+            assert_eq!(free_choices(&p.actions[0]), None, "{body}");
+        }
+        // Chips read only to move chips (a condition, a loop) keep the body blind.
+        let body = "if len(keep) > 0 { move(pay, box, up) }\nfor c in pay { move(c, box, up) }";
+        let p = program(&UPGRADE.replace("strength(target, 2)", body));
+        assert_eq!(free_choices(&p.actions[0]), Some(0b101));
+    }
+
+    #[test]
+    fn rules_that_read_chips_only_to_move_them_are_blind() {
+        let exempt = [Trigger::Placed];
+        let blind = |rules: &str| program_blind_but(&program(rules), &exempt);
+        assert!(blind(UPGRADE));
+        assert!(blind(&format!(
+            "{UPGRADE}rule down on returned when follower.strength != 1 {{\n\
+             move(chips(under(follower)), box, up)\nstrength(follower, 1)\n}}"
+        )));
+        // An exempt trigger's rule may read chips to score.
+        assert!(blind(
+            "rule take on placed { for c in chips(at(square)) { score(player, c.value) } }"
+        ));
+        // Elsewhere, chips reaching a score, a condition on scoring, or a rule on a chip gained
+        // that scores, are read.
+        assert!(!blind(
+            "rule r on returned { score(player, len(chips(hand(player)))) }"
+        ));
+        assert!(!blind(
+            "rule r on returned when len(chips(under(follower))) > 0 { score(player, 1) }"
+        ));
+        assert!(!blind("rule r on gained { score(player, 1) }"));
+        assert!(blind("rule r on gained { move(chip, box, up) }"));
+        // A forced action that does more than move chips.
+        assert!(!blind(
+            "forced f when len(chips(hand(player))) > 3 { score(player, -1) }"
+        ));
+    }
+}
