@@ -324,6 +324,10 @@ pub(crate) fn option_runs_no_rule(game: &Game<Interp>, opt: Opt) -> bool {
 /// the context's square and side alone, so the rotations of one square (listed one after another)
 /// ask the rules once per trigger context, not once per rotation.
 pub(crate) struct Placements {
+    /// Per trigger a placement fires ([`PLACEMENT`]), whether a rule not allowed listens to it
+    /// (`None`: not worked out since [`Placements::clear`]). A trigger only allowed rules listen
+    /// to runs none of the others in any context: it is not asked.
+    asked: Option<[bool; 3]>,
     /// The square the answers below are for (`NONE`: none yet).
     cell: u32,
     /// Whether `placed` runs no rule but those allowed, for `cell`.
@@ -337,6 +341,7 @@ pub(crate) struct Placements {
 impl Default for Placements {
     fn default() -> Placements {
         Placements {
+            asked: None,
             cell: NONE,
             placed: false,
             adjacent: Vec::new(),
@@ -349,6 +354,12 @@ impl Placements {
     /// Forgets every answer (at each decision: the probe's chips, the player or the tile may have
     /// changed).
     pub(crate) fn clear(&mut self) {
+        self.asked = None;
+        self.forget_square();
+    }
+
+    /// Forgets the answers for the square last asked about.
+    fn forget_square(&mut self) {
         self.cell = NONE;
         self.adjacent.clear();
         self.abroad.clear();
@@ -372,7 +383,17 @@ impl Placements {
         let Some(ty) = game.st.current_tile else {
             return Ok(false);
         };
-        let edges = game.cfg.tiles[ty as usize].rot[rot].edges;
+        let [placed, adjacent, abroad] = *self.asked.get_or_insert_with(|| {
+            let prog = probe.hooks.program();
+            PLACEMENT.map(|t| {
+                prog.rules_for(t)
+                    .iter()
+                    .any(|&r| !allowed.get(r as usize).copied().unwrap_or(false))
+            })
+        });
+        if self.cell == cell && !(adjacent || abroad) {
+            return Ok(self.placed);
+        }
         let b = &game.st.board;
         let ctx = Ctx {
             player: game.st.current,
@@ -382,15 +403,15 @@ impl Placements {
         };
         let (h, st) = (&mut probe.hooks, &mut probe.st);
         if self.cell != cell {
-            self.clear();
-            self.placed = !h.listens(Trigger::Placed)
-                || h.runs_nothing_but(st, Trigger::Placed, &ctx, allowed)?;
+            self.forget_square();
+            self.placed = !placed || h.runs_nothing_but(st, Trigger::Placed, &ctx, allowed)?;
             self.cell = cell;
         }
         if !self.placed {
             return Ok(false);
         }
-        if h.listens(Trigger::Adjacent) {
+        let edges = game.cfg.tiles[ty as usize].rot[rot].edges;
+        if adjacent {
             for s in 0..4 {
                 let n = b.neighbour(cell, s);
                 if b.square[n as usize] == NONE {
@@ -415,7 +436,7 @@ impl Placements {
                 }
             }
         }
-        if h.listens(Trigger::Abroad) {
+        if abroad {
             let at = b.xy(cell);
             for e in game.cfg.map.iter().flat_map(|m| m.exits.iter()) {
                 if e.at == at && EdgeKind::on_side(edges, e.side as usize) == e.feature {
@@ -441,8 +462,9 @@ impl Placements {
     }
 }
 
-/// [`Placements::runs_no_rule`] asked afresh, every trigger context of the placement asked of the
-/// rules (the reference the remembered answers are checked against).
+/// [`Placements::runs_no_rule`] asked afresh and the slow way: every trigger context of the
+/// placement asked of the rules, whatever rules listen to it (the reference the remembered and
+/// skipped answers are checked against).
 #[cfg(test)]
 pub(crate) fn placement_runs_no_rule(
     game: &Game<Interp>,
@@ -451,7 +473,52 @@ pub(crate) fn placement_runs_no_rule(
     rot: usize,
     allowed: &[bool],
 ) -> Result<bool, GameError> {
-    Placements::default().runs_no_rule(game, probe, cell, rot, allowed)
+    let Some(ty) = game.st.current_tile else {
+        return Ok(false);
+    };
+    let edges = game.cfg.tiles[ty as usize].rot[rot].edges;
+    let b = &game.st.board;
+    let ctx = Ctx {
+        player: game.st.current,
+        placed: b.placed.len() as u32,
+        cell,
+        ..Ctx::default()
+    };
+    let (h, st) = (&mut probe.hooks, &mut probe.st);
+    if h.listens(Trigger::Placed) && !h.runs_nothing_but(st, Trigger::Placed, &ctx, allowed)? {
+        return Ok(false);
+    }
+    if h.listens(Trigger::Adjacent) {
+        for s in 0..4 {
+            let n = b.neighbour(cell, s);
+            if b.square[n as usize] == NONE {
+                continue;
+            }
+            let c = Ctx {
+                cell: n,
+                edge: Some(EdgeKind::on_side(edges, s)),
+                ..ctx
+            };
+            if !h.runs_nothing_but(st, Trigger::Adjacent, &c, allowed)? {
+                return Ok(false);
+            }
+        }
+    }
+    if h.listens(Trigger::Abroad) {
+        let at = b.xy(cell);
+        for e in game.cfg.map.iter().flat_map(|m| m.exits.iter()) {
+            if e.at == at && EdgeKind::on_side(edges, e.side as usize) == e.feature {
+                let c = Ctx {
+                    edge: Some(e.feature),
+                    ..ctx
+                };
+                if !h.runs_nothing_but(st, Trigger::Abroad, &c, allowed)? {
+                    return Ok(false);
+                }
+            }
+        }
+    }
+    Ok(true)
 }
 
 #[cfg(test)]
@@ -463,12 +530,14 @@ mod tests {
 
     /// France's map and chips with rules on a tile's side facing a square (`adjacent`) and on a
     /// border exit (`abroad`) that run for one kind of side only: a placement's answer then depends
-    /// on how the tile is turned, not only on its square.
+    /// on how the tile is turned, not only on its square. One `adjacent` rule only draws chips
+    /// into the player's area (allowed: [`chips_only`]), next to one that scores.
     fn sides() -> Variant {
         let text = "import \"scatter\"\n\
              variant \"sides\" {\n  title = \"Sides\"\n  doc = \"quiet checks\"\n  map = \"france\"\n  \
              tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  start_squares = 2\n}\n\
              rule next on adjacent when side == city { score(player, 1) }\n\
+             rule gain on adjacent when side == road { draw(1, supply, hand(player), down) }\n\
              rule out on abroad when kind == city { score(player, 1) }\n\
              rule far on abroad when square.x > 16 { score(player, 1) }\n";
         let source = crate::diag::Source::new("sides.rules", text);
@@ -505,6 +574,10 @@ mod tests {
                     break;
                 }
                 let allowed = chips_only(&game);
+                assert!(
+                    name != "sides" || allowed.contains(&true),
+                    "sides: `gain` allowed"
+                );
                 let (mut probe, mut fresh) = (Scratch::default(), Scratch::default());
                 let mut memo = Placements::default();
                 let mut rng = Rng::new(seed);
