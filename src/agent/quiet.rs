@@ -322,12 +322,23 @@ pub(crate) fn option_runs_no_rule(game: &Game<Interp>, opt: Opt) -> bool {
 /// What [`Placements::runs_no_rule`] has answered in one decision for the square last asked about:
 /// each trigger's answer depends on the decision (its player, its tile, the probe's chips) and on
 /// the context's square and side alone, so the rotations of one square (listed one after another)
-/// ask the rules once per trigger context, not once per rotation.
+/// ask the rules once per trigger context, not once per rotation. And the `placed` answers of
+/// every square across decisions, where the rules make them depend on the square and whether
+/// chips lie on it alone (`Interp::runs_nothing_by_square`).
 pub(crate) struct Placements {
     /// Per trigger a placement fires ([`PLACEMENT`]), whether a rule not allowed listens to it
     /// (`None`: not worked out since [`Placements::clear`]). A trigger only allowed rules listen
     /// to runs none of the others in any context: it is not asked.
     asked: Option<[bool; 3]>,
+    /// Whether, of the triggers in `asked`, `placed` alone is asked.
+    placed_only: bool,
+    /// Per cell, the `placed` answers remembered across decisions: bit 0 set when known with no
+    /// chip on the square, bit 1 that answer; bits 2 and 3 the same with chips on it. Empty while
+    /// the rules do not let them be remembered.
+    squares: Vec<u8>,
+    /// What `squares` was worked out for: the address of the program, the number of cells and the
+    /// rules allowed (checked at each decision; anything else changed forgets `squares`).
+    squares_for: (usize, usize, Vec<bool>),
     /// The square the answers below are for (`NONE`: none yet).
     cell: u32,
     /// Whether `placed` runs no rule but those allowed, for `cell`.
@@ -342,6 +353,9 @@ impl Default for Placements {
     fn default() -> Placements {
         Placements {
             asked: None,
+            placed_only: false,
+            squares: Vec::new(),
+            squares_for: (0, 0, Vec::new()),
             cell: NONE,
             placed: false,
             adjacent: Vec::new(),
@@ -351,11 +365,63 @@ impl Default for Placements {
 }
 
 impl Placements {
-    /// Forgets every answer (at each decision: the probe's chips, the player or the tile may have
-    /// changed).
+    /// Forgets every answer of the decision (at each decision: the probe's chips, the player or
+    /// the tile may have changed); those remembered per square and chips are kept.
     pub(crate) fn clear(&mut self) {
         self.asked = None;
         self.forget_square();
+    }
+
+    /// Works out, at a decision's first placement asked about, per trigger a placement fires
+    /// whether a rule not allowed listens to it (see `asked`), and forgets the answers remembered
+    /// per square if what they were worked out for changed.
+    fn begin(&mut self, probe: &Game<Interp>, allowed: &[bool]) -> [bool; 3] {
+        let h = &probe.hooks;
+        let prog = h.program();
+        let asked = PLACEMENT.map(|t| {
+            prog.rules_for(t)
+                .iter()
+                .any(|&r| !allowed.get(r as usize).copied().unwrap_or(false))
+        });
+        self.asked = Some(asked);
+        self.placed_only = !(asked[1] || asked[2]);
+        let of = (prog as *const Program as usize, probe.st.board.square.len());
+        if (self.squares_for.0, self.squares_for.1) != of || self.squares_for.2 != allowed {
+            self.squares_for = (of.0, of.1, allowed.to_vec());
+            self.squares.clear();
+            if h.runs_nothing_by_square(Trigger::Placed) {
+                self.squares.resize(of.1, 0);
+            }
+        }
+        asked
+    }
+
+    /// Whether `placed` fired for a placement on `cell` runs no rule but those allowed: remembered
+    /// per square and whether chips lie on it, where the rules let it be (`squares`).
+    fn placed_quiet(
+        &mut self,
+        game: &Game<Interp>,
+        probe: &mut Game<Interp>,
+        cell: u32,
+        allowed: &[bool],
+    ) -> Result<bool, GameError> {
+        let (h, st) = (&mut probe.hooks, &mut probe.st);
+        let Some(m) = self.squares.get_mut(cell as usize) else {
+            let ctx = Self::context(game, cell);
+            return h.runs_nothing_but(st, Trigger::Placed, &ctx, allowed);
+        };
+        let shift = if st.chip_count(crate::state::Place::Square(cell)) == Some(0) {
+            0
+        } else {
+            2
+        };
+        if *m >> shift & 1 != 0 {
+            return Ok(*m >> shift & 2 != 0);
+        }
+        let ctx = Self::context(game, cell);
+        let quiet = h.runs_nothing_but(st, Trigger::Placed, &ctx, allowed)?;
+        *m |= (1 | u8::from(quiet) << 1) << shift;
+        Ok(quiet)
     }
 
     /// Forgets the answers for the square last asked about.
@@ -372,7 +438,24 @@ impl Placements {
     /// copy of the game with its chips where they lie (what the tests read: the chips on a square,
     /// and the map). `probe`, `game` and `allowed` must be those of the last call since
     /// [`Placements::clear`].
+    #[inline]
     pub(crate) fn runs_no_rule(
+        &mut self,
+        game: &Game<Interp>,
+        probe: &mut Game<Interp>,
+        cell: u32,
+        rot: usize,
+        allowed: &[bool],
+    ) -> Result<bool, GameError> {
+        if self.cell == cell && self.placed_only {
+            return Ok(self.placed);
+        }
+        self.ask(game, probe, cell, rot, allowed)
+    }
+
+    /// [`Placements::runs_no_rule`] but for a square asked again when no side trigger is asked.
+    #[inline(never)]
+    fn ask(
         &mut self,
         game: &Game<Interp>,
         probe: &mut Game<Interp>,
@@ -383,34 +466,47 @@ impl Placements {
         let Some(ty) = game.st.current_tile else {
             return Ok(false);
         };
-        let [placed, adjacent, abroad] = *self.asked.get_or_insert_with(|| {
-            let prog = probe.hooks.program();
-            PLACEMENT.map(|t| {
-                prog.rules_for(t)
-                    .iter()
-                    .any(|&r| !allowed.get(r as usize).copied().unwrap_or(false))
-            })
-        });
-        if self.cell == cell && !(adjacent || abroad) {
-            return Ok(self.placed);
-        }
-        let b = &game.st.board;
-        let ctx = Ctx {
-            player: game.st.current,
-            placed: b.placed.len() as u32,
-            cell,
-            ..Ctx::default()
+        let [placed, adjacent, abroad] = match self.asked {
+            Some(a) => a,
+            None => self.begin(probe, allowed),
         };
-        let (h, st) = (&mut probe.hooks, &mut probe.st);
         if self.cell != cell {
             self.forget_square();
-            self.placed = !placed || h.runs_nothing_but(st, Trigger::Placed, &ctx, allowed)?;
+            self.placed = !placed || self.placed_quiet(game, probe, cell, allowed)?;
             self.cell = cell;
         }
-        if !self.placed {
-            return Ok(false);
+        if !self.placed || !(adjacent || abroad) {
+            return Ok(self.placed);
         }
         let edges = game.cfg.tiles[ty as usize].rot[rot].edges;
+        self.sides_quiet(game, probe, cell, edges, [adjacent, abroad], allowed)
+    }
+
+    /// The context `placed` is fired with for a placement of `game`'s tile on `cell`.
+    fn context(game: &Game<Interp>, cell: u32) -> Ctx {
+        Ctx {
+            player: game.st.current,
+            placed: game.st.board.placed.len() as u32,
+            cell,
+            ..Ctx::default()
+        }
+    }
+
+    /// Whether the tile's sides (`edges`) on `cell` reach no `adjacent` rule (when asked) and no
+    /// `abroad` rule (when asked) but those allowed, the answers remembered per square and side
+    /// in the decision.
+    fn sides_quiet(
+        &mut self,
+        game: &Game<Interp>,
+        probe: &mut Game<Interp>,
+        cell: u32,
+        edges: u8,
+        [adjacent, abroad]: [bool; 2],
+        allowed: &[bool],
+    ) -> Result<bool, GameError> {
+        let b = &game.st.board;
+        let ctx = Self::context(game, cell);
+        let (h, st) = (&mut probe.hooks, &mut probe.st);
         if adjacent {
             for s in 0..4 {
                 let n = b.neighbour(cell, s);
@@ -547,13 +643,14 @@ mod tests {
             .unwrap_or_else(|e| panic!("sides rules: {}", e.text))
     }
 
-    /// A placement's checks remembered per square and side within a decision answer what asking
-    /// the rules afresh for that placement answers: at every placement option of random games of
-    /// every bundled variant whose rules listen to a placement, and of [`sides`] (both answers met
-    /// many times, and squares of one decision answered differently, so that a memo that mixed
-    /// squares or sides up would show).
+    /// A placement's checks remembered per square and side within a decision, and per square and
+    /// chips on it across the decisions of a game, answer what asking the rules afresh for that
+    /// placement answers: at every placement option of random games of every bundled variant
+    /// whose rules listen to a placement, and of [`sides`] (both answers met many times, and
+    /// squares of one decision answered differently, so that a memo that mixed squares, sides or
+    /// chips up would show).
     #[test]
-    fn placement_checks_remembered_in_a_decision_answer_as_asked_afresh() {
+    fn placement_checks_remembered_answer_as_asked_afresh() {
         let (mut quiet, mut not, mut mixed) = (0, 0, 0);
         let mut variants: Vec<(String, Variant)> = bundled_variants()
             .map(|(name, _)| {

@@ -58,6 +58,27 @@ impl Interp {
         Ok(true)
     }
 
+    /// Whether [`Interp::runs_nothing_but`] for `t` answers alike (for one `allowed`) in any two
+    /// contexts with the same square and side whose square holds chips alike (none, or some),
+    /// whatever the player, the tile, the turn and the rest of the game: every rule listening to
+    /// it is passed over by its guard, a test of a trigger value that is no feature (settled by
+    /// the context's side, or by the kind of value alone) or of the chips on the trigger's square,
+    /// or by its static parts (map facts of the square), or else may run. So an answer can be
+    /// remembered per square, side and whether chips lie on the square.
+    pub fn runs_nothing_by_square(&self, t: Trigger) -> bool {
+        use super::dispatch::Guard;
+        use crate::game::Origin;
+        let binds = t.bindings();
+        self.prog.rules_for(t).iter().all(|&r| {
+            match self.prep.guards.get(r as usize).copied().flatten() {
+                None => true,
+                Some(Guard::Chips { slot } | Guard::Kind { slot, .. }) => binds
+                    .get(slot as usize)
+                    .is_some_and(|b| b.from != Origin::Feature),
+            }
+        })
+    }
+
     /// Whether every rule listening to `t` reads, in its condition and its body, nothing but chips
     /// (where they lie, which way up, their faces), which squares are covered, map facts,
     /// parameters, constants and the values it binds (`reads`: no score, follower, feature, tile or
