@@ -94,6 +94,8 @@ pub struct Greedy {
     returns_quiet: Option<bool>,
     /// What the rules allow (decided at the first decision).
     rules: Option<Rules>,
+    /// The forced checks' answers (see `quiet::ForcedMemo`), made with `rules`.
+    forced: quiet::ForcedMemo,
     best: Vec<usize>,
     /// The options of the decision played in copies.
     copied: Vec<usize>,
@@ -254,7 +256,7 @@ impl Greedy {
         // with followers, by their facts, and no forced action applies first, it is read from the
         // board (what `Preview::load` reads for passing) instead of played.
         let end_read = self.rules.is_some_and(|r| r.end_read);
-        if turn_over && end_read && g.hooks.no_forced_while_chips_stay(&mut g.st)? {
+        if turn_over && end_read && self.forced.no_forced(g)? {
             let game = view.game;
             // No tile placed and the followers as they were (an action that moved chips and
             // scored): the position is the decision's own, with the scores of the copy.
@@ -427,6 +429,7 @@ impl Greedy {
             self.chips_only = quiet::chips_only(game);
             self.chip_actions = quiet::chip_actions(game);
             self.chip_choices = game.hooks.chip_choices();
+            self.forced = quiet::ForcedMemo::new(game);
         }
         let rules = *self.rules.get_or_insert_with(|| Rules {
             read: quiet::rules_allow(game),
@@ -456,11 +459,15 @@ impl Greedy {
                 probe.st.current = game.st.current;
                 probe.st.turn = game.st.turn;
                 probe.st.extra_turn_pending = game.st.extra_turn_pending;
-                quiet::decision_allows(probe)?
+                quiet::decision_allows(probe, &mut self.forced)?
             } else {
                 // The check only evaluates the forced actions' conditions in the sample (and puts
                 // back the current player): the options are played in copies of that same sample.
-                quiet::decision_allows(self.sample(view, &world))?
+                {
+                    self.sample(view, &world);
+                    let sample = self.sample.game_mut().expect("a sample");
+                    quiet::decision_allows(sample, &mut self.forced)?
+                }
             };
         }
         self.preview_ready = read;

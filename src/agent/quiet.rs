@@ -261,8 +261,12 @@ pub(crate) fn end_allows(game: &Game<Interp>) -> bool {
 }
 
 /// Whether no forced action can apply, in the sample `g` of a decision of its current player, to
-/// that player or the one who plays next (`g.st.current` is put back).
-pub(crate) fn decision_allows(g: &mut Game<Interp>) -> Result<bool, GameError> {
+/// that player or the one who plays next (`g.st.current` is put back). Each check is asked of
+/// `memo`.
+pub(crate) fn decision_allows(
+    g: &mut Game<Interp>,
+    memo: &mut ForcedMemo,
+) -> Result<bool, GameError> {
     let now = g.st.current;
     let n = g.st.players.len().max(1) as u8;
     let next = if g.st.extra_turn_pending {
@@ -270,14 +274,85 @@ pub(crate) fn decision_allows(g: &mut Game<Interp>) -> Result<bool, GameError> {
     } else {
         (now + 1) % n
     };
-    let mut quiet = g.hooks.no_forced_while_chips_stay(&mut g.st)?;
+    let mut quiet = memo.no_forced(g)?;
     if quiet && next != now {
         g.st.current = next;
-        let q = g.hooks.no_forced_while_chips_stay(&mut g.st);
+        let q = memo.no_forced(g);
         g.st.current = now;
         quiet = q?;
     }
     Ok(quiet)
+}
+
+/// Most answers a [`ForcedMemo`] keeps.
+const FORCED_MEMO: usize = 8;
+
+/// `Interp::no_forced_while_chips_stay`, its answers remembered by all they read where the forced
+/// check reads only chips in players' areas (`Interp::forced_reads_only_hands`: then the answer is
+/// that of the current player and the chips in each player's hand, each by its id, face and which
+/// way up; nothing else the check reads changes in a game). A hand changes seldom (a chip
+/// collected, a set paid), so the check is asked again of the same hands decision after decision.
+/// Answers are remembered by what the state checked holds, not by where it came from: a sample
+/// of the game and the game itself share them when their hands are alike.
+#[derive(Default)]
+pub(crate) struct ForcedMemo {
+    /// Whether answers are remembered (the rules' forced check reads only hands).
+    on: bool,
+    /// The answers: what was read, and the answer.
+    seen: Vec<(Vec<u64>, bool)>,
+    /// The answer `seen` replaces next once full.
+    next: usize,
+    /// What the check asked now reads.
+    key: Vec<u64>,
+}
+
+impl ForcedMemo {
+    /// A memo for the rules of `game` (remembering answers only where the forced check reads only
+    /// hands).
+    pub(crate) fn new(game: &Game<Interp>) -> ForcedMemo {
+        ForcedMemo {
+            on: game.hooks.forced_reads_only_hands(),
+            ..ForcedMemo::default()
+        }
+    }
+
+    /// Whether no forced action can apply to the current player of `g` while its chips stay as
+    /// they are (`Interp::no_forced_while_chips_stay`), remembered.
+    pub(crate) fn no_forced(&mut self, g: &mut Game<Interp>) -> Result<bool, GameError> {
+        if !self.on {
+            return g.hooks.no_forced_while_chips_stay(&mut g.st);
+        }
+        let st = &g.st;
+        self.key.clear();
+        self.key.push(u64::from(st.current));
+        for p in 0..st.hands.len() {
+            let hand = st.hand(p as u8);
+            self.key
+                .push(1 << 63 | (p as u64) << 32 | hand.len() as u64);
+            for &id in hand {
+                let c = &st.chips[id as usize];
+                self.key.push(
+                    u64::from(id) << 32
+                        | u64::from(c.colour) << 16
+                        | u64::from(c.value) << 8
+                        | u64::from(c.face_up),
+                );
+            }
+        }
+        if let Some(&(_, quiet)) = self.seen.iter().find(|(k, _)| *k == self.key) {
+            return Ok(quiet);
+        }
+        let quiet = g.hooks.no_forced_while_chips_stay(&mut g.st)?;
+        if self.seen.len() < FORCED_MEMO {
+            self.seen.push((self.key.clone(), quiet));
+        } else {
+            let (key, q) = &mut self.seen[self.next];
+            key.clone_from(&self.key);
+            *q = quiet;
+            self.next = (self.next + 1) % FORCED_MEMO;
+        }
+        Ok(quiet)
+    }
 }
 
 /// Whether every chip in a player's area but `me`'s lies face up (see
@@ -623,6 +698,41 @@ mod tests {
     use crate::agent::lookahead::Scratch;
     use crate::rng::Rng;
     use crate::variant::{bundled_variants, load_variant, variant_from_source, Variant};
+
+    /// The forced check asked of a `ForcedMemo` answers as asked of the rules each time: whole
+    /// games of every bundled variant whose forced check reads only hands (every player at every
+    /// decision, in the game itself).
+    #[test]
+    fn remembered_forced_checks_answer_as_the_rules_do() {
+        let (mut asked, mut variants) = (0, 0);
+        for (name, _) in bundled_variants() {
+            let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let names = ["ann".to_string(), "bob".to_string()];
+            let mut game = v.new_game(v.config.clone(), &names, 5, false).unwrap();
+            if !game.hooks.forced_reads_only_hands() || !has_forced(&game) {
+                continue;
+            }
+            variants += 1;
+            let mut memo = ForcedMemo::new(&game);
+            let mut rng = Rng::new(5);
+            while game.advance().unwrap() {
+                let now = game.st.current;
+                for p in 0..game.st.players.len() as u8 {
+                    game.st.current = p;
+                    let slow = game.hooks.no_forced_while_chips_stay(&mut game.st).unwrap();
+                    assert_eq!(memo.no_forced(&mut game).unwrap(), slow, "{name}");
+                    asked += 1;
+                }
+                game.st.current = now;
+                let i = rng.below(game.options.len() as u32) as usize;
+                game.choose(i).unwrap();
+            }
+        }
+        assert!(
+            variants >= 1 && asked > 100,
+            "{variants} variants, {asked} checks"
+        );
+    }
 
     /// France's map and chips with rules on a tile's side facing a square (`adjacent`) and on a
     /// border exit (`abroad`) that run for one kind of side only: a placement's answer then depends
