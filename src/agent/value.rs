@@ -11,7 +11,7 @@
 //! valued in a copy.
 
 use super::points::{FeaturePoints, Points};
-use crate::board::{Board, CellKind};
+use crate::board::{Board, CellKind, Mark};
 use crate::compiled::{CompiledTile, NO_SEG};
 use crate::facts::{majority, Walk};
 use crate::features::NONE;
@@ -39,6 +39,10 @@ struct Standing {
     /// Monasteries: what it would score with one more tile around it (worked out when first
     /// asked).
     next_points: Option<Points>,
+    /// Members of the feature (see [`Kept`]).
+    size: u32,
+    /// Farms: the cities next to it, `Kept::cities[start..start + len]`.
+    cities: (u32, u32),
 }
 
 /// The final position an option leads to: every player's score and the decider's spare followers;
@@ -94,9 +98,29 @@ fn segs_of(mut m: u32) -> impl Iterator<Item = usize> {
     })
 }
 
+/// What `load` read, kept for the next `load` of the same board with only tiles placed since
+/// ([`Board::only_placed_since`]): a feature whose root has as many members as then has the same
+/// tiles, coats of arms and sides, and, a farm, the same cities next to it (which may have been
+/// completed or joined since). Its facts are read again from those, without a walk; its winners
+/// are the same when the strengths on it are, and its points when its facts are.
+#[derive(Default)]
+struct Kept {
+    /// The board the last `load` read, as it was.
+    mark: Option<Mark>,
+    /// The features with followers it read.
+    standing: Vec<Standing>,
+    /// Farms' cities: a node of each city next to a farm (`Standing::cities` says which).
+    cities: Vec<u32>,
+    /// Being filled by the current `load`.
+    next_cities: Vec<u32>,
+    /// Cities' roots, counted once each.
+    roots: Vec<u32>,
+}
 /// Buffers kept from decision to decision.
 #[derive(Default)]
 pub(crate) struct Preview {
+    /// The features with followers the last `load` read.
+    kept: Kept,
     held: Vec<Held>,
     standing: Vec<Standing>,
     /// Scores plus what every standing feature would score, per player.
@@ -160,7 +184,11 @@ impl Preview {
         }
         self.base_spare = u32::from(st.followers_in_supply(me));
         self.base_returns = false;
+        let b = &st.board;
+        let valid = self.kept.mark.is_some_and(|m| b.only_placed_since(m));
+        std::mem::swap(&mut self.standing, &mut self.kept.standing);
         self.standing.clear();
+        self.kept.next_cities.clear();
         self.monasteries.clear();
         self.last_cell = None;
         for h in &self.held {
@@ -173,6 +201,8 @@ impl Preview {
                         info: FeatureInfo::default(),
                         points: [0; 8],
                         next_points: None,
+                        size: f.size_at_root(h.root),
+                        cities: (0, 0),
                     });
                     self.standing.len() - 1
                 }
@@ -180,10 +210,27 @@ impl Preview {
             self.standing[k].strength[(h.owner & 7) as usize] += h.strength;
         }
         for k in 0..self.standing.len() {
-            let root = self.standing[k].root;
-            let mut info = self.walk.facts(&st.board, &game.cfg.tiles, root);
-            info.winners = majority(&self.standing[k].strength);
-            let pts = points.of(game, &info)?;
+            let s = &self.standing[k];
+            let was = match valid {
+                true => {
+                    (self.kept.standing.iter()).position(|w| w.root == s.root && w.size == s.size)
+                }
+                false => None,
+            };
+            let cities_from = self.kept.next_cities.len();
+            let (info, pts) = match was {
+                Some(j) => self.kept_facts(game, k, j, points)?,
+                None => {
+                    let mut info = self.facts_kept(b, &game.cfg.tiles, s.root);
+                    info.winners = majority(&self.standing[k].strength);
+                    (info, points.of(game, &info)?)
+                }
+            };
+            let root = info.root;
+            self.standing[k].cities = (
+                cities_from as u32,
+                (self.kept.next_cities.len() - cities_from) as u32,
+            );
             add(self.seats, &mut self.base, &pts);
             if info.complete {
                 self.base_spare += self.mine_on(&[root], me);
@@ -196,11 +243,90 @@ impl Preview {
             self.standing[k].info = info;
             self.standing[k].points = pts;
         }
+        std::mem::swap(&mut self.kept.cities, &mut self.kept.next_cities);
+        self.kept.mark = Some(b.mark());
         self.followed_farm = self
             .standing
             .iter()
             .any(|s| s.info.kind == Some(FeatureKind::Field));
         Ok(())
+    }
+
+    /// The facts and points of standing feature `k`, the same feature as the last load's `j`
+    /// (same root and members): read from what that load walked (see [`Kept`]); a farm's cities
+    /// are kept for the next load.
+    fn kept_facts(
+        &mut self,
+        game: &Game<Interp>,
+        k: usize,
+        j: usize,
+        points: &mut FeaturePoints,
+    ) -> Result<(FeatureInfo, Points), GameError> {
+        let b = &game.st.board;
+        let f = &b.features;
+        let root = self.standing[k].root;
+        let w = &self.kept.standing[j];
+        let (mut info, cities) = (w.info, w.cities);
+        match info.kind {
+            Some(FeatureKind::Road | FeatureKind::City) => {
+                info.complete = f.open_at_root(root) == 0;
+                info.shields = u32::from(f.shields_at_root(root));
+            }
+            Some(FeatureKind::Monastery) => {
+                let cell = b.placed[f.tile[root as usize] as usize].cell;
+                info.tiles = b.monastery_count(cell);
+                info.complete = info.tiles == 9;
+            }
+            Some(FeatureKind::Field) => {
+                let kept = &mut self.kept;
+                kept.roots.clear();
+                let (start, len) = (cities.0 as usize, cities.1 as usize);
+                for &c in &kept.cities[start..start + len] {
+                    let r = f.root(c);
+                    if f.open_at_root(r) == 0 && !kept.roots.contains(&r) {
+                        kept.roots.push(r);
+                    }
+                }
+                info.cities = kept.roots.len() as u32;
+                kept.next_cities
+                    .extend_from_slice(&kept.cities[start..start + len]);
+            }
+            None => {}
+        }
+        let (s, w) = (&self.standing[k], &self.kept.standing[j]);
+        if s.strength != w.strength {
+            info.winners = majority(&s.strength);
+        }
+        if info == w.info {
+            self.standing[k].next_points = w.next_points;
+            return Ok((info, w.points));
+        }
+        Ok((info, points.of(game, &info)?))
+    }
+
+    /// The facts of the feature `root` of `b` as it stands (all but its winners), walked; a farm's
+    /// cities next to it (completed or not) are noted in `kept.next_cities`, a node each.
+    fn facts_kept(&mut self, b: &Board, tiles: &[CompiledTile], root: u32) -> FeatureInfo {
+        let f = &b.features;
+        if f.kind[root as usize] != FeatureKind::Field {
+            return self.walk.facts(b, tiles, root);
+        }
+        let from = self.kept.next_cities.len();
+        let cities = &mut self.kept.next_cities;
+        self.walk.start(b.placed.len());
+        self.walk.add_farm(b, tiles, root, |c| {
+            if !cities[from..].contains(&c) {
+                cities.push(c);
+            }
+            (f.open_at_root(c) == 0).then_some(u64::from(c))
+        });
+        FeatureInfo {
+            root,
+            kind: Some(FeatureKind::Field),
+            tiles: self.walk.tiles(),
+            cities: self.walk.cities(),
+            ..FeatureInfo::default()
+        }
     }
 
     /// The outcome of a turn that changes nothing on the board (passing): the position `load` read.

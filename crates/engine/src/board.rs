@@ -117,6 +117,19 @@ pub struct Board {
     /// The board this one was last made a copy of, as it was then, when only placements followed
     /// (see [`Board::copy_from`]).
     copied: Option<Copied>,
+    /// Counts the times this board was emptied or made a copy: in between, only placements change
+    /// it (see [`Board::mark`]).
+    era: u64,
+}
+
+/// A board as it was at some point: which board, since its last emptying or copy, with how many
+/// tiles. While [`Board::only_placed_since`] holds, every feature of the board then is a feature
+/// now, or part of a greater one: a feature whose root has as many members as then is the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    id: u64,
+    era: u64,
+    placed: usize,
 }
 
 /// A board's identity: a clone gets a new one.
@@ -150,6 +163,21 @@ struct Copied {
 static LAYOUTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Board {
+    /// This board as it is now, to ask later whether only placements followed.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            id: self.id.0,
+            era: self.era,
+            placed: self.placed.len(),
+        }
+    }
+
+    /// Whether this board is the one `mark` was taken of, with only tiles placed since (none
+    /// taken off, no copy made into it, not emptied).
+    pub fn only_placed_since(&self, mark: Mark) -> bool {
+        self.id.0 == mark.id && self.era == mark.era && self.placed.len() >= mark.placed
+    }
+
     /// The endless table, big enough for `tiles` tiles in any direction.
     pub fn unbounded(tiles: usize) -> Board {
         let half = tiles as i32 + 2;
@@ -239,6 +267,7 @@ impl Board {
             id: BoardId::new(),
             edits: 0,
             copied: None,
+            era: 0,
         }
     }
 
@@ -268,6 +297,7 @@ impl Board {
         self.large_found.clone_from(&src.large_found);
         self.features.copy_from(&src.features);
         self.edits += 1;
+        self.era += 1;
         self.copied = Some(here);
     }
 
@@ -359,6 +389,7 @@ impl Board {
     /// Empties the board for a new game, keeping every buffer.
     pub(crate) fn reset(&mut self) {
         self.edits += 1;
+        self.era += 1;
         self.copied = None;
         // Only cells that were candidates were touched: they are in the frontier or hold a tile.
         for i in 0..self.front.len() {

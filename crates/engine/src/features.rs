@@ -134,6 +134,13 @@ impl Features {
         self.node[root as usize].shields
     }
 
+    /// Segments (nodes) of the feature whose root is `root`: a feature only grows, so while a
+    /// board has only tiles placed, a root with as many members as before has the same members.
+    #[inline]
+    pub fn size_at_root(&self, root: u32) -> u32 {
+        self.node[root as usize].size
+    }
+
     /// Followers standing on the feature whose root is `root`.
     #[inline]
     pub fn followers_at_root(&self, root: u32) -> u16 {

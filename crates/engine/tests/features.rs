@@ -583,3 +583,61 @@ fn games_on_a_map_are_deterministic_and_reset_cleanly() {
     play_random(&mut g, &mut Rng::new(109)).unwrap();
     assert_eq!(g.st.events, a);
 }
+
+/// A board's mark tells a board with only tiles placed since from any other: a feature whose root
+/// has as many members as at the mark is then the same feature (`Features::size_at_root`).
+#[test]
+fn a_mark_holds_while_only_tiles_are_placed_and_no_longer_after_a_copy_or_a_reset() {
+    let t = Tiles::base();
+    let cfg = Arc::new(config(&t, &[], 7));
+    let players = vec!["ann".to_string(), "bob".to_string()];
+    let mut g = Game::new(cfg.clone(), NoRules, &players, 5, true).unwrap();
+    let mut rng = Rng::new(9);
+    // A few turns in: the start tile's city, road and farms have grown.
+    for _ in 0..12 {
+        assert!(g.advance().unwrap());
+        let i = rng.below(g.options.len() as u32) as usize;
+        g.choose(i).unwrap();
+    }
+    let mark = g.st.board.mark();
+    let sizes: Vec<(u32, u32)> = (0..g.st.board.features.len() as u32)
+        .map(|n| g.st.board.features.root(n))
+        .map(|r| (r, g.st.board.features.size_at_root(r)))
+        .collect();
+    let placed = g.st.board.placed.len();
+    while g.st.board.placed.len() < placed + 6 {
+        assert!(g.advance().unwrap());
+        let i = rng.below(g.options.len() as u32) as usize;
+        g.choose(i).unwrap();
+    }
+    assert!(g.st.board.only_placed_since(mark));
+    // Every feature then is a root now with more members, or the same root with as many: then
+    // the very same members.
+    let f = &g.st.board.features;
+    let mut same = 0;
+    for (n, &(r, size)) in sizes.iter().enumerate() {
+        let now = f.root(n as u32);
+        assert!(f.size_at_root(now) >= size);
+        if now == r && f.size_at_root(now) == size {
+            same += 1;
+            let mut members = vec![];
+            f.for_each_member(r, |m| members.push(m));
+            assert!(members.iter().all(|&m| sizes[m as usize].0 == r));
+        }
+    }
+    assert!(same > 0);
+    // A clone is another board; a copy made into a board, or a reset, starts it afresh.
+    assert!(!g.clone().st.board.only_placed_since(mark));
+    let mut h = g.clone();
+    let h_mark = h.st.board.mark();
+    h.copy_unrecorded(&g);
+    assert!(!h.st.board.only_placed_since(h_mark));
+    assert!(!h.st.board.only_placed_since(mark));
+    g.reset(&players, 5, true).unwrap();
+    while g.st.board.placed.len() < placed + 6 {
+        assert!(g.advance().unwrap());
+        let i = rng.below(g.options.len() as u32) as usize;
+        g.choose(i).unwrap();
+    }
+    assert!(!g.st.board.only_placed_since(mark));
+}

@@ -414,6 +414,7 @@ impl<H: Hooks> Game<H> {
 }
 
 /// Rules that do nothing: the engine alone (tests, and measuring the engine without scoring).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct NoRules;
 
 impl Hooks for NoRules {
