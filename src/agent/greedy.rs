@@ -275,7 +275,10 @@ impl Greedy {
                 self.copy_out = Some((o.scores, spare));
                 return Ok(worth(lead(&o, g.st.players.len(), me), left, spare));
             }
-            self.after.load(g, me, &mut self.points)?;
+            // What the decision's preview read last stays true of the copy where the option
+            // left it: only what the option changed is walked.
+            self.after
+                .load_after(g, me, &mut self.points, &self.preview)?;
             let o = self.after.as_it_stands();
             self.copy_out = Some((o.scores, spare));
             return Ok(worth(lead(&o, g.st.players.len(), me), left, spare));

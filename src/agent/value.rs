@@ -98,20 +98,22 @@ fn segs_of(mut m: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-/// What `load` read, kept for the next `load` of the same board with only tiles placed since
-/// ([`Board::only_placed_since`]): a feature whose root has as many members as then has the same
-/// tiles, coats of arms and sides, and, a farm, the same cities next to it (which may have been
-/// completed or joined since). Its facts are read again from those, without a walk; its winners
-/// are the same when the strengths on it are, and its points when its facts are.
+/// What the last read of the board kept (with [`Preview::standing`], the features with followers
+/// it read), for a later read of the same board with only tiles placed since, or of a copy of it
+/// with only tiles placed since ([`Board::descends_from`]): a feature whose root has as many
+/// members as then has the same tiles, coats of arms and sides, and, a farm, the same cities next
+/// to it (which may have been completed or joined since). Its facts are read again from those,
+/// without a walk; its winners are the same when the strengths on it are, and its points when its
+/// facts are.
 #[derive(Default)]
 struct Kept {
-    /// The board the last `load` read, as it was.
+    /// The board the last read read, as it was (`None` after a read that failed).
     mark: Option<Mark>,
-    /// The features with followers it read.
+    /// A buffer for the features with followers a read finds.
     standing: Vec<Standing>,
     /// Farms' cities: a node of each city next to a farm (`Standing::cities` says which).
     cities: Vec<u32>,
-    /// Being filled by the current `load`.
+    /// Being filled by the current read.
     next_cities: Vec<u32>,
     /// Cities' roots, counted once each.
     roots: Vec<u32>,
@@ -158,13 +160,55 @@ fn city_id_group(g: usize) -> u64 {
 
 impl Preview {
     /// Reads the position of `game` for the decider `me`: the followers on the board and what the
-    /// features they stand on would score.
+    /// features they stand on would score. What this preview read last is read again without a
+    /// walk where it still holds (see [`Kept`]).
     pub(crate) fn load(
         &mut self,
         game: &Game<Interp>,
         me: u8,
         points: &mut FeaturePoints,
     ) -> Result<(), GameError> {
+        // The last read is taken out while this one reads against it, then kept as a buffer.
+        let was = std::mem::take(&mut self.standing);
+        let was_cities = std::mem::take(&mut self.kept.cities);
+        let read = self.read(game, me, points, self.kept.mark, &was, &was_cities);
+        self.kept.standing = was;
+        self.kept.next_cities = was_cities;
+        read
+    }
+
+    /// [`Preview::load`], reading against what `prior` read last instead of this preview's own
+    /// last read: for the position an option leads to, played in a copy of the game whose
+    /// decision `prior` read, so that only what the option changed is walked.
+    pub(crate) fn load_after(
+        &mut self,
+        game: &Game<Interp>,
+        me: u8,
+        points: &mut FeaturePoints,
+        prior: &Preview,
+    ) -> Result<(), GameError> {
+        self.read(
+            game,
+            me,
+            points,
+            prior.kept.mark,
+            &prior.standing,
+            &prior.kept.cities,
+        )
+    }
+
+    /// Reads the position (see [`Preview::load`]) against a read of the board `mark` that found
+    /// the features with followers `was`, their farms' cities in `was_cities`.
+    fn read(
+        &mut self,
+        game: &Game<Interp>,
+        me: u8,
+        points: &mut FeaturePoints,
+        mark: Option<Mark>,
+        was: &[Standing],
+        was_cities: &[u32],
+    ) -> Result<(), GameError> {
+        self.kept.mark = None;
         let st = &game.st;
         let f = &st.board.features;
         self.held.clear();
@@ -185,7 +229,7 @@ impl Preview {
         self.base_spare = u32::from(st.followers_in_supply(me));
         self.base_returns = false;
         let b = &st.board;
-        let valid = self.kept.mark.is_some_and(|m| b.only_placed_since(m));
+        let valid = mark.is_some_and(|m| b.descends_from(m));
         std::mem::swap(&mut self.standing, &mut self.kept.standing);
         self.standing.clear();
         self.kept.next_cities.clear();
@@ -211,15 +255,13 @@ impl Preview {
         }
         for k in 0..self.standing.len() {
             let s = &self.standing[k];
-            let was = match valid {
-                true => {
-                    (self.kept.standing.iter()).position(|w| w.root == s.root && w.size == s.size)
-                }
+            let same = match valid {
+                true => was.iter().find(|w| w.root == s.root && w.size == s.size),
                 false => None,
             };
             let cities_from = self.kept.next_cities.len();
-            let (info, pts) = match was {
-                Some(j) => self.kept_facts(game, k, j, points)?,
+            let (info, pts) = match same {
+                Some(w) => self.kept_facts(game, k, w, was_cities, points)?,
                 None => {
                     let mut info = self.facts_kept(b, &game.cfg.tiles, s.root);
                     info.winners = majority(&self.standing[k].strength);
@@ -252,20 +294,20 @@ impl Preview {
         Ok(())
     }
 
-    /// The facts and points of standing feature `k`, the same feature as the last load's `j`
-    /// (same root and members): read from what that load walked (see [`Kept`]); a farm's cities
-    /// are kept for the next load.
+    /// The facts and points of standing feature `k`, the same feature as `w` of an earlier read
+    /// (same root and members), whose farm's cities are in `was_cities`: read from what that read
+    /// walked (see [`Kept`]); a farm's cities are kept for the next read.
     fn kept_facts(
         &mut self,
         game: &Game<Interp>,
         k: usize,
-        j: usize,
+        w: &Standing,
+        was_cities: &[u32],
         points: &mut FeaturePoints,
     ) -> Result<(FeatureInfo, Points), GameError> {
         let b = &game.st.board;
         let f = &b.features;
         let root = self.standing[k].root;
-        let w = &self.kept.standing[j];
         let (mut info, cities) = (w.info, w.cities);
         match info.kind {
             Some(FeatureKind::Road | FeatureKind::City) => {
@@ -281,7 +323,7 @@ impl Preview {
                 let kept = &mut self.kept;
                 kept.roots.clear();
                 let (start, len) = (cities.0 as usize, cities.1 as usize);
-                for &c in &kept.cities[start..start + len] {
+                for &c in &was_cities[start..start + len] {
                     let r = f.root(c);
                     if f.open_at_root(r) == 0 && !kept.roots.contains(&r) {
                         kept.roots.push(r);
@@ -289,11 +331,11 @@ impl Preview {
                 }
                 info.cities = kept.roots.len() as u32;
                 kept.next_cities
-                    .extend_from_slice(&kept.cities[start..start + len]);
+                    .extend_from_slice(&was_cities[start..start + len]);
             }
             None => {}
         }
-        let (s, w) = (&self.standing[k], &self.kept.standing[j]);
+        let s = &self.standing[k];
         if s.strength != w.strength {
             info.winners = majority(&s.strength);
         }
@@ -850,5 +892,78 @@ fn add(n: usize, a: &mut Points, b: &Points) {
 fn sub(n: usize, a: &mut Points, b: &Points) {
     for (x, y) in a.iter_mut().zip(b).take(n) {
         *x = x.saturating_sub(*y);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::lookahead::Scratch;
+    use crate::rng::Rng;
+    use crate::variant::{bundled_variants, load_variant};
+
+    /// What a preview read of `game` for `me`, as `(root, facts, points)` per feature with
+    /// followers, and the position as it stands.
+    fn read_of(p: &Preview) -> (Vec<(u32, FeatureInfo, Points)>, Points, u32, bool) {
+        let standing = p.standing.iter().map(|s| (s.root, s.info, s.points));
+        let o = p.as_it_stands();
+        (standing.collect(), o.scores, o.spare, o.returns)
+    }
+
+    /// A position read against another preview's last read (`load_after`: a copy of the game,
+    /// or a copy of a copy, with an option played in it) is the position read afresh; so is a
+    /// copy read against a preview that has read a later position since (which it does not
+    /// descend from). Whole games of every bundled variant whose features the preview reads.
+    #[test]
+    fn a_copy_read_against_the_decisions_read_is_the_copy_read_afresh() {
+        let (mut checked, mut variants) = (0, 0);
+        for (name, _) in bundled_variants() {
+            let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let names = ["ann".to_string(), "bob".to_string(), "cyd".to_string()];
+            let mut game = v.new_game(v.config.clone(), &names, 3, false).unwrap();
+            if !crate::agent::quiet::end_allows(&game) {
+                continue;
+            }
+            variants += 1;
+            let mut rng = Rng::new(11);
+            let (mut points, mut prior) = (FeaturePoints::default(), Preview::default());
+            let (mut sample, mut scratch, mut old) =
+                (Scratch::default(), Scratch::default(), Scratch::default());
+            let mut old_made = false;
+            while game.advance().unwrap() {
+                let me = game.st.current;
+                prior.load(&game, me, &mut points).unwrap();
+                // A copy of a copy (a decision's sample, then the scratch an option is played
+                // in), with a random option played and the turn passed to its end.
+                let s = sample.load(&game);
+                let g = scratch.load(s);
+                let i = rng.below(g.options.len() as u32) as usize;
+                g.choose(i).unwrap();
+                g.pass_actions();
+                let turn = g.st.turn;
+                while g.st.turn == turn && g.advance().unwrap() {
+                    let q = crate::agent::lookahead::quiet_option(&g.options);
+                    g.choose(q).unwrap();
+                }
+                let mut fresh = Preview::default();
+                fresh.load(g, me, &mut points).unwrap();
+                let mut after = Preview::default();
+                after.load_after(g, me, &mut points, &prior).unwrap();
+                assert_eq!(read_of(&after), read_of(&fresh), "{name}");
+                // Last decision's copy, read against this decision's read: afresh.
+                if old_made {
+                    let o = old.game_mut().unwrap();
+                    fresh.load(o, me, &mut points).unwrap();
+                    after.load_after(o, me, &mut points, &prior).unwrap();
+                    assert_eq!(read_of(&after), read_of(&fresh), "{name}");
+                }
+                old.load(g);
+                old_made = true;
+                checked += 1;
+                let i = rng.below(game.options.len() as u32) as usize;
+                game.choose(i).unwrap();
+            }
+        }
+        assert!(variants >= 5 && checked > 500, "{variants} variants, {checked}");
     }
 }

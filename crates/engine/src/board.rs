@@ -151,12 +151,16 @@ impl Clone for BoardId {
     }
 }
 
-/// What a board was made a copy of: which board, at which of its edits, with how many tiles.
+/// What a board was made a copy of: which board, at which of its edits, with how many tiles; and
+/// that board as it was then ([`Board::mark`]) and what it was itself a copy of (see
+/// [`Board::descends_from`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Copied {
     id: u64,
     edits: u64,
     placed: usize,
+    from: Mark,
+    origin: Option<Mark>,
 }
 
 /// Numbers board layouts as they are built.
@@ -176,6 +180,19 @@ impl Board {
     /// taken off, no copy made into it, not emptied).
     pub fn only_placed_since(&self, mark: Mark) -> bool {
         self.id.0 == mark.id && self.era == mark.era && self.placed.len() >= mark.placed
+    }
+
+    /// Whether this board is the board of `mark` with only tiles placed since, as
+    /// [`Board::only_placed_since`], or a copy of it, or a copy of a copy of it, made when it had
+    /// only tiles placed since `mark`, with only tiles placed in each copy since it was made (a
+    /// look-ahead's copy of a decision's board, with the option played in it). Every feature of
+    /// the board then is a feature of this one, or part of a greater one, under the same nodes.
+    pub fn descends_from(&self, mark: Mark) -> bool {
+        let after = |m: Mark| m.id == mark.id && m.era == mark.era && m.placed >= mark.placed;
+        self.only_placed_since(mark)
+            || self
+                .copied
+                .is_some_and(|c| after(c.from) || c.origin.is_some_and(after))
     }
 
     /// The endless table, big enough for `tiles` tiles in any direction.
@@ -283,10 +300,14 @@ impl Board {
             *self = src.clone();
             return;
         }
+        // A board's `copied` is cleared or replaced by every change but a placement, so `src` is
+        // what it copied with only tiles placed since.
         let here = Copied {
             id: src.id.0,
             edits: src.edits,
             placed: src.placed.len(),
+            from: src.mark(),
+            origin: src.copied.map(|c| c.from),
         };
         if self.copied == Some(here) && self.placed.len() >= here.placed {
             self.undo_placements(src);

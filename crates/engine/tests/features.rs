@@ -641,3 +641,62 @@ fn a_mark_holds_while_only_tiles_are_placed_and_no_longer_after_a_copy_or_a_rese
     }
     assert!(!g.st.board.only_placed_since(mark));
 }
+
+/// A board descends from a mark while it is the marked board with only tiles placed since, or a
+/// copy of it (or a copy of such a copy) made then, with only tiles placed in the copy since; a
+/// copy of the board from before the mark, a copy of another board, or a copy taken over by a
+/// later copy or a reset does not.
+#[test]
+fn a_copy_descends_from_a_mark_while_only_tiles_are_placed_in_it_and_in_what_it_copied() {
+    let t = Tiles::base();
+    let cfg = Arc::new(config(&t, &[], 7));
+    let players = vec!["ann".to_string(), "bob".to_string()];
+    let mut rng = Rng::new(9);
+    let play = |g: &mut Game<NoRules>, rng: &mut Rng, tiles: usize| {
+        let placed = g.st.board.placed.len();
+        while g.st.board.placed.len() < placed + tiles {
+            assert!(g.advance().unwrap());
+            let i = rng.below(g.options.len() as u32) as usize;
+            g.choose(i).unwrap();
+        }
+    };
+    let mut g = Game::new(cfg.clone(), NoRules, &players, 5, true).unwrap();
+    play(&mut g, &mut rng, 8);
+    // A copy made before the last tiles of the mark is not of the marked board.
+    let mut early = g.clone();
+    early.copy_unrecorded(&g);
+    play(&mut g, &mut rng, 1);
+    let mark = g.st.board.mark();
+    let nodes = g.st.board.features.len() as u32;
+    assert!(!early.st.board.descends_from(mark));
+    play(&mut g, &mut rng, 3);
+    assert!(g.st.board.descends_from(mark));
+    // A copy, and a copy of that copy, with tiles placed in each.
+    let mut copy = g.clone();
+    copy.copy_unrecorded(&g);
+    assert!(copy.st.board.descends_from(mark));
+    play(&mut copy, &mut rng, 2);
+    let mut copy2 = g.clone();
+    copy2.copy_unrecorded(&copy);
+    play(&mut copy2, &mut rng, 2);
+    assert!(copy.st.board.descends_from(mark) && copy2.st.board.descends_from(mark));
+    // Each feature of the marked board is one of the copy of a copy, under the same nodes.
+    let f = &copy2.st.board.features;
+    for node in 0..nodes {
+        assert_eq!(f.root(node), f.root(g.st.board.features.root(node)));
+    }
+    // Copied into afresh from another game's board, or reset: no longer.
+    let mut other = Game::new(cfg.clone(), NoRules, &players, 6, true).unwrap();
+    play(&mut other, &mut rng, 5);
+    copy2.copy_unrecorded(&other);
+    assert!(!copy2.st.board.descends_from(mark));
+    copy.reset(&players, 5, true).unwrap();
+    play(&mut copy, &mut rng, 14);
+    assert!(!copy.st.board.descends_from(mark));
+    // The marked board emptied and played again: neither it nor a copy of it.
+    g.reset(&players, 5, true).unwrap();
+    play(&mut g, &mut rng, 14);
+    let mut late = g.clone();
+    late.copy_unrecorded(&g);
+    assert!(!g.st.board.descends_from(mark) && !late.st.board.descends_from(mark));
+}
