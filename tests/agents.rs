@@ -129,6 +129,45 @@ fn an_unrecorded_copy_at_a_pending_decision_plays_on_like_the_original_in_every_
     }
 }
 
+/// A look-ahead's copy made again from the game a turn later, after tiles were placed both in
+/// the copy and in the game (`copy_unrecorded` then copies only the squares those placements
+/// touched), and a copy of that copy, hold the game's position exactly as a fresh clone does,
+/// at every decision of a game in every variant (maps with sea, ferries and large cities).
+#[test]
+fn a_copy_made_again_after_tiles_were_placed_in_it_and_in_the_game_holds_the_games_board() {
+    for (name, _) in bundled_variants() {
+        let mut game = new_game(name, 21);
+        let mut copy = game.clone();
+        let mut copy2 = game.clone();
+        let mut rng = Rng::new(22);
+        let mut k = 0;
+        while game.advance().unwrap() {
+            copy.copy_unrecorded(&game);
+            copy2.copy_unrecorded(&copy);
+            let fresh = game.clone();
+            for (which, b) in [("copy", &copy), ("copy of the copy", &copy2)] {
+                let at = format!("{name}, decision {k}, {which}");
+                assert_eq!(b.st.board.differs_from(&game.st.board), None, "{at}");
+                assert_eq!(fresh.st.board.differs_from(&b.st.board), None, "{at}");
+            }
+            // A turn or so played on in each copy (tiles placed in it), unlike the game's.
+            for g in [&mut copy, &mut copy2] {
+                for _ in 0..(k % 4) {
+                    if !g.advance().unwrap() {
+                        break;
+                    }
+                    let i = rng.below(g.options.len() as u32) as usize;
+                    g.choose(i).unwrap();
+                }
+            }
+            let i = rng.below(game.options.len() as u32) as usize;
+            game.choose(i).unwrap();
+            k += 1;
+        }
+        assert!(k > 40, "{name}: only {k} decisions");
+    }
+}
+
 /// A game told to pass the phases' actions (`Game::pass_actions`, as the search's playouts are)
 /// plays exactly like one whose players answer every offered action decision (`draw` or `pass`
 /// first, then actions, not asked by a rule) with its `draw` or `pass`: the same other decisions

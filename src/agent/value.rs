@@ -964,6 +964,9 @@ mod tests {
                 game.choose(i).unwrap();
             }
         }
-        assert!(variants >= 5 && checked > 500, "{variants} variants, {checked}");
+        assert!(
+            variants >= 5 && checked > 500,
+            "{variants} variants, {checked}"
+        );
     }
 }

@@ -292,9 +292,9 @@ impl Board {
     /// cloned from the other, or from the same board), only the cells a game touched are copied:
     /// those holding a tile or on the frontier (the same cells [`Board::reset`] clears), so the
     /// cost follows the tiles placed, not the size of the table. When this board was made a copy
-    /// of `src` before, `src` has not changed since and this board only had tiles placed (a
-    /// look-ahead's scratch board, copied again from the same position), only the cells those
-    /// placements touched are copied back.
+    /// of `src` before, and since then only tiles were placed in either (a look-ahead's scratch
+    /// board, copied again from the same position or from the position a turn later), only the
+    /// cells those placements touched are copied.
     pub(crate) fn copy_from(&mut self, src: &Board) {
         if self.layout != src.layout {
             *self = src.clone();
@@ -309,10 +309,16 @@ impl Board {
             from: src.mark(),
             origin: src.copied.map(|c| c.from),
         };
-        if self.copied == Some(here) && self.placed.len() >= here.placed {
-            self.undo_placements(src);
-        } else {
-            self.copy_touched(src);
+        // The tiles both had when this board was last made a copy of `src`, if only tiles were
+        // placed in either since (`src`'s era is the same while only tiles are placed in it).
+        let common = self
+            .copied
+            .filter(|c| c.id == src.id.0 && c.from.era == src.era)
+            .map(|c| c.placed)
+            .filter(|&n| self.placed.len() >= n && src.placed.len() >= n);
+        match common {
+            Some(n) => self.copy_placements_since(src, n),
+            None => self.copy_touched(src),
         }
         self.border_fills_monastery = src.border_fills_monastery;
         self.large_found.clone_from(&src.large_found);
@@ -320,6 +326,32 @@ impl Board {
         self.edits += 1;
         self.era += 1;
         self.copied = Some(here);
+    }
+
+    /// The first part of the position in which this board differs from `other`, a board of the
+    /// same layout (the tiles placed, the frontier in its order, and per square: the tile, what it
+    /// needs, whether it is a candidate, its place in the frontier, its monastery count; the large
+    /// cities found), or `None` when they hold the same position: for tests of copies.
+    pub fn differs_from(&self, other: &Board) -> Option<&'static str> {
+        let front = |b: &Board| b.front.iter().map(|f| (f.cell, f.need)).collect::<Vec<_>>();
+        [
+            (self.placed != other.placed, "tiles placed"),
+            (front(self) != front(other), "frontier"),
+            (self.tile != other.tile, "tiles on squares"),
+            (self.need != other.need, "needs"),
+            (self.cand != other.cand, "candidates"),
+            (
+                self.frontier_pos != other.frontier_pos,
+                "frontier positions",
+            ),
+            (
+                self.monastery_fill != other.monastery_fill,
+                "monastery counts",
+            ),
+            (self.large_found != other.large_found, "large cities found"),
+        ]
+        .into_iter()
+        .find_map(|(differs, what)| differs.then_some(what))
     }
 
     /// `copy_from` in general: clears the cells this board touched, copies those `src` touched.
@@ -335,21 +367,20 @@ impl Board {
         self.placed.clone_from(&src.placed);
     }
 
-    /// `copy_from` when this board is `src` with tiles placed since (`placed` beyond `src`'s): the
-    /// cells each placement may have changed (its 3x3 block, its ferry landing, the land around a
-    /// large city it discovered) take `src`'s values again, and the frontier (whose order a
-    /// placement changes) is `src`'s.
-    fn undo_placements(&mut self, src: &Board) {
-        let n = src.placed.len();
+    /// `copy_from` when this board and `src` were one position with `n` tiles, and since then
+    /// only tiles were placed in each: the cells each of those placements may have changed (its
+    /// 3x3 block, its ferry landing, the land around a large city found) take `src`'s values,
+    /// and the frontier (whose order a placement changes) and the tiles placed are `src`'s.
+    fn copy_placements_since(&mut self, src: &Board, n: usize) {
         for i in n..self.placed.len() {
-            let cell = self.placed[i].cell;
-            let block = self.block(cell);
-            self.copy_cells(src, block.into_iter());
-            let ferry = self.ferry_to[cell as usize];
-            if ferry != NONE {
-                self.copy_cell(src, ferry as usize);
-            }
+            self.copy_placement_cells(src, self.placed[i].cell);
         }
+        for i in n..src.placed.len() {
+            self.copy_placement_cells(src, src.placed[i].cell);
+        }
+        // A large city found on either side since: its land around. (One found by both has made
+        // the same cells candidates on both, but for those a tile of either now holds, which
+        // its block copies.)
         for id in 0..self.large_found.len() {
             if self.large_found[id] != src.large_found[id] {
                 for k in 0..self.large_cells[id].len() {
@@ -371,6 +402,18 @@ impl Board {
             self.frontier_pos[f.cell as usize] = i as u32;
         }
         self.placed.truncate(n);
+        self.placed.extend_from_slice(&src.placed[n..]);
+    }
+
+    /// The cells a placement on `cell` may have changed (its 3x3 block and its ferry landing)
+    /// take `src`'s values.
+    fn copy_placement_cells(&mut self, src: &Board, cell: u32) {
+        let block = self.block(cell);
+        self.copy_cells(src, block.into_iter());
+        let ferry = self.ferry_to[cell as usize];
+        if ferry != NONE {
+            self.copy_cell(src, ferry as usize);
+        }
     }
 
     /// Gives each of `cells` `src`'s values (a board of the same layout): every array taken as a
