@@ -255,35 +255,38 @@ impl Preview {
         }
         for k in 0..self.standing.len() {
             let s = &self.standing[k];
+            // Features are found in the followers' order, which changes little from one read to
+            // the next: the same place is looked at first.
+            let alike = |w: &&Standing| w.root == s.root && w.size == s.size;
             let same = match valid {
-                true => was.iter().find(|w| w.root == s.root && w.size == s.size),
+                true => was.get(k).filter(alike).or_else(|| was.iter().find(alike)),
                 false => None,
             };
             let cities_from = self.kept.next_cities.len();
-            let (info, pts) = match same {
+            match same {
                 Some(w) => self.kept_facts(game, k, w, was_cities, points)?,
                 None => {
                     let mut info = self.facts_kept(b, &game.cfg.tiles, s.root);
                     info.winners = majority(&self.standing[k].strength);
-                    (info, points.of(game, &info)?)
+                    self.standing[k].points = points.of(game, &info)?;
+                    self.standing[k].info = info;
                 }
-            };
-            let root = info.root;
-            self.standing[k].cities = (
+            }
+            let s = &mut self.standing[k];
+            s.cities = (
                 cities_from as u32,
                 (self.kept.next_cities.len() - cities_from) as u32,
             );
-            add(self.seats, &mut self.base, &pts);
-            if info.complete {
+            let (root, complete, kind) = (s.info.root, s.info.complete, s.info.kind);
+            add(self.seats, &mut self.base, &self.standing[k].points);
+            if complete {
                 self.base_spare += self.mine_on(&[root], me);
                 self.base_returns = true;
             }
-            if info.kind == Some(FeatureKind::Monastery) {
+            if kind == Some(FeatureKind::Monastery) {
                 let cell = st.board.placed[f.tile[root as usize] as usize].cell;
                 self.monasteries.push((k, st.board.xy(cell)));
             }
-            self.standing[k].info = info;
-            self.standing[k].points = pts;
         }
         std::mem::swap(&mut self.kept.cities, &mut self.kept.next_cities);
         self.kept.mark = Some(b.mark());
@@ -294,9 +297,9 @@ impl Preview {
         Ok(())
     }
 
-    /// The facts and points of standing feature `k`, the same feature as `w` of an earlier read
-    /// (same root and members), whose farm's cities are in `was_cities`: read from what that read
-    /// walked (see [`Kept`]); a farm's cities are kept for the next read.
+    /// Gives standing feature `k`, the same feature as `w` of an earlier read (same root and
+    /// members), whose farm's cities are in `was_cities`, its facts and points: read from what
+    /// that read walked (see [`Kept`]); a farm's cities are kept for the next read.
     fn kept_facts(
         &mut self,
         game: &Game<Interp>,
@@ -304,7 +307,7 @@ impl Preview {
         w: &Standing,
         was_cities: &[u32],
         points: &mut FeaturePoints,
-    ) -> Result<(FeatureInfo, Points), GameError> {
+    ) -> Result<(), GameError> {
         let b = &game.st.board;
         let f = &b.features;
         let root = self.standing[k].root;
@@ -335,15 +338,18 @@ impl Preview {
             }
             None => {}
         }
-        let s = &self.standing[k];
+        let s = &mut self.standing[k];
         if s.strength != w.strength {
             info.winners = majority(&s.strength);
         }
         if info == w.info {
-            self.standing[k].next_points = w.next_points;
-            return Ok((info, w.points));
+            s.next_points = w.next_points;
+            s.points = w.points;
+        } else {
+            s.points = points.of(game, &info)?;
         }
-        Ok((info, points.of(game, &info)?))
+        s.info = info;
+        Ok(())
     }
 
     /// The facts of the feature `root` of `b` as it stands (all but its winners), walked; a farm's
