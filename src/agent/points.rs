@@ -23,27 +23,69 @@ fn key(i: &FeatureInfo) -> u128 {
     1 << 127 | small << 96 | counts
 }
 
-/// Points remembered per key: a table open-addressed by a hash of the key, at most half full.
+/// The facts of a feature but its winners packed in 64 bits, with the top bit set (no key is 0):
+/// kind (3 bits, 4 for none), complete, then tiles and coats of arms (20 bits each) and cities
+/// (19 bits); `None` when a count does not fit.
+fn key_without_winners(i: &FeatureInfo) -> Option<u64> {
+    if i.tiles >= 1 << 20 || i.shields >= 1 << 20 || i.cities >= 1 << 19 {
+        return None;
+    }
+    let kind = u64::from(i.kind.map_or(4, |k| k as u8));
+    Some(
+        1 << 63
+            | kind
+            | u64::from(i.complete) << 3
+            | u64::from(i.tiles) << 4
+            | u64::from(i.shields) << 24
+            | u64::from(i.cities) << 44,
+    )
+}
+
+/// A key of [`Memo`]: not 0 (an empty slot), hashed to a word.
+trait Key: Copy + Eq + Default {
+    fn hash(self) -> u64;
+}
+
+impl Key for u128 {
+    fn hash(self) -> u64 {
+        ((self as u64) ^ ((self >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .wrapping_mul(0xbf58_476d_1ce4_e5b9)
+    }
+}
+
+impl Key for u64 {
+    fn hash(self) -> u64 {
+        self.wrapping_mul(0xbf58_476d_1ce4_e5b9)
+    }
+}
+
+/// Values remembered per key: a table open-addressed by a hash of the key, at most half full.
 /// (Asked once per option a greedy player weighs: a search tree costs ten times as much.)
-#[derive(Default)]
-struct Memo {
-    slots: Vec<(u128, Points)>,
+struct Memo<K, V> {
+    slots: Vec<(K, V)>,
     len: usize,
 }
 
-impl Memo {
-    fn slot(&self, k: u128) -> usize {
+impl<K, V> Default for Memo<K, V> {
+    fn default() -> Self {
+        Memo {
+            slots: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<K: Key, V: Copy + Default> Memo<K, V> {
+    fn slot(&self, k: K) -> usize {
         let mask = self.slots.len() - 1;
-        let h = ((k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
-            .wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        let mut i = (h >> 32) as usize & mask;
-        while self.slots[i].0 != k && self.slots[i].0 != 0 {
+        let mut i = (k.hash() >> 32) as usize & mask;
+        while self.slots[i].0 != k && self.slots[i].0 != K::default() {
             i = (i + 1) & mask;
         }
         i
     }
 
-    fn get(&self, k: u128) -> Option<&Points> {
+    fn get(&self, k: K) -> Option<&V> {
         if self.slots.is_empty() {
             return None;
         }
@@ -51,17 +93,17 @@ impl Memo {
         (*key == k).then_some(p)
     }
 
-    fn insert(&mut self, k: u128, p: Points) {
+    fn insert(&mut self, k: K, p: V) {
         if 2 * (self.len + 1) > self.slots.len() {
             let n = (2 * self.slots.len()).max(64);
-            let old = std::mem::replace(&mut self.slots, vec![(0, [0; 8]); n]);
-            for (k, p) in old.into_iter().filter(|e| e.0 != 0) {
+            let old = std::mem::replace(&mut self.slots, vec![(K::default(), V::default()); n]);
+            for (k, p) in old.into_iter().filter(|e| e.0 != K::default()) {
                 let i = self.slot(k);
                 self.slots[i] = (k, p);
             }
         }
         let i = self.slot(k);
-        if self.slots[i].0 == 0 {
+        if self.slots[i].0 == K::default() {
             self.len += 1;
         }
         self.slots[i] = (k, p);
@@ -73,7 +115,12 @@ impl Memo {
 pub(crate) struct FeaturePoints {
     /// A copy of the game the rules score in (made once, at the first question).
     scratch: Option<Game<Interp>>,
-    known: Memo,
+    /// Whether the rules read the winners only to name who scores ([`winners_only_scored`], asked
+    /// at the first question): each winner then gets the same points, remembered in `each` by the
+    /// other facts; else the points are remembered in `known` by all the facts.
+    same_for_winners: bool,
+    known: Memo<u128, Points>,
+    each: Memo<u64, i64>,
 }
 
 impl FeaturePoints {
@@ -85,20 +132,73 @@ impl FeaturePoints {
         game: &Game<Interp>,
         info: &FeatureInfo,
     ) -> Result<Points, GameError> {
+        let mut pts = [0; 8];
+        self.add_to(game, info, 8, &mut pts)?;
+        Ok(pts)
+    }
+
+    /// Adds to `scores` of the first `seats` players (at most 8) what [`Self::of`] gives them, as
+    /// `add` in `value` does (saturating).
+    pub(crate) fn add_to(
+        &mut self,
+        game: &Game<Interp>,
+        info: &FeatureInfo,
+        seats: usize,
+        scores: &mut Points,
+    ) -> Result<(), GameError> {
         if info.winners == 0 {
             // Every score goes to the feature's winners (see `scored_by_facts`).
-            return Ok([0; 8]);
+            return Ok(());
         }
-        let k = key(info);
-        if let Some(p) = self.known.get(k) {
-            return Ok(*p);
-        }
-        let g = self.scratch.get_or_insert_with(|| {
+        if self.scratch.is_none() {
+            self.same_for_winners = winners_only_scored(game.hooks.program());
             let mut g = game.clone();
             g.st.record = false;
             g.st.events.clear();
-            g
-        });
+            self.scratch = Some(g);
+        }
+        if self.same_for_winners {
+            let Some(k) = key_without_winners(info) else {
+                let pts = self.scored(info)?;
+                add(seats, scores, &pts);
+                return Ok(());
+            };
+            let each = match self.each.get(k) {
+                Some(&v) => v,
+                None => {
+                    // The points of one winner: each gets the same.
+                    let v = self.scored(info)?[info.winners.trailing_zeros() as usize];
+                    self.each.insert(k, v);
+                    v
+                }
+            };
+            let mut w = u32::from(info.winners) & ((1 << seats.min(8)) - 1);
+            while w != 0 {
+                let i = w.trailing_zeros() as usize;
+                scores[i] = scores[i].saturating_add(each);
+                w &= w - 1;
+            }
+            return Ok(());
+        }
+        let k = key(info);
+        let pts = match self.known.get(k) {
+            Some(p) => *p,
+            None => {
+                let pts = self.scored(info)?;
+                self.known.insert(k, pts);
+                pts
+            }
+        };
+        add(seats, scores, &pts);
+        Ok(())
+    }
+
+    /// The points the rules give for a feature with the facts `info`, scored in the scratch copy
+    /// of the game and put back.
+    fn scored(&mut self, info: &FeatureInfo) -> Result<Points, GameError> {
+        let Some(g) = self.scratch.as_mut() else {
+            return Ok([0; 8]);
+        };
         // The rules read the facts from the context (the engine computed them); the root must be a
         // feature of the board the rules see.
         let root = g.st.board.features.root(0);
@@ -116,8 +216,14 @@ impl FeaturePoints {
             pts[i] = p.score - b;
             p.score = *b;
         }
-        self.known.insert(k, pts);
         Ok(pts)
+    }
+}
+
+/// Adds `b` to `a`, for the first `n` players (the others have no points), saturating.
+pub(crate) fn add(n: usize, a: &mut Points, b: &Points) {
+    for (x, y) in a.iter_mut().zip(b).take(n) {
+        *x = x.saturating_add(*y);
     }
 }
 
@@ -152,6 +258,57 @@ fn pure_stmt(s: &Stmt) -> bool {
     }
 }
 
+/// Whether the `scored` rules of `prog` (such as [`scored_by_facts`] accepts) read the feature's
+/// winners only to name who scores: each winner then gets the same points, whoever they are.
+pub(crate) fn winners_only_scored(prog: &Program) -> bool {
+    fn stmt(s: &Stmt) -> bool {
+        match s {
+            Stmt::Let(_, e) => !reads_winners(e),
+            Stmt::If(arms, otherwise) => {
+                arms.iter()
+                    .all(|(c, body)| !reads_winners(c) && body.iter().all(stmt))
+                    && otherwise.as_ref().is_none_or(|body| body.iter().all(stmt))
+            }
+            Stmt::Effect(Builtin::Score, args, _) => match args.as_slice() {
+                [who, points] => {
+                    is_feature_field(who, Field::FeatureWinners) && !reads_winners(points)
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+    prog.rules
+        .iter()
+        .filter(|r| r.trigger == Trigger::Scored)
+        .all(|r| r.when.as_ref().is_none_or(|w| !reads_winners(w)) && r.body.stmts.iter().all(stmt))
+}
+
+/// Whether `e` may read the feature's winners: names them, or the feature itself.
+fn reads_winners(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Param(_) => false,
+        Expr::Local(slot) => *slot == FEATURE,
+        // A fact of the feature other than its winners (a fact that is not pure may follow them).
+        Expr::Field(x, f) if matches!(**x, Expr::Local(FEATURE)) => {
+            *f == Field::FeatureWinners || !f.info().pure
+        }
+        Expr::Field(x, _) => reads_winners(x),
+        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => reads_winners(x),
+        Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Range(a, b) => {
+            reads_winners(a) || reads_winners(b)
+        }
+        Expr::List(items) | Expr::Call(_, items) => items.iter().any(reads_winners),
+        Expr::Aggregate {
+            list, filter, map, ..
+        } => {
+            reads_winners(list)
+                || filter.as_deref().is_some_and(reads_winners)
+                || map.as_deref().is_some_and(reads_winners)
+        }
+    }
+}
+
 fn is_feature_field(e: &Expr, f: Field) -> bool {
     matches!(e, Expr::Field(x, g) if *g == f && matches!(**x, Expr::Local(FEATURE)))
 }
@@ -174,10 +331,145 @@ fn pure(e: &Expr) -> bool {
 mod tests {
     use super::*;
     use crate::geometry::FeatureKind;
+    use crate::variant::{bundled_variants, load_variant, variant_from_source};
+
+    /// Sets of facts to ask: every kind (and none), complete or not, a few counts, and every set of
+    /// winners of a game of `seats` players (none among them).
+    fn facts(seats: u8) -> Vec<FeatureInfo> {
+        let kinds = [
+            None,
+            Some(FeatureKind::Road),
+            Some(FeatureKind::City),
+            Some(FeatureKind::Field),
+            Some(FeatureKind::Monastery),
+        ];
+        let mut all = vec![];
+        for kind in kinds {
+            for complete in [false, true] {
+                for tiles in [0, 1, 2, 5, 9, 30] {
+                    for shields in [0, 1, 3] {
+                        for cities in [0, 1, 4] {
+                            for winners in 0..1u8 << seats {
+                                all.push(FeatureInfo {
+                                    root: 0,
+                                    kind,
+                                    complete,
+                                    tiles,
+                                    shields,
+                                    cities,
+                                    winners,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        all
+    }
+
+    /// The points the rules of `game` give for a feature with the facts `info`: fired in `scratch`
+    /// (a copy of `game`) and put back, nothing remembered.
+    fn fired(scratch: &mut Game<Interp>, info: &FeatureInfo) -> Points {
+        let root = scratch.st.board.features.root(0);
+        let ctx = Ctx {
+            feature: FeatureInfo { root, ..*info },
+            ..Ctx::default()
+        };
+        let before: Vec<i64> = scratch.st.players.iter().map(|p| p.score).collect();
+        (scratch.hooks)
+            .fire(&mut scratch.st, Trigger::Scored, &ctx)
+            .unwrap();
+        let mut pts = [0; 8];
+        for (i, p) in scratch.st.players.iter_mut().enumerate() {
+            pts[i] = p.score - before[i];
+            p.score = before[i];
+        }
+        pts
+    }
+
+    /// Asks `points` every set of facts of [`facts`] twice (the second time remembered), whole and
+    /// added to scores of fewer seats, and compares with what the rules give each time.
+    fn check(name: &str, game: &Game<Interp>, points: &mut FeaturePoints) -> usize {
+        let mut scratch = game.clone();
+        let seats = game.st.players.len();
+        let all = facts(seats as u8);
+        let mut asked = 0;
+        for round in 0..2 {
+            for info in &all {
+                let want = fired(&mut scratch, info);
+                assert_eq!(
+                    points.of(game, info).unwrap(),
+                    want,
+                    "{name} {info:?} {round}"
+                );
+                for n in 0..=seats {
+                    let mut scores = [5; 8];
+                    points.add_to(game, info, n, &mut scores).unwrap();
+                    for (p, s) in scores.iter().enumerate() {
+                        let plus = if p < n { want[p] } else { 0 };
+                        assert_eq!(*s, 5 + plus, "{name} {info:?} {n} seats, player {p}");
+                    }
+                }
+                asked += 1;
+            }
+        }
+        asked
+    }
+
+    /// Points remembered by the facts without the winners (rules that read the winners only to
+    /// name who scores) are what the rules give every set of winners: every bundled variant whose
+    /// scored rules are read by facts, with 2 and 3 players.
+    #[test]
+    fn points_remembered_without_the_winners_are_the_rules_points_for_every_winner() {
+        let mut variants = 0;
+        for (name, _) in bundled_variants() {
+            let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            for seats in [2, 3] {
+                let names: Vec<String> = (0..seats).map(|i| format!("p{i}")).collect();
+                let game = v.new_game(v.config.clone(), &names, 3, false).unwrap();
+                let prog = game.hooks.program();
+                if !scored_by_facts(prog) {
+                    continue;
+                }
+                assert!(winners_only_scored(prog), "{name}");
+                let mut points = FeaturePoints::default();
+                assert!(check(name, &game, &mut points) > 1000);
+                assert!(points.same_for_winners && points.known.len == 0, "{name}");
+                variants += 1;
+            }
+        }
+        assert!(variants >= 8, "{variants}");
+    }
+
+    /// Rules that read the winners otherwise (here in a condition) are remembered by all the
+    /// facts, and give what the rules give.
+    #[test]
+    fn points_of_rules_reading_the_winners_are_remembered_with_the_winners() {
+        let text = "import \"base\"\n\
+             variant \"again\" {\n  title = \"Again\"\n  doc = \"winners read\"\n  \
+             map = unbounded\n  tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n}\n\
+             rule again on scored when feature.winners == feature.winners and feature.tiles > 2 {\n  \
+             score(feature.winners, 1)\n}\n";
+        let source = crate::diag::Source::new("again.rules", text);
+        let no_sets =
+            |_: usize, e: String| crate::variant::InputError::new(crate::diag::Code::BadSet, e);
+        let v = variant_from_source(&source, "again.rules", &[], &no_sets)
+            .unwrap_or_else(|e| panic!("again rules: {}", e.text));
+        let names = ["a".to_string(), "b".to_string(), "c".to_string()];
+        let game = v.new_game(v.config.clone(), &names, 3, false).unwrap();
+        let prog = game.hooks.program();
+        assert!(scored_by_facts(prog));
+        assert!(!winners_only_scored(prog));
+        let mut points = FeaturePoints::default();
+        check("again", &game, &mut points);
+        assert!(!points.same_for_winners && points.each.len == 0);
+        assert!(points.known.len > 100);
+    }
 
     #[test]
     fn the_memo_gives_back_what_it_was_given_for_every_set_of_facts() {
-        let mut m = Memo::default();
+        let mut m = Memo::<u128, Points>::default();
         let info = |t: u32, c: u32| FeatureInfo {
             kind: Some(FeatureKind::Field),
             tiles: t,

@@ -140,8 +140,9 @@ pub(crate) struct Preview {
     city_farms: Vec<(u32, usize)>,
     /// Groups of the placed tile: cities a farm gains.
     new_cities: Vec<usize>,
-    /// The last cell asked of [`Self::untouched`] and its answer, for the next rotation there.
-    last_cell: Option<(u32, bool)>,
+    /// The last cell a placement was asked for, for the next rotation there: the cell, whether it
+    /// is [`Self::untouched`], and whether a monastery with followers is around it.
+    last_cell: Option<(u32, bool, bool)>,
     /// The monasteries among the standing features: index and square (x, y).
     monasteries: Vec<(usize, (i32, i32))>,
     /// Whether a farm has followers.
@@ -428,7 +429,7 @@ impl Preview {
         if let Some(s) = self.standing.iter().find(|s| s.root == root) {
             sub(self.seats, &mut scores, &s.points);
         }
-        add(self.seats, &mut scores, &points.of(game, &info)?);
+        points.add_to(game, &info, self.seats, &mut scores)?;
         let mut spare = self.base_spare.saturating_sub(1);
         if info.complete {
             spare += 1;
@@ -457,16 +458,21 @@ impl Preview {
         if t.kinds.len() > MAX_SEGS {
             return Ok(None);
         }
-        let untouched = match self.last_cell {
-            Some((c, u)) if c == cell => u,
-            _ => self.untouched(&game.st.board, cell),
+        let (untouched, monastery) = match self.last_cell {
+            Some((c, u, m)) if c == cell => (u, m),
+            _ => {
+                let m = self.monastery_around(&game.st.board, cell);
+                (!m && self.untouched(&game.st.board, cell), m)
+            }
         };
-        self.last_cell = Some((cell, untouched));
+        self.last_cell = Some((cell, untouched, monastery));
         if untouched {
             return Ok(Some(out));
         }
         self.group_segments(&game.st.board, t, cell, rot);
-        self.farms_of_completed_cities(game);
+        if self.followed_farm {
+            self.farms_of_completed_cities(game);
+        }
         // Features with followers the tile joins.
         for g in 0..self.groups.len() {
             if !self.groups[g].followed {
@@ -479,14 +485,18 @@ impl Preview {
                     sub(self.seats, &mut out.scores, &s.points);
                 }
             }
-            add(self.seats, &mut out.scores, &points.of(game, &info)?);
+            points.add_to(game, &info, self.seats, &mut out.scores)?;
             if info.complete {
                 out.spare += self.mine_on(group.roots(), me);
                 out.returns = true;
             }
         }
-        self.monasteries_around(game, cell, me, points, &mut out)?;
-        self.farms_next_to_completed_cities(game, points, &mut out)?;
+        if monastery {
+            self.monasteries_around(game, cell, me, points, &mut out)?;
+        }
+        if self.followed_farm {
+            self.farms_next_to_completed_cities(game, points, &mut out)?;
+        }
         Ok(Some(out))
     }
 
@@ -498,10 +508,7 @@ impl Preview {
     /// needs every side the city leaves open to face `cell`. (A city side of the tile meets only a
     /// city side: the tile's segments and edges agree, and edges match.)
     fn untouched(&self, b: &Board, cell: u32) -> bool {
-        let (x, y) = b.xy(cell);
-        let near =
-            |&(_, (mx, my)): &(usize, (i32, i32))| (mx - x).abs() <= 1 && (my - y).abs() <= 1;
-        if self.monasteries.iter().any(near) {
+        if self.monastery_around(b, cell) {
             return false;
         }
         let followed = |root: u32| b.features.followers_at_root(root) > 0;
@@ -542,6 +549,12 @@ impl Preview {
             }
         }
         true
+    }
+
+    /// Whether a monastery with followers is around `cell` (on one of the eight squares next to it).
+    fn monastery_around(&self, b: &Board, cell: u32) -> bool {
+        let (x, y) = b.xy(cell);
+        (self.monasteries.iter()).any(|&(_, (mx, my))| (mx - x).abs() <= 1 && (my - y).abs() <= 1)
     }
 
     /// Sorts the tile's segments (at most `MAX_SEGS`) into features: each with the features of
@@ -845,7 +858,7 @@ impl Preview {
             let mut info = s.info;
             info.cities += more;
             sub(self.seats, &mut out.scores, &s.points);
-            add(self.seats, &mut out.scores, &points.of(game, &info)?);
+            points.add_to(game, &info, self.seats, &mut out.scores)?;
         }
         Ok(())
     }
@@ -903,6 +916,9 @@ fn sub(n: usize, a: &mut Points, b: &Points) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::greedy::Greedy;
+    use super::super::view::View;
+    use super::super::Agent as _;
     use super::*;
     use crate::agent::lookahead::Scratch;
     use crate::rng::Rng;
@@ -974,5 +990,47 @@ mod tests {
             variants >= 5 && checked > 500,
             "{variants} variants, {checked}"
         );
+    }
+
+    /// Every option `greedy` values from the board (this preview) is worth what it is worth played
+    /// in a copy of the game: whole games of every bundled variant, two and three players, every
+    /// option of every decision compared. The games are played by greedy and by random players,
+    /// so that followers stand on every kind of feature (farms, monasteries) and tiles complete
+    /// cities next to farms with followers.
+    #[test]
+    fn every_option_read_from_the_board_is_worth_what_it_is_worth_played_in_a_copy() {
+        let mut decisions = 0;
+        for (name, _) in bundled_variants() {
+            let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            for (players, seed) in [(2, 3), (3, 8)] {
+                let names: Vec<String> = ["ann", "bob", "cyd"][..players]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+                let mut rng = Rng::new(seed).fork();
+                let mut player = Greedy::default();
+                // Asked at every decision, so that it reads each position relative to the last.
+                let mut read = Greedy::default();
+                while game.advance().unwrap() {
+                    let view = View::of(&game);
+                    let mut copied = Greedy::copying();
+                    let want = copied.values(&view).unwrap().to_vec();
+                    assert_eq!(
+                        read.values(&view).unwrap(),
+                        &want[..],
+                        "{name} turn {}",
+                        game.st.turn
+                    );
+                    decisions += 1;
+                    let i = match game.st.turn % 3 {
+                        0 => rng.below(game.options.len() as u32) as usize,
+                        _ => player.choose(&view, &mut rng).unwrap(),
+                    };
+                    game.choose(i).unwrap();
+                }
+            }
+        }
+        assert!(decisions > 1000, "{decisions} decisions");
     }
 }
