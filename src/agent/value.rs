@@ -133,7 +133,7 @@ pub(crate) struct Preview {
     base_returns: bool,
     walk: Walk,
     groups: Vec<Group>,
-    /// Group of each segment of the placed tile.
+    /// Group of each segment of the placed tile that has one (see `group_segments`).
     seg_group: [u8; MAX_SEGS],
     joins: Vec<(u8, u32)>,
     /// Farms of the board next to a city the placed tile completes: (farm root, the city's group).
@@ -629,12 +629,17 @@ impl Preview {
             count += 1;
         }
         let joined_segs = sets[..count].iter().fold(0, |a, m| a | m);
-        // One group per set (and per segment joined to nothing), in the order of their first
-        // segments.
+        // One group per set, and per city segment joined to nothing (a farm next to it may count
+        // it complete), in the order of their first segments. Any other segment joined to nothing
+        // is a feature of its own without followers, which no outcome reads (only cities are
+        // looked up, by the farms next to them): it has no group.
         self.groups.clear();
         for i in 0..n {
             let bit = 1u32 << i;
             let segs = if joined_segs & bit == 0 {
+                if t.kinds[i] != FeatureKind::City {
+                    continue;
+                }
                 bit
             } else {
                 match sets[..count].iter().find(|&&m| m & bit != 0) {
