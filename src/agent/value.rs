@@ -422,7 +422,9 @@ impl Preview {
             .map(|f| st.followers[f as usize])
             .find(|f| f.at == FollowerAt::Supply)
             .map_or(1, |f| u32::from(f.strength));
-        let mut info = self.info_of_root(game, root);
+        // The facts of the feature as it stands (what `State::feature_info` says: the same walk,
+        // read without changing anything), with the follower.
+        let mut info = self.walk.facts(&st.board, &game.cfg.tiles, root);
         info.winners = self.winners(&[root], Some((me, strength)));
         let mut scores = self.base;
         // A feature that already had followers would not be offered; be exact all the same.
@@ -479,17 +481,17 @@ impl Preview {
                 continue;
             }
             let info = self.group_info(game, t, g);
-            let group = self.groups[g];
-            for r in group.roots() {
+            let roots = self.groups[g].roots();
+            for r in roots {
                 if let Some(s) = self.standing.iter().find(|s| s.root == *r) {
                     sub(self.seats, &mut out.scores, &s.points);
                 }
             }
-            points.add_to(game, &info, self.seats, &mut out.scores)?;
             if info.complete {
-                out.spare += self.mine_on(group.roots(), me);
+                out.spare += self.mine_on(roots, me);
                 out.returns = true;
             }
+            points.add_to(game, &info, self.seats, &mut out.scores)?;
         }
         if monastery {
             self.monasteries_around(game, cell, me, points, &mut out)?;
@@ -500,17 +502,15 @@ impl Preview {
         Ok(Some(out))
     }
 
-    /// Whether every tile placed on `cell` leaves the features with followers as they stand, so
-    /// that the outcome is the position as it is: read from the neighbours alone, the same for
-    /// every tile and rotation. It is so when no feature the tile could join has followers, no
-    /// monastery with followers is around `cell`, and, when a farm has followers, the tile can
-    /// complete no city of the board (a completed city counts for the farms next to it): that
-    /// needs every side the city leaves open to face `cell`. (A city side of the tile meets only a
-    /// city side: the tile's segments and edges agree, and edges match.)
+    /// Whether every tile placed on `cell`, around which no monastery has followers (the caller
+    /// asks [`Self::monastery_around`] first), leaves the features with followers as they stand,
+    /// so that the outcome is the position as it is: read from the neighbours alone, the same for
+    /// every tile and rotation. It is so when no feature the tile could join has followers, and,
+    /// when a farm has followers, the tile can complete no city of the board (a completed city
+    /// counts for the farms next to it): that needs every side the city leaves open to face
+    /// `cell`. (A city side of the tile meets only a city side: the tile's segments and edges
+    /// agree, and edges match.)
     fn untouched(&self, b: &Board, cell: u32) -> bool {
-        if self.monastery_around(b, cell) {
-            return false;
-        }
         let followed = |root: u32| b.features.followers_at_root(root) > 0;
         let mut side_roots = [NONE; 4];
         for (s, side_root) in side_roots.iter_mut().enumerate() {
@@ -553,6 +553,9 @@ impl Preview {
 
     /// Whether a monastery with followers is around `cell` (on one of the eight squares next to it).
     fn monastery_around(&self, b: &Board, cell: u32) -> bool {
+        if self.monasteries.is_empty() {
+            return false;
+        }
         let (x, y) = b.xy(cell);
         (self.monasteries.iter()).any(|&(_, (mx, my))| (mx - x).abs() <= 1 && (my - y).abs() <= 1)
     }
@@ -740,9 +743,23 @@ impl Preview {
         let new_tile = b.placed.len() as u32;
         walk.start(b.placed.len() + 1);
         walk.tile(new_tile);
-        // A city of the board is named by its root, or by the group of the tile joining it.
-        let city_after = |root: u32| match groups.iter().position(|h| h.roots().contains(&root)) {
-            Some(h) => groups[h].complete.then_some(city_id_group(h)),
+        // A city of the board is named by its root, or by the group of the tile joining it (the
+        // first that does: each root the groups join, with its group, listed once).
+        let mut joined_by = [(NONE, 0usize); MAX_JOINS];
+        let mut listed = 0;
+        if kind == FeatureKind::Field {
+            for (h, other) in groups.iter().enumerate() {
+                for &r in other.roots() {
+                    if listed < MAX_JOINS && !joined_by[..listed].iter().any(|&(q, _)| q == r) {
+                        joined_by[listed] = (r, h);
+                        listed += 1;
+                    }
+                }
+            }
+        }
+        let joined_by = &joined_by[..listed];
+        let city_after = |root: u32| match joined_by.iter().find(|&&(r, _)| r == root) {
+            Some(&(_, h)) => groups[h].complete.then_some(city_id_group(h)),
             None => (b.features.open_at_root(root) == 0).then_some(city_id_root(root)),
         };
         for &r in group.roots() {
@@ -866,14 +883,6 @@ impl Preview {
             points.add_to(game, &info, self.seats, &mut out.scores)?;
         }
         Ok(())
-    }
-
-    /// The facts of a feature of the board as it stands (what `State::feature_info` says: the
-    /// same walk, read without changing anything).
-    fn info_of_root(&mut self, game: &Game<Interp>, root: u32) -> FeatureInfo {
-        let mut info = self.walk.facts(&game.st.board, &game.cfg.tiles, root);
-        info.winners = self.winners(&[root], None);
-        info
     }
 
     /// Players with the greatest strength on the features `roots` taken as one (plus `extra`, a
