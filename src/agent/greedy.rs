@@ -21,12 +21,14 @@
 //! (`quiet::chips_unread_after_placement`: scoring by facts, no rule on anything but a tile placed
 //! or drawn and the scoring, forced actions that only move chips), a decision whose options to be
 //! played in copies each only move chips or pass (`quiet::chip_actions`: a chip laid back on the
-//! map, say) gives every one of them the value of one, played once. Where, besides, the `placed`
-//! rules read and do only what the square settles (`quiet::placed_rules_by_square`: the chips on
-//! it, covered squares, map facts; scores and chip moves) and no rule is about a tile's sides, a
-//! placement played in a copy (one collecting a chip, say) teaches the points its rules gave on
-//! that square (the copy's scores minus the board preview's): every other rotation on the square
-//! is the preview's outcome plus those points.
+//! map, say) gives every one of them the value of one, played once. Where that holds, or where
+//! the rules read where chips lie only to move chips once the tile is placed (see below), and the
+//! `placed` rules read and do only what the square settles (`quiet::placed_rules_by_square`: the
+//! chips on it, covered squares, map facts; scores and chip moves) and no rule is about a tile's
+//! sides, a placement played in a copy (one collecting a chip, say) teaches the points its rules
+//! gave on that square (the copy's scores minus the board preview's): every other rotation on the
+//! square is the preview's outcome plus those points (where the preview could read the placement
+//! were it quiet: no follower returns where a `returned` rule could run for it).
 //!
 //! Where, once the turn's tile is placed, the rules read chips only to move chips
 //! (`Interp::chips_read_only_to_move_chips`: a taint analysis of chip facts through the rules),
@@ -36,7 +38,7 @@
 
 use super::lookahead::{finish_quietly, margin, quiet_option, Scratch};
 use super::points::{FeaturePoints, Points};
-use super::quiet;
+use super::quiet::{self, AFTER_PLACEMENT};
 use super::value::{Outcome, Preview};
 use super::{Agent, View};
 use crate::features::NONE;
@@ -47,14 +49,6 @@ use crate::rng::Rng;
 /// What a follower kept in the supply is worth, in points, at the start of the game (falling to 0
 /// as the tiles run out).
 const FOLLOWER_WORTH: f64 = 3.0;
-
-/// The triggers a turn fires no more once its tile is placed, with no tile left to draw.
-const AFTER_PLACEMENT: [Trigger; 4] = [
-    Trigger::Placed,
-    Trigger::Adjacent,
-    Trigger::Abroad,
-    Trigger::TileDrawn,
-];
 
 #[derive(Default)]
 pub struct Greedy {
@@ -519,10 +513,19 @@ impl Greedy {
             let last = Some(k) == last_own;
             let opt = game.options[i];
             let read = match opt {
-                Opt::Place { cell, .. } if by_square => self
-                    .preview
-                    .outcome(game, opt, me, &mut self.points)?
-                    .map(|o| (cell, o)),
+                // As `value_read` takes the preview: no follower returns where a `returned` rule
+                // could run for it.
+                Opt::Place { cell, .. } if by_square => {
+                    match self.preview.outcome(game, opt, me, &mut self.points)? {
+                        Some(o)
+                            if !(o.returns && rules.returned)
+                                || self.returns_quiet(game, rules) =>
+                        {
+                            Some((cell, o))
+                        }
+                        _ => None,
+                    }
+                }
                 _ => None,
             };
             let Some((cell, o)) = read else {
@@ -597,16 +600,17 @@ mod tests {
     /// valued once for all; a placement's rules' points learnt at one rotation on a square) must
     /// be worth what a greedy playing each option in its own copy gives. Whole games of every
     /// bundled variant whose rules allow either, checked at each decision where either was used
-    /// (every option of it compared).
+    /// (every option of it compared); points by square are checked both where nothing reads where
+    /// chips lie after the placement and where the rules read it only to move chips.
     #[test]
     fn options_valued_without_a_copy_of_their_own_are_worth_what_each_played_in_a_copy_is_worth() {
-        let (mut moves, mut squares) = (0, 0);
+        let (mut moves, mut squares, mut blind_squares) = (0, 0, 0);
         for (name, _) in bundled_variants() {
             let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
             let names = ["ann".to_string(), "bob".to_string()];
             let mut game = v.new_game(v.config.clone(), &names, 7, false).unwrap();
-            if !quiet::chips_unread_after_placement(&game) && !quiet::placed_rules_by_square(&game)
-            {
+            let unread = quiet::chips_unread_after_placement(&game);
+            if !unread && !quiet::placed_rules_by_square(&game) {
                 continue;
             }
             let mut rng = Rng::new(7).fork();
@@ -629,6 +633,7 @@ mod tests {
                     assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
                     moves += usize::from(moved);
                     squares += usize::from(by_square);
+                    blind_squares += usize::from(by_square && !unread);
                 }
                 let i = player.choose(&view, &mut rng).unwrap();
                 game.choose(i).unwrap();
@@ -636,8 +641,8 @@ mod tests {
         }
         // Both ways were taken at some decisions.
         assert!(
-            moves > 5 && squares > 5,
-            "{moves} and {squares} decisions checked"
+            moves > 5 && squares > 5 && blind_squares > 5,
+            "{moves}, {squares} and {blind_squares} decisions checked"
         );
     }
 

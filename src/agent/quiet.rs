@@ -93,16 +93,26 @@ pub(crate) fn chips_unread_after_placement(game: &Game<Interp>) -> bool {
             .all(|a| moves_chips_only(&a.body.stmts))
 }
 
+/// The triggers a turn fires no more once its tile is placed, with no tile left to draw.
+pub(crate) const AFTER_PLACEMENT: [Trigger; 4] = [
+    Trigger::Placed,
+    Trigger::Adjacent,
+    Trigger::Abroad,
+    Trigger::TileDrawn,
+];
+
 /// Whether a placement is worth, at every rotation on one square, what the board preview reads for
-/// it plus the points its rules gave at one rotation (`Greedy::values`): where chips lie is read by
-/// nothing after the placement ([`chips_unread_after_placement`]), no rule listens to a tile's side
-/// next to a square or at a border exit (`adjacent`, `abroad`: they read how the tile is turned),
-/// and every `placed` rule reads and does only what its square settles
+/// it plus the points its rules gave at one rotation (`Greedy::values`, where the preview could
+/// read the placement were it quiet): where chips lie is read by nothing after the placement
+/// ([`chips_unread_after_placement`]) or read only to move chips
+/// (`Interp::chips_read_only_to_move_chips`, the triggers of [`AFTER_PLACEMENT`] exempt), no rule
+/// listens to a tile's side next to a square or at a border exit (`adjacent`, `abroad`: they read
+/// how the tile is turned), and every `placed` rule reads and does only what its square settles
 /// (`Interp::rules_score_and_move_chips_by_square`: chips, covered squares, map facts; scores and
 /// chip moves).
 pub(crate) fn placed_rules_by_square(game: &Game<Interp>) -> bool {
     let h = &game.hooks;
-    chips_unread_after_placement(game)
+    (chips_unread_after_placement(game) || h.chips_read_only_to_move_chips(&AFTER_PLACEMENT))
         && !h.listens(Trigger::Adjacent)
         && !h.listens(Trigger::Abroad)
         && h.rules_score_and_move_chips_by_square(Trigger::Placed)
