@@ -61,6 +61,9 @@ pub struct Greedy {
     sampled: bool,
     /// Whether `scratch` was last loaded from this decision's sample (then played an option).
     scratch_of_sample: bool,
+    /// Whether this decision's sample is a plain copy of the game: nothing its options played in
+    /// copies lead to reads what the player may not see (see `plain_copies`).
+    unsampled: bool,
     /// A copy of the game with its chips as they lie now, where placements' quiet checks are asked.
     probe: Scratch,
     /// Whether `probe` has this decision's chips.
@@ -135,6 +138,9 @@ struct Rules {
     by_square: bool,
     /// The forced check reads only chips in players' areas (`Interp::forced_reads_only_hands`).
     forced_hands: bool,
+    /// Once the turn's tile is placed, the rules read nothing a sample deals afresh but the faces
+    /// of chips in players' hands (`Interp::faces_read_only_in_hands`).
+    faces_in_hands: bool,
 }
 
 /// The value of a final position for `me`: the lead over the best other player, and the followers
@@ -159,6 +165,7 @@ impl Greedy {
                 chips_blind: false,
                 by_square: false,
                 forced_hands: false,
+                faces_in_hands: false,
             }),
             ..Greedy::default()
         }
@@ -175,11 +182,15 @@ impl Greedy {
         }
     }
 
-    /// This decision's sample (dealt from `world` the first time it is asked for).
+    /// This decision's sample (dealt from `world` the first time it is asked for; a plain copy of
+    /// the game where `unsampled`).
     fn sample(&mut self, view: &View, world: &Rng) -> &mut Game<Interp> {
         if !self.sampled {
             self.sampled = true;
             self.scratch_of_sample = false;
+            if self.unsampled {
+                return self.sample.load(view.game);
+            }
             return view.sample(&mut self.sample, &mut world.clone());
         }
         self.sample.game_mut().expect("a sample")
@@ -302,6 +313,24 @@ impl Greedy {
             }
             opt => Ok(quiet::option_runs_no_rule(game, opt)),
         }
+    }
+
+    /// Whether the options of the decision to be played in copies may be played in plain copies
+    /// of the game instead of a sample: the turn's tile is placed and none of them draws or places
+    /// one (each passes, places a follower or is an action), the rules read nothing a sample deals
+    /// afresh from then on but the faces of chips in players' hands (`Rules::faces_in_hands`), and
+    /// the deciding player sees every chip in a player's hand (`quiet::hands_face_up_but`).
+    fn plain_copies(&self, view: &View, rules: Rules) -> bool {
+        let game = view.game;
+        rules.faces_in_hands
+            && game.st.placed_now != NONE
+            && self.copied.iter().all(|&i| {
+                matches!(
+                    game.options[i],
+                    Opt::Pass | Opt::Follower { .. } | Opt::Action(_)
+                )
+            })
+            && quiet::hands_face_up_but(game, view.me())
     }
 
     /// Whether every option of the decision to be played in a copy only moves chips (an action of
@@ -440,9 +469,11 @@ impl Greedy {
             chips_blind: game.hooks.chips_read_only_to_move_chips(&AFTER_PLACEMENT),
             by_square: quiet::placed_rules_by_square(game),
             forced_hands: game.hooks.forced_reads_only_hands(),
+            faces_in_hands: game.hooks.faces_read_only_in_hands(&AFTER_PLACEMENT),
         });
         self.sampled = false;
         self.scratch_of_sample = false;
+        self.unsampled = false;
         self.probed = false;
         self.placements.clear();
         self.returns_quiet = None;
@@ -482,6 +513,7 @@ impl Greedy {
             }
             self.values.push(v.unwrap_or(f64::NEG_INFINITY));
         }
+        self.unsampled = !self.sampled && self.plain_copies(view, rules);
         if self.copied.len() > 1 && rules.chips_unread && self.copied_move_chips_only(game) {
             // Each only moves chips once the tile is placed, and nothing read after reads chips:
             // all are worth what one of them is (played in the sample itself).
@@ -690,6 +722,69 @@ mod tests {
         assert!(
             variants >= 2 && decisions > 10 && shared > 30,
             "{variants} variants, {decisions} decisions, {shared} options shared"
+        );
+    }
+
+    /// Rules that read a face hidden from the player after the turn's tile is placed: an action
+    /// after the turn scores the face-down chips on the squares next to the tile placed.
+    fn peek() -> crate::variant::Variant {
+        let text = "import \"scatter\"\n\
+             variant \"peek\" {\n  title = \"Peek\"\n  doc = \"hidden faces\"\n  map = \"france\"\n  \
+             tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  start_squares = 2\n}\n\
+             action peek phase after limit per turn 1 {\n  \
+             score(player, sum(s in neighbours(turn_tile().square): sum(c in chips(at(s)): c.value)))\n}\n";
+        let source = crate::diag::Source::new("peek.rules", text);
+        let no_sets =
+            |_: usize, e: String| crate::variant::InputError::new(crate::diag::Code::BadSet, e);
+        crate::variant::variant_from_source(&source, "peek.rules", &[], &no_sets)
+            .unwrap_or_else(|e| panic!("peek rules: {}", e.text))
+    }
+
+    /// Options played in plain copies of the game rather than a sample (`plain_copies`) must be
+    /// worth what a greedy playing each option in a fresh sample of its own gives. Whole games of
+    /// every bundled variant (two and three players), checked at each decision where plain copies
+    /// were played (every option of it compared); and of [`peek`], whose rules read a hidden face
+    /// after the placement, so that plain copies taken there would show.
+    #[test]
+    fn options_played_in_plain_copies_are_worth_what_each_played_in_a_sample_is_worth() {
+        let (mut decisions, mut variants) = (0, 0);
+        let mut all: Vec<(String, crate::variant::Variant)> = bundled_variants()
+            .map(|(name, _)| {
+                let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+                (name.to_string(), v)
+            })
+            .collect();
+        all.push(("peek".into(), peek()));
+        for (name, v) in &all {
+            for (players, seed) in [(2, 7), (3, 11)] {
+                let names: Vec<String> = ["ann", "bob", "cyd"][..players]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+                let sees = game.hooks.faces_read_only_in_hands(&AFTER_PLACEMENT);
+                assert!(name != "peek" || !sees, "peek reads a hidden face");
+                variants += usize::from(sees && players == 2);
+                let mut rng = Rng::new(seed).fork();
+                let mut player = Greedy::default();
+                while game.advance().unwrap() {
+                    let view = View::of(&game);
+                    let mut g = Greedy::default();
+                    g.values(&view).unwrap();
+                    if g.unsampled && !g.copied.is_empty() {
+                        let mut each = Greedy::copying();
+                        assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
+                        decisions += 1;
+                    }
+                    let i = player.choose(&view, &mut rng).unwrap();
+                    game.choose(i).unwrap();
+                }
+            }
+        }
+        eprintln!("{variants} variants, {decisions} decisions");
+        assert!(
+            variants >= 3 && decisions > 100,
+            "{variants} variants, {decisions} decisions"
         );
     }
 }

@@ -35,30 +35,42 @@ const BLIND_EFFECTS: [Builtin; 4] = [
     Builtin::Recall,
 ];
 
-/// The tainted slots of one body.
-struct Taint(Vec<bool>);
+/// Whether `e` reads where chips lie or which way up: the source of this module's taint.
+fn reads_chips(e: &Expr) -> bool {
+    expr_reads(e).has(Reads::CHIPS)
+}
+
+/// The tainted slots of one body, and what taints an expression by itself (`source`: for this
+/// module, [`reads_chips`]).
+pub(super) struct Taint {
+    slots: Vec<bool>,
+    source: fn(&Expr) -> bool,
+}
 
 impl Taint {
-    fn new(locals: u16) -> Taint {
-        Taint(vec![false; usize::from(locals)])
+    pub(super) fn new(locals: u16, source: fn(&Expr) -> bool) -> Taint {
+        Taint {
+            slots: vec![false; usize::from(locals)],
+            source,
+        }
     }
 
     fn has(&self, s: u16) -> bool {
-        self.0.get(usize::from(s)).copied().unwrap_or(false)
+        self.slots.get(usize::from(s)).copied().unwrap_or(false)
     }
 
     /// Marks `s` tainted; whether it was not yet.
     fn add(&mut self, s: u16) -> bool {
         let s = usize::from(s);
-        if self.0.len() <= s {
-            self.0.resize(s + 1, false);
+        if self.slots.len() <= s {
+            self.slots.resize(s + 1, false);
         }
-        !std::mem::replace(&mut self.0[s], true)
+        !std::mem::replace(&mut self.slots[s], true)
     }
 
-    /// Whether `e` may depend on the chips.
-    fn tainted(&self, e: &Expr) -> bool {
-        expr_reads(e).has(Reads::CHIPS) || self.names_tainted(e)
+    /// Whether `e` may be tainted: it is a source, or names a tainted local.
+    pub(super) fn tainted(&self, e: &Expr) -> bool {
+        (self.source)(e) || self.names_tainted(e)
     }
 
     fn names_tainted(&self, e: &Expr) -> bool {
@@ -93,7 +105,7 @@ impl Taint {
     }
 
     /// Taints the element slot of every aggregate in `e` over a tainted list; whether any changed.
-    fn grow_expr(&mut self, e: &Expr) -> bool {
+    pub(super) fn grow_expr(&mut self, e: &Expr) -> bool {
         match e {
             Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
             Expr::List(items) => items.iter().fold(false, |c, x| self.grow_expr(x) | c),
@@ -126,7 +138,7 @@ impl Taint {
     }
 
     /// Taints what `stmts` bind from tainted values; whether any slot changed.
-    fn grow(&mut self, stmts: &[Stmt]) -> bool {
+    pub(super) fn grow(&mut self, stmts: &[Stmt]) -> bool {
         let mut changed = false;
         for s in stmts {
             changed |= match s {
@@ -157,7 +169,7 @@ impl Taint {
     }
 
     /// Taints an action's choices listed from tainted values; whether any slot changed.
-    fn grow_choices(&mut self, a: &Action) -> bool {
+    pub(super) fn grow_choices(&mut self, a: &Action) -> bool {
         let mut changed = false;
         for ch in &a.choices {
             changed |= self.grow_expr(&ch.from);
@@ -229,7 +241,7 @@ fn rule_blind(r: &Rule) -> bool {
     if r.trigger == Trigger::Gained {
         return false;
     }
-    let mut t = Taint::new(r.body.locals);
+    let mut t = Taint::new(r.body.locals, reads_chips);
     if let Some(w) = &r.when {
         t.grow_expr(w);
     }
@@ -244,7 +256,7 @@ fn free_choices(a: &Action) -> Option<u64> {
     if a.choices.len() > 64 {
         return None;
     }
-    let mut t = Taint::new(a.body.locals);
+    let mut t = Taint::new(a.body.locals, reads_chips);
     loop {
         let c = t.grow_choices(a);
         if !(t.grow(&a.body.stmts) | c) {

@@ -18,6 +18,7 @@ mod eval;
 mod exec;
 mod fields;
 mod fire;
+mod hidden;
 mod lower;
 mod memo;
 #[cfg(any(test, feature = "oracle"))]

@@ -1,0 +1,249 @@
+//! Where the rules read what a player may not see, for agents that play an option in a copy of the
+//! game (`greedy`): a copy in which what the deciding player cannot see is dealt afresh (a sample)
+//! plays as the game itself when the rules read none of it.
+//!
+//! What a sample deals afresh: the order of the tiles to draw and of the tiles under each tile
+//! stack's top, the faces (colour and value) of the chips the player cannot see, the supply's
+//! order, and the rules' own randomness. The rules read none of it when they read the faces of
+//! chips taken from players' hands alone (`chips(hand(…))`; a chip is *from elsewhere* when it may
+//! come from any other place, a square's chips, or a local bound from such a chip, which is this
+//! module's taint, see `blind::Taint`), move no chip from elsewhere into a hand (it would come with
+//! the face a sample dealt it), never list the supply's chips (their order), and run no effect
+//! that draws, shuffles, scatters, deals or takes a tile ([`SEEN_EFFECTS`] are the others), nor
+//! ask anything. Then, while every chip in a player's hand lies face up or in the deciding
+//! player's own hand, and no tile is drawn, a sample and the game play alike.
+
+use super::blind::Taint;
+use super::Interp;
+use crate::builtins::{Builtin, Field};
+use crate::game::Trigger;
+use crate::ir::{Action, ChoiceKind, Expr, Place, Program, Rule, Stmt, Value};
+
+/// The effects that read nothing a sample deals afresh (their arguments aside).
+const SEEN_EFFECTS: [Builtin; 9] = [
+    Builtin::Score,
+    Builtin::Move,
+    Builtin::Strength,
+    Builtin::Send,
+    Builtin::Recall,
+    Builtin::ExtraTurn,
+    Builtin::ExtraTurnFor,
+    Builtin::TurnUp,
+    Builtin::Log,
+];
+
+/// Whether place expression `e` is a player's hand.
+fn a_hand(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Call(Builtin::Hand, _) | Expr::Const(Value::Place(Place::Hand(_)))
+    )
+}
+
+/// Whether place expression `e` is surely no player's hand.
+fn off_hands(e: &Expr) -> bool {
+    match e {
+        Expr::Const(Value::Place(p)) => !matches!(p, Place::Hand(_)),
+        Expr::Call(b, _) => matches!(
+            b,
+            Builtin::At
+                | Builtin::Slots
+                | Builtin::Under
+                | Builtin::HoldingPlace
+                | Builtin::HoldingOf
+        ),
+        _ => false,
+    }
+}
+
+/// Whether place expression `e` may be the supply.
+fn may_be_supply(e: &Expr) -> bool {
+    match e {
+        Expr::Const(Value::Place(p)) => *p == Place::Supply,
+        _ => !(a_hand(e) || off_hands(e)),
+    }
+}
+
+/// Whether `e` lists chips from elsewhere than a player's hand (anywhere inside it): the source
+/// of this module's taint.
+fn chips_from_elsewhere(e: &Expr) -> bool {
+    let any = |xs: &[&Expr]| xs.iter().any(|x| chips_from_elsewhere(x));
+    match e {
+        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
+        Expr::List(items) => items.iter().any(chips_from_elsewhere),
+        Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => any(&[a, b]),
+        Expr::Field(x, f) => *f == Field::SquareChips || chips_from_elsewhere(x),
+        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => {
+            chips_from_elsewhere(x)
+        }
+        Expr::Call(Builtin::Chips, args) => !matches!(args.as_slice(), [p] if a_hand(p)),
+        Expr::Call(_, args) => args.iter().any(chips_from_elsewhere),
+        Expr::Aggregate {
+            list, filter, map, ..
+        } => {
+            chips_from_elsewhere(list)
+                || filter
+                    .iter()
+                    .chain(map.iter())
+                    .any(|x| chips_from_elsewhere(x))
+        }
+    }
+}
+
+/// Whether evaluating `e` may read what a sample deals afresh: a face of a chip from elsewhere,
+/// or the supply's chips.
+fn expr_hidden(t: &Taint, e: &Expr) -> bool {
+    let any = |xs: &[&Expr]| xs.iter().any(|x| expr_hidden(t, x));
+    match e {
+        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
+        Expr::List(items) => items.iter().any(|x| expr_hidden(t, x)),
+        Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => any(&[a, b]),
+        Expr::Field(x, f) => {
+            (matches!(f, Field::ChipValue | Field::ChipColour) && t.tainted(x)) || expr_hidden(t, x)
+        }
+        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => expr_hidden(t, x),
+        Expr::Call(b, args) => {
+            (*b == Builtin::Chips && args.first().is_none_or(may_be_supply))
+                || args.iter().any(|x| expr_hidden(t, x))
+        }
+        Expr::Aggregate {
+            list, filter, map, ..
+        } => expr_hidden(t, list) || filter.iter().chain(map.iter()).any(|x| expr_hidden(t, x)),
+    }
+}
+
+/// Whether running `stmts` may read what a sample deals afresh (see the module comment).
+fn stmts_hidden(t: &Taint, stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Let(_, e) => expr_hidden(t, e),
+        Stmt::If(arms, other) => {
+            arms.iter()
+                .any(|(c, b)| expr_hidden(t, c) || stmts_hidden(t, b))
+                || other.as_deref().is_some_and(|b| stmts_hidden(t, b))
+        }
+        Stmt::For(_, e, b) => expr_hidden(t, e) || stmts_hidden(t, b),
+        Stmt::Effect(b, args, _) => {
+            let into_hand = *b == Builtin::Move
+                && matches!(args.as_slice(), [chips, to, ..] if t.tainted(chips) && !off_hands(to));
+            !SEEN_EFFECTS.contains(b) || into_hand || args.iter().any(|x| expr_hidden(t, x))
+        }
+        Stmt::Ask { .. } => true,
+    })
+}
+
+/// Whether rule `r` reads nothing a sample deals afresh.
+fn rule_sees(r: &Rule) -> bool {
+    let mut t = Taint::new(r.body.locals, chips_from_elsewhere);
+    if let Some(w) = &r.when {
+        t.grow_expr(w);
+    }
+    while t.grow(&r.body.stmts) {}
+    !(r.when.as_ref().is_some_and(|w| expr_hidden(&t, w)) || stmts_hidden(&t, &r.body.stmts))
+}
+
+/// Whether action `a` (its condition, its choices and its body) reads nothing a sample deals
+/// afresh.
+fn action_sees(a: &Action) -> bool {
+    let mut t = Taint::new(a.body.locals, chips_from_elsewhere);
+    loop {
+        let c = t.grow_choices(a);
+        if !(t.grow(&a.body.stmts) | c) {
+            break;
+        }
+    }
+    let choices = a.choices.iter().any(|ch| {
+        expr_hidden(&t, &ch.from)
+            || ch.filter.as_ref().is_some_and(|f| expr_hidden(&t, f))
+            || matches!(&ch.kind, ChoiceKind::Chips { size: Some(s) } if expr_hidden(&t, s))
+    });
+    !(a.when.as_ref().is_some_and(|w| expr_hidden(&t, w))
+        || choices
+        || stmts_hidden(&t, &a.body.stmts))
+}
+
+/// See [`Interp::faces_read_only_in_hands`].
+pub(super) fn program_sees_but(prog: &Program, exempt: &[Trigger]) -> bool {
+    Trigger::ALL
+        .iter()
+        .filter(|t| !exempt.contains(t))
+        .all(|&t| {
+            prog.rules_for(t)
+                .iter()
+                .all(|&r| rule_sees(&prog.rules[r as usize]))
+        })
+        && prog.actions.iter().all(action_sees)
+}
+
+impl Interp {
+    /// Whether every rule on a trigger outside `exempt` and every action (its condition, choices
+    /// and body) read nothing a sample of the game deals afresh but the faces of chips in
+    /// players' hands (see the module comment). Then, once nothing fires the exempt triggers any
+    /// more and no tile is drawn, a copy of the game plays as a sample of it whose every chip in a
+    /// player's hand was seen by the player the sample was dealt for.
+    pub fn faces_read_only_in_hands(&self, exempt: &[Trigger]) -> bool {
+        program_sees_but(&self.prog, exempt)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the rules `rules` read nothing hidden but the faces of chips in hands, once tiles
+    /// are placed.
+    fn sees(rules: &str) -> bool {
+        let prog = crate::interp::probe::variant("red 1 x 4, red 2 x 4", rules).program;
+        program_sees_but(&prog, &[Trigger::Placed])
+    }
+
+    const UPGRADE: &str = "action up phase follower\n\
+        when sum(c in chips(hand(player)): c.value) >= 4\n\
+        choose pay: chips from chips(hand(player)) size 1..4 where sum(c in pay: c.value) == 4\n\
+        choose target: followers(player) where target.strength == 1\n\
+        choose keep: chips from pay size 1..1 {\n\
+          move(keep, under(target), up)\n\
+          move([c in pay where not contains(keep, c)], box, up)\n\
+          strength(target, 2)\n}\n";
+
+    #[test]
+    fn faces_of_chips_in_hands_are_seen_and_others_are_not() {
+        assert!(sees(UPGRADE));
+        assert!(sees(&format!(
+            "{UPGRADE}rule down on returned when follower.strength != 1 {{\n\
+             move(chips(under(follower)), box, up)\nstrength(follower, 1)\n}}"
+        )));
+        // A set paid from the hand, followers recalled; an exempt trigger's rule reads faces.
+        assert!(sees(
+            "forced pay when distinct(c in chips(hand(player)): c.colour) == 2\n\
+             choose set: chips from chips(hand(player)) size 2..2 \
+             where distinct(c in set: c.colour) == 2 {\n\
+             move(set, box, up)\nrecall(followers(player))\n}\n\
+             rule take on placed { for c in chips(at(square)) { score(player, c.value) } }"
+        ));
+        // Faces of chips elsewhere, directly, through a local, a choice or an aggregate.
+        for rules in [
+            "rule r on returned { score(player, sum(c in chips(under(follower)): c.value)) }",
+            "rule r on returned { for c in chips(box) { score(player, c.value) } }",
+            "rule r on returned { let l = chips(aside)\nscore(player, first(l).value) }",
+            "rule r on returned when count(c in chips(under(follower)) where c.value == 2) > 0 \
+             { score(player, 1) }",
+            "action a phase after choose c: chips(box) where c.value == 2 { move(c, aside, up) }",
+        ] {
+            assert!(!sees(rules), "{rules}");
+        }
+        // A chip from elsewhere moved into a hand, the supply listed, randomness, a question.
+        for rules in [
+            "rule r on returned { move(chips(under(follower)), hand(player), up) }",
+            "rule r on returned when len(chips(supply)) > 0 { score(player, 1) }",
+            "rule r on returned { draw(1, supply, hand(player), down) }",
+            "rule r on returned { shuffle(box) }",
+        ] {
+            assert!(!sees(rules), "{rules}");
+        }
+        // Moving chips from elsewhere anywhere but a hand, and counting them, read no face.
+        assert!(sees(
+            "rule r on returned when len(chips(under(follower))) > 0 {\n\
+             move(chips(under(follower)), box, up)\nscore(player, 1)\n}"
+        ));
+    }
+}
