@@ -12,9 +12,10 @@
 //! in a sample of the game (a copy in which what the player may not see, such as a face-down chip's
 //! value, is dealt afresh: `View::sample`), the same sample for every option of a decision; the
 //! quiet checks read that sample too. An option played in a copy that places no tile and leaves
-//! the followers as they were (an action that moved chips and scored) is valued from the decision's
-//! own position read from the board, with the scores the copy reached, instead of reading the
-//! copy's board again. Both ways give the same value (a test plays whole games of every bundled
+//! the followers on the board as they were (an action that moved chips and scored, or sent a
+//! follower from the supply off the board) is valued from the decision's own position read from
+//! the board, with the scores and spare followers the copy reached, instead of reading the copy's
+//! board again. Both ways give the same value (a test plays whole games of every bundled
 //! variant both ways).
 //!
 //! Where, once the turn's tile is placed, nothing the value reads depends on where chips lie
@@ -45,6 +46,7 @@ use crate::features::NONE;
 use crate::game::{Game, GameError, Hooks as _, Opt, Trigger};
 use crate::lang::interp::Interp;
 use crate::rng::Rng;
+use crate::state::{Follower, FollowerAt};
 
 /// What a follower kept in the supply is worth, in points, at the start of the game (falling to 0
 /// as the tiles run out).
@@ -107,6 +109,10 @@ pub struct Greedy {
     /// Takes the quiet choice, unvalued, at a decision that offers neither a tile nor a follower
     /// ([`Greedy::rollout`]).
     quiet_actions: bool,
+    /// Options played in a copy that ended with the followers other than in the game, whose
+    /// position was then looked at for being the decision's own (for the tests).
+    #[cfg(test)]
+    followers_moved: usize,
 }
 
 /// What the rules of the game allow, found at the first decision (see `quiet`).
@@ -263,10 +269,15 @@ impl Greedy {
         let end_read = self.rules.is_some_and(|r| r.end_read);
         if turn_over && end_read && self.forced.no_forced(g)? {
             let game = view.game;
-            // No tile placed and the followers as they were (an action that moved chips and
-            // scored): the position is the decision's own, with the scores of the copy.
+            // No tile placed and the followers on the board as they were (an action that moved
+            // chips and scored, or sent a follower from the supply off the board): the position
+            // is the decision's own, with the scores and spare followers of the copy.
+            #[cfg(test)]
+            {
+                self.followers_moved += usize::from(g.st.followers != game.st.followers);
+            }
             if g.st.board.placed.len() == game.st.board.placed.len()
-                && g.st.followers == game.st.followers
+                && board_followers_alike(&g.st.followers, &game.st.followers)
             {
                 if !self.preview_ready {
                     self.preview.load(game, me, &mut self.points)?;
@@ -429,6 +440,17 @@ fn world(view: &View) -> Rng {
         ^ ((view.options().len() as u64) << 16)
         ^ view.tiles_left() as u64;
     Rng::new(seen)
+}
+
+/// Whether the followers `a` and `b` (of one game) stand on the board alike: each follower on the
+/// board in either stands in both, on the same node, with the same strength. (Followers off the
+/// board, in a supply or a holding, may differ.)
+fn board_followers_alike(a: &[Follower], b: &[Follower]) -> bool {
+    let on_board = |f: &Follower| matches!(f.at, FollowerAt::Board(_));
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x == y || !(on_board(x) || on_board(y)))
 }
 
 /// The lead of `me` over the best other player in an outcome of a game of `seats` players.
@@ -723,6 +745,42 @@ mod tests {
             variants >= 2 && decisions > 10 && shared > 30,
             "{variants} variants, {decisions} decisions, {shared} options shared"
         );
+    }
+
+    /// Options played in a copy that moved followers but placed no tile (a follower sent from the
+    /// supply off the board, a follower upgraded on it), valued as the decision's own position
+    /// where the followers on the board stand as they did (`board_followers_alike`), must be
+    /// worth what a greedy playing each option in a fresh sample of its own gives. Whole games of
+    /// every bundled variant (two and three players), checked at each decision where such an
+    /// option was played in a copy (every option of it compared).
+    #[test]
+    fn options_moving_followers_but_no_tile_are_worth_what_each_played_in_a_copy_is_worth() {
+        let mut decisions = 0;
+        for (name, _) in bundled_variants() {
+            let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            for (players, seed) in [(2, 7), (3, 11)] {
+                let names: Vec<String> = ["ann", "bob", "cyd"][..players]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+                let mut rng = Rng::new(seed).fork();
+                let mut player = Greedy::default();
+                while game.advance().unwrap() {
+                    let view = View::of(&game);
+                    let mut g = Greedy::default();
+                    g.values(&view).unwrap();
+                    if g.followers_moved > 0 {
+                        let mut each = Greedy::copying();
+                        assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
+                        decisions += 1;
+                    }
+                    let i = player.choose(&view, &mut rng).unwrap();
+                    game.choose(i).unwrap();
+                }
+            }
+        }
+        assert!(decisions > 50, "{decisions} decisions");
     }
 
     /// Rules that read a face hidden from the player after the turn's tile is placed: an action
