@@ -29,7 +29,10 @@
 //! sides, a placement played in a copy (one collecting a chip, say) teaches the points its rules
 //! gave on that square (the copy's scores minus the board preview's): every other rotation on the
 //! square is the preview's outcome plus those points (where the preview could read the placement
-//! were it quiet: no follower returns where a `returned` rule could run for it).
+//! were it quiet: no follower returns where a `returned` rule could run for it). So too where the
+//! forced actions' conditions read only the chips in hands and nothing but the scoring and
+//! `returned` rules runs after the placement (`quiet::placed_rules_by_square_unforced`), from a
+//! copy in which no forced action applied.
 //!
 //! Where, once the turn's tile is placed, the rules read chips only to move chips
 //! (`Interp::chips_read_only_to_move_chips`: a taint analysis of chip facts through the rules),
@@ -85,6 +88,11 @@ pub struct Greedy {
     /// The scores and spare followers the last option played in a copy was valued by (`None`
     /// with more than 8 players).
     copy_out: Option<(Points, u32)>,
+    /// Whether `value_in_copy` looks for forced actions applying in the copy (see `unforced`).
+    watch_forced: bool,
+    /// Whether, in the last copy `value_in_copy` played while `watch_forced`, no forced action
+    /// applied to the player after the option, nor to the next player once the turn was over.
+    unforced: bool,
     /// Per square of this decision where a placement was played in a copy, the points its rules
     /// gave (the copy's scores minus the preview's): see `values`.
     square_points: Vec<(u32, Points)>,
@@ -142,6 +150,9 @@ struct Rules {
     /// A placement's rules give the same points at every rotation on one square
     /// (`quiet::placed_rules_by_square`).
     by_square: bool,
+    /// The same where no forced action applied in the copy the points were learnt from
+    /// (`quiet::placed_rules_by_square_unforced`).
+    by_square_unforced: bool,
     /// The forced check reads only chips in players' areas (`Interp::forced_reads_only_hands`).
     forced_hands: bool,
     /// Once the turn's tile is placed, the rules read nothing a sample deals afresh but the faces
@@ -170,6 +181,7 @@ impl Greedy {
                 chips_unread: false,
                 chips_blind: false,
                 by_square: false,
+                by_square_unforced: false,
                 forced_hands: false,
                 faces_in_hands: false,
             }),
@@ -241,6 +253,8 @@ impl Greedy {
             }
         };
         g.choose(i)?;
+        self.unforced = false;
+        let unforced_now = self.watch_forced && self.forced.no_forced(g)?;
         // The rest of the turn takes the quiet choice: the phases' actions are passed without
         // the rules listing them.
         g.pass_actions();
@@ -268,6 +282,7 @@ impl Greedy {
         // board (what `Preview::load` reads for passing) instead of played.
         let end_read = self.rules.is_some_and(|r| r.end_read);
         if turn_over && end_read && self.forced.no_forced(g)? {
+            self.unforced = unforced_now;
             let game = view.game;
             // No tile placed and the followers on the board as they were (an action that moved
             // chips and scored, or sent a follower from the supply off the board): the position
@@ -490,6 +505,7 @@ impl Greedy {
             chips_unread: quiet::chips_unread_after_placement(game),
             chips_blind: game.hooks.chips_read_only_to_move_chips(&AFTER_PLACEMENT),
             by_square: quiet::placed_rules_by_square(game),
+            by_square_unforced: quiet::placed_rules_by_square_unforced(game),
             forced_hands: game.hooks.forced_reads_only_hands(),
             faces_in_hands: game.hooks.faces_read_only_in_hands(&AFTER_PLACEMENT),
         });
@@ -551,7 +567,7 @@ impl Greedy {
         // A placement whose rules give what its square settles (chips collected, say) is the
         // preview's outcome plus those rules' points, the same at every rotation on the square:
         // learnt from the first one played in a copy.
-        let by_square = rules.by_square
+        let by_square = (rules.by_square || rules.by_square_unforced)
             && self.preview_ready
             && game.st.placed_now == NONE
             && !game.st.extra_turn_pending
@@ -595,8 +611,14 @@ impl Greedy {
                 self.values[i] = worth(lead(&o, seats, me), left, o.spare);
                 continue;
             }
+            self.watch_forced = !rules.by_square;
             self.values[i] = self.value_in_copy(view, i, left, &world, last)?;
-            if let Some((scores, _)) = self.copy_out.filter(|&(_, spare)| spare == o.spare) {
+            self.watch_forced = false;
+            let learnt = rules.by_square || self.unforced;
+            if let Some((scores, _)) = self
+                .copy_out
+                .filter(|&(_, spare)| learnt && spare == o.spare)
+            {
                 let mut points: Points = [0; 8];
                 for (p, (s, r)) in points
                     .iter_mut()
@@ -658,13 +680,16 @@ mod tests {
     /// chips lie after the placement and where the rules read it only to move chips.
     #[test]
     fn options_valued_without_a_copy_of_their_own_are_worth_what_each_played_in_a_copy_is_worth() {
-        let (mut moves, mut squares, mut blind_squares) = (0, 0, 0);
+        let (mut moves, mut squares, mut blind_squares, mut unforced_squares) = (0, 0, 0, 0);
         for (name, _) in bundled_variants() {
             let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
             let names = ["ann".to_string(), "bob".to_string()];
             let mut game = v.new_game(v.config.clone(), &names, 7, false).unwrap();
             let unread = quiet::chips_unread_after_placement(&game);
-            if !unread && !quiet::placed_rules_by_square(&game) {
+            if !unread
+                && !quiet::placed_rules_by_square(&game)
+                && !quiet::placed_rules_by_square_unforced(&game)
+            {
                 continue;
             }
             let mut rng = Rng::new(7).fork();
@@ -679,7 +704,7 @@ mod tests {
                     .iter()
                     .filter(|&&i| matches!(game.options[i], Opt::Place { .. }))
                     .count();
-                let by_square = g.rules.is_some_and(|r| r.by_square)
+                let by_square = g.rules.is_some_and(|r| r.by_square || r.by_square_unforced)
                     && !g.square_points.is_empty()
                     && placements > g.square_points.len();
                 if moved || by_square {
@@ -687,7 +712,9 @@ mod tests {
                     assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
                     moves += usize::from(moved);
                     squares += usize::from(by_square);
-                    blind_squares += usize::from(by_square && !unread);
+                    let proved = g.rules.is_some_and(|r| r.by_square);
+                    blind_squares += usize::from(by_square && !unread && proved);
+                    unforced_squares += usize::from(by_square && !proved);
                 }
                 let i = player.choose(&view, &mut rng).unwrap();
                 game.choose(i).unwrap();
@@ -695,8 +722,8 @@ mod tests {
         }
         // Both ways were taken at some decisions.
         assert!(
-            moves > 5 && squares > 5 && blind_squares > 5,
-            "{moves}, {squares} and {blind_squares} decisions checked"
+            moves > 5 && squares > 5 && blind_squares > 5 && unforced_squares > 5,
+            "{moves}, {squares}, {blind_squares} and {unforced_squares} decisions checked"
         );
     }
 
@@ -745,6 +772,57 @@ mod tests {
             variants >= 2 && decisions > 10 && shared > 30,
             "{variants} variants, {decisions} decisions, {shared} options shared"
         );
+    }
+
+    /// France's map with the chips scattered and collected, and a forced action that pays every
+    /// chip in hand for points that depend on how the turn's tile is turned (whether it continues
+    /// a road or city to a border exit).
+    fn tithe() -> crate::variant::Variant {
+        let text = "import \"scatter\"\n\
+             variant \"tithe\" {\n  title = \"Tithe\"\n  doc = \"forced after a chip\"\n  \
+             map = \"france\"\n  tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  \
+             start_squares = 2\n}\n\
+             forced tithe when len(chips(hand(player))) > 0 {\n  \
+             if connects_abroad(turn_tile()) { score(player, 5) }\n  \
+             move(chips(hand(player)), box, up)\n}\n";
+        let source = crate::diag::Source::new("tithe.rules", text);
+        let no_sets =
+            |_: usize, e: String| crate::variant::InputError::new(crate::diag::Code::BadSet, e);
+        crate::variant::variant_from_source(&source, "tithe.rules", &[], &no_sets)
+            .unwrap_or_else(|e| panic!("tithe rules: {}", e.text))
+    }
+
+    /// Points by square learnt only from a copy in which no forced action applied
+    /// (`Rules::by_square_unforced`): in [`tithe`], a forced action after each chip collected
+    /// scores by how the tile is turned. Whole games, checked at each decision where points were learnt on a square (every
+    /// option compared with a greedy playing each option in its own copy).
+    #[test]
+    fn placement_points_are_learnt_only_where_no_forced_action_applied() {
+        let v = tithe();
+        let mut decisions = 0;
+        for seed in 1..=40 {
+            let names = ["ann".to_string(), "bob".to_string(), "cyd".to_string()];
+            let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+            assert!(
+                quiet::placed_rules_by_square_unforced(&game)
+                    && !quiet::placed_rules_by_square(&game)
+            );
+            let mut rng = Rng::new(seed).fork();
+            let mut player = Greedy::default();
+            while game.advance().unwrap() {
+                let view = View::of(&game);
+                let mut g = Greedy::default();
+                g.values(&view).unwrap();
+                if game.st.placed_now == NONE && !g.copied.is_empty() {
+                    let mut each = Greedy::copying();
+                    assert_eq!(g.values, each.values(&view).unwrap(), "seed {seed}");
+                    decisions += 1;
+                }
+                let i = player.choose(&view, &mut rng).unwrap();
+                game.choose(i).unwrap();
+            }
+        }
+        assert!(decisions > 50, "{decisions} decisions");
     }
 
     /// Options played in a copy that moved followers but placed no tile (a follower sent from the

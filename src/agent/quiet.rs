@@ -118,6 +118,31 @@ pub(crate) fn placed_rules_by_square(game: &Game<Interp>) -> bool {
         && h.rules_score_and_move_chips_by_square(Trigger::Placed)
 }
 
+/// Whether a placement is worth, at every rotation on one square, what the board preview reads for
+/// it plus the points its rules gave at one rotation played in a copy where no forced action
+/// applied (after the placement, nor to the next player once the turn is over: `Greedy::values`
+/// looks): no rule listens to a tile's side, every `placed` rule reads and does only what its
+/// square settles (as for [`placed_rules_by_square`]), every forced action's condition reads only
+/// the chips in players' hands (`Interp::forced_reads_only_hands`: they lie alike at every
+/// rotation, so no forced action applies at any), and nothing else runs in the rest of the turn
+/// but the scoring and `returned` rules (no rule on a chip gained, a follower placed, a turn's start
+/// or an answer).
+pub(crate) fn placed_rules_by_square_unforced(game: &Game<Interp>) -> bool {
+    let h = &game.hooks;
+    [
+        Trigger::Adjacent,
+        Trigger::Abroad,
+        Trigger::Gained,
+        Trigger::FollowerPlaced,
+        Trigger::TurnStart,
+        Trigger::Answered,
+    ]
+    .iter()
+    .all(|&t| !h.listens(t))
+        && h.forced_reads_only_hands()
+        && h.rules_score_and_move_chips_by_square(Trigger::Placed)
+}
+
 /// Per action of `game`'s program (by index), whether its body only moves, draws and shuffles chips
 /// (anywhere: on the map or off it) and logs: no score, no follower, no tile, no turn, no question.
 pub(crate) fn chip_actions(game: &Game<Interp>) -> Vec<bool> {
