@@ -7,16 +7,16 @@
 //!
 //! An option that runs no rule but the scoring of features (`quiet`: in every variant whose `scored`
 //! rules score by the feature's facts alone, most placements: those not on or next to a square a
-//! rule is about, completing nothing a `returned` rule would see) is valued from the board without
-//! playing it (`value::Preview`). Any other option (one collecting a chip, an action, …) is played
-//! in a sample of the game (a copy in which what the player may not see, such as a face-down chip's
-//! value, is dealt afresh: `View::sample`), the same sample for every option of a decision; the
-//! quiet checks read that sample too. An option played in a copy that places no tile and leaves
-//! the followers on the board as they were (an action that moved chips and scored, or sent a
-//! follower from the supply off the board) is valued from the decision's own position read from
-//! the board, with the scores and spare followers the copy reached, instead of reading the copy's
-//! board again. Both ways give the same value (a test plays whole games of every bundled
-//! variant both ways).
+//! rule is about, returning no follower a `returned` rule would run for and change what the value
+//! reads) is valued from the board without playing it (`value::Preview`). Any other option (one
+//! collecting a chip, an action, …) is played in a sample of the game (a copy in which what the
+//! player may not see, such as a face-down chip's value, is dealt afresh: `View::sample`), the
+//! same sample for every option of a decision; the quiet checks read that sample too. An option
+//! played in a copy that places no tile and leaves the followers on the board as they were (an
+//! action that moved chips and scored, or sent a follower from the supply off the board) is valued
+//! from the decision's own position read from the board, with the scores and spare followers the
+//! copy reached, instead of reading the copy's board again. Both ways give the same value (a test
+//! plays whole games of every bundled variant both ways).
 //!
 //! Where, once the turn's tile is placed, nothing the value reads depends on where chips lie
 //! (`quiet::chips_unread_after_placement`: scoring by facts, no rule on anything but a tile placed
@@ -117,6 +117,10 @@ pub struct Greedy {
     /// Takes the quiet choice, unvalued, at a decision that offers neither a tile nor a follower
     /// ([`Greedy::rollout`]).
     quiet_actions: bool,
+    /// Options read from the board while a follower returns and a `returned` rule would run for
+    /// it, taken as changing nothing the value reads (`Rules::returned_harmless`; for the tests).
+    #[cfg(test)]
+    harmless_returns: usize,
     /// Options played in a copy that ended with the followers other than in the game, whose
     /// position was then looked at for being the decision's own (for the tests).
     #[cfg(test)]
@@ -137,6 +141,9 @@ struct Rules {
     /// Whether those rules' conditions can be settled when the decision is taken
     /// (`quiet::returned_settled_now`).
     returned_now: bool,
+    /// Whether those rules change nothing a value reads, run or not
+    /// (`quiet::returned_rules_harmless`).
+    returned_harmless: bool,
     /// Every option is played in a fresh sample of its own ([`Greedy::copying`]).
     copying: bool,
     /// The final scoring may be read from the board once a turn is over (see `value_in_copy`).
@@ -176,6 +183,7 @@ impl Greedy {
                 placement: false,
                 returned: false,
                 returned_now: false,
+                returned_harmless: false,
                 copying: true,
                 end_read: false,
                 chips_unread: false,
@@ -411,8 +419,12 @@ impl Greedy {
         }
     }
 
-    /// Whether no `returned` rule would run for a follower returning in this decision.
+    /// Whether no `returned` rule that would change what the value reads would run for a follower
+    /// returning in this decision (none changes it, `Rules::returned_harmless`, or none would run).
     fn returns_quiet(&mut self, game: &Game<Interp>, rules: Rules) -> bool {
+        if rules.returned_harmless {
+            return true;
+        }
         if !rules.returned_now {
             return false;
         }
@@ -436,6 +448,12 @@ impl Greedy {
                 let opt = game.options[i];
                 if let Some(o) = self.preview.outcome(game, opt, me, &mut self.points)? {
                     if !(o.returns && rules.returned) || self.returns_quiet(game, rules) {
+                        #[cfg(test)]
+                        {
+                            self.harmless_returns += usize::from(
+                                o.returns && rules.returned && !quiet::returned_runs_for_none(game),
+                            );
+                        }
                         let v = worth(lead(&o, game.st.players.len(), me), left, o.spare);
                         return Ok(Some(v));
                     }
@@ -500,6 +518,7 @@ impl Greedy {
             placement: quiet::placement_listened(game),
             returned: game.hooks.listens(Trigger::Returned),
             returned_now: quiet::returned_settled_now(game),
+            returned_harmless: quiet::returned_rules_harmless(game),
             copying: false,
             end_read: quiet::end_allows(game),
             chips_unread: quiet::chips_unread_after_placement(game),
@@ -772,6 +791,66 @@ mod tests {
             variants >= 2 && decisions > 10 && shared > 30,
             "{variants} variants, {decisions} decisions, {shared} options shared"
         );
+    }
+
+    /// The chips scattered and collected, and a rule that scores a point for each follower that
+    /// comes back.
+    fn bonus() -> crate::variant::Variant {
+        let text = "import \"scatter\"\n\
+             variant \"bonus\" {\n  title = \"Bonus\"\n  doc = \"a point per return\"\n  \
+             map = \"france\"\n  tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  \
+             start_squares = 2\n}\n\
+             rule bonus on returned { score(player, 1) }\n";
+        let source = crate::diag::Source::new("bonus.rules", text);
+        let no_sets =
+            |_: usize, e: String| crate::variant::InputError::new(crate::diag::Code::BadSet, e);
+        crate::variant::variant_from_source(&source, "bonus.rules", &[], &no_sets)
+            .unwrap_or_else(|e| panic!("bonus rules: {}", e.text))
+    }
+
+    /// Options read from the board though a follower returns and a `returned` rule would run for
+    /// it, where those rules change nothing the value reads (`quiet::returned_rules_harmless`: a
+    /// chip moved, the returning follower's strength set), must be worth what a greedy playing
+    /// each option in a copy of its own gives. Whole games of every bundled variant (two and three
+    /// players), checked at each decision where an option was read so (every option compared);
+    /// and of [`bonus`], whose `returned` rule scores, so that reading there would show.
+    #[test]
+    fn options_read_while_harmless_returned_rules_run_are_worth_what_each_played_in_a_copy_is_worth(
+    ) {
+        let mut decisions = 0;
+        let mut all: Vec<(String, crate::variant::Variant)> = bundled_variants()
+            .map(|(name, _)| {
+                let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+                (name.to_string(), v)
+            })
+            .collect();
+        all.push(("bonus".into(), bonus()));
+        for (name, v) in &all {
+            for (players, seed) in [(2, 7), (3, 11)] {
+                let names: Vec<String> = ["ann", "bob", "cyd"][..players]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+                let harmless = quiet::returned_rules_harmless(&game);
+                assert!(name != "bonus" || !harmless, "bonus scores on a return");
+                let mut rng = Rng::new(seed).fork();
+                let mut player = Greedy::default();
+                while game.advance().unwrap() {
+                    let view = View::of(&game);
+                    let mut g = Greedy::default();
+                    g.values(&view).unwrap();
+                    if g.harmless_returns > 0 {
+                        let mut each = Greedy::copying();
+                        assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
+                        decisions += 1;
+                    }
+                    let i = player.choose(&view, &mut rng).unwrap();
+                    game.choose(i).unwrap();
+                }
+            }
+        }
+        assert!(decisions > 50, "{decisions} decisions");
     }
 
     /// France's map with the chips scattered and collected, and a forced action that pays every

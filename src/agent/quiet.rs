@@ -12,7 +12,8 @@
 //!   square's map facts, asked of a copy of the game whose chips lie as in the game) but rules that
 //!   only move chips off the map ([`chips_only`]: none of what the value reads, when the rules have
 //!   no forced action and nothing listens to a chip gained), a follower no `follower_placed` rule,
-//!   and no follower returns while a `returned` rule could run for it ([`returned_settled_now`]).
+//!   and no follower returns while a `returned` rule could run for it ([`returned_settled_now`])
+//!   and change what the value reads ([`returned_rules_harmless`]).
 //!
 //! The trigger contexts are those `Game::choose` fires a placement's triggers with; a test plays
 //! whole games of every bundled variant both ways, event for event.
@@ -213,6 +214,39 @@ fn reads_returning_follower(e: &Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether every `returned` rule of `game` changes nothing a quiet option's value reads, whether
+/// it runs or not: its body only logs, moves chips and sets the strength of the returning follower
+/// (no longer on a feature: no majority counts it), and the rules have no forced action (whose
+/// condition the chips moved could make hold) and no rule on a chip gained. The value reads
+/// scores, the followers in the supply and the features with followers on the board (by their
+/// facts: no chip, no follower off the board).
+pub(crate) fn returned_rules_harmless(game: &Game<Interp>) -> bool {
+    let h = &game.hooks;
+    let prog = h.program();
+    !has_forced(game)
+        && !h.listens(Trigger::Gained)
+        && prog
+            .rules_for(Trigger::Returned)
+            .iter()
+            .all(|&r| harmless_on_return(&prog.rules[r as usize].body.stmts))
+}
+
+/// Whether `stmts` (a `returned` rule's body) only log, move chips and set the strength of the
+/// returning follower (slot 1).
+fn harmless_on_return(stmts: &[Stmt]) -> bool {
+    stmts.iter().all(|s| match s {
+        Stmt::Let(..) => true,
+        Stmt::If(arms, other) => {
+            arms.iter().all(|(_, b)| harmless_on_return(b))
+                && other.as_deref().is_none_or(harmless_on_return)
+        }
+        Stmt::For(_, _, b) => harmless_on_return(b),
+        Stmt::Effect(Builtin::Log | Builtin::Move, _, _) => true,
+        Stmt::Effect(Builtin::Strength, args, _) => matches!(args.first(), Some(Expr::Local(1))),
+        Stmt::Effect(..) | Stmt::Ask { .. } => false,
+    })
 }
 
 /// Whether no `returned` rule would run for any follower of `game` (on the board or in a
