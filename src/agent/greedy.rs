@@ -338,8 +338,7 @@ impl Greedy {
         match game.options[i] {
             Opt::Place { cell, rot } if rules.placement => {
                 if !self.probed {
-                    self.probed = true;
-                    self.probe.with_chips_of(game);
+                    quiet::load_probe(&mut self.probe, &mut self.probed, game);
                 }
                 let probe = self.probe.game_mut().expect("a probe");
                 self.placements
@@ -537,14 +536,11 @@ impl Greedy {
         let mut read = rules.read && game.st.players.len() <= 8 && !game.is_asked();
         if read && rules.forced {
             read = if rules.forced_hands && quiet::hands_face_up_but(game, me) {
-                // No chip the check reads is hidden: it is asked of the probe (the game's chips
-                // as they lie), and the sample is dealt only if an option is played in a copy.
-                self.probed = true;
-                let probe = self.probe.with_chips_of(game);
-                probe.st.current = game.st.current;
-                probe.st.turn = game.st.turn;
-                probe.st.extra_turn_pending = game.st.extra_turn_pending;
-                quiet::decision_allows(probe, &mut self.forced)?
+                // No chip the check reads is hidden: answers remembered are read from the game,
+                // others asked of the probe (the game's chips as they lie), and the sample is dealt
+                // only if an option is played in a copy.
+                self.forced
+                    .decision_allows_by_hands(game, &mut self.probe, &mut self.probed)?
             } else {
                 // The check only evaluates the forced actions' conditions in the sample (and puts
                 // back the current player): the options are played in copies of that same sample.

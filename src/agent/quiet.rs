@@ -18,6 +18,7 @@
 //! The trigger contexts are those `Game::choose` fires a placement's triggers with; a test plays
 //! whole games of every bundled variant both ways, event for event.
 
+use super::lookahead::Scratch;
 use super::points::scored_by_facts;
 use crate::features::NONE;
 use crate::game::{Ctx, Game, GameError, Hooks as _, Opt, Trigger};
@@ -391,9 +392,20 @@ impl ForcedMemo {
         if !self.on {
             return g.hooks.no_forced_while_chips_stay(&mut g.st);
         }
-        let st = &g.st;
+        if let Some(quiet) = self.recall(&g.st, g.st.current) {
+            return Ok(quiet);
+        }
+        let quiet = g.hooks.no_forced_while_chips_stay(&mut g.st)?;
+        self.remember(quiet);
+        Ok(quiet)
+    }
+
+    /// The answer remembered for `current` as the current player of `st` (which the check is
+    /// asked of then, or `st` with its chips), if any; else `None`, and what it read is kept for
+    /// [`ForcedMemo::remember`]. Only while the memo is on.
+    fn recall(&mut self, st: &crate::state::State, current: u8) -> Option<bool> {
         self.key.clear();
-        self.key.push(u64::from(st.current));
+        self.key.push(u64::from(current));
         for p in 0..st.hands.len() {
             let hand = st.hand(p as u8);
             self.key
@@ -408,10 +420,14 @@ impl ForcedMemo {
                 );
             }
         }
-        if let Some(&(_, quiet)) = self.seen.iter().find(|(k, _)| *k == self.key) {
-            return Ok(quiet);
-        }
-        let quiet = g.hooks.no_forced_while_chips_stay(&mut g.st)?;
+        self.seen
+            .iter()
+            .find(|(k, _)| *k == self.key)
+            .map(|&(_, quiet)| quiet)
+    }
+
+    /// Remembers `quiet` as the answer for what the last [`ForcedMemo::recall`] read.
+    fn remember(&mut self, quiet: bool) {
         if self.seen.len() < FORCED_MEMO {
             self.seen.push((self.key.clone(), quiet));
         } else {
@@ -420,8 +436,69 @@ impl ForcedMemo {
             *q = quiet;
             self.next = (self.next + 1) % FORCED_MEMO;
         }
-        Ok(quiet)
     }
+
+    /// [`decision_allows`] for a decision of `game`, whose forced check reads only hands, none of
+    /// them hidden from the decider (`Interp::forced_reads_only_hands`, [`hands_face_up_but`]):
+    /// answers remembered are read from `game` itself, and a check not remembered is asked of
+    /// `probe` ([`load_probe`]; its current player is put back).
+    pub(crate) fn decision_allows_by_hands(
+        &mut self,
+        game: &Game<Interp>,
+        probe: &mut Scratch,
+        probed: &mut bool,
+    ) -> Result<bool, GameError> {
+        if !self.on {
+            return decision_allows(load_probe(probe, probed, game), self);
+        }
+        let st = &game.st;
+        let now = st.current;
+        let n = st.players.len().max(1) as u8;
+        let next = if st.extra_turn_pending {
+            now
+        } else {
+            (now + 1) % n
+        };
+        for (k, p) in [now, next].into_iter().enumerate() {
+            if k == 1 && p == now {
+                break;
+            }
+            let quiet = match self.recall(st, p) {
+                Some(quiet) => quiet,
+                None => {
+                    let g = load_probe(probe, probed, game);
+                    g.st.current = p;
+                    let quiet = g.hooks.no_forced_while_chips_stay(&mut g.st);
+                    g.st.current = now;
+                    let quiet = quiet?;
+                    self.remember(quiet);
+                    quiet
+                }
+            };
+            if !quiet {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// `probe` with the chips of `game` as they lie, its current player, turn and pending extra turn,
+/// copied the first time in a decision (`probed` says whether it was).
+pub(crate) fn load_probe<'a>(
+    probe: &'a mut Scratch,
+    probed: &mut bool,
+    game: &Game<Interp>,
+) -> &'a mut Game<Interp> {
+    if !*probed {
+        *probed = true;
+        let g = probe.with_chips_of(game);
+        g.st.current = game.st.current;
+        g.st.turn = game.st.turn;
+        g.st.extra_turn_pending = game.st.extra_turn_pending;
+        return g;
+    }
+    probe.game_mut().expect("a probe")
 }
 
 /// Whether every chip in a player's area but `me`'s lies face up (see
@@ -800,6 +877,54 @@ mod tests {
         assert!(
             variants >= 1 && asked > 100,
             "{variants} variants, {asked} checks"
+        );
+    }
+
+    /// A decision's forced check read from the game where remembered (`decision_allows_by_hands`)
+    /// answers as the check asked afresh of a copy of the game: whole games of every bundled
+    /// variant whose forced check reads only hands, at every decision where the decider sees
+    /// every chip in a hand (both answers met).
+    #[test]
+    fn forced_checks_read_from_the_game_answer_as_asked_of_a_copy() {
+        let (mut quiet, mut not, mut variants) = (0, 0, 0);
+        for (name, _) in bundled_variants() {
+            let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            for seed in [5, 6] {
+                let names: Vec<String> = ["ann", "bob", "cyd"][..seed as usize % 2 + 2]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+                if !game.hooks.forced_reads_only_hands() || !has_forced(&game) {
+                    break;
+                }
+                variants += usize::from(seed == 5);
+                let mut memo = ForcedMemo::new(&game);
+                let mut probe = Scratch::default();
+                let mut rng = Rng::new(seed);
+                while game.advance().unwrap() {
+                    if hands_face_up_but(&game, game.decider()) {
+                        let mut probed = false;
+                        let got = memo
+                            .decision_allows_by_hands(&game, &mut probe, &mut probed)
+                            .unwrap();
+                        let mut copy = game.clone();
+                        let want = decision_allows(&mut copy, &mut ForcedMemo::default()).unwrap();
+                        assert_eq!(got, want, "{name}: seed {seed}, turn {}", game.st.turn);
+                        if got {
+                            quiet += 1;
+                        } else {
+                            not += 1;
+                        }
+                    }
+                    let i = rng.below(game.options.len() as u32) as usize;
+                    game.choose(i).unwrap();
+                }
+            }
+        }
+        assert!(
+            variants >= 1 && quiet > 100 && not > 10,
+            "{variants} variants, {quiet} quiet, {not} not"
         );
     }
 
