@@ -235,15 +235,15 @@ pub(crate) fn returned_rules_harmless(game: &Game<Interp>) -> bool {
 }
 
 /// Whether `stmts` (a `returned` rule's body) only log, move chips and set the strength of the
-/// returning follower (slot 1).
+/// returning follower (slot 1, which nothing binds again).
 fn harmless_on_return(stmts: &[Stmt]) -> bool {
     stmts.iter().all(|s| match s {
-        Stmt::Let(..) => true,
+        Stmt::Let(slot, _) => *slot != 1,
         Stmt::If(arms, other) => {
             arms.iter().all(|(_, b)| harmless_on_return(b))
                 && other.as_deref().is_none_or(harmless_on_return)
         }
-        Stmt::For(_, _, b) => harmless_on_return(b),
+        Stmt::For(slot, _, b) => *slot != 1 && harmless_on_return(b),
         Stmt::Effect(Builtin::Log | Builtin::Move, _, _) => true,
         Stmt::Effect(Builtin::Strength, args, _) => matches!(args.first(), Some(Expr::Local(1))),
         Stmt::Effect(..) | Stmt::Ask { .. } => false,
