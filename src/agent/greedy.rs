@@ -337,6 +337,9 @@ impl Greedy {
     fn quiet(&mut self, game: &Game<Interp>, i: usize, rules: Rules) -> Result<bool, GameError> {
         match game.options[i] {
             Opt::Place { cell, rot } if rules.placement => {
+                if let Some(q) = self.placements.remembered(game, cell, &self.chips_only) {
+                    return Ok(q);
+                }
                 if !self.probed {
                     quiet::load_probe(&mut self.probe, &mut self.probed, game);
                 }

@@ -596,8 +596,8 @@ impl Placements {
     /// Works out, at a decision's first placement asked about, per trigger a placement fires
     /// whether a rule not allowed listens to it (see `asked`), and forgets the answers remembered
     /// per square if what they were worked out for changed.
-    fn begin(&mut self, probe: &Game<Interp>, allowed: &[bool]) -> [bool; 3] {
-        let h = &probe.hooks;
+    fn begin(&mut self, game: &Game<Interp>, allowed: &[bool]) -> [bool; 3] {
+        let h = &game.hooks;
         let prog = h.program();
         let asked = PLACEMENT.map(|t| {
             prog.rules_for(t)
@@ -606,7 +606,7 @@ impl Placements {
         });
         self.asked = Some(asked);
         self.placed_only = !(asked[1] || asked[2]);
-        let of = (prog as *const Program as usize, probe.st.board.square.len());
+        let of = (prog as *const Program as usize, game.st.board.square.len());
         if (self.squares_for.0, self.squares_for.1) != of || self.squares_for.2 != allowed {
             self.squares_for = (of.0, of.1, allowed.to_vec());
             self.squares.clear();
@@ -643,6 +643,39 @@ impl Placements {
         let quiet = h.runs_nothing_but(st, Trigger::Placed, &ctx, allowed)?;
         *m |= (1 | u8::from(quiet) << 1) << shift;
         Ok(quiet)
+    }
+
+    /// What [`Placements::runs_no_rule`] answers for a placement of `game`'s tile on `cell`, where
+    /// it is known without asking the rules or reading the probe (`None` otherwise): where only
+    /// `placed` is asked, true when no rule but those allowed listens to it, else the answer
+    /// remembered for the square and whether chips lie on it (read from `game`, whose chips the
+    /// probe holds). `game` and `allowed` must be those of the last call since
+    /// [`Placements::clear`].
+    #[inline]
+    pub(crate) fn remembered(
+        &mut self,
+        game: &Game<Interp>,
+        cell: u32,
+        allowed: &[bool],
+    ) -> Option<bool> {
+        let placed = match self.asked {
+            Some(a) => a[0],
+            None => self.begin(game, allowed)[0],
+        };
+        if !self.placed_only {
+            return None;
+        }
+        if !placed {
+            return Some(true);
+        }
+        let m = *self.squares.get(cell as usize)?;
+        let chips = game
+            .st
+            .on_square
+            .get(cell as usize)
+            .is_some_and(|&n| n != 0);
+        let shift = if chips { 2 } else { 0 };
+        (m >> shift & 1 != 0).then_some(m >> shift & 2 != 0)
     }
 
     /// Forgets the answers for the square last asked about.
@@ -689,7 +722,7 @@ impl Placements {
         };
         let [placed, adjacent, abroad] = match self.asked {
             Some(a) => a,
-            None => self.begin(probe, allowed),
+            None => self.begin(game, allowed),
         };
         if self.cell != cell {
             self.forget_square();
@@ -955,7 +988,7 @@ mod tests {
     /// chips up would show).
     #[test]
     fn placement_checks_remembered_answer_as_asked_afresh() {
-        let (mut quiet, mut not, mut mixed) = (0, 0, 0);
+        let (mut quiet, mut not, mut mixed, mut read) = (0, 0, 0, 0);
         let mut variants: Vec<(String, Variant)> = bundled_variants()
             .map(|(name, _)| {
                 let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -984,15 +1017,25 @@ mod tests {
                 let mut rng = Rng::new(seed);
                 while game.advance().unwrap() {
                     memo.clear();
-                    probe.with_chips_of(&game);
-                    let p = probe.game_mut().unwrap();
+                    let mut probed = false;
                     let mut answers = (false, false);
                     for &opt in &game.options {
                         let Opt::Place { cell, rot } = opt else {
                             continue;
                         };
                         let rot = rot as usize;
-                        let got = memo.runs_no_rule(&game, p, cell, rot, &allowed).unwrap();
+                        // As greedy asks: the remembered answer first, the probe (the game's
+                        // chips) loaded only for an answer not remembered.
+                        let got = match memo.remembered(&game, cell, &allowed) {
+                            Some(q) => {
+                                read += 1;
+                                q
+                            }
+                            None => {
+                                let p = load_probe(&mut probe, &mut probed, &game);
+                                memo.runs_no_rule(&game, p, cell, rot, &allowed).unwrap()
+                            }
+                        };
                         let f = fresh.with_chips_of(&game);
                         let want = placement_runs_no_rule(&game, f, cell, rot, &allowed).unwrap();
                         assert_eq!(got, want, "{name}: seed {seed}, turn {}", game.st.turn);
@@ -1011,8 +1054,8 @@ mod tests {
             }
         }
         assert!(
-            quiet > 1000 && not > 100 && mixed > 50,
-            "{quiet} quiet, {not} not, {mixed} decisions with both"
+            quiet > 1000 && not > 100 && mixed > 50 && read > 1000,
+            "{quiet} quiet, {not} not, {mixed} decisions with both, {read} read remembered"
         );
     }
 }
