@@ -501,8 +501,18 @@ fn lead(o: &Outcome, seats: usize, me: u8) -> i64 {
 }
 
 impl Greedy {
-    /// The value of every option of the pending decision (see the module comment), in order.
+    /// The value of every option of the pending decision (see the module comment), in order. The
+    /// features' points are asked of the memo this thread's agents share for the game's rules.
     pub(super) fn values(&mut self, view: &View) -> Result<&[f64], GameError> {
+        self.points.share(view.game);
+        let valued = self.value_options(view);
+        self.points.unshare();
+        valued?;
+        Ok(&self.values)
+    }
+
+    /// Fills `values` (see [`Self::values`]).
+    fn value_options(&mut self, view: &View) -> Result<(), GameError> {
         let (game, me) = (view.game, view.me());
         let n = game.options.len();
         let tiles_total: u32 = game.cfg.counts.iter().sum();
@@ -578,7 +588,7 @@ impl Greedy {
             for &k in &self.copied {
                 self.values[k] = v;
             }
-            return Ok(&self.values);
+            return Ok(());
         }
         self.group_alike(game, rules);
         let last_own = (0..self.copied.len()).rev().find(|&k| self.alike[k] == k);
@@ -648,7 +658,7 @@ impl Greedy {
                 self.square_points.push((cell, points));
             }
         }
-        Ok(&self.values)
+        Ok(())
     }
 }
 

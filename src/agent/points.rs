@@ -110,11 +110,19 @@ impl<K: Key, V: Copy + Default> Memo<K, V> {
     }
 }
 
-/// The rules' points for features, asked once per distinct set of facts.
+/// The rules' points for features, asked once per distinct set of facts. Between [`Self::share`]
+/// and [`Self::unshare`] (a greedy decision) the memo is the one this thread's other agents
+/// filled for the same program and number of players, if any (see `SHARED`).
 #[derive(Default)]
 pub(crate) struct FeaturePoints {
-    /// A copy of the game the rules score in (made once, at the first question).
-    scratch: Option<Game<Interp>>,
+    memo: Option<Box<Memos>>,
+}
+
+/// What [`FeaturePoints`] remembers, for one program and one number of players.
+struct Memos {
+    /// A copy of the game the rules score in (made at the first question). It holds the program,
+    /// so no other program can take its place in memory while these memos are kept.
+    scratch: Game<Interp>,
     /// Whether the rules read the winners only to name who scores ([`winners_only_scored`], asked
     /// at the first question): each winner then gets the same points, remembered in `each` by the
     /// other facts; else the points are remembered in `known` by all the facts.
@@ -123,7 +131,71 @@ pub(crate) struct FeaturePoints {
     each: Memo<u64, i64>,
 }
 
+impl Memos {
+    /// Whether these memos give the points of `game`'s features: the same program (its
+    /// parameters are in it) and the same number of players.
+    fn fit(&self, game: &Game<Interp>) -> bool {
+        std::ptr::eq(self.scratch.hooks.program(), game.hooks.program())
+            && self.scratch.st.players.len() == game.st.players.len()
+    }
+}
+
+/// The most memos a thread keeps for its agents to share.
+const SHARED_MOST: usize = 8;
+
+thread_local! {
+    /// Memos of this thread's agents that are not in a decision, for the next decision of any
+    /// agent of the thread with the same program and number of players. (Boxed: an agent takes
+    /// and gives back its memos at every decision, a pointer moved rather than a game.)
+    #[allow(clippy::vec_box)]
+    static SHARED: std::cell::RefCell<Vec<Box<Memos>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 impl FeaturePoints {
+    /// Takes this thread's memos for `game` (its program and number of players), if any, for the
+    /// questions until [`Self::unshare`]; else keeps its own, if they fit `game`.
+    pub(crate) fn share(&mut self, game: &Game<Interp>) {
+        if self.memo.as_ref().is_some_and(|m| !m.fit(game)) {
+            self.unshare();
+        }
+        if self.memo.is_some() {
+            return;
+        }
+        self.memo = SHARED.with(|s| {
+            let mut s = s.borrow_mut();
+            let i = s.iter().position(|m| m.fit(game))?;
+            Some(s.swap_remove(i))
+        });
+    }
+
+    /// Gives the memos back to the thread for other agents (kept with the most entries when
+    /// another agent gave back memos for the same game meanwhile).
+    pub(crate) fn unshare(&mut self) {
+        let Some(m) = self.memo.take() else {
+            return;
+        };
+        SHARED.with(|s| {
+            let mut s = s.borrow_mut();
+            let same = |o: &Memos| {
+                std::ptr::eq(o.scratch.hooks.program(), m.scratch.hooks.program())
+                    && o.scratch.st.players.len() == m.scratch.st.players.len()
+            };
+            match s.iter().position(|o| same(o)) {
+                Some(i) => {
+                    if s[i].known.len + s[i].each.len < m.known.len + m.each.len {
+                        s[i] = m;
+                    }
+                }
+                None => {
+                    if s.len() == SHARED_MOST {
+                        s.remove(0);
+                    }
+                    s.push(m);
+                }
+            }
+        });
+    }
+
     /// The points each player gets when a feature with the facts `info` is scored. The first time
     /// a set of facts is asked, the rules score it in a scratch copy of `game` (copied once), and
     /// the scores are put back.
@@ -150,25 +222,29 @@ impl FeaturePoints {
             // Every score goes to the feature's winners (see `scored_by_facts`).
             return Ok(());
         }
-        if self.scratch.is_none() {
-            self.same_for_winners = winners_only_scored(game.hooks.program());
+        let m = self.memo.get_or_insert_with(|| {
             let mut g = game.clone();
             g.st.record = false;
             g.st.events.clear();
-            self.scratch = Some(g);
-        }
-        if self.same_for_winners {
+            Box::new(Memos {
+                same_for_winners: winners_only_scored(game.hooks.program()),
+                scratch: g,
+                known: Memo::default(),
+                each: Memo::default(),
+            })
+        });
+        if m.same_for_winners {
             let Some(k) = key_without_winners(info) else {
-                let pts = self.scored(info)?;
+                let pts = m.scored(info)?;
                 add(seats, scores, &pts);
                 return Ok(());
             };
-            let each = match self.each.get(k) {
+            let each = match m.each.get(k) {
                 Some(&v) => v,
                 None => {
                     // The points of one winner: each gets the same.
-                    let v = self.scored(info)?[info.winners.trailing_zeros() as usize];
-                    self.each.insert(k, v);
+                    let v = m.scored(info)?[info.winners.trailing_zeros() as usize];
+                    m.each.insert(k, v);
                     v
                 }
             };
@@ -181,24 +257,24 @@ impl FeaturePoints {
             return Ok(());
         }
         let k = key(info);
-        let pts = match self.known.get(k) {
+        let pts = match m.known.get(k) {
             Some(p) => *p,
             None => {
-                let pts = self.scored(info)?;
-                self.known.insert(k, pts);
+                let pts = m.scored(info)?;
+                m.known.insert(k, pts);
                 pts
             }
         };
         add(seats, scores, &pts);
         Ok(())
     }
+}
 
+impl Memos {
     /// The points the rules give for a feature with the facts `info`, scored in the scratch copy
     /// of the game and put back.
     fn scored(&mut self, info: &FeatureInfo) -> Result<Points, GameError> {
-        let Some(g) = self.scratch.as_mut() else {
-            return Ok([0; 8]);
-        };
+        let g = &mut self.scratch;
         // The rules read the facts from the context (the engine computed them); the root must be a
         // feature of the board the rules see.
         let root = g.st.board.features.root(0);
@@ -435,17 +511,16 @@ mod tests {
                 assert!(winners_only_scored(prog), "{name}");
                 let mut points = FeaturePoints::default();
                 assert!(check(name, &game, &mut points) > 1000);
-                assert!(points.same_for_winners && points.known.len == 0, "{name}");
+                let m = points.memo.as_ref().expect("memos");
+                assert!(m.same_for_winners && m.known.len == 0, "{name}");
                 variants += 1;
             }
         }
         assert!(variants >= 8, "{variants}");
     }
 
-    /// Rules that read the winners otherwise (here in a condition) are remembered by all the
-    /// facts, and give what the rules give.
-    #[test]
-    fn points_of_rules_reading_the_winners_are_remembered_with_the_winners() {
+    /// Rules that read the winners in a condition (remembered with the winners).
+    fn again() -> crate::variant::Variant {
         let text = "import \"base\"\n\
              variant \"again\" {\n  title = \"Again\"\n  doc = \"winners read\"\n  \
              map = unbounded\n  tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n}\n\
@@ -454,8 +529,15 @@ mod tests {
         let source = crate::diag::Source::new("again.rules", text);
         let no_sets =
             |_: usize, e: String| crate::variant::InputError::new(crate::diag::Code::BadSet, e);
-        let v = variant_from_source(&source, "again.rules", &[], &no_sets)
-            .unwrap_or_else(|e| panic!("again rules: {}", e.text));
+        variant_from_source(&source, "again.rules", &[], &no_sets)
+            .unwrap_or_else(|e| panic!("again rules: {}", e.text))
+    }
+
+    /// Rules that read the winners otherwise (here in a condition) are remembered by all the
+    /// facts, and give what the rules give.
+    #[test]
+    fn points_of_rules_reading_the_winners_are_remembered_with_the_winners() {
+        let v = again();
         let names = ["a".to_string(), "b".to_string(), "c".to_string()];
         let game = v.new_game(v.config.clone(), &names, 3, false).unwrap();
         let prog = game.hooks.program();
@@ -463,8 +545,56 @@ mod tests {
         assert!(!winners_only_scored(prog));
         let mut points = FeaturePoints::default();
         check("again", &game, &mut points);
-        assert!(!points.same_for_winners && points.each.len == 0);
-        assert!(points.known.len > 100);
+        let m = points.memo.as_ref().expect("memos");
+        assert!(!m.same_for_winners && m.each.len == 0);
+        assert!(m.known.len > 100);
+    }
+
+    /// The memos a thread's agents share are only ever another agent's of the same program and
+    /// number of players: agents asking in turn, in one thread, of two settings of a parameter the
+    /// rules score with (two programs), of a copy of one program loaded again, of rules that read
+    /// the winners, and with 2 and 3 players, each get what the rules of their own game give; an agent of a game asked before
+    /// finds its memos.
+    #[test]
+    fn memos_shared_in_a_thread_are_of_the_same_program_and_players_only() {
+        let base = load_variant("base", &[]).unwrap();
+        let roads = load_variant("base", &["road_tile=3".to_string()]).unwrap();
+        let reloaded = load_variant("base", &[]).unwrap();
+        let winners = again();
+        let game = |v: &crate::variant::Variant, seats: usize| {
+            let names: Vec<String> = (0..seats).map(|i| format!("p{i}")).collect();
+            v.new_game(v.config.clone(), &names, 3, false).unwrap()
+        };
+        let games = [
+            ("base 2", game(&base, 2)),
+            ("road_tile=3 2", game(&roads, 2)),
+            ("base 3", game(&base, 3)),
+            ("base loaded again 2", game(&reloaded, 2)),
+            ("road_tile=3 3", game(&roads, 3)),
+            ("winners read 2", game(&winners, 2)),
+            ("winners read 3", game(&winners, 3)),
+        ];
+        for round in 0..2 {
+            let mut found = Vec::new();
+            for (name, g) in &games {
+                let mut points = FeaturePoints::default();
+                points.share(g);
+                found.push((*name, points.memo.is_some()));
+                check(name, g, &mut points);
+                points.unshare();
+                assert!(points.memo.is_none());
+            }
+            // The second time, the memos filled the first time are found.
+            for (name, f) in found {
+                assert_eq!(f, round == 1, "{name} {round}");
+            }
+        }
+        // An agent's own memos of another game are not used for the next.
+        let mut points = FeaturePoints::default();
+        check("base 2 unshared", &games[0].1, &mut points);
+        points.share(&games[1].1);
+        check("road_tile=3 2 after base 2", &games[1].1, &mut points);
+        points.unshare();
     }
 
     #[test]
