@@ -147,6 +147,8 @@ pub(crate) struct Preview {
     monasteries: Vec<(usize, (i32, i32))>,
     /// Whether a farm has followers.
     followed_farm: bool,
+    /// Whether a group of the placed tile is a city it completes (see `group_segments`).
+    completes_city: bool,
     /// Players in the game (at most 8): the others' points are all 0.
     seats: usize,
 }
@@ -672,9 +674,11 @@ impl Preview {
                 g.open += b.features.open_at_root(root);
             }
         }
+        self.completes_city = false;
         for g in &mut self.groups {
             g.complete =
                 matches!(g.kind, Some(FeatureKind::Road | FeatureKind::City)) && g.open == 0;
+            self.completes_city |= g.complete && g.kind == Some(FeatureKind::City);
         }
     }
 
@@ -810,20 +814,18 @@ impl Preview {
             if (mx - x).abs() > 1 || (my - y).abs() > 1 {
                 continue;
             }
-            let s = self.standing[k];
+            let s = &mut self.standing[k];
             let mut info = s.info;
             info.tiles += 1;
             info.complete = info.tiles == 9;
-            let next = match s.next_points {
-                Some(p) => p,
-                None => {
-                    let p = points.of(game, &info)?;
-                    self.standing[k].next_points = Some(p);
-                    p
-                }
-            };
+            if s.next_points.is_none() {
+                s.next_points = Some(points.of(game, &info)?);
+            }
+            let s = &self.standing[k];
             sub(self.seats, &mut out.scores, &s.points);
-            add(self.seats, &mut out.scores, &next);
+            if let Some(next) = &s.next_points {
+                add(self.seats, &mut out.scores, next);
+            }
             if info.complete {
                 out.spare += self.mine_on(&[s.root], me);
                 out.returns = true;
@@ -838,6 +840,9 @@ impl Preview {
         let b = &game.st.board;
         let tiles = &game.cfg.tiles;
         self.city_farms.clear();
+        if !self.completes_city {
+            return;
+        }
         for (g, group) in self.groups.iter().enumerate() {
             if group.kind != Some(FeatureKind::City) || !group.complete {
                 continue;
