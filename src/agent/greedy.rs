@@ -111,6 +111,9 @@ pub struct Greedy {
     preview: Preview,
     /// Whether `preview` has read this decision's position.
     preview_ready: bool,
+    /// The value of this decision's placements that leave the position as it stands
+    /// (`Preview::leaves_as_it_stands`), once one was valued.
+    as_it_stands_value: Option<f64>,
     /// Reads the position an option played in a copy leaves, once its turn is over.
     after: Preview,
     points: FeaturePoints,
@@ -448,6 +451,12 @@ impl Greedy {
         if let Some(rules) = self.rules.filter(|_| read) {
             if self.quiet(game, i, rules)? {
                 let opt = game.options[i];
+                // Every placement that leaves the position as it stands is worth the same.
+                let as_it_stands = matches!(opt, Opt::Place { cell, .. }
+                    if self.preview.leaves_as_it_stands(game, cell));
+                if let (true, Some(v)) = (as_it_stands, self.as_it_stands_value) {
+                    return Ok(Some(v));
+                }
                 if let Some(o) = self.preview.outcome(game, opt, me, &mut self.points)? {
                     if !(o.returns && rules.returned) || self.returns_quiet(game, rules) {
                         #[cfg(test)]
@@ -457,6 +466,9 @@ impl Greedy {
                             );
                         }
                         let v = worth(lead(&o, game.st.players.len(), me), left, o.spare);
+                        if as_it_stands {
+                            self.as_it_stands_value = Some(v);
+                        }
                         return Ok(Some(v));
                     }
                 }
@@ -546,6 +558,7 @@ impl Greedy {
         self.probed = false;
         self.placements.clear();
         self.returns_quiet = None;
+        self.as_it_stands_value = None;
         let mut read = rules.read && game.st.players.len() <= 8 && !game.is_asked();
         if read && rules.forced {
             read = if rules.forced_hands && quiet::hands_face_up_but(game, me) {

@@ -445,6 +445,30 @@ impl Preview {
         })
     }
 
+    /// Whether every rotation of the current tile on `cell` leads to the position as it stands
+    /// (what [`Self::outcome`] gives then is [`Self::as_it_stands`]): see [`Self::untouched`].
+    pub(crate) fn leaves_as_it_stands(&mut self, game: &Game<Interp>, cell: u32) -> bool {
+        let Some(ty) = game.st.current_tile else {
+            return false;
+        };
+        game.cfg.tiles[ty as usize].kinds.len() <= MAX_SEGS
+            && self.cell_facts(&game.st.board, cell).0
+    }
+
+    /// Whether a tile on `cell` leaves the features with followers as they stand, and whether a
+    /// monastery with followers is around it: worked out once for the rotations on one square.
+    fn cell_facts(&mut self, b: &Board, cell: u32) -> (bool, bool) {
+        let (untouched, monastery) = match self.last_cell {
+            Some((c, u, m)) if c == cell => (u, m),
+            _ => {
+                let m = self.monastery_around(b, cell);
+                (!m && self.untouched(b, cell), m)
+            }
+        };
+        self.last_cell = Some((cell, untouched, monastery));
+        (untouched, monastery)
+    }
+
     /// The current tile placed on `cell` with rotation `rot`, no follower on it.
     fn place(
         &mut self,
@@ -462,14 +486,7 @@ impl Preview {
         if t.kinds.len() > MAX_SEGS {
             return Ok(None);
         }
-        let (untouched, monastery) = match self.last_cell {
-            Some((c, u, m)) if c == cell => (u, m),
-            _ => {
-                let m = self.monastery_around(&game.st.board, cell);
-                (!m && self.untouched(&game.st.board, cell), m)
-            }
-        };
-        self.last_cell = Some((cell, untouched, monastery));
+        let (untouched, monastery) = self.cell_facts(&game.st.board, cell);
         if untouched {
             return Ok(Some(out));
         }
