@@ -129,6 +129,9 @@ struct Memos {
     same_for_winners: bool,
     known: Memo<u128, Points>,
     each: Memo<u64, i64>,
+    /// The last key asked of `each` and its points (0: none yet; no key is 0), looked at before
+    /// `each`: the rotations of a tile on one square often ask the same facts in a row.
+    last_each: (u64, i64),
 }
 
 impl Memos {
@@ -231,6 +234,7 @@ impl FeaturePoints {
                 scratch: g,
                 known: Memo::default(),
                 each: Memo::default(),
+                last_each: (0, 0),
             })
         });
         if m.same_for_winners {
@@ -239,14 +243,20 @@ impl FeaturePoints {
                 add(seats, scores, &pts);
                 return Ok(());
             };
-            let each = match m.each.get(k) {
-                Some(&v) => v,
-                None => {
-                    // The points of one winner: each gets the same.
-                    let v = m.scored(info)?[info.winners.trailing_zeros() as usize];
-                    m.each.insert(k, v);
-                    v
-                }
+            let each = if m.last_each.0 == k {
+                m.last_each.1
+            } else {
+                let v = match m.each.get(k) {
+                    Some(&v) => v,
+                    None => {
+                        // The points of one winner: each gets the same.
+                        let v = m.scored(info)?[info.winners.trailing_zeros() as usize];
+                        m.each.insert(k, v);
+                        v
+                    }
+                };
+                m.last_each = (k, v);
+                v
             };
             let mut w = u32::from(info.winners) & ((1 << seats.min(8)) - 1);
             while w != 0 {
