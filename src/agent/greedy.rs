@@ -711,7 +711,58 @@ impl Agent for Greedy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::Variant;
     use crate::variant::{bundled_variants, load_variant};
+
+    /// A new game of `v` with `players` seats (ann, bob, cyd) from `seed`.
+    fn game_of(v: &Variant, players: usize, seed: u64) -> Game<Interp> {
+        let names: Vec<String> = ["ann", "bob", "cyd"][..players]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        v.new_game(v.config.clone(), &names, seed, false).unwrap()
+    }
+
+    /// Every bundled variant by name, and `extra` (a made-up variant whose rules a shortcut must
+    /// not be taken for).
+    fn bundled_and(extra: Option<(&str, Variant)>) -> Vec<(String, Variant)> {
+        let mut all: Vec<(String, Variant)> = bundled_variants()
+            .map(|(name, _)| {
+                let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+                (name.to_string(), v)
+            })
+            .collect();
+        all.extend(extra.map(|(name, v)| (name.to_string(), v)));
+        all
+    }
+
+    /// Plays `game` to its end with greedy players (tie-breaks from `seed`); at each decision
+    /// where `check` says the greedy that valued it afresh took the way under test, every option
+    /// must be worth what a greedy playing each option in its own copy gives (`what` names the
+    /// game in a failure). The number of decisions checked.
+    fn checked_against_copies(
+        mut game: Game<Interp>,
+        seed: u64,
+        what: &str,
+        mut check: impl FnMut(&Greedy, &Game<Interp>) -> bool,
+    ) -> usize {
+        let mut rng = Rng::new(seed).fork();
+        let mut player = Greedy::default();
+        let mut checked = 0;
+        while game.advance().unwrap() {
+            let view = View::of(&game);
+            let mut g = Greedy::default();
+            g.values(&view).unwrap();
+            if check(&g, &game) {
+                let mut each = Greedy::copying();
+                assert_eq!(g.values, each.values(&view).unwrap(), "{what}");
+                checked += 1;
+            }
+            let i = player.choose(&view, &mut rng).unwrap();
+            game.choose(i).unwrap();
+        }
+        checked
+    }
 
     /// Options valued without a copy of their own (a decision's options that each only move chips,
     /// valued once for all; a placement's rules' points learnt at one rotation on a square) must
@@ -722,10 +773,8 @@ mod tests {
     #[test]
     fn options_valued_without_a_copy_of_their_own_are_worth_what_each_played_in_a_copy_is_worth() {
         let (mut moves, mut squares, mut blind_squares, mut unforced_squares) = (0, 0, 0, 0);
-        for (name, _) in bundled_variants() {
-            let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let names = ["ann".to_string(), "bob".to_string()];
-            let mut game = v.new_game(v.config.clone(), &names, 7, false).unwrap();
+        for (name, v) in bundled_and(None) {
+            let game = game_of(&v, 2, 7);
             let unread = quiet::chips_unread_after_placement(&game);
             if !unread
                 && !quiet::placed_rules_by_square(&game)
@@ -733,13 +782,8 @@ mod tests {
             {
                 continue;
             }
-            let mut rng = Rng::new(7).fork();
-            let mut player = Greedy::default();
-            while game.advance().unwrap() {
-                let view = View::of(&game);
-                let mut g = Greedy::default();
-                g.values(&view).unwrap();
-                let moved = g.copied.len() > 1 && g.copied_move_chips_only(&game);
+            checked_against_copies(game, 7, &name, |g, game| {
+                let moved = g.copied.len() > 1 && g.copied_move_chips_only(game);
                 let placements = g
                     .copied
                     .iter()
@@ -748,18 +792,13 @@ mod tests {
                 let by_square = g.rules.is_some_and(|r| r.by_square || r.by_square_unforced)
                     && !g.square_points.is_empty()
                     && placements > g.square_points.len();
-                if moved || by_square {
-                    let mut each = Greedy::copying();
-                    assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
-                    moves += usize::from(moved);
-                    squares += usize::from(by_square);
-                    let proved = g.rules.is_some_and(|r| r.by_square);
-                    blind_squares += usize::from(by_square && !unread && proved);
-                    unforced_squares += usize::from(by_square && !proved);
-                }
-                let i = player.choose(&view, &mut rng).unwrap();
-                game.choose(i).unwrap();
-            }
+                moves += usize::from(moved);
+                squares += usize::from(by_square);
+                let proved = g.rules.is_some_and(|r| r.by_square);
+                blind_squares += usize::from(by_square && !unread && proved);
+                unforced_squares += usize::from(by_square && !proved);
+                moved || by_square
+            });
         }
         // Both ways were taken at some decisions.
         assert!(
@@ -777,35 +816,18 @@ mod tests {
     fn action_options_alike_but_in_the_chips_they_move_are_worth_what_each_played_in_a_copy_is_worth(
     ) {
         let (mut decisions, mut shared, mut variants) = (0, 0, 0);
-        for (name, _) in bundled_variants() {
-            let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for (name, v) in bundled_and(None) {
             for (players, seed) in [(2, 7), (3, 11)] {
-                let names: Vec<String> = ["ann", "bob", "cyd"][..players]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect();
-                let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+                let game = game_of(&v, players, seed);
                 if !game.hooks.chips_read_only_to_move_chips(&AFTER_PLACEMENT) {
                     continue;
                 }
                 variants += usize::from(players == 2);
-                let mut rng = Rng::new(seed).fork();
-                let mut player = Greedy::default();
-                while game.advance().unwrap() {
-                    let view = View::of(&game);
-                    let mut g = Greedy::default();
-                    g.values(&view).unwrap();
-                    let alike = g.alike.iter().enumerate().filter(|&(k, &j)| j != k);
-                    let n = alike.count();
-                    if n > 0 {
-                        let mut each = Greedy::copying();
-                        assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
-                        decisions += 1;
-                        shared += n;
-                    }
-                    let i = player.choose(&view, &mut rng).unwrap();
-                    game.choose(i).unwrap();
-                }
+                decisions += checked_against_copies(game, seed, &name, |g, _| {
+                    let n = g.alike.iter().enumerate().filter(|&(k, &j)| j != k).count();
+                    shared += n;
+                    n > 0
+                });
             }
         }
         eprintln!("{variants} variants, {decisions} decisions, {shared} options shared");
@@ -817,7 +839,7 @@ mod tests {
 
     /// The chips scattered and collected, and a rule that scores a point for each follower that
     /// comes back.
-    fn bonus() -> crate::variant::Variant {
+    fn bonus() -> Variant {
         let text = "import \"scatter\"\n\
              variant \"bonus\" {\n  title = \"Bonus\"\n  doc = \"a point per return\"\n  \
              map = \"france\"\n  tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  \
@@ -840,36 +862,13 @@ mod tests {
     fn options_read_while_harmless_returned_rules_run_are_worth_what_each_played_in_a_copy_is_worth(
     ) {
         let mut decisions = 0;
-        let mut all: Vec<(String, crate::variant::Variant)> = bundled_variants()
-            .map(|(name, _)| {
-                let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
-                (name.to_string(), v)
-            })
-            .collect();
-        all.push(("bonus".into(), bonus()));
-        for (name, v) in &all {
+        for (name, v) in bundled_and(Some(("bonus", bonus()))) {
             for (players, seed) in [(2, 7), (3, 11)] {
-                let names: Vec<String> = ["ann", "bob", "cyd"][..players]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect();
-                let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+                let game = game_of(&v, players, seed);
                 let harmless = quiet::returned_rules_harmless(&game);
                 assert!(name != "bonus" || !harmless, "bonus scores on a return");
-                let mut rng = Rng::new(seed).fork();
-                let mut player = Greedy::default();
-                while game.advance().unwrap() {
-                    let view = View::of(&game);
-                    let mut g = Greedy::default();
-                    g.values(&view).unwrap();
-                    if g.harmless_returns > 0 {
-                        let mut each = Greedy::copying();
-                        assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
-                        decisions += 1;
-                    }
-                    let i = player.choose(&view, &mut rng).unwrap();
-                    game.choose(i).unwrap();
-                }
+                decisions +=
+                    checked_against_copies(game, seed, &name, |g, _| g.harmless_returns > 0);
             }
         }
         assert!(decisions > 50, "{decisions} decisions");
@@ -878,7 +877,7 @@ mod tests {
     /// France's map with the chips scattered and collected, and a forced action that pays every
     /// chip in hand for points that depend on how the turn's tile is turned (whether it continues
     /// a road or city to a border exit).
-    fn tithe() -> crate::variant::Variant {
+    fn tithe() -> Variant {
         let text = "import \"scatter\"\n\
              variant \"tithe\" {\n  title = \"Tithe\"\n  doc = \"forced after a chip\"\n  \
              map = \"france\"\n  tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  \
@@ -902,26 +901,14 @@ mod tests {
         let v = tithe();
         let mut decisions = 0;
         for seed in 1..=40 {
-            let names = ["ann".to_string(), "bob".to_string(), "cyd".to_string()];
-            let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+            let game = game_of(&v, 3, seed);
             assert!(
                 quiet::placed_rules_by_square_unforced(&game)
                     && !quiet::placed_rules_by_square(&game)
             );
-            let mut rng = Rng::new(seed).fork();
-            let mut player = Greedy::default();
-            while game.advance().unwrap() {
-                let view = View::of(&game);
-                let mut g = Greedy::default();
-                g.values(&view).unwrap();
-                if game.st.placed_now == NONE && !g.copied.is_empty() {
-                    let mut each = Greedy::copying();
-                    assert_eq!(g.values, each.values(&view).unwrap(), "seed {seed}");
-                    decisions += 1;
-                }
-                let i = player.choose(&view, &mut rng).unwrap();
-                game.choose(i).unwrap();
-            }
+            decisions += checked_against_copies(game, seed, &format!("seed {seed}"), |g, game| {
+                game.st.placed_now == NONE && !g.copied.is_empty()
+            });
         }
         assert!(decisions > 50, "{decisions} decisions");
     }
@@ -935,28 +922,11 @@ mod tests {
     #[test]
     fn options_moving_followers_but_no_tile_are_worth_what_each_played_in_a_copy_is_worth() {
         let mut decisions = 0;
-        for (name, _) in bundled_variants() {
-            let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for (name, v) in bundled_and(None) {
             for (players, seed) in [(2, 7), (3, 11)] {
-                let names: Vec<String> = ["ann", "bob", "cyd"][..players]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect();
-                let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
-                let mut rng = Rng::new(seed).fork();
-                let mut player = Greedy::default();
-                while game.advance().unwrap() {
-                    let view = View::of(&game);
-                    let mut g = Greedy::default();
-                    g.values(&view).unwrap();
-                    if g.followers_moved > 0 {
-                        let mut each = Greedy::copying();
-                        assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
-                        decisions += 1;
-                    }
-                    let i = player.choose(&view, &mut rng).unwrap();
-                    game.choose(i).unwrap();
-                }
+                let game = game_of(&v, players, seed);
+                decisions +=
+                    checked_against_copies(game, seed, &name, |g, _| g.followers_moved > 0);
             }
         }
         assert!(decisions > 50, "{decisions} decisions");
@@ -964,7 +934,7 @@ mod tests {
 
     /// Rules that read a face hidden from the player after the turn's tile is placed: an action
     /// after the turn scores the face-down chips on the squares next to the tile placed.
-    fn peek() -> crate::variant::Variant {
+    fn peek() -> Variant {
         let text = "import \"scatter\"\n\
              variant \"peek\" {\n  title = \"Peek\"\n  doc = \"hidden faces\"\n  map = \"france\"\n  \
              tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  start_squares = 2\n}\n\
@@ -985,37 +955,15 @@ mod tests {
     #[test]
     fn options_played_in_plain_copies_are_worth_what_each_played_in_a_sample_is_worth() {
         let (mut decisions, mut variants) = (0, 0);
-        let mut all: Vec<(String, crate::variant::Variant)> = bundled_variants()
-            .map(|(name, _)| {
-                let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
-                (name.to_string(), v)
-            })
-            .collect();
-        all.push(("peek".into(), peek()));
-        for (name, v) in &all {
+        for (name, v) in bundled_and(Some(("peek", peek()))) {
             for (players, seed) in [(2, 7), (3, 11)] {
-                let names: Vec<String> = ["ann", "bob", "cyd"][..players]
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect();
-                let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+                let game = game_of(&v, players, seed);
                 let sees = game.hooks.faces_read_only_in_hands(&AFTER_PLACEMENT);
                 assert!(name != "peek" || !sees, "peek reads a hidden face");
                 variants += usize::from(sees && players == 2);
-                let mut rng = Rng::new(seed).fork();
-                let mut player = Greedy::default();
-                while game.advance().unwrap() {
-                    let view = View::of(&game);
-                    let mut g = Greedy::default();
-                    g.values(&view).unwrap();
-                    if g.unsampled && !g.copied.is_empty() {
-                        let mut each = Greedy::copying();
-                        assert_eq!(g.values, each.values(&view).unwrap(), "{name}");
-                        decisions += 1;
-                    }
-                    let i = player.choose(&view, &mut rng).unwrap();
-                    game.choose(i).unwrap();
-                }
+                decisions += checked_against_copies(game, seed, &name, |g, _| {
+                    g.unsampled && !g.copied.is_empty()
+                });
             }
         }
         eprintln!("{variants} variants, {decisions} decisions");
