@@ -523,20 +523,15 @@ impl Greedy {
         Ok(&self.values)
     }
 
-    /// Fills `values` (see [`Self::values`]).
-    fn value_options(&mut self, view: &View) -> Result<(), GameError> {
-        let (game, me) = (view.game, view.me());
-        let n = game.options.len();
-        let tiles_total: u32 = game.cfg.counts.iter().sum();
-        let left = game.st.stack.len() as f64 / f64::from(tiles_total.max(1));
-        let world = world(view);
+    /// What the rules allow, found at the first decision (see [`Rules`]).
+    fn rules_of(&mut self, game: &Game<Interp>) -> Rules {
         if self.rules.is_none() {
             self.chips_only = quiet::chips_only(game);
             self.chip_actions = quiet::chip_actions(game);
             self.chip_choices = game.hooks.chip_choices();
             self.forced = quiet::ForcedMemo::new(game);
         }
-        let rules = *self.rules.get_or_insert_with(|| Rules {
+        *self.rules.get_or_insert_with(|| Rules {
             read: quiet::rules_allow(game),
             forced: quiet::has_forced(game),
             placement: quiet::placement_listened(game),
@@ -551,7 +546,19 @@ impl Greedy {
             by_square_unforced: quiet::placed_rules_by_square_unforced(game),
             forced_hands: game.hooks.forced_reads_only_hands(),
             faces_in_hands: game.hooks.faces_read_only_in_hands(&AFTER_PLACEMENT),
-        });
+        })
+    }
+
+    /// Starts a decision: forgets the last decision's samples, probes and remembered values, and
+    /// reads the position when the rules and the forced actions allow options to be read from
+    /// the board (whether they do).
+    fn begin_decision(
+        &mut self,
+        view: &View,
+        rules: Rules,
+        world: &Rng,
+    ) -> Result<bool, GameError> {
+        let (game, me) = (view.game, view.me());
         self.sampled = false;
         self.scratch_of_sample = false;
         self.unsampled = false;
@@ -571,7 +578,7 @@ impl Greedy {
                 // The check only evaluates the forced actions' conditions in the sample (and puts
                 // back the current player): the options are played in copies of that same sample.
                 {
-                    self.sample(view, &world);
+                    self.sample(view, world);
                     let sample = self.sample.game_mut().expect("a sample");
                     quiet::decision_allows(sample, &mut self.forced)?
                 }
@@ -581,6 +588,18 @@ impl Greedy {
         if read {
             self.preview.load(game, me, &mut self.points)?;
         }
+        Ok(read)
+    }
+
+    /// Fills `values` (see [`Self::values`]).
+    fn value_options(&mut self, view: &View) -> Result<(), GameError> {
+        let game = view.game;
+        let n = game.options.len();
+        let tiles_total: u32 = game.cfg.counts.iter().sum();
+        let left = game.st.stack.len() as f64 / f64::from(tiles_total.max(1));
+        let world = world(view);
+        let rules = self.rules_of(game);
+        let read = self.begin_decision(view, rules, &world)?;
         // The options read from the board first, then those played in copies (the order changes
         // no value: each is worked out from the decision's position alone).
         self.values.clear();
@@ -603,6 +622,20 @@ impl Greedy {
             }
             return Ok(());
         }
+        self.value_copied(view, rules, left, &world)
+    }
+
+    /// Values the options left to be played in copies (`copied`): an option alike an earlier
+    /// one but in the chips it moves as that one; a placement whose rules' points its square
+    /// settles as the preview plus the points learnt on the square; any other in a copy.
+    fn value_copied(
+        &mut self,
+        view: &View,
+        rules: Rules,
+        left: f64,
+        world: &Rng,
+    ) -> Result<(), GameError> {
+        let (game, me) = (view.game, view.me());
         self.group_alike(game, rules);
         let last_own = (0..self.copied.len()).rev().find(|&k| self.alike[k] == k);
         // A placement whose rules give what its square settles (chips collected, say) is the
@@ -640,7 +673,7 @@ impl Greedy {
                 _ => None,
             };
             let Some((cell, o)) = read else {
-                self.values[i] = self.value_in_copy(view, i, left, &world, last)?;
+                self.values[i] = self.value_in_copy(view, i, left, world, last)?;
                 continue;
             };
             if let Some((_, points)) = self.square_points.iter().find(|(c, _)| *c == cell) {
@@ -653,7 +686,7 @@ impl Greedy {
                 continue;
             }
             self.watch_forced = !rules.by_square;
-            self.values[i] = self.value_in_copy(view, i, left, &world, last)?;
+            self.values[i] = self.value_in_copy(view, i, left, world, last)?;
             self.watch_forced = false;
             let learnt = rules.by_square || self.unforced;
             if let Some((scores, _)) = self
@@ -712,7 +745,6 @@ impl Agent for Greedy {
 mod tests {
     use super::*;
     use crate::variant::Variant;
-    use crate::variant::{bundled_variants, load_variant};
 
     /// A new game of `v` with `players` seats (ann, bob, cyd) from `seed`.
     fn game_of(v: &Variant, players: usize, seed: u64) -> Game<Interp> {
@@ -721,19 +753,6 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         v.new_game(v.config.clone(), &names, seed, false).unwrap()
-    }
-
-    /// Every bundled variant by name, and `extra` (a made-up variant whose rules a shortcut must
-    /// not be taken for).
-    fn bundled_and(extra: Option<(&str, Variant)>) -> Vec<(String, Variant)> {
-        let mut all: Vec<(String, Variant)> = bundled_variants()
-            .map(|(name, _)| {
-                let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
-                (name.to_string(), v)
-            })
-            .collect();
-        all.extend(extra.map(|(name, v)| (name.to_string(), v)));
-        all
     }
 
     /// Plays `game` to its end with greedy players (tie-breaks from `seed`); at each decision
@@ -773,7 +792,7 @@ mod tests {
     #[test]
     fn options_valued_without_a_copy_of_their_own_are_worth_what_each_played_in_a_copy_is_worth() {
         let (mut moves, mut squares, mut blind_squares, mut unforced_squares) = (0, 0, 0, 0);
-        for (name, v) in bundled_and(None) {
+        for (name, v) in crate::agent::bundled_and(None) {
             let game = game_of(&v, 2, 7);
             let unread = quiet::chips_unread_after_placement(&game);
             if !unread
@@ -816,7 +835,7 @@ mod tests {
     fn action_options_alike_but_in_the_chips_they_move_are_worth_what_each_played_in_a_copy_is_worth(
     ) {
         let (mut decisions, mut shared, mut variants) = (0, 0, 0);
-        for (name, v) in bundled_and(None) {
+        for (name, v) in crate::agent::bundled_and(None) {
             for (players, seed) in [(2, 7), (3, 11)] {
                 let game = game_of(&v, players, seed);
                 if !game.hooks.chips_read_only_to_move_chips(&AFTER_PLACEMENT) {
@@ -839,17 +858,8 @@ mod tests {
 
     /// The chips scattered and collected, and a rule that scores a point for each follower that
     /// comes back.
-    fn bonus() -> Variant {
-        let text = "import \"scatter\"\n\
-             variant \"bonus\" {\n  title = \"Bonus\"\n  doc = \"a point per return\"\n  \
-             map = \"france\"\n  tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  \
-             start_squares = 2\n}\n\
-             rule bonus on returned { score(player, 1) }\n";
-        let source = crate::diag::Source::new("bonus.rules", text);
-        let no_sets =
-            |_: usize, e: String| crate::variant::InputError::new(crate::diag::Code::BadSet, e);
-        crate::variant::variant_from_source(&source, "bonus.rules", &[], &no_sets)
-            .unwrap_or_else(|e| panic!("bonus rules: {}", e.text))
+    fn bonus() -> crate::variant::Variant {
+        crate::agent::fixture("bonus")
     }
 
     /// Options read from the board though a follower returns and a `returned` rule would run for
@@ -862,7 +872,7 @@ mod tests {
     fn options_read_while_harmless_returned_rules_run_are_worth_what_each_played_in_a_copy_is_worth(
     ) {
         let mut decisions = 0;
-        for (name, v) in bundled_and(Some(("bonus", bonus()))) {
+        for (name, v) in crate::agent::bundled_and(Some(("bonus", bonus()))) {
             for (players, seed) in [(2, 7), (3, 11)] {
                 let game = game_of(&v, players, seed);
                 let harmless = quiet::returned_rules_harmless(&game);
@@ -874,22 +884,11 @@ mod tests {
         assert!(decisions > 50, "{decisions} decisions");
     }
 
-    /// France's map with the chips scattered and collected, and a forced action that pays every
+    /// A bundled map with the chips scattered and collected, and a forced action that pays every
     /// chip in hand for points that depend on how the turn's tile is turned (whether it continues
     /// a road or city to a border exit).
-    fn tithe() -> Variant {
-        let text = "import \"scatter\"\n\
-             variant \"tithe\" {\n  title = \"Tithe\"\n  doc = \"forced after a chip\"\n  \
-             map = \"france\"\n  tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  \
-             start_squares = 2\n}\n\
-             forced tithe when len(chips(hand(player))) > 0 {\n  \
-             if connects_abroad(turn_tile()) { score(player, 5) }\n  \
-             move(chips(hand(player)), box, up)\n}\n";
-        let source = crate::diag::Source::new("tithe.rules", text);
-        let no_sets =
-            |_: usize, e: String| crate::variant::InputError::new(crate::diag::Code::BadSet, e);
-        crate::variant::variant_from_source(&source, "tithe.rules", &[], &no_sets)
-            .unwrap_or_else(|e| panic!("tithe rules: {}", e.text))
+    fn tithe() -> crate::variant::Variant {
+        crate::agent::fixture("tithe")
     }
 
     /// Points by square learnt only from a copy in which no forced action applied
@@ -922,7 +921,7 @@ mod tests {
     #[test]
     fn options_moving_followers_but_no_tile_are_worth_what_each_played_in_a_copy_is_worth() {
         let mut decisions = 0;
-        for (name, v) in bundled_and(None) {
+        for (name, v) in crate::agent::bundled_and(None) {
             for (players, seed) in [(2, 7), (3, 11)] {
                 let game = game_of(&v, players, seed);
                 decisions +=
@@ -934,17 +933,8 @@ mod tests {
 
     /// Rules that read a face hidden from the player after the turn's tile is placed: an action
     /// after the turn scores the face-down chips on the squares next to the tile placed.
-    fn peek() -> Variant {
-        let text = "import \"scatter\"\n\
-             variant \"peek\" {\n  title = \"Peek\"\n  doc = \"hidden faces\"\n  map = \"france\"\n  \
-             tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  start_squares = 2\n}\n\
-             action peek phase after limit per turn 1 {\n  \
-             score(player, sum(s in neighbours(turn_tile().square): sum(c in chips(at(s)): c.value)))\n}\n";
-        let source = crate::diag::Source::new("peek.rules", text);
-        let no_sets =
-            |_: usize, e: String| crate::variant::InputError::new(crate::diag::Code::BadSet, e);
-        crate::variant::variant_from_source(&source, "peek.rules", &[], &no_sets)
-            .unwrap_or_else(|e| panic!("peek rules: {}", e.text))
+    fn peek() -> crate::variant::Variant {
+        crate::agent::fixture("peek")
     }
 
     /// Options played in plain copies of the game rather than a sample (`plain_copies`) must be
@@ -955,7 +945,7 @@ mod tests {
     #[test]
     fn options_played_in_plain_copies_are_worth_what_each_played_in_a_sample_is_worth() {
         let (mut decisions, mut variants) = (0, 0);
-        for (name, v) in bundled_and(Some(("peek", peek()))) {
+        for (name, v) in crate::agent::bundled_and(Some(("peek", peek()))) {
             for (players, seed) in [(2, 7), (3, 11)] {
                 let game = game_of(&v, players, seed);
                 let sees = game.hooks.faces_read_only_in_hands(&AFTER_PLACEMENT);

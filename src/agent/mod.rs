@@ -123,3 +123,37 @@ pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, String> {
     let (kind, n) = agent_kind(spec)?;
     Ok((kind.make)(n))
 }
+
+/// For the agents' unit tests: the made-up variant in `tests/fixtures/agents/NAME.rules` (rules a
+/// shortcut of an agent must, or must not, be taken for; each file says what it is for).
+#[cfg(test)]
+pub(crate) fn fixture(name: &str) -> crate::variant::Variant {
+    let path = format!(
+        "{}/tests/fixtures/agents/{name}.rules",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let file = format!("{name}.rules");
+    let source = crate::diag::Source::new(&file, &text);
+    let no_sets =
+        |_: usize, e: String| crate::variant::InputError::new(crate::diag::Code::BadSet, e);
+    crate::variant::variant_from_source(&source, &file, &[], &no_sets)
+        .unwrap_or_else(|e| panic!("{name} rules: {}", e.text))
+}
+
+/// For the agents' unit tests: every bundled variant by name, and `extra` (a made-up variant, see
+/// [`fixture`]).
+#[cfg(test)]
+pub(crate) fn bundled_and(
+    extra: Option<(&str, crate::variant::Variant)>,
+) -> Vec<(String, crate::variant::Variant)> {
+    let mut all: Vec<(String, crate::variant::Variant)> = crate::variant::bundled_variants()
+        .map(|(name, _)| {
+            let v =
+                crate::variant::load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            (name.to_string(), v)
+        })
+        .collect();
+    all.extend(extra.map(|(name, v)| (name.to_string(), v)));
+    all
+}

@@ -417,7 +417,7 @@ fn pure(e: &Expr) -> bool {
 mod tests {
     use super::*;
     use crate::geometry::FeatureKind;
-    use crate::variant::{bundled_variants, load_variant, variant_from_source};
+    use crate::variant::{bundled_variants, load_variant};
 
     /// Sets of facts to ask: every kind (and none), complete or not, a few counts, and every set of
     /// winners of a game of `seats` players (none among them).
@@ -531,16 +531,7 @@ mod tests {
 
     /// Rules that read the winners in a condition (remembered with the winners).
     fn again() -> crate::variant::Variant {
-        let text = "import \"base\"\n\
-             variant \"again\" {\n  title = \"Again\"\n  doc = \"winners read\"\n  \
-             map = unbounded\n  tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n}\n\
-             rule again on scored when feature.winners == feature.winners and feature.tiles > 2 {\n  \
-             score(feature.winners, 1)\n}\n";
-        let source = crate::diag::Source::new("again.rules", text);
-        let no_sets =
-            |_: usize, e: String| crate::variant::InputError::new(crate::diag::Code::BadSet, e);
-        variant_from_source(&source, "again.rules", &[], &no_sets)
-            .unwrap_or_else(|e| panic!("again rules: {}", e.text))
+        crate::agent::fixture("again")
     }
 
     /// Rules that read the winners otherwise (here in a condition) are remembered by all the

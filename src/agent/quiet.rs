@@ -876,7 +876,7 @@ mod tests {
     use super::*;
     use crate::agent::lookahead::Scratch;
     use crate::rng::Rng;
-    use crate::variant::{bundled_variants, load_variant, variant_from_source, Variant};
+    use crate::variant::{bundled_variants, load_variant};
 
     /// The forced check asked of a `ForcedMemo` answers as asked of the rules each time: whole
     /// games of every bundled variant whose forced check reads only hands (every player at every
@@ -961,23 +961,12 @@ mod tests {
         );
     }
 
-    /// France's map and chips with rules on a tile's side facing a square (`adjacent`) and on a
+    /// A bundled map and its chips with rules on a tile's side facing a square (`adjacent`) and on a
     /// border exit (`abroad`) that run for one kind of side only: a placement's answer then depends
     /// on how the tile is turned, not only on its square. One `adjacent` rule only draws chips
     /// into the player's area (allowed: [`chips_only`]), next to one that scores.
-    fn sides() -> Variant {
-        let text = "import \"scatter\"\n\
-             variant \"sides\" {\n  title = \"Sides\"\n  doc = \"quiet checks\"\n  map = \"france\"\n  \
-             tiles = [\"base\"]\n  players = 2..4\n  followers = followers\n  start_squares = 2\n}\n\
-             rule next on adjacent when side == city { score(player, 1) }\n\
-             rule gain on adjacent when side == road { draw(1, supply, hand(player), down) }\n\
-             rule out on abroad when kind == city { score(player, 1) }\n\
-             rule far on abroad when square.x > 16 { score(player, 1) }\n";
-        let source = crate::diag::Source::new("sides.rules", text);
-        let no_sets =
-            |_: usize, e: String| crate::variant::InputError::new(crate::diag::Code::BadSet, e);
-        variant_from_source(&source, "sides.rules", &[], &no_sets)
-            .unwrap_or_else(|e| panic!("sides rules: {}", e.text))
+    fn sides() -> crate::variant::Variant {
+        crate::agent::fixture("sides")
     }
 
     /// A placement's checks remembered per square and side within a decision, and per square and
@@ -989,13 +978,7 @@ mod tests {
     #[test]
     fn placement_checks_remembered_answer_as_asked_afresh() {
         let (mut quiet, mut not, mut mixed, mut read) = (0, 0, 0, 0);
-        let mut variants: Vec<(String, Variant)> = bundled_variants()
-            .map(|(name, _)| {
-                let v = load_variant(name, &[]).unwrap_or_else(|e| panic!("{name}: {e}"));
-                (name.to_string(), v)
-            })
-            .collect();
-        variants.push(("sides".into(), sides()));
+        let variants = crate::agent::bundled_and(Some(("sides", sides())));
         for (name, v) in &variants {
             let seeds = if name == "sides" { 60 } else { 2 };
             for seed in 1..=seeds {

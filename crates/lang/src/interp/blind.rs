@@ -362,14 +362,7 @@ mod tests {
         crate::interp::probe::variant("red 1 x 4, red 2 x 4", rules).program
     }
 
-    const UPGRADE: &str = "action up phase follower\n\
-        when sum(c in chips(hand(player)): c.value) >= 4\n\
-        choose pay: chips from chips(hand(player)) size 1..4 where sum(c in pay: c.value) == 4\n\
-        choose target: followers(player) where target.strength == 1\n\
-        choose keep: chips from pay size 1..1 {\n\
-          move(keep, under(target), up)\n\
-          move([c in pay where not contains(keep, c)], box, up)\n\
-          strength(target, 2)\n}\n";
+    use crate::interp::probe::UPGRADE;
 
     #[test]
     fn chips_paid_and_kept_are_free_and_the_follower_is_not() {

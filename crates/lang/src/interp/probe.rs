@@ -10,6 +10,17 @@ use crate::game::{compile_tiles, Config, Game, GameError};
 use crate::ir::Program;
 use std::sync::Arc;
 
+/// An upgrade paid with chips from the hand worth exactly 4, one of them kept under the follower
+/// upgraded: the rules several analyses' tests start from.
+pub(crate) const UPGRADE: &str = "action up phase follower\n\
+    when sum(c in chips(hand(player)): c.value) >= 4\n\
+    choose pay: chips from chips(hand(player)) size 1..4 where sum(c in pay: c.value) == 4\n\
+    choose target: followers(player) where target.strength == 1\n\
+    choose keep: chips from pay size 1..1 {\n\
+      move(keep, under(target), up)\n\
+      move([c in pay where not contains(keep, c)], box, up)\n\
+      strength(target, 2)\n}\n";
+
 /// A checked program and its game configuration.
 pub(crate) struct Probe {
     pub(crate) program: Arc<Program>,
