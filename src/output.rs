@@ -365,7 +365,7 @@ pub use crate::render::ascii::ascii_board;
 pub use crate::render::text::{transcript, transcript_with, TranscriptOptions};
 
 /// One diagnostic as `carto check --format json` writes it (and the playground): where (1-based line
-/// and column, in characters), how bad, its kind's code, what and the hint. The fields are listed in README.md ("Machine-readable output").
+/// and column, in characters), how bad, its kind's code, what and the hint. The fields are listed in docs/commands.md ("Machine-readable output").
 /// A problem without a place in a file (a file that cannot be read, a command's own failure) as
 /// JSON, in the shape of [`diagnostic_json`]: `message` is the text for people without `error: `.
 pub fn unlocated_json(file: Option<&str>, code: crate::diag::Code, text: &str) -> Value {

@@ -1044,7 +1044,7 @@ fn script_failure_shows_the_transcript() {
 
 // Item 3: `--format json` for check (every diagnostic with file, line, column, severity, code, message, hint;
 // a missing file is one error and the other files are still checked), list and bench. The field
-// names are documented in README.md ("Machine-readable output").
+// names are documented in docs/commands.md ("Machine-readable output").
 #[test]
 fn check_json() {
     let rules = b"import \"base\"\nvariant \"v\" {\n  map = unbounded\n  titel = \"x\"\n}\n";

@@ -35,7 +35,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "VARIANT")]
     pub(crate) against: Option<String>,
     /// `text` (the default when printing to a terminal), `markdown` (the default otherwise, and with
-    /// `--out`) or `json` (the page's fields; see README).
+    /// `--out`) or `json` (the page's fields; see docs/commands.md).
     #[arg(long, value_enum)]
     pub(crate) format: Option<Format>,
 }

@@ -1,4 +1,4 @@
-// The playground's budgets, measured (README, "In the browser"): carto.wasm's size gzipped; the time
+// The playground's budgets, measured (docs/playground.md, "Budgets"): carto.wasm's size gzipped; the time
 // from a keystroke to the diagnostics on the largest bundled rules file; random games per second in
 // the page's worker against the native binary on one core (`carto bench`, CARTO_RELEASE).
 //
