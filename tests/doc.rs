@@ -425,7 +425,7 @@ fn limit_counts_say_how_many_times() {
 fn the_turn_and_the_end_are_told() {
     let page = |name: &str| carto::doc::page(&carto::variant::load_variant(name, &[]).unwrap());
     let base = page("base").turn.join("\n");
-    assert!(base.contains("3. **Score (phase 3).** Each road, city and monastery completed by the tile just placed is scored at once: *Road*, *City* and *Monastery*."), "{base}");
+    assert!(base.contains("3. **Score (phase 3).** Each road, city and monastery completed by the tile just placed is scored at once, with followers on it or not: *Road*, *City* and *Monastery*."), "{base}");
     assert!(
         base.contains(
             "(*City incomplete* and *Farm* only then). Nothing else scores at the end. The player"

@@ -50,6 +50,7 @@ fn show(e: &Expr) -> String {
         ExprKind::Unary(UnOp::Not, x) => format!("(not {})", show(x)),
         ExprKind::Unary(UnOp::Neg, x) => format!("(-{})", show(x)),
         ExprKind::Binary(op, a, b) => format!("({} {} {})", show(a), op.symbol(), show(b)),
+        ExprKind::If(c, a, b) => format!("(if {} then {} else {})", show(c), show(a), show(b)),
         ExprKind::Aggregate {
             op,
             var,
@@ -364,6 +365,17 @@ fn precedence() {
         ("a != b or c <= d", "((a != b) or (c <= d))"),
         ("1 + 1..n * 2", "((1 + 1)..(n * 2))"),
         ("x.y[1].z", "x.y[1].z"),
+        // A conditional value is a primary; `else` takes the rest of the expression.
+        ("if a then 1 else 2 + 3", "(if a then 1 else (2 + 3))"),
+        ("(if a then 1 else 2) + 3", "((if a then 1 else 2) + 3)"),
+        (
+            "1 + if a or b then x.y else -z",
+            "(1 + (if (a or b) then x.y else (-z)))",
+        ),
+        (
+            "if a then if b then 1 else 2 else 3",
+            "(if a then (if b then 1 else 2) else 3)",
+        ),
     ];
     for (src, want) in cases {
         assert_eq!(show(&expr(src)), want, "{src}");

@@ -4,6 +4,10 @@
 //! `scored` rule's condition and body read nothing but the feature's facts, parameters and
 //! constants, and its only effect is `score(feature.winners, …)`. [`scored_by_facts`] says whether
 //! a program's are such; for any other the agents value options in a copy of the game.
+//! Under such rules a feature nobody holds scores nothing (it has no winners): the features without
+//! followers that the final scoring scores too add nothing to a preview (the interpreter says as
+//! much to the engine, which then skips them: `Hooks::scores_unheld`), so the preview that sums the
+//! features with followers stays exact.
 
 use crate::game::{Ctx, Game, GameError, Hooks as _, Trigger};
 use crate::lang::builtins::{Builtin, Field};
@@ -384,6 +388,7 @@ fn reads_winners(e: &Expr) -> bool {
         Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Range(a, b) => {
             reads_winners(a) || reads_winners(b)
         }
+        Expr::If(c, a, b) => reads_winners(c) || reads_winners(a) || reads_winners(b),
         Expr::List(items) | Expr::Call(_, items) => items.iter().any(reads_winners),
         Expr::Aggregate {
             list, filter, map, ..
@@ -407,6 +412,7 @@ fn pure(e: &Expr) -> bool {
         Expr::Field(x, f) => matches!(**x, Expr::Local(FEATURE)) && f.info().pure,
         Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => pure(x),
         Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Range(a, b) => pure(a) && pure(b),
+        Expr::If(c, a, b) => pure(c) && pure(a) && pure(b),
         Expr::List(items) => items.iter().all(pure),
         Expr::Call(b, args) => b.info().pure && args.iter().all(pure),
         Expr::Attr(..) | Expr::Aggregate { .. } => false,
@@ -519,6 +525,8 @@ mod tests {
                     continue;
                 }
                 assert!(winners_only_scored(prog), "{name}");
+                // A feature nobody holds scores nothing: the final scoring skips those.
+                assert!(!crate::game::Hooks::scores_unheld(&game.hooks), "{name}");
                 let mut points = FeaturePoints::default();
                 assert!(check(name, &game, &mut points) > 1000);
                 let m = points.memo.as_ref().expect("memos");
@@ -544,6 +552,7 @@ mod tests {
         let prog = game.hooks.program();
         assert!(scored_by_facts(prog));
         assert!(!winners_only_scored(prog));
+        assert!(!crate::game::Hooks::scores_unheld(&game.hooks));
         let mut points = FeaturePoints::default();
         check("again", &game, &mut points);
         let m = points.memo.as_ref().expect("memos");

@@ -162,6 +162,16 @@ impl Words {
                 format!("`{n}` is {}", if neg { "off" } else { "on" })
             }
             ExprKind::Bool(b) => (b ^ neg).to_string(),
+            ExprKind::If(c, a, b) => match self.const_bool(c) {
+                Some(v) => {
+                    let chosen = self.pred(if v { a } else { b }, neg);
+                    format!("{chosen} ({})", self.pred(c, !v))
+                }
+                None => {
+                    let (a, c, b) = (self.pred(a, neg), self.pred(c, false), self.pred(b, neg));
+                    format!("{a} if {c}, and otherwise {b}")
+                }
+            },
             ExprKind::Aggregate {
                 op: op @ (AggOp::Any | AggOp::All),
                 var,
@@ -698,6 +708,16 @@ impl Words {
                 }
             }
             ExprKind::Binary(..) => self.pred(e, false),
+            ExprKind::If(c, a, b) => match self.const_bool(c) {
+                Some(v) => {
+                    let chosen = self.noun(if v { a } else { b });
+                    format!("{chosen} ({})", self.pred(c, !v))
+                }
+                None => {
+                    let (a, c, b) = (self.noun(a), self.pred(c, false), self.noun(b));
+                    format!("{a} if {c}, else {b}")
+                }
+            },
             ExprKind::Aggregate {
                 op,
                 var,
@@ -740,6 +760,7 @@ impl Words {
         let text = self.noun(e);
         match &e.kind {
             ExprKind::Binary(op, ..) if precedence(*op) < min => format!("({text})"),
+            ExprKind::If(..) => format!("({text})"),
             _ => text,
         }
     }

@@ -107,7 +107,7 @@ fn score_step(p: &Page) -> String {
         three.push_str("No rule scores a feature during the game.");
     } else {
         three.push_str(&format!(
-            "Each road, city and monastery completed by the tile just placed is scored at once: {}. Its followers then go back to their owners' reserves; a feature left incomplete keeps its followers until it is completed or the game ends. A farm is never completed: farmers stay on it to the end of the game.",
+            "Each road, city and monastery completed by the tile just placed is scored at once, with followers on it or not: {}. Its followers then go back to their owners' reserves; a feature left incomplete keeps its followers until it is completed or the game ends. A farm is never completed: farmers stay on it to the end of the game.",
             names(&in_turn)
         ));
     }
@@ -185,7 +185,7 @@ fn at_any_moment(p: &Page) -> Vec<String> {
 /// The end of the game: what is scored then, and that nothing else is.
 fn the_end(p: &Page) -> String {
     let mut end = String::from(
-        "**The end of the game.** The game ends when the draw stack is empty. Then every feature still incomplete and every farm is scored",
+        "**The end of the game.** The game ends when the draw stack is empty. Then every feature still incomplete and every farm is scored, with followers on it or not (one nobody holds has no winners)",
     );
     let finals = rules(p, &|r| r.trigger == "scored" && r.final_only);
     let all_scored = rules(p, &|r| r.trigger == "scored");

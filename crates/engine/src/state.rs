@@ -226,6 +226,8 @@ pub struct State {
     pub chip_changes: u32,
     /// The draw stack, top = last.
     pub stack: Vec<u16>,
+    /// How many tiles the draw stack held when the first turn began (after the setup drew from it).
+    pub stack_start: u32,
     pub tile_stacks: Vec<TileStack>,
     pub turn: u32,
     pub round: u32,
@@ -315,6 +317,7 @@ impl State {
             supply,
             chip_changes,
             stack,
+            stack_start,
             tile_stacks,
             turn,
             round,
@@ -353,6 +356,7 @@ impl State {
         self.supply.clone_from(supply);
         self.chip_changes = *chip_changes;
         self.stack.clone_from(stack);
+        self.stack_start = *stack_start;
         self.tile_stacks.clone_from(tile_stacks);
         self.turn = *turn;
         self.round = *round;
@@ -432,6 +436,7 @@ impl State {
             supply: Vec::new(),
             chip_changes: 0,
             stack: Vec::new(),
+            stack_start: 0,
             tile_stacks: Vec::new(),
             turn: 0,
             round: 1,
@@ -524,6 +529,8 @@ impl State {
 
     // ---- chips ----
 
+    /// Moves a chip to `to`, face up or down as asked (the supply too: a rule that lays a chip
+    /// face up there shows it to everyone).
     pub fn move_chip(&mut self, chip: u16, to: Place, face_up: bool) {
         let Some(c) = self.chips.get(chip as usize).copied() else {
             return;
@@ -568,7 +575,6 @@ impl State {
                 self.tally.chips_gained[p as usize % crate::tally::SLOTS] += 1;
             }
         }
-        let face_up = face_up && to != Place::Supply;
         self.chips_changed();
         self.chips[chip as usize].place = to;
         self.chips[chip as usize].face_up = face_up;

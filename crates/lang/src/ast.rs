@@ -330,6 +330,8 @@ pub enum ExprKind {
     Call(Ident, Vec<Expr>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`: a value chosen by a condition.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
     Aggregate {
         op: AggOp,
         var: Ident,

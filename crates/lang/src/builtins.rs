@@ -432,6 +432,9 @@ builtins! {
     TilesLeft "tiles_left"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.stack.len() as i64))),
         reads UNKNOWN, static false, pure false,
         "tiles left in the draw stack", "the number of tiles left to draw";
+    TilesAtStart "tiles_at_start"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(if st.turn == 0 { st.stack.len() as i64 } else { i64::from(st.stack_start) }))),
+        reads NONE, static false, pure false,
+        "tiles in the draw stack when the first turn began, after the setup drew its tiles (during the setup: the tiles in it now); a discarded tile does not change it, unlike `turn_number() + tiles_left()`", "the number of tiles the draw stack started with";
     RoundNumber "round_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.round as i64))),
         reads UNKNOWN, static false, pure false,
         "the number of the current round, from 1", "the number of the round";
@@ -447,7 +450,7 @@ builtins! {
         "scores points for players, logged under the rule's name", "{0} score[s] {1}";
     Move "move"("chips": PTy::ChipOrChips, "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(Interp::move_effect),
         reads UNKNOWN, static false, pure false,
-        "moves chips to a place, face up or down", "{0} go[es] to {1} {2}";
+        "moves chips to a place, face up or down (in the supply too)", "{0} go[es] to {1} {2}";
     Draw "draw"("count": t(Int), "from": t(Place), "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(Interp::draw),
         reads UNKNOWN, static false, pure false,
         "moves count chips from one place to another: the top of the supply (a pool kept shuffled), or random ones of another place; fewer if fewer are there", "{0} chips go from {1} to {2} {3}";

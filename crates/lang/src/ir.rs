@@ -83,6 +83,8 @@ pub enum Expr {
     Not(Box<Expr>),
     Neg(Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`: only the value chosen is evaluated.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
     Aggregate {
         op: AggOp,
         var: Slot,

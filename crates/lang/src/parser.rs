@@ -281,7 +281,7 @@ fn rule_words(rk: Rule) -> Option<&'static str> {
         int => "a number",
         string | short_string | long_string => "a string",
         expr | disj | conj | negation | comparison | sum | product | unary | postfix | primary
-        | paren | call | list | table | aggregate | comprehension => "an expression",
+        | paren | call | list | table | aggregate | comprehension | if_value => "an expression",
         agg_op => "an aggregate",
         range_op | cmp_op | add_op | mul_op | kw_and | kw_or | neg_op => "an operator",
         field => "`.`",
@@ -333,6 +333,7 @@ fn rule_words(rk: Rule) -> Option<&'static str> {
         kw_where => "`where`",
         kw_let => "`let`",
         kw_if => "`if`",
+        kw_then => "`then`",
         kw_else => "`else`",
         kw_for => "`for`",
         kw_in => "`in`",
@@ -692,6 +693,7 @@ fn is_kw(rk: Rule) -> bool {
             | kw_where
             | kw_let
             | kw_if
+            | kw_then
             | kw_else
             | kw_for
             | kw_in
@@ -1250,6 +1252,7 @@ impl Builder {
             Rule::list => self.list(p, span, depth),
             Rule::table => self.table(p, span, depth),
             Rule::aggregate | Rule::comprehension => self.aggregate(p, rk, span, depth),
+            Rule::if_value => self.if_value(p, span, depth),
             _ => self.literal(p, rk, span),
         }
     }
@@ -1434,6 +1437,20 @@ impl Builder {
                 filter,
                 map,
             },
+            span,
+        })
+    }
+
+    /// `if c then a else b`.
+    fn if_value(&self, p: Pair<'_, Rule>, span: Span, depth: usize) -> Res<Expr> {
+        let mut parts = p.into_inner().filter(|q| q.as_rule() == Rule::expr);
+        let mut part = || -> Res<Box<Expr>> {
+            let q = parts.next().ok_or_else(|| self.internal(span.clone()))?;
+            Ok(Box::new(self.expr(q, depth + 1)?))
+        };
+        let (c, a, b) = (part()?, part()?, part()?);
+        Ok(Expr {
+            kind: ExprKind::If(c, a, b),
             span,
         })
     }

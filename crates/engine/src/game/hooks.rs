@@ -68,6 +68,12 @@ pub trait Hooks {
     fn listens(&self, _trigger: Trigger) -> bool {
         false
     }
+    /// Whether scoring a feature that no follower stands on may change the game (a `scored` rule
+    /// that does more than score the feature's winners, who are none): when not, final scoring
+    /// skips the incomplete features without followers. The default says yes.
+    fn scores_unheld(&self) -> bool {
+        true
+    }
     /// Why the option `name`, which is not among the legal ones, is refused: which rule or limit.
     /// `now` is the phase whose actions are on offer (`None` for a forced decision or no actions).
     fn explain(&mut self, _st: &mut State, _now: Option<Phase>, _name: &str) -> Option<String> {

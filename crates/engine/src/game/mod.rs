@@ -111,7 +111,7 @@ enum Step {
     TurnEnd,
     AfterActions,
     NextTurn,
-    /// Final scoring begins: the features with followers are listed.
+    /// Final scoring begins: the features it scores are listed.
     Final,
     /// Final scoring: one listed feature per step (asked decisions come between features).
     FinalFeatures,

@@ -1,7 +1,9 @@
 //! Scoring features through the rules: a completed feature during play (its followers return), and
-//! every feature with followers at the end.
+//! at the end every feature the engine scores: each one with followers, then each incomplete one
+//! without (a feature completed during play was scored then).
 
 use super::{Ctx, Game, GameError, Hooks, Step, Trigger};
+use crate::geometry::FeatureKind;
 use crate::state::FollowerAt;
 
 impl<H: Hooks> Game<H> {
@@ -57,11 +59,22 @@ impl<H: Hooks> Game<H> {
     }
 
     /// Stops the game where it stands: the pending decision is dropped and final scoring comes
-    /// next (`advance` runs it; decisions it asks for are offered as usual). For a game cut short
-    /// on purpose: `end_now`, and the generated-rules trial, which thus reaches final scoring.
+    /// next (`advance` runs it; decisions it asks for are offered as usual), after the features
+    /// the tile placed this turn completed and the turn has not scored yet (as the turn would
+    /// have, but their followers stay). For a game cut short on purpose: `end_now`, and the
+    /// generated-rules trial, which thus reaches final scoring.
     pub fn stop_here(&mut self) {
         if self.is_over() {
             return;
+        }
+        if matches!(
+            self.step,
+            Step::Follower | Step::FollowerActions | Step::Score
+        ) {
+            let scored = (self.score_next as usize).min(self.completed.len());
+            self.completed.drain(..scored);
+        } else {
+            self.completed.clear();
         }
         self.step = Step::Final;
         self.decided = true;
@@ -72,16 +85,46 @@ impl<H: Hooks> Game<H> {
         self.hooks.clear_asks();
     }
 
-    /// Final scoring begins: each feature with followers once, in follower order.
+    /// Final scoring begins: the features completed this turn and not scored yet (a game
+    /// stopped in the middle of a turn: [`Self::stop_here`]), each feature with followers once, in
+    /// follower order, then each incomplete feature without followers, in the order of its first
+    /// segment on the board (skipped when the rules say scoring one changes nothing:
+    /// [`Hooks::scores_unheld`]).
     pub(super) fn list_final_features(&mut self) {
         self.st.final_scoring = true;
         let mut roots = std::mem::take(&mut self.roots);
         roots.clear();
+        for i in 0..self.completed.len() {
+            let r = self.st.board.features.find(self.completed[i]);
+            if !roots.contains(&r) {
+                roots.push(r);
+            }
+        }
+        self.completed.clear();
         for i in 0..self.st.followers.len() {
             if let FollowerAt::Board(node) = self.st.followers[i].at {
                 let r = self.st.board.features.find(node);
                 if !roots.contains(&r) {
                     roots.push(r);
+                }
+            }
+        }
+        if self.hooks.listens(Trigger::Scored) && self.hooks.scores_unheld() {
+            let b = &self.st.board;
+            let f = &b.features;
+            for node in 0..f.len() as u32 {
+                if f.root(node) != node || f.followers_at_root(node) > 0 {
+                    continue;
+                }
+                let complete = match f.kind[node as usize] {
+                    FeatureKind::Road | FeatureKind::City => f.open_at_root(node) == 0,
+                    FeatureKind::Monastery => {
+                        b.monastery_count(b.placed[f.tile[node as usize] as usize].cell) == 9
+                    }
+                    FeatureKind::Field => false,
+                };
+                if !complete {
+                    roots.push(node);
                 }
             }
         }

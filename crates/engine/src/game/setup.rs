@@ -69,7 +69,10 @@ impl<H: Hooks> Game<H> {
         lay_out_chips(st, cfg, players.len());
         fill_stack(st, cfg);
         self.place_start_tiles()?;
+        // Features the start tiles complete are not scored (no turn placed them).
+        self.completed.clear();
         self.run_rules_setup()?;
+        self.st.stack_start = self.st.stack.len() as u32;
         self.st.turn = 1;
         self.step = Step::TurnStart;
         self.decided = true;

@@ -67,6 +67,7 @@ impl Checker {
                 UnOp::Neg => (Expr::Neg(Box::new(self.expect(x, sc, Ty::INT))), Ty::INT),
             },
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, sc),
+            ExprKind::If(c, a, b) => self.if_value(c, a, b, sc),
             ExprKind::Aggregate {
                 op,
                 var,
@@ -380,6 +381,51 @@ impl Checker {
                 (bx(op, x, y), Ty::BOOL)
             }
         }
+    }
+
+    /// `if c then a else b`: a condition, and two values of one type (a player and a set of players
+    /// give a set).
+    fn if_value(
+        &mut self,
+        c: &ast::Expr,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        sc: &mut Scope,
+    ) -> (Expr, Ty) {
+        let c = self.expect(c, sc, Ty::BOOL);
+        let (x, ta) = self.expr(a, sc);
+        let (y, tb) = self.expr(b, sc);
+        let players = Ty::of(Base::Players);
+        let widen = |e: Expr, t: Ty| {
+            if t == Ty::of(Base::Player) {
+                Expr::ToPlayers(Box::new(e))
+            } else {
+                e
+            }
+        };
+        let (x, y, t) = if ta.is_any() {
+            (x, y, tb)
+        } else if tb.is_any() || ta == tb {
+            (x, y, ta)
+        } else if players.accepts(ta) && players.accepts(tb) {
+            (widen(x, ta), widen(y, tb), players)
+        } else if ta.accepts(tb) {
+            (x, y, ta)
+        } else if tb.accepts(ta) {
+            (x, y, tb)
+        } else {
+            self.err(
+                Diagnostic::error(
+                    Code::TypeMismatch,
+                    a.span.start..b.span.end,
+                    format!("the two values of `if … then … else …` differ: {ta} and {tb}"),
+                )
+                .with_label(format!("{ta} here, {tb} after `else`"))
+                .with_note("both values must have the same type"),
+            );
+            (x, y, Ty::ANY)
+        };
+        (Expr::If(Box::new(c), Box::new(x), Box::new(y)), t)
     }
 
     /// The two sides of `==` or `!=`. A side that is a name declared nowhere is checked last, and

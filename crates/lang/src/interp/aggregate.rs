@@ -71,6 +71,9 @@ pub(super) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<Key>) -> 
         Expr::Range(a, b) | Expr::Binary(_, a, b) | Expr::Index(a, b) => {
             is_static(a, bound, free) && is_static(b, bound, free)
         }
+        Expr::If(c, a, b) => {
+            is_static(c, bound, free) && is_static(a, bound, free) && is_static(b, bound, free)
+        }
         Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) => {
             is_static(x, bound, free)
         }
@@ -107,6 +110,11 @@ fn find_static(e: &Expr, out: &mut Vec<(usize, Vec<Key>)>) {
     match e {
         Expr::List(items) | Expr::Call(_, items) => items.iter().for_each(|x| find_static(x, out)),
         Expr::Range(a, b) | Expr::Binary(_, a, b) | Expr::Index(a, b) => {
+            find_static(a, out);
+            find_static(b, out);
+        }
+        Expr::If(c, a, b) => {
+            find_static(c, out);
             find_static(a, out);
             find_static(b, out);
         }

@@ -81,6 +81,9 @@ impl Taint {
             Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => {
                 self.names_tainted(a) || self.names_tainted(b)
             }
+            Expr::If(c, a, b) => {
+                self.names_tainted(c) || self.names_tainted(a) || self.names_tainted(b)
+            }
             Expr::Field(x, _)
             | Expr::Attr(x, _)
             | Expr::Not(x)
@@ -112,6 +115,7 @@ impl Taint {
             Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => {
                 self.grow_expr(a) | self.grow_expr(b)
             }
+            Expr::If(c, a, b) => self.grow_expr(c) | self.grow_expr(a) | self.grow_expr(b),
             Expr::Field(x, _)
             | Expr::Attr(x, _)
             | Expr::Not(x)

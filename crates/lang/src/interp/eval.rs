@@ -86,6 +86,10 @@ impl Interp {
                 Value::Player(p) => Value::Players(1 << (p & 7)),
                 v => v,
             },
+            Expr::If(c, a, b) => {
+                let chosen = if self.bool(st, c)? { a } else { b };
+                self.eval(st, chosen)?
+            }
             // Handled in `eval`.
             Expr::Const(_)
             | Expr::Local(_)

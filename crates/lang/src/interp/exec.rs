@@ -205,6 +205,10 @@ impl Interp {
                 Value::Player(p) => Value::Players(1 << (p & 7)),
                 v => v,
             }),
+            Code::Cond(c, a, b) => {
+                let chosen = if self.truth(st, c)? { a } else { b };
+                self.arg(st, chosen)
+            }
             // Counted above.
             Code::Local(s) => {
                 self.ops -= 1;

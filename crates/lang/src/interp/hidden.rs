@@ -72,6 +72,7 @@ fn chips_from_elsewhere(e: &Expr) -> bool {
         Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
         Expr::List(items) => items.iter().any(chips_from_elsewhere),
         Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => any(&[a, b]),
+        Expr::If(c, a, b) => any(&[c, a, b]),
         Expr::Field(x, f) => *f == Field::SquareChips || chips_from_elsewhere(x),
         Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => {
             chips_from_elsewhere(x)
@@ -98,6 +99,7 @@ fn expr_hidden(t: &Taint, e: &Expr) -> bool {
         Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
         Expr::List(items) => items.iter().any(|x| expr_hidden(t, x)),
         Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => any(&[a, b]),
+        Expr::If(c, a, b) => any(&[c, a, b]),
         Expr::Field(x, f) => {
             (matches!(f, Field::ChipValue | Field::ChipColour) && t.tainted(x)) || expr_hidden(t, x)
         }

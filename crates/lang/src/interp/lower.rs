@@ -91,6 +91,8 @@ pub(super) enum Code {
     Index(Arg, Arg),
     Neg(Arg),
     ToPlayers(Arg),
+    /// `if c then a else b`: the condition, then the value chosen.
+    Cond(TestId, Arg, Arg),
 }
 
 /// An aggregate: its list, its `where` (a condition tested on its own), its `: map`, and its memo
@@ -405,6 +407,7 @@ impl<'a> Lower<'a> {
             Expr::Index(x, i) => Code::Index(self.arg(x), self.arg(i)),
             Expr::Neg(x) => Code::Neg(self.arg(x)),
             Expr::ToPlayers(x) => Code::ToPlayers(self.arg(x)),
+            Expr::If(c, a, b) => Code::Cond(self.test(c, true), self.arg(a), self.arg(b)),
         };
         self.push(c, e)
     }

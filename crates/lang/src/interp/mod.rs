@@ -31,6 +31,7 @@ mod quiet;
 mod reads;
 mod run;
 mod subsets;
+mod unheld;
 mod values;
 
 use super::ir::{Program, Value};
@@ -439,6 +440,10 @@ impl Hooks for Interp {
 
     fn listens(&self, trigger: Trigger) -> bool {
         self.prep.listens[trigger as usize]
+    }
+
+    fn scores_unheld(&self) -> bool {
+        self.prep.scores_unheld
     }
 
     fn explain(&mut self, st: &mut State, now: Option<Phase>, name: &str) -> Option<String> {

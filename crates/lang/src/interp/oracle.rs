@@ -233,8 +233,8 @@ mod tests {
     use std::sync::Arc;
 
     /// Rules that reach the executor's shapes: a trigger guard, static parts remembered per
-    /// square, square flags and chip counts read in place, aggregates (a static one too), and
-    /// actions with a `when`, choices and a `where`.
+    /// square, square flags and chip counts read in place, aggregates (a static one too),
+    /// conditional values, and actions with a `when`, choices and a `where`.
     const RULES: &str = "rule kinds on scored when feature.kind == city and feature.complete {\n\
            score(feature.winners, count(x in [1, 2, 3, 4] where x > 1 and x < feature.tiles))\n}\n\
          rule far on placed when square.x > 1 and square.y < 1 and square.covered and tiles_left() > 2 {\n\
@@ -243,7 +243,9 @@ mod tests {
              choose c: chips(supply) where c.value >= 1 and len(chips(hand(player))) < 3 {\n\
            move(c, hand(player), up)\n}\n\
          rule rich on placed when len(chips(hand(player))) > 1 and not square.land == false {\n\
-           score(player, count(c in chips(hand(player)) where c.colour == red))\n}";
+           score(player, count(c in chips(hand(player)) where c.colour == red))\n}\n\
+         rule pick on placed when (if square.x > 0 then square.y >= 0 else tiles_left() % 2 == 0) {\n\
+           score(player, if tiles_left() % 3 == 0 then 2 else (if square.covered then -1 else 5))\n}";
 
     fn play(seeds: u64, oracle: bool) -> Vec<Vec<i64>> {
         super::enable(oracle);

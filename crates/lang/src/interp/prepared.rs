@@ -14,6 +14,8 @@ pub(super) struct Prepared {
     pub(super) names: Vec<String>,
     /// Per trigger: whether any rule listens to it.
     pub(super) listens: [bool; Trigger::ALL.len()],
+    /// Whether scoring a feature without followers may change the game (see `unheld`).
+    pub(super) scores_unheld: bool,
     /// Per rule, the test of a trigger value its condition starts with (see `dispatch`).
     pub(super) guards: Vec<Option<dispatch::Guard>>,
     /// Per rule, the first parts of its condition that read only map facts of the trigger's square,
@@ -47,6 +49,7 @@ impl Prepared {
         let prep = Prepared {
             names,
             listens,
+            scores_unheld: super::unheld::scores_unheld(prog),
             guards: dispatch::guards(prog),
             static_parts,
             forced_reads: reads::forced_reads(prog),

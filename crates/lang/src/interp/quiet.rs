@@ -201,6 +201,7 @@ fn hand_chips_only(e: &crate::ir::Expr) -> bool {
         Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => {
             hand_chips_only(a) && hand_chips_only(b)
         }
+        Expr::If(c, a, b) => hand_chips_only(c) && hand_chips_only(a) && hand_chips_only(b),
         Expr::Field(x, f) => {
             (*f == Field::ChipFaceUp || !f.info().reads.has(Reads::CHIPS)) && hand_chips_only(x)
         }

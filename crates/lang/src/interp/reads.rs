@@ -28,6 +28,7 @@ pub(super) fn expr_reads(e: &Expr) -> Reads {
             .iter()
             .fold(Reads::default(), |r, x| r.with(expr_reads(x))),
         Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => all(&[a, b]),
+        Expr::If(c, a, b) => all(&[c, a, b]),
         Expr::Field(x, f) => expr_reads(x).with(f.info().reads),
         // Map attributes never change.
         Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => expr_reads(x),
