@@ -8,7 +8,6 @@ use carto::agent::{parse_agent, Agent, View};
 use carto::game::Game;
 use carto::lang::interp::Interp;
 use carto::rng::Rng;
-use carto::state::Place;
 use carto::variant::{bundled_variants, load_variant};
 use proptest::prelude::*;
 use std::process::{Command, Stdio};
@@ -554,35 +553,6 @@ fn greedy_reading_the_board_plays_exactly_as_greedy_playing_copies_in_every_chip
     }
 }
 
-/// A copy of `game` in which what the deciding player may not see is shuffled: the draw stack, the
-/// tiles under each tile stack's face-up top, the faces (colour and value) of the chips face down
-/// outside the player's own area, the supply's order and the rules' generator.
-fn shuffle_hidden(game: &Game<Interp>, rng: &mut Rng) -> Game<Interp> {
-    let mut g = game.clone();
-    let me = g.decider();
-    rng.shuffle(&mut g.st.stack);
-    for s in &mut g.st.tile_stacks {
-        let n = s.tiles.len().saturating_sub(1);
-        rng.shuffle(&mut s.tiles[..n]);
-    }
-    let hidden: Vec<usize> = (0..g.st.chips.len())
-        .filter(|&i| !g.st.chips[i].face_up && g.st.chips[i].place != Place::Hand(me))
-        .collect();
-    let mut faces: Vec<(u8, u8)> = hidden
-        .iter()
-        .map(|&i| (g.st.chips[i].colour, g.st.chips[i].value))
-        .collect();
-    rng.shuffle(&mut faces);
-    for (&i, &(colour, value)) in hidden.iter().zip(&faces) {
-        g.st.chips[i].colour = colour;
-        g.st.chips[i].value = value;
-    }
-    rng.shuffle(&mut g.st.supply);
-    g.st.rng = rng.fork();
-    g.st.chips_changed();
-    g
-}
-
 /// Agents see only what a player sees: at decisions of a game in every variant, each agent chooses
 /// the same option in the game and in a copy where what the decider may not see is shuffled (the
 /// order of the tiles to come, face-down chips' faces, the rules' generator). The shuffles do
@@ -598,7 +568,7 @@ fn agents_choose_the_same_when_what_they_may_not_see_is_shuffled() {
             let (mut k, mut changed_order, mut changed_faces) = (0, 0, 0);
             while k < 60 && game.advance().unwrap() {
                 if k % 6 == 0 {
-                    let shuffled = shuffle_hidden(&game, &mut Rng::new(k));
+                    let shuffled = common::shuffle_hidden(&game, &mut Rng::new(k));
                     changed_order += usize::from(shuffled.st.stack != game.st.stack);
                     changed_faces += usize::from(shuffled.st.chips != game.st.chips);
                     let a = seen

@@ -42,7 +42,7 @@
 
 use super::lookahead::{finish_quietly, margin, quiet_option, Scratch};
 use super::points::{FeaturePoints, Points};
-use super::quiet::{self, AFTER_PLACEMENT};
+use super::quiet::{self, after_placement};
 use super::value::{Outcome, Preview};
 use super::{Agent, View};
 use crate::features::NONE;
@@ -541,11 +541,11 @@ impl Greedy {
             copying: false,
             end_read: quiet::end_allows(game),
             chips_unread: quiet::chips_unread_after_placement(game),
-            chips_blind: game.hooks.chips_read_only_to_move_chips(&AFTER_PLACEMENT),
+            chips_blind: game.hooks.chips_read_only_to_move_chips(&after_placement()),
             by_square: quiet::placed_rules_by_square(game),
             by_square_unforced: quiet::placed_rules_by_square_unforced(game),
             forced_hands: game.hooks.forced_reads_only_hands(),
-            faces_in_hands: game.hooks.faces_read_only_in_hands(&AFTER_PLACEMENT),
+            faces_in_hands: game.hooks.faces_read_only_in_hands(&after_placement()),
         })
     }
 
@@ -838,7 +838,7 @@ mod tests {
         for (name, v) in crate::agent::bundled_and(None) {
             for (players, seed) in [(2, 7), (3, 11)] {
                 let game = game_of(&v, players, seed);
-                if !game.hooks.chips_read_only_to_move_chips(&AFTER_PLACEMENT) {
+                if !game.hooks.chips_read_only_to_move_chips(&after_placement()) {
                     continue;
                 }
                 variants += usize::from(players == 2);
@@ -948,7 +948,7 @@ mod tests {
         for (name, v) in crate::agent::bundled_and(Some(("peek", peek()))) {
             for (players, seed) in [(2, 7), (3, 11)] {
                 let game = game_of(&v, players, seed);
-                let sees = game.hooks.faces_read_only_in_hands(&AFTER_PLACEMENT);
+                let sees = game.hooks.faces_read_only_in_hands(&after_placement());
                 assert!(name != "peek" || !sees, "peek reads a hidden face");
                 variants += usize::from(sees && players == 2);
                 decisions += checked_against_copies(game, seed, &name, |g, _| {

@@ -10,7 +10,7 @@
 //! features with followers stays exact.
 
 use crate::game::{Ctx, Game, GameError, Hooks as _, Trigger};
-use crate::lang::builtins::{Builtin, Field};
+use crate::lang::builtins::Field;
 use crate::lang::interp::Interp;
 use crate::lang::ir::{Expr, Program, Stmt};
 use crate::state::FeatureInfo;
@@ -340,7 +340,7 @@ fn pure_stmt(s: &Stmt) -> bool {
                     .as_ref()
                     .is_none_or(|body| body.iter().all(pure_stmt))
         }
-        Stmt::Effect(Builtin::Score, args, _) => match args.as_slice() {
+        Stmt::Effect(b, args, _) if b.scores_only() => match args.as_slice() {
             [who, points] => is_feature_field(who, Field::FeatureWinners) && pure(points),
             _ => false,
         },
@@ -359,7 +359,7 @@ pub(crate) fn winners_only_scored(prog: &Program) -> bool {
                     .all(|(c, body)| !reads_winners(c) && body.iter().all(stmt))
                     && otherwise.as_ref().is_none_or(|body| body.iter().all(stmt))
             }
-            Stmt::Effect(Builtin::Score, args, _) => match args.as_slice() {
+            Stmt::Effect(b, args, _) if b.scores_only() => match args.as_slice() {
                 [who, points] => {
                     is_feature_field(who, Field::FeatureWinners) && !reads_winners(points)
                 }

@@ -21,10 +21,10 @@
 use super::lookahead::Scratch;
 use super::points::scored_by_facts;
 use crate::features::NONE;
-use crate::game::{Ctx, Game, GameError, Hooks as _, Opt, Trigger};
+use crate::game::{Ctx, Game, GameError, Hooks as _, Moment, Opt, Trigger};
 use crate::geometry::EdgeKind;
 use crate::lang::ast::BinOp;
-use crate::lang::builtins::{Builtin, Field};
+use crate::lang::builtins::{Builtin, Changes, Field, PTy, PlaceKind, Role};
 use crate::lang::interp::Interp;
 use crate::lang::ir::{Expr, Place, Program, Stmt, Value};
 use crate::state::FollowerAt;
@@ -36,7 +36,7 @@ use crate::state::FollowerAt;
 /// (whose condition the chips could make hold) or a rule listens to a chip gained.
 pub(crate) fn chips_only(game: &Game<Interp>) -> Vec<bool> {
     let h = &game.hooks;
-    if has_forced(game) || h.listens(Trigger::Gained) {
+    if has_forced(game) || listens_to_chips_gained(game) {
         return Vec::new();
     }
     h.program()
@@ -54,15 +54,18 @@ fn stmts_move_chips_off_map(stmts: &[Stmt]) -> bool {
                 && other.as_deref().is_none_or(stmts_move_chips_off_map)
         }
         Stmt::For(_, _, b) => stmts_move_chips_off_map(b),
-        Stmt::Effect(b, args, _) => match (b, args.as_slice()) {
-            (Builtin::Log, _) => true,
-            (Builtin::Shuffle, [place]) => off_map(place),
-            (Builtin::Draw, [_, from, to, _]) => off_map(from) && off_map(to),
-            (Builtin::Move, [Expr::Call(Builtin::Chips, from), to, _]) => {
-                matches!(from.as_slice(), [p] if off_map(p)) && off_map(to)
-            }
-            _ => false,
-        },
+        // Its places (the arguments its row types `place`) are off the map, and the chips it
+        // moves are the chips of a place off the map.
+        Stmt::Effect(b, args, _) => {
+            moves_chips(*b)
+                && b.args_of(args, PTy::is_place).all(off_map)
+                && b.args_of(args, PTy::is_chips).all(|c| match c {
+                    Expr::Call(c, from) if c.role() == Role::ChipsIn => {
+                        matches!(from.as_slice(), [p] if off_map(p))
+                    }
+                    _ => false,
+                })
+        }
         Stmt::Ask { .. } => false,
     })
 }
@@ -78,16 +81,9 @@ pub(crate) fn chips_unread_after_placement(game: &Game<Interp>) -> bool {
     let h = &game.hooks;
     let prog = h.program();
     scored_by_facts(prog)
-        && Trigger::ALL.iter().all(|&t| {
-            matches!(
-                t,
-                Trigger::Placed
-                    | Trigger::Adjacent
-                    | Trigger::Abroad
-                    | Trigger::TileDrawn
-                    | Trigger::Scored
-            ) || !h.listens(t)
-        })
+        && Trigger::ALL
+            .iter()
+            .all(|&t| ends_with_placement(t) || t.moment() == Moment::Scoring || !h.listens(t))
         && prog
             .actions
             .iter()
@@ -95,28 +91,52 @@ pub(crate) fn chips_unread_after_placement(game: &Game<Interp>) -> bool {
             .all(|a| moves_chips_only(&a.body.stmts))
 }
 
+/// Whether a rule listens to chips gained (by its trigger's moment): any effect moving chips may
+/// then run it.
+fn listens_to_chips_gained(game: &Game<Interp>) -> bool {
+    Trigger::ALL
+        .iter()
+        .any(|&t| t.moment() == Moment::ChipGained && game.hooks.listens(t))
+}
+
+/// Whether a turn fires trigger `t` no more once its tile is placed, with no tile left to draw
+/// (by its row's moment).
+fn ends_with_placement(t: Trigger) -> bool {
+    match t.moment() {
+        Moment::TileDrawn | Moment::Placement | Moment::PlacementSide => true,
+        Moment::TurnStart
+        | Moment::FollowerPlaced
+        | Moment::Scoring
+        | Moment::FollowerReturned
+        | Moment::ChipGained
+        | Moment::Answered
+        | Moment::End => false,
+    }
+}
+
 /// The triggers a turn fires no more once its tile is placed, with no tile left to draw.
-pub(crate) const AFTER_PLACEMENT: [Trigger; 4] = [
-    Trigger::Placed,
-    Trigger::Adjacent,
-    Trigger::Abroad,
-    Trigger::TileDrawn,
-];
+pub(crate) fn after_placement() -> Vec<Trigger> {
+    Trigger::ALL
+        .into_iter()
+        .filter(|&t| ends_with_placement(t))
+        .collect()
+}
 
 /// Whether a placement is worth, at every rotation on one square, what the board preview reads for
 /// it plus the points its rules gave at one rotation (`Greedy::values`, where the preview could
 /// read the placement were it quiet): where chips lie is read by nothing after the placement
 /// ([`chips_unread_after_placement`]) or read only to move chips
-/// (`Interp::chips_read_only_to_move_chips`, the triggers of [`AFTER_PLACEMENT`] exempt), no rule
+/// (`Interp::chips_read_only_to_move_chips`, the triggers of [`after_placement`] exempt), no rule
 /// listens to a tile's side next to a square or at a border exit (`adjacent`, `abroad`: they read
 /// how the tile is turned), and every `placed` rule reads and does only what its square settles
 /// (`Interp::rules_score_and_move_chips_by_square`: chips, covered squares, map facts; scores and
 /// chip moves).
 pub(crate) fn placed_rules_by_square(game: &Game<Interp>) -> bool {
     let h = &game.hooks;
-    (chips_unread_after_placement(game) || h.chips_read_only_to_move_chips(&AFTER_PLACEMENT))
-        && !h.listens(Trigger::Adjacent)
-        && !h.listens(Trigger::Abroad)
+    (chips_unread_after_placement(game) || h.chips_read_only_to_move_chips(&after_placement()))
+        && Trigger::ALL
+            .iter()
+            .all(|&t| t.moment() != Moment::PlacementSide || !h.listens(t))
         && h.rules_score_and_move_chips_by_square(Trigger::Placed)
 }
 
@@ -131,18 +151,29 @@ pub(crate) fn placed_rules_by_square(game: &Game<Interp>) -> bool {
 /// or an answer).
 pub(crate) fn placed_rules_by_square_unforced(game: &Game<Interp>) -> bool {
     let h = &game.hooks;
-    [
-        Trigger::Adjacent,
-        Trigger::Abroad,
-        Trigger::Gained,
-        Trigger::FollowerPlaced,
-        Trigger::TurnStart,
-        Trigger::Answered,
-    ]
-    .iter()
-    .all(|&t| !h.listens(t))
+    Trigger::ALL
+        .iter()
+        .all(|&t| runs_unforced_after_placement(t) || !h.listens(t))
         && h.forced_reads_only_hands()
         && h.rules_score_and_move_chips_by_square(Trigger::Placed)
+}
+
+/// Whether rules on trigger `t` may listen for [`placed_rules_by_square_unforced`] (by its row's
+/// moment): the placement itself (checked by square), a tile drawn, the scoring, followers returning
+/// and the ends; not a tile's side, a chip gained, a follower placed, a turn's start or an answer.
+fn runs_unforced_after_placement(t: Trigger) -> bool {
+    match t.moment() {
+        Moment::Placement
+        | Moment::TileDrawn
+        | Moment::Scoring
+        | Moment::FollowerReturned
+        | Moment::End => true,
+        Moment::PlacementSide
+        | Moment::ChipGained
+        | Moment::FollowerPlaced
+        | Moment::TurnStart
+        | Moment::Answered => false,
+    }
 }
 
 /// Per action of `game`'s program (by index), whether its body only moves, draws and shuffles chips
@@ -165,12 +196,7 @@ fn moves_chips_only(stmts: &[Stmt]) -> bool {
                 && other.as_deref().is_none_or(moves_chips_only)
         }
         Stmt::For(_, _, b) => moves_chips_only(b),
-        Stmt::Effect(b, _, _) => {
-            matches!(
-                b,
-                Builtin::Log | Builtin::Shuffle | Builtin::Draw | Builtin::Move
-            )
-        }
+        Stmt::Effect(b, _, _) => moves_chips(*b),
         Stmt::Ask { .. } => false,
     })
 }
@@ -184,9 +210,15 @@ fn off_map(e: &Expr) -> bool {
                 Place::Supply | Place::Aside | Place::Box | Place::Hand(_)
             )
         }
-        Expr::Call(Builtin::Hand, _) => true,
+        Expr::Call(b, _) => b.role() == Role::Place(PlaceKind::Hand),
         _ => false,
     }
+}
+
+/// Whether effect `b` changes nothing but where chips lie and the log (its row's `Changes`).
+fn moves_chips(b: Builtin) -> bool {
+    b.changes()
+        .is_some_and(|c| c.within(Changes::CHIPS.with(Changes::LOG)))
 }
 
 /// Whether every `returned` rule of `game` has a condition that reads only the returning
@@ -227,7 +259,7 @@ pub(crate) fn returned_rules_harmless(game: &Game<Interp>) -> bool {
     let h = &game.hooks;
     let prog = h.program();
     !has_forced(game)
-        && !h.listens(Trigger::Gained)
+        && !listens_to_chips_gained(game)
         && prog
             .rules_for(Trigger::Returned)
             .iter()
@@ -244,9 +276,16 @@ fn harmless_on_return(stmts: &[Stmt]) -> bool {
                 && other.as_deref().is_none_or(harmless_on_return)
         }
         Stmt::For(slot, _, b) => *slot != 1 && harmless_on_return(b),
-        Stmt::Effect(Builtin::Log | Builtin::Move, _, _) => true,
-        Stmt::Effect(Builtin::Strength, args, _) => matches!(args.first(), Some(Expr::Local(1))),
-        Stmt::Effect(..) | Stmt::Ask { .. } => false,
+        Stmt::Effect(b, args, _) => match b.changes() {
+            // Chips moved or a line logged, nothing dealt afresh.
+            Some(c) if c.within(Changes::CHIPS.with(Changes::LOG)) => !c.has(Changes::DEALS),
+            // The strength of the returning follower.
+            Some(c) if c.within(Changes::STRENGTH) => b
+                .args_of(args, PTy::is_follower)
+                .all(|f| matches!(f, Expr::Local(1))),
+            _ => false,
+        },
+        Stmt::Ask { .. } => false,
     })
 }
 
@@ -317,9 +356,9 @@ fn returning(e: &Expr, prog: &Program, owner: u8, strength: u8) -> Option<Value>
 pub(crate) fn rules_allow(game: &Game<Interp>) -> bool {
     let h = &game.hooks;
     scored_by_facts(h.program())
-        && [Trigger::TurnEnd, Trigger::RoundEnd, Trigger::GameEnd]
+        && Trigger::ALL
             .iter()
-            .all(|&t| !h.listens(t))
+            .all(|&t| t.moment() != Moment::End || !h.listens(t))
 }
 
 /// Whether the final scoring of `game`'s rules, once a turn is over and no forced action applies,

@@ -128,3 +128,35 @@ pub fn new_game(
     v.new_game(v.config.clone(), &names, seed, true)
         .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
+
+/// A copy of `game` in which what the deciding player may not see is shuffled: the draw stack, the
+/// tiles under each tile stack's face-up top, the faces (colour and value) of the chips face down
+/// outside the player's own area, the supply's order and the rules' generator.
+pub fn shuffle_hidden(
+    game: &carto::game::Game<carto::lang::interp::Interp>,
+    rng: &mut carto::rng::Rng,
+) -> carto::game::Game<carto::lang::interp::Interp> {
+    let mut g = game.clone();
+    let me = g.decider();
+    rng.shuffle(&mut g.st.stack);
+    for s in &mut g.st.tile_stacks {
+        let n = s.tiles.len().saturating_sub(1);
+        rng.shuffle(&mut s.tiles[..n]);
+    }
+    let hidden: Vec<usize> = (0..g.st.chips.len())
+        .filter(|&i| !g.st.chips[i].face_up && g.st.chips[i].place != carto::state::Place::Hand(me))
+        .collect();
+    let mut faces: Vec<(u8, u8)> = hidden
+        .iter()
+        .map(|&i| (g.st.chips[i].colour, g.st.chips[i].value))
+        .collect();
+    rng.shuffle(&mut faces);
+    for (&i, &(colour, value)) in hidden.iter().zip(&faces) {
+        g.st.chips[i].colour = colour;
+        g.st.chips[i].value = value;
+    }
+    rng.shuffle(&mut g.st.supply);
+    g.st.rng = rng.fork();
+    g.st.chips_changed();
+    g
+}

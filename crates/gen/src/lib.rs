@@ -17,7 +17,7 @@ pub mod trial;
 
 pub use catalog::{Catalog, ImportChoice, MapChoice};
 
-use carto::lang::builtins::{Base, Builtin, PTy, RTy, Trigger, Ty, FIELDS, PHASES};
+use carto::lang::builtins::{Base, Builtin, Holding, PTy, RTy, Trigger, Ty, FIELDS, PHASES};
 
 /// Choices read from bytes; zeros (and no more optional parts) once they run out.
 pub struct Entropy<'a> {
@@ -496,11 +496,7 @@ impl<'a, 'e> Gen<'a, 'e> {
     }
 
     fn effect(&mut self) {
-        let effects: Vec<Builtin> = Builtin::ALL
-            .iter()
-            .copied()
-            .filter(|b| b.info().effect)
-            .collect();
+        let effects: Vec<Builtin> = Builtin::all().filter(|b| b.info().effect).collect();
         let b = self.e.pick(&effects);
         self.call(b, None);
     }
@@ -616,9 +612,7 @@ impl<'a, 'e> Gen<'a, 'e> {
 
     /// A query builtin whose result has the type.
     fn query_of(&mut self, ty: Ty, depth: u32) {
-        let queries: Vec<Builtin> = Builtin::ALL
-            .iter()
-            .copied()
+        let queries: Vec<Builtin> = Builtin::all()
             .filter(|b| {
                 let i = b.info();
                 let attribute = i.params.iter().any(|(n, _)| *n == "attribute");
@@ -658,7 +652,9 @@ impl<'a, 'e> Gen<'a, 'e> {
                     attr = Some(a.1);
                 }
                 // A per-player holding is named by its own name (no value holds it).
-                PTy::T(_) if b == Builtin::HoldingOf && i == 0 => {
+                PTy::T(t)
+                    if info.holding == Some(Holding::PerPlayer) && *t == Ty::of(Base::Holding) =>
+                {
                     let hp = self.per_player_holding.clone();
                     self.out.push_str(&hp);
                 }

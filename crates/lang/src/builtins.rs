@@ -170,7 +170,7 @@ pub enum RTy {
 
 /// The kind of holding area a builtin takes (its row's `holding` column).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Holding {
+pub enum Holding {
     /// A shared area, named alone (`holding(NAME)`): one of a player's needs the player.
     Shared,
     /// An area per player, named with its player (`holding_of(bid, p)`).
@@ -189,8 +189,15 @@ const fn holding_kind(given: &[Holding]) -> Option<Holding> {
 
 macro_rules! builtins {
     ($( $v:ident $name:literal ( $( $pn:literal : $pt:expr ),* ) -> $ret:expr, $run:expr,
-        reads $reads:expr, static $stat:expr, pure $pure:expr,
+        reads $reads:expr, static $stat:expr, pure $pure:expr, role $role:expr,
         $doc:literal, $phrase:literal $(, not $neg:literal)? $(, holding $hold:ident)?; )*) => {
+        // A row takes at most `MAX_PARAMS` arguments (the interpreter evaluates a query's into an
+        // array of that many): a longer row does not compile.
+        $(const _: () = {
+            const PARAMS: &[&str] = &[$($pn),*];
+            assert!(PARAMS.len() <= MAX_PARAMS, concat!("builtin `", $name, "` takes more than MAX_PARAMS arguments"));
+        };)*
+
         /// Every query and effect a rule can call.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Builtin { $($v),* }
@@ -211,7 +218,15 @@ macro_rules! builtins {
                         reads: $reads,
                         stat: $stat,
                         pure: $pure,
+                        role: $role,
                     },)*
+                }
+            }
+            /// What the analyses know it to be (its row's `role` column).
+            #[inline]
+            pub fn role(self) -> Role {
+                match self {
+                    $(Builtin::$v => $role,)*
                 }
             }
             /// What running it does: the interpreter calls this on its evaluated arguments.
@@ -241,7 +256,7 @@ pub struct BuiltinInfo {
     pub(crate) negated: &'static str,
     /// For a builtin taking a holding area (its argument of type `holding`), the kind it takes:
     /// the checker refuses the other kind there (`holding … per player` or shared).
-    pub(crate) holding: Option<Holding>,
+    pub holding: Option<Holding>,
     /// What it reads of the game beyond its arguments (for the forced check: `interp::reads`).
     pub(crate) reads: Reads,
     /// Static: its value depends only on its arguments, the map, the parameters and the program, so
@@ -250,14 +265,17 @@ pub struct BuiltinInfo {
     /// Pure for the agents' rule points: its value depends only on its arguments
     /// (`agent::points`).
     pub pure: bool,
+    /// What the analyses know it to be beyond its signature: a place, the chips of a place, an
+    /// effect and what it changes, … (see [`Role`]).
+    pub role: Role,
 }
 
-/// The implementation of a builtin. A query gives a value from its evaluated arguments (up to four,
-/// `Value::Unit` past the last); an effect changes the game (its arguments, exactly as many as it
+/// The implementation of a builtin. A query gives a value from its evaluated arguments (up to
+/// [`MAX_PARAMS`], `Value::Unit` past the last); an effect changes the game (its arguments, exactly as many as it
 /// has). Used as an expression, an effect gives nothing.
 #[derive(Clone, Copy)]
 pub enum Run {
-    Query(fn(&mut Interp, &mut State, &[Value; 4]) -> Ran<Value>),
+    Query(fn(&mut Interp, &mut State, &[Value; MAX_PARAMS]) -> Ran<Value>),
     Effect(fn(&mut Interp, &mut State, &[Value]) -> Ran<()>),
 }
 
@@ -288,6 +306,10 @@ impl Reads {
     pub(crate) const TURN: Reads = Reads(4);
     /// Anything else (scores, followers, features, turn facts): a check reading it always runs.
     pub(crate) const UNKNOWN: Reads = Reads(8);
+    /// The faces (colour, value) of the chips it is given: fixed for a chip, so the forced check
+    /// ignores it, but hidden while the chip lies face down where the player cannot see it
+    /// (`interp::hidden`: a sample deals them afresh).
+    pub(crate) const FACES: Reads = Reads(16);
 
     pub(crate) const fn with(self, o: Reads) -> Reads {
         Reads(self.0 | o.0)
@@ -295,6 +317,151 @@ impl Reads {
 
     pub(crate) fn has(self, o: Reads) -> bool {
         self.0 & o.0 != 0
+    }
+}
+
+/// The most arguments a builtin takes: a row with more does not compile (the interpreter evaluates
+/// a query's arguments into an array of this many).
+pub const MAX_PARAMS: usize = 4;
+
+/// What the analyses (the agents' `interp::hidden`, `blind`, `quiet`, `agent::quiet`, the rule
+/// points) and the lowering's patterns know a builtin to be, beyond its signature, `reads`,
+/// `static` and `pure`: one column of its row, so a new builtin says it where it is written.
+/// `Query` is always safe for a query: the analyses then know only its other columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A query: nothing more than its other columns.
+    Query,
+    /// A query naming a place from its arguments: which kind of place.
+    Place(PlaceKind),
+    /// A query listing the chips in the place its argument names (`chips(p)`), in the place's
+    /// order: chips from wherever that place is (a hand, the supply, a square).
+    ChipsIn,
+    /// A query giving the number of elements of its list argument (`len`): the lowering reads a
+    /// count of chips the state keeps in place.
+    Count,
+    /// A query: whether its first argument, a list, holds its second (`contains`).
+    Member,
+    /// An effect, and what it changes. Its chips, places and followers are its arguments of those
+    /// types (a `t(Place)` parameter is a place it moves chips from or to, a chip parameter the
+    /// chips it moves, a follower parameter the follower it changes).
+    Effect(Changes),
+}
+
+/// The places a builtin of role [`Role::Place`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaceKind {
+    /// A player's hand (`hand(p)`): their chips, which they see.
+    Hand,
+    /// The chips lying on a map square (`at(s)`).
+    Square,
+    /// A square's chip slots (`slots(s)`).
+    Slots,
+    /// Under a follower (`under(f)`).
+    Under,
+    /// A shared holding area (`holding(h)`).
+    Holding,
+    /// A player's part of a per-player holding area (`holding_of(h, p)`).
+    PlayerHolding,
+}
+
+impl PlaceKind {
+    /// The place of this kind its argument names, for the kinds named by one player or square;
+    /// `None` for a value of another type.
+    #[inline]
+    pub(crate) fn of(self, v: Value) -> Option<IrPlace> {
+        match (self, v) {
+            (PlaceKind::Hand, Value::Player(p)) => Some(IrPlace::Hand(p)),
+            (PlaceKind::Square, Value::Square(c)) => Some(IrPlace::At(c)),
+            (PlaceKind::Slots, Value::Square(c)) => Some(IrPlace::Slots(c)),
+            (PlaceKind::Under, Value::Follower(f)) => Some(IrPlace::Under(f)),
+            (PlaceKind::Holding, Value::Holding(h)) => Some(IrPlace::Holding(h)),
+            _ => None,
+        }
+    }
+}
+
+/// What an effect changes (a bit set; the column `role Effect(…)` of its row), and whether it deals
+/// what a sample of the game deals afresh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Changes(u16);
+
+impl Changes {
+    /// Writes a line to the game log.
+    pub const LOG: Changes = Changes(1);
+    /// Moves chips between the places its place arguments name, or turns them over.
+    pub const CHIPS: Changes = Changes(2);
+    /// Lays chips out on squares (not a place an argument names).
+    pub const SCATTERS: Changes = Changes(4);
+    /// Scores points.
+    pub const SCORES: Changes = Changes(8);
+    /// How many followers its follower argument counts as.
+    pub const STRENGTH: Changes = Changes(16);
+    /// Where followers are.
+    pub const FOLLOWERS: Changes = Changes(32);
+    /// Who plays next, or which tile a turn plays.
+    pub const TURNS: Changes = Changes(64);
+    /// The tiles: where they lie, which way up.
+    pub const TILES: Changes = Changes(128);
+    /// Not a change: it reads what a sample of the game deals afresh (the supply's order, the
+    /// order of tiles, the game's randomness): `interp::hidden`.
+    pub const DEALS: Changes = Changes(256);
+
+    pub const fn with(self, o: Changes) -> Changes {
+        Changes(self.0 | o.0)
+    }
+    pub fn has(self, o: Changes) -> bool {
+        self.0 & o.0 != 0
+    }
+    /// Whether it changes nothing outside `allowed` (whether it deals aside).
+    pub fn within(self, allowed: Changes) -> bool {
+        self.0 & !(allowed.0 | Changes::DEALS.0) == 0
+    }
+}
+
+impl Builtin {
+    /// What it changes, for an effect; `None` for a query.
+    #[inline]
+    pub fn changes(self) -> Option<Changes> {
+        match self.role() {
+            Role::Effect(c) => Some(c),
+            _ => None,
+        }
+    }
+    /// Whether it is an effect that only scores (`(who, points)`: a unit test checks the
+    /// parameters), nothing dealt afresh.
+    #[inline]
+    pub fn scores_only(self) -> bool {
+        self.changes() == Some(Changes::SCORES)
+    }
+    /// Its arguments whose parameter is of type `ty` (for an effect: the places, chips or
+    /// followers it changes), from the arguments of a call of it.
+    pub fn args_of<T>(self, args: &[T], ty: fn(PTy) -> bool) -> impl Iterator<Item = &T> {
+        self.info()
+            .params
+            .iter()
+            .zip(args)
+            .filter(move |((_, t), _)| ty(*t))
+            .map(|(_, a)| a)
+    }
+    /// Every builtin, in the table's order.
+    pub fn all() -> impl Iterator<Item = Builtin> {
+        Builtin::ALL.iter().copied()
+    }
+}
+
+impl PTy {
+    /// A place.
+    pub fn is_place(self) -> bool {
+        self == PTy::T(Ty::of(Base::Place))
+    }
+    /// One chip or several.
+    pub fn is_chips(self) -> bool {
+        matches!(self, PTy::ChipOrChips) || matches!(self, PTy::T(t) if t.base == Base::Chip)
+    }
+    /// A follower.
+    pub fn is_follower(self) -> bool {
+        self == PTy::T(Ty::of(Base::Follower))
     }
 }
 
@@ -314,6 +481,16 @@ const NONE: Reads = Reads::NOTHING;
 const CHIPS: Reads = Reads::CHIPS;
 const UNKNOWN: Reads = Reads::UNKNOWN;
 const TILES: Reads = Reads::TILES;
+const FACES: Reads = Reads::FACES;
+const LOG: Changes = Changes::LOG;
+const MOVES_CHIPS: Changes = Changes::CHIPS;
+const SCATTERS: Changes = Changes::SCATTERS;
+const SCORES: Changes = Changes::SCORES;
+const STRENGTH: Changes = Changes::STRENGTH;
+const FOLLOWERS: Changes = Changes::FOLLOWERS;
+const TURNS: Changes = Changes::TURNS;
+const TILES_CHANGE: Changes = Changes::TILES;
+const DEALS: Changes = Changes::DEALS;
 
 use crate::interp::Interp;
 use crate::ir::{Place as IrPlace, Value};
@@ -323,169 +500,171 @@ use Run::{Effect, Query};
 
 // One row per builtin: name(parameters) -> result, its implementation (a method of the interpreter in
 // `interp/query.rs` or `interp/effect.rs`, or a closure here), what it reads, whether it is static
-// and pure, its one-line doc (`carto doc`, hover, completion), its phrase (and, for a bool, the
-// phrase of its negation). Every column is required: a row without one does not compile.
+// and pure, what the analyses know it to be (`role`: a place, the chips of a place, an effect and
+// what it changes: see `Role`), its one-line doc (`carto doc`, hover, completion), its phrase (and,
+// for a bool, the phrase of its negation). Every column is required: a row without one does not
+// compile; a row with more than `MAX_PARAMS` parameters does not compile either.
 #[rustfmt::skip]
 builtins! {
     // ---- places
     Hand "hand"("player": t(Player)) -> rt(Place), Query(|_, _, a| Ok(Value::Place(IrPlace::Hand(Interp::player_of(a[0]))))),
-        reads NONE, static false, pure false,
+        reads NONE, static false, pure false, role Role::Place(PlaceKind::Hand),
         "the area in front of a player (their chips)", "{0's} hand";
     At "at"("square": t(Square)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Square(c) => Value::Place(IrPlace::At(c)), _ => Value::Unit })),
-        reads NONE, static false, pure false,
+        reads NONE, static false, pure false, role Role::Place(PlaceKind::Square),
         "chips lying on a map square", "{0}";
     Slots "slots"("square": t(Square)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Square(c) => Value::Place(IrPlace::Slots(c)), _ => Value::Unit })),
-        reads NONE, static false, pure false,
+        reads NONE, static false, pure false, role Role::Place(PlaceKind::Slots),
         "the chip slots of a square", "the chip slots of {0}";
     Under "under"("follower": t(Follower)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Follower(f) => Value::Place(IrPlace::Under(f)), _ => Value::Unit })),
-        reads NONE, static false, pure false,
+        reads NONE, static false, pure false, role Role::Place(PlaceKind::Under),
         "chips under a follower", "the space under {0}";
     HoldingPlace "holding"("area": t(Holding)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Holding(h) => Value::Place(IrPlace::Holding(h)), _ => Value::Unit })),
-        reads NONE, static false, pure false,
+        reads NONE, static false, pure false, role Role::Place(PlaceKind::Holding),
         "chips kept in a holding area", "{0}", holding Shared;
     HoldingOf "holding_of"("area": t(Holding), "player": t(Player)) -> rt(Place), Query(|_, _, a| Ok(match (a[0], a[1]) { (Value::Holding(h), Value::Player(p)) => Value::Place(IrPlace::PlayerHolding(h, p)), _ => Value::Unit })),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Place(PlaceKind::PlayerHolding),
         "a player's own area of a per-player holding area (`holding bid per player`: a player's bid)", "{1's} part of {0}", holding PerPlayer;
     // ---- lists
     Chips "chips"("place": t(Place)) -> rl(Chip), Query(|me, st, a| Ok(me.chips_query(st, a[0]))),
-        reads CHIPS, static false, pure false,
+        reads CHIPS, static false, pure false, role Role::ChipsIn,
         "the chips in a place", "the chips in {0}";
     Squares "squares"() -> rl(Square), Query(|me, _, _| Ok(me.all_squares_query())),
-        reads NONE, static true, pure false,
+        reads NONE, static true, pure false, role Role::Query,
         "every square of the map", "the squares of the map";
     SlotSquares "slot_squares"() -> rl(Square), Query(|me, _, _| Ok(me.slot_squares_query())),
-        reads NONE, static true, pure false,
+        reads NONE, static true, pure false, role Role::Query,
         "the squares with chip slots (a `slots` map attribute above 0), covered or not; cheaper than filtering squares()", "the squares with chip slots";
     SquaresWith "squares_with"("attribute": t(Str), "value": PTy::T(Ty::ANY)) -> rl(Square), Query(Interp::squares_with),
-        reads NONE, static true, pure false,
+        reads NONE, static true, pure false, role Role::Query,
         "the map squares whose attribute (named by a string) has the value, in map order; indexed once per game, far cheaper than filtering squares()", "the squares whose {0} is {1}";
     Neighbours "neighbours"("square": t(Square)) -> rl(Square), Query(|me, st, a| Ok(me.neighbours(st, a[0]))),
-        reads NONE, static true, pure false,
+        reads NONE, static true, pure false, role Role::Query,
         "the orthogonal neighbours of a square on the map", "the squares next to {0}";
     Near "near"("squares": l(Square)) -> rl(Square), Query(|me, st, a| me.near(st, a[0])),
-        reads NONE, static true, pure false,
+        reads NONE, static true, pure false, role Role::Query,
         "the map squares orthogonally next to any of the given squares, each once", "the squares next to any of {0}";
     Players "players"() -> rl(Player), Query(|me, st, _| Ok(me.list_of((0..st.players.len() as u8).map(Value::Player)))),
-        reads NONE, static false, pure false,
+        reads NONE, static false, pure false, role Role::Query,
         "the players in turn order", "the players";
     PlayersFrom "players_from"("player": t(Player)) -> rl(Player), Query(|me, st, a| Ok(me.players_from(st, a[0]))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "every player in turn order, starting with the given one (\"each player in turn, starting with you\")", "the players in turn order starting with {0}";
     Followers "followers"("player": t(Player)) -> rl(Follower), Query(|me, st, a| Ok(me.followers_of(st, a[0], true))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "a player's followers on the board", "{0's} followers on the board";
     Reserve "reserve"("player": t(Player)) -> rl(Follower), Query(|me, st, a| Ok(me.followers_of(st, a[0], false))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "a player's followers in their supply", "{0's} followers in reserve";
     Held "held"("area": t(Holding)) -> rl(Follower), Query(|me, st, a| Ok(me.held(st, a[0]))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "the followers in a holding area", "the followers sent to {0}", holding Followers;
     Stacks "stacks"() -> rl(Stack), Query(|me, st, _| Ok(me.stacks(st))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "the tile stacks lying on the map", "the tile stacks on the map";
     Colours "colours"() -> rl(Colour), Query(|me, _, _| Ok(me.colours())),
-        reads NONE, static true, pure false,
+        reads NONE, static true, pure false, role Role::Query,
         "the chip colours, in the order of the chips item", "the chip colours";
     Len "len"("list": PTy::AnyList) -> rt(Int), Query(|me, _, a| Ok(Value::Int(me.len_of(a[0])? as i64))),
-        reads NONE, static true, pure false,
+        reads NONE, static true, pure false, role Role::Count,
         "the number of elements of a list", "the number of {0}";
     First "first"("list": PTy::AnyList) -> RTy::ElemOfFirst, Query(|me, _, a| me.first(a[0])),
-        reads NONE, static false, pure false,
+        reads NONE, static false, pure false, role Role::Query,
         "the first element of a non-empty list", "the first of {0}";
     Contains "contains"("list": PTy::AnyList, "value": PTy::ElemOfFirst) -> rt(Bool), Query(|me, _, a| me.contains(a[0], a[1])),
-        reads NONE, static true, pure false,
+        reads NONE, static true, pure false, role Role::Member,
         "whether a list holds a value", "{1} is among {0}", not "{1} is not among {0}";
     Take "take"("list": PTy::AnyList, "count": t(Int)) -> RTy::First, Query(|me, _, a| me.take(a[0], a[1])),
-        reads NONE, static false, pure false,
+        reads NONE, static false, pure false, role Role::Query,
         "the first count elements of a list (all of them if it is shorter; none if count is 0 or less)", "the first {1} of {0}";
     Min2 "min"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|me, _, a| me.ints2(a, i64::min)),
-        reads NONE, static false, pure true,
+        reads NONE, static false, pure true, role Role::Query,
         "the smaller of two numbers (`min(x in L: e)` is the aggregate)", "the smaller of {0} and {1}";
     Max2 "max"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|me, _, a| me.ints2(a, i64::max)),
-        reads NONE, static false, pure true,
+        reads NONE, static false, pure true, role Role::Query,
         "the larger of two numbers (`max(x in L: e)` is the aggregate)", "the larger of {0} and {1}";
     Abs "abs"("x": t(Int)) -> rt(Int), Query(|me, _, a| match a[0] {
             Value::Int(x) => x.checked_abs().map(Value::Int).ok_or_else(|| me.fail(format!("`abs({x})` overflows (numbers run from {} to {})", i64::MIN, i64::MAX))),
             _ => Err(me.fail("`abs` needs a number")),
         }),
-        reads NONE, static true, pure true,
+        reads NONE, static true, pure true, role Role::Query,
         "the absolute value of a number (-3 gives 3)", "the absolute value of {0}";
     Has "has"("square": t(Square), "attribute": t(Str)) -> rt(Bool), Query(|me, st, a| me.has_attr(st, a[0], a[1])),
-        reads NONE, static false, pure false,
+        reads NONE, static false, pure false, role Role::Query,
         "whether the map gives a square the attribute (named by a string); a square without it reads the type's default: 0, false, \"\"", "{0} has a {1}", not "{0} has no {1}";
     // ---- the turn
     CurrentPlayer "current_player"() -> rt(Player), Query(|_, st, _| Ok(Value::Player(st.current))),
-        reads NONE, static false, pure false,
+        reads NONE, static false, pure false, role Role::Query,
         "the player whose turn it is", "the current player";
     TurnTile "turn_tile"() -> rt(Tile), Query(|_, st, _| Ok(Value::Tile(st.placed_now))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "the tile placed in this turn", "the tile placed this turn";
     TurnFollowersPlaced "turn_followers_placed"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(i64::from(st.follower_placed_now)))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "followers the current player placed in this turn", "the number of followers placed this turn";
     IsExtraTurn "is_extra_turn"() -> rt(Bool), Query(|_, st, _| Ok(Value::Bool(st.in_extra_turn))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "whether this turn is an extra turn", "this is an extra turn", not "this is not an extra turn";
     TurnNumber "turn_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.turn as i64))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "the number of the current turn, from 1", "the number of the turn";
     TilesLeft "tiles_left"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.stack.len() as i64))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "tiles left in the draw stack", "the number of tiles left to draw";
     TilesAtStart "tiles_at_start"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(if st.turn == 0 { st.stack.len() as i64 } else { i64::from(st.stack_start) }))),
-        reads NONE, static false, pure false,
+        reads NONE, static false, pure false, role Role::Query,
         "tiles in the draw stack when the first turn began, after the setup drew its tiles (during the setup: the tiles in it now); a discarded tile does not change it, unlike `turn_number() + tiles_left()`", "the number of tiles the draw stack started with";
     RoundNumber "round_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.round as i64))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "the number of the current round, from 1", "the number of the round";
     ConnectsAbroad "connects_abroad"("tile": t(Tile)) -> rt(Bool), Query(|me, st, a| Ok(Value::Bool(match a[0] { Value::Tile(t) => me.connects_abroad(st, t), _ => false }))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "whether a tile connects abroad at a border exit", "{0} joins a road or city to a border exit", not "{0} joins no road or city to a border exit";
     Placeable "placeable"("stack": t(Stack)) -> rt(Bool), Query(|me, st, a| Ok(me.placeable(st, a[0]))),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Query,
         "whether the top tile of a stack has a legal placement now", "the top tile of {0} can be placed", not "the top tile of {0} cannot be placed";
     // ---- effects
     Score "score"("who": t(Players), "points": t(Int)) -> rt(Unit), Effect(Interp::score),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(SCORES),
         "scores points for players, logged under the rule's name", "{0} score[s] {1}";
     Move "move"("chips": PTy::ChipOrChips, "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(Interp::move_effect),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(MOVES_CHIPS),
         "moves chips to a place, face up or down (in the supply too)", "{0} go[es] to {1} {2}";
     Draw "draw"("count": t(Int), "from": t(Place), "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(Interp::draw),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(MOVES_CHIPS.with(DEALS)),
         "moves count chips from one place to another: the top of the supply (a pool kept shuffled), or random ones of another place; fewer if fewer are there", "{0} chips go from {1} to {2} {3}";
     Shuffle "shuffle"("place": t(Place)) -> rt(Unit), Effect(Interp::shuffle),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(MOVES_CHIPS.with(DEALS)),
         "shuffles the chips of a place", "the chips in {0} are shuffled";
     Strength "strength"("follower": t(Follower), "strength": t(Int)) -> rt(Unit), Effect(Interp::strength),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(STRENGTH),
         "sets how many followers a follower counts as in majorities", "{0} count[s] as {1} followers";
     Send "send"("follower": t(Follower), "area": t(Holding)) -> rt(Unit), Effect(Interp::send),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(FOLLOWERS),
         "puts a follower into a holding area", "{0} go[es] to {1}", holding Followers;
     Recall "recall"("followers": l(Follower)) -> rt(Unit), Effect(Interp::recall),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(FOLLOWERS),
         "returns followers to their owners' supplies", "{0} go[es] back to their owners";
     ExtraTurn "extra_turn"() -> rt(Unit), Effect(|_, st, _| { st.extra_turn_pending = true; st.extra_turn_for = st.current; Ok(()) }),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
         "the current player plays one more complete turn after this one", "the current player plays an extra turn";
     ExtraTurnFor "extra_turn_for"("player": t(Player)) -> rt(Unit), Effect(Interp::extra_turn_for),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
         "a player plays one complete extra turn after this one (then play goes on after the player whose regular turn it was)", "{0} plays an extra turn after this one";
     TakeTile "take_tile"("stack": t(Stack)) -> rt(Unit), Effect(Interp::take_tile),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(TURNS.with(TILES_CHANGE).with(DEALS)),
         "the current player plays the top tile of a stack instead of drawing", "the current player plays the top tile of {0} instead of drawing";
     TurnUp "turn_up"("stack": t(Stack)) -> rt(Unit), Effect(|_, _, _| Ok(())),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(TILES_CHANGE),
         "turns the top tile of a stack face up", "the top tile of {0} is turned face up";
     Scatter "scatter"("chips": l(Chip), "squares": l(Square), "apart": t(Bool), "face": t(Face)) -> rt(Unit), Effect(Interp::scatter_effect),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(SCATTERS.with(DEALS)),
         "spreads chips at random, one per square (apart: no two orthogonally adjacent); the rest go aside", "{0} are scattered {3} over {1}, one a square{2?, no two side by side}; the rest are set aside";
     Deal "deal"("squares": l(Square), "count": t(Int)) -> rt(Unit), Effect(Interp::deal),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(TILES_CHANGE.with(DEALS)),
         "deals count tiles from the draw stack into a stack on each square", "{1} tiles from the draw stack are dealt, as a stack with only its top tile face up, onto each of {0}";
     Log "log"("text": t(Str)) -> rt(Unit), Effect(Interp::log),
-        reads UNKNOWN, static false, pure false,
+        reads UNKNOWN, static false, pure false, role Role::Effect(LOG),
         "writes a line to the game log", "the game log records “{0}”";
 }
 
@@ -509,7 +688,7 @@ impl Builtin {
 
 // The triggers and phases belong to the engine (it fires them and offers actions in them); a
 // trigger's bindings are typed here.
-pub use crate::game::{Bound, Phase, Trigger};
+pub use crate::game::{Bound, Moment, Phase, Trigger};
 
 impl From<Bound> for Ty {
     fn from(b: Bound) -> Ty {
@@ -594,10 +773,10 @@ pub(crate) type ReadField = fn(&mut Interp, &mut State, Value) -> Ran<Value>;
 #[rustfmt::skip]
 fields! {
     ChipColour Chip."colour": Ty::of(Colour), |me, st, v| Ok(Value::Colour(me.chip_of(st, v)?.colour)),
-        reads NONE, static true, pure false,
+        reads FACES, static true, pure false,
         "the chip's colour", "the colour of {0}";
     ChipValue Chip."value": Ty::of(Int), |me, st, v| Ok(Value::Int(me.chip_of(st, v)?.value as i64)),
-        reads NONE, static true, pure false,
+        reads FACES, static true, pure false,
         "the chip's value", "the value of {0}";
     ChipFaceUp Chip."face_up": Ty::of(Bool), |me, st, v| Ok(Value::Bool(me.chip_of(st, v)?.face_up)),
         reads CHIPS, static false, pure false,
@@ -833,6 +1012,20 @@ mod tests {
 
     fn t_holding() -> PTy {
         PTy::T(Ty::of(Base::Holding))
+    }
+
+    /// A builtin is an effect exactly when its role says what it changes, and an effect that only
+    /// scores takes who and how many points (`agent::points` reads its two arguments so).
+    #[test]
+    fn effects_say_what_they_change() {
+        for b in Builtin::ALL {
+            let i = b.info();
+            assert_eq!(i.effect, matches!(i.role, Role::Effect(_)), "{}", i.name);
+            if b.scores_only() {
+                let params: Vec<PTy> = i.params.iter().map(|(_, t)| *t).collect();
+                assert_eq!(params, [t(Players), t(Int)], "{}", i.name);
+            }
+        }
     }
 
     /// An effect is never static or pure, and reads what the forced check cannot know.

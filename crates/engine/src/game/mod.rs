@@ -23,7 +23,7 @@ mod trigger;
 pub use config::{compile_tiles, Config, LaidChip, SourceFile};
 pub use hooks::Hooks;
 pub use names::canonical_option;
-pub use trigger::{Bound, Origin, Phase, Trigger};
+pub use trigger::{Bound, Moment, Origin, Phase, Trigger};
 
 use crate::features::NONE;
 use crate::geometry::EdgeKind;

@@ -2,12 +2,13 @@
 //! phases of a turn in which it offers actions.
 //!
 //! A trigger is one row of the `triggers!` table below: its name in rules files, the names it binds
-//! (each with where its value comes from and its English name), and when it fires, in English (for
+//! (each with where its value comes from and its English name), its moment in the turn (what the
+//! agents' analyses know of when it fires: [`Moment`]) and when it fires, in English (for
 //! `carto doc`). The engine fires it (`Game::fire` with a [`Ctx`](super::Ctx)); the language reads
 //! its bindings from the row, so a new trigger needs its row and the place that fires it.
 
 macro_rules! triggers {
-    ($( $(#[$attr:meta])* $v:ident $name:literal [$($b:expr),*] $phrase:literal; )*) => {
+    ($( $(#[$attr:meta])* $v:ident $name:literal [$($b:expr),*] $moment:ident $phrase:literal; )*) => {
         /// The game events rules are triggered by.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Trigger { $($(#[$attr])* $v),* }
@@ -20,6 +21,13 @@ macro_rules! triggers {
             pub fn name(self) -> &'static str {
                 match self {
                     $(Trigger::$v => $name,)*
+                }
+            }
+            /// When it fires in the turn, for the agents' analyses (its row's moment).
+            #[inline]
+            pub fn moment(self) -> Moment {
+                match self {
+                    $(Trigger::$v => Moment::$moment,)*
                 }
             }
             /// When it fires, in English (`carto doc`): "when a player places a tile".
@@ -49,6 +57,33 @@ macro_rules! triggers {
             }
         }
     };
+}
+
+/// When a trigger fires in the turn: the column of its row the agents' analyses read (a new
+/// moment makes every analysis that matches on it say what it means there: their matches have no
+/// default arm).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Moment {
+    /// At the start of a turn, before its tile is drawn.
+    TurnStart,
+    /// A tile drawn, before it is placed (fires no more once the last tile is drawn).
+    TileDrawn,
+    /// The turn's tile placed, before its follower.
+    Placement,
+    /// The turn's tile placed, about one of its sides (so it reads how the tile is turned).
+    PlacementSide,
+    /// A follower placed.
+    FollowerPlaced,
+    /// A feature scored (during a turn or at the game's end).
+    Scoring,
+    /// A follower back from the board.
+    FollowerReturned,
+    /// Chips moved into a player's area: whenever an effect moves them, at any moment.
+    ChipGained,
+    /// Every question asked at a step answered.
+    Answered,
+    /// A turn's, a round's or the game's end.
+    End,
 }
 
 /// A name a trigger binds: where its value comes from when the trigger fires, and its English name.
@@ -108,32 +143,32 @@ const TILE: Binding = Binding::new("tile", Origin::Tile, "the tile");
 const SQUARE: Binding = Binding::new("square", Origin::Square, "the square");
 const FOLLOWER: Binding = Binding::new("follower", Origin::Follower, "the follower");
 
-// One row per trigger: NAME "name" [bindings] "when it fires". Append new triggers at the end: the
+// One row per trigger: NAME "name" [bindings] Moment "when it fires". Append new triggers at the end: the
 // rules generator picks triggers by their place in `ALL`.
 triggers! {
-    Placed "placed" [PLAYER, TILE, SQUARE] "when a player places a tile";
+    Placed "placed" [PLAYER, TILE, SQUARE] Placement "when a player places a tile";
     Adjacent "adjacent" [PLAYER, TILE, SQUARE,
         Binding::new("side", Origin::Edge, "the kind of the tile's side facing it")]
-        "for each square next to a tile a player places";
+        PlacementSide "for each square next to a tile a player places";
     Abroad "abroad" [PLAYER, TILE, SQUARE, Binding::new("kind", Origin::Edge, "the kind of feature")]
-        "when a player's tile joins a road or city to a border exit";
+        PlacementSide "when a player's tile joins a road or city to a border exit";
     Gained "gained" [PLAYER, Binding::new("chip", Origin::Chip, "the chip")]
-        "when a player gains a chip";
-    FollowerPlaced "follower_placed" [PLAYER, FOLLOWER] "when a player places a follower";
+        ChipGained "when a player gains a chip";
+    FollowerPlaced "follower_placed" [PLAYER, FOLLOWER] FollowerPlaced "when a player places a follower";
     Scored "scored" [Binding::new("feature", Origin::Feature, "the feature")]
-        "when a feature is scored";
-    Returned "returned" [PLAYER, FOLLOWER] "when a follower comes back from the board";
-    TurnStart "turn_start" [CURRENT] "at the start of each turn";
-    TurnEnd "turn_end" [CURRENT] "at the end of each turn";
-    RoundEnd "round_end" [] "at the end of each round";
-    GameEnd "game_end" [] "at the end of the game";
+        Scoring "when a feature is scored";
+    Returned "returned" [PLAYER, FOLLOWER] FollowerReturned "when a follower comes back from the board";
+    TurnStart "turn_start" [CURRENT] TurnStart "at the start of each turn";
+    TurnEnd "turn_end" [CURRENT] End "at the end of each turn";
+    RoundEnd "round_end" [] End "at the end of each round";
+    GameEnd "game_end" [] End "at the end of the game";
     /// Every decision asked at a step has been answered (or dropped): settle what they decided.
     Answered "answered" [Binding::new("player", Origin::Current, "the player whose turn it is")]
-        "once every decision asked at a step has been answered";
+        Answered "once every decision asked at a step has been answered";
     /// A tile drawn from the draw stack that has a placement, before it is placed: the tile is the
     /// one the turn will place (its value equals `turn_tile()` once placed).
     TileDrawn "tile_drawn" [PLAYER, Binding::new("tile", Origin::Tile, "the tile drawn")]
-        "when a player draws a tile, before placing it";
+        TileDrawn "when a player draws a tile, before placing it";
 }
 
 impl Trigger {

@@ -12,7 +12,7 @@
 //! so it can only over-taint.
 //!
 //! A body is *blind* when a tainted value reaches nothing but chips: every effect but moving,
-//! drawing and shuffling chips and logging ([`CHIP_EFFECTS`]) is one of [`BLIND_EFFECTS`] (scores,
+//! drawing and shuffling chips and logging ([`chip_effect`]) is a [`blind_effect`] (scores,
 //! a follower's strength, followers sent or recalled: nothing that adds a turn, a tile, a chip
 //! scattered or dealt, or a question) and reads nothing tainted; a condition or a loop's list that
 //! is tainted governs only chip effects. Then two runs of the body that differ only in where chips
@@ -20,20 +20,28 @@
 
 use super::reads::{expr_reads, Reads};
 use super::{Chosen, Interp};
-use crate::builtins::Builtin;
-use crate::game::Trigger;
+use crate::builtins::{Builtin, Changes};
+use crate::game::{Moment, Trigger};
 use crate::ir::{Action, ChoiceKind, Expr, Program, Rule, Stmt};
 
-/// Effects that change nothing but where chips lie (and the log).
-const CHIP_EFFECTS: [Builtin; 4] = [Builtin::Move, Builtin::Draw, Builtin::Shuffle, Builtin::Log];
+/// Whether effect `b` changes nothing but where chips lie (and the log): its row's
+/// `Changes::CHIPS` and `LOG` (moving, drawing, shuffling chips; not scattering them on squares).
+pub(super) fn chip_effect(b: Builtin) -> bool {
+    b.changes()
+        .is_some_and(|c| c.within(Changes::CHIPS.with(Changes::LOG)))
+}
 
-/// Effects a blind body may run with untainted arguments besides [`CHIP_EFFECTS`].
-const BLIND_EFFECTS: [Builtin; 4] = [
-    Builtin::Score,
-    Builtin::Strength,
-    Builtin::Send,
-    Builtin::Recall,
-];
+/// Whether effect `b` is one a blind body may run with untainted arguments besides
+/// [`chip_effect`]s: it changes only scores and followers (where they are, their strength).
+fn blind_effect(b: Builtin) -> bool {
+    b.changes().is_some_and(|c| {
+        c.within(
+            Changes::SCORES
+                .with(Changes::STRENGTH)
+                .with(Changes::FOLLOWERS),
+        )
+    })
+}
 
 /// Whether `e` reads where chips lie or which way up: the source of this module's taint.
 fn reads_chips(e: &Expr) -> bool {
@@ -214,8 +222,7 @@ impl Taint {
                 }
             }
             Stmt::Effect(b, args, _) => {
-                CHIP_EFFECTS.contains(b)
-                    || (BLIND_EFFECTS.contains(b) && args.iter().all(|x| !self.tainted(x)))
+                chip_effect(*b) || (blind_effect(*b) && args.iter().all(|x| !self.tainted(x)))
             }
             Stmt::Ask { .. } => false,
         })
@@ -230,7 +237,7 @@ fn chips_only(stmts: &[Stmt]) -> bool {
             arms.iter().all(|(_, b)| chips_only(b)) && other.as_deref().is_none_or(chips_only)
         }
         Stmt::For(_, _, b) => chips_only(b),
-        Stmt::Effect(b, _, _) => CHIP_EFFECTS.contains(b),
+        Stmt::Effect(b, _, _) => chip_effect(*b),
         Stmt::Ask { .. } => false,
     })
 }
@@ -242,7 +249,7 @@ fn rule_blind(r: &Rule) -> bool {
     if chips_only(&r.body.stmts) {
         return true;
     }
-    if r.trigger == Trigger::Gained {
+    if r.trigger.moment() == Moment::ChipGained {
         return false;
     }
     let mut t = Taint::new(r.body.locals, reads_chips);

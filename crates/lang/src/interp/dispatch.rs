@@ -14,7 +14,7 @@
 use super::lower::{local_square_chips, Lower, TestId};
 use super::{Interp, R};
 use crate::ast::{AggOp, BinOp};
-use crate::builtins::{Builtin, Field};
+use crate::builtins::{Field, Role};
 use crate::game::{Ctx, Origin, Trigger};
 use crate::ir::{Expr, Program, Value};
 use crate::state::{Place, State};
@@ -100,7 +100,9 @@ fn counted(e: &Expr) -> Option<u16> {
             list,
             ..
         } => local_square_chips(list),
-        Expr::Call(Builtin::Len, args) if args.len() == 1 => local_square_chips(&args[0]),
+        Expr::Call(b, args) if b.role() == Role::Count && args.len() == 1 => {
+            local_square_chips(&args[0])
+        }
         _ => None,
     }
 }

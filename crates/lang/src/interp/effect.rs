@@ -81,7 +81,7 @@ impl Interp {
     pub(super) fn effect(&mut self, st: &mut State, b: Builtin, a: &[Value]) -> R<()> {
         // A score changes no fact of the board, so the facts the engine gave a `scored` rule hold
         // on (the agents' read-only valuation relies on it: `agent::points`).
-        self.caches.invalidate(if b == Builtin::Score {
+        self.caches.invalidate(if b.scores_only() {
             Event::PointsScored
         } else {
             Event::BoardChanged

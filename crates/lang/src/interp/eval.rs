@@ -6,7 +6,7 @@
 
 use super::{Interp, R};
 use crate::ast::BinOp;
-use crate::builtins::Builtin;
+use crate::builtins::{Builtin, MAX_PARAMS};
 use crate::ir::{Expr, Value};
 use crate::state::State;
 
@@ -116,8 +116,8 @@ impl Interp {
     /// nothing). `len(x.chips)` lists the chips and counts them: the executor's counts read from
     /// the state are compared with this.
     pub(super) fn call(&mut self, st: &mut State, b: Builtin, args: &[Expr]) -> R<Value> {
-        let mut a = [Value::Unit; 4];
-        for (i, e) in args.iter().enumerate().take(4) {
+        let mut a = [Value::Unit; MAX_PARAMS];
+        for (i, e) in args.iter().enumerate().take(MAX_PARAMS) {
             a[i] = self.eval(st, e)?;
         }
         self.call_values(st, b, &a, args.len())

@@ -7,9 +7,8 @@ use super::fields::SquareFlag;
 use super::lower::{Arg, Atom, Code, CodeId, Op, Operand, QueryFn, Span, Test, TestId};
 use super::{Interp, R};
 use crate::ast::BinOp;
-use crate::builtins::Builtin;
-use crate::builtins::{Field, ReadField};
-use crate::ir::{Place as IrPlace, Value};
+use crate::builtins::{Field, ReadField, MAX_PARAMS};
+use crate::ir::Value;
 use crate::state::{Place, State};
 
 impl Interp {
@@ -134,7 +133,7 @@ impl Interp {
     #[inline(never)]
     fn query0(&mut self, st: &mut State, q: QueryFn) -> R<Value> {
         self.tick()?;
-        q(self, st, &[Value::Unit; 4])
+        q(self, st, &[Value::Unit; MAX_PARAMS])
     }
 
     #[inline(never)]
@@ -166,12 +165,12 @@ impl Interp {
         self.tick()?;
         match code {
             Code::Query(q, args) => {
-                let mut a = [Value::Unit; 4];
+                let mut a = [Value::Unit; MAX_PARAMS];
                 self.args_into(st, args, &mut a)?;
                 q(self, st, &a)
             }
             Code::Call(b, args) => {
-                let mut a = [Value::Unit; 4];
+                let mut a = [Value::Unit; MAX_PARAMS];
                 self.args_into(st, args, &mut a)?;
                 self.call_values(st, b, &a, args.len as usize)
             }
@@ -241,8 +240,8 @@ impl Interp {
     }
 
     /// The values of up to four operands, into `a`.
-    fn args_into(&mut self, st: &mut State, args: Span, a: &mut [Value; 4]) -> R<()> {
-        for (i, k) in args.range().enumerate().take(4) {
+    fn args_into(&mut self, st: &mut State, args: Span, a: &mut [Value; MAX_PARAMS]) -> R<()> {
+        for (i, k) in args.range().enumerate().take(MAX_PARAMS) {
             let x = self.code.args[k];
             a[i] = self.arg(st, x)?;
         }
@@ -532,13 +531,8 @@ impl Interp {
                 }
                 return Ok(ints(self.count_square_chips(st, v)? as i64));
             }
-            Operand::PlaceChips(b, s, code) => {
-                let place = match (b, self.local(s)) {
-                    (Builtin::Hand, Value::Player(p)) => Some(IrPlace::Hand(p)),
-                    (Builtin::At, Value::Square(c)) => Some(IrPlace::At(c)),
-                    _ => None,
-                };
-                match place {
+            Operand::PlaceChips(kind, s, code) => {
+                match kind.of(self.local(s)) {
                     Some(place) => {
                         let n = self.count_place_chips(st, Value::Place(place))? as i64;
                         return Ok(ints(n));
@@ -627,7 +621,7 @@ impl Interp {
                     }
                 }
                 Op::Effect(b, args) => {
-                    let mut a = [Value::Unit; 4];
+                    let mut a = [Value::Unit; MAX_PARAMS];
                     self.args_into(st, args, &mut a)?;
                     self.effect(st, b, &a[..args.len as usize])?;
                 }
@@ -661,7 +655,7 @@ fn int_compare(op: BinOp, x: i64, y: i64) -> bool {
 mod tests {
     use super::super::lower::Lower;
     use super::*;
-    use crate::builtins::Field;
+    use crate::builtins::{Builtin, Field};
     use crate::ir::Expr as E;
     use std::sync::Arc;
 
@@ -675,7 +669,10 @@ mod tests {
 
     /// `len(s.chips) OP k`.
     fn chips(op: BinOp, k: i64) -> E {
-        let len = E::Call(Builtin::Len, vec![*local_field(Field::SquareChips)]);
+        let len = E::Call(
+            Builtin::from_name("len").expect("a builtin"),
+            vec![*local_field(Field::SquareChips)],
+        );
         E::Binary(op, Box::new(len), Box::new(E::Const(Value::Int(k))))
     }
 

@@ -9,50 +9,48 @@
 //! come from any other place, a square's chips, or a local bound from such a chip, which is this
 //! module's taint, see `blind::Taint`), move no chip from elsewhere into a hand (it would come with
 //! the face a sample dealt it), never list the supply's chips (their order), and run no effect
-//! that draws, shuffles, scatters, deals or takes a tile ([`SEEN_EFFECTS`] are the others), nor
-//! ask anything. Then, while every chip in a player's hand lies face up or in the deciding
+//! that draws, shuffles, scatters, deals or takes a tile (an effect whose row says
+//! `Changes::DEALS`), nor ask anything. A builtin or field whose row says it reads
+//! `Reads::FACES` reads the faces of the chips it is given. Then, while every chip in a player's hand lies face up or in the deciding
 //! player's own hand, and no tile is drawn, a sample and the game play alike.
 
 use super::blind::Taint;
+use super::reads::Reads;
 use super::Interp;
-use crate::builtins::{Builtin, Field};
+use crate::builtins::{Base, Builtin, Changes, PTy, PlaceKind, Role};
 use crate::game::Trigger;
 use crate::ir::{Action, ChoiceKind, Expr, Place, Program, Rule, Stmt, Value};
 
-/// The effects that read nothing a sample deals afresh (their arguments aside).
-const SEEN_EFFECTS: [Builtin; 9] = [
-    Builtin::Score,
-    Builtin::Move,
-    Builtin::Strength,
-    Builtin::Send,
-    Builtin::Recall,
-    Builtin::ExtraTurn,
-    Builtin::ExtraTurnFor,
-    Builtin::TurnUp,
-    Builtin::Log,
-];
+/// The kind of place expression `e` names, when a builtin's row says (`Role::Place`).
+fn place_kind(e: &Expr) -> Option<PlaceKind> {
+    match e {
+        Expr::Call(b, _) => match b.role() {
+            Role::Place(k) => Some(k),
+            _ => None,
+        },
+        _ => None,
+    }
+}
 
 /// Whether place expression `e` is a player's hand.
 fn a_hand(e: &Expr) -> bool {
-    matches!(
-        e,
-        Expr::Call(Builtin::Hand, _) | Expr::Const(Value::Place(Place::Hand(_)))
-    )
+    matches!(e, Expr::Const(Value::Place(Place::Hand(_)))) || place_kind(e) == Some(PlaceKind::Hand)
 }
 
 /// Whether place expression `e` is surely no player's hand.
 fn off_hands(e: &Expr) -> bool {
     match e {
         Expr::Const(Value::Place(p)) => !matches!(p, Place::Hand(_)),
-        Expr::Call(b, _) => matches!(
-            b,
-            Builtin::At
-                | Builtin::Slots
-                | Builtin::Under
-                | Builtin::HoldingPlace
-                | Builtin::HoldingOf
-        ),
-        _ => false,
+        _ => match place_kind(e) {
+            Some(PlaceKind::Hand) | None => false,
+            Some(
+                PlaceKind::Square
+                | PlaceKind::Slots
+                | PlaceKind::Under
+                | PlaceKind::Holding
+                | PlaceKind::PlayerHolding,
+            ) => true,
+        },
     }
 }
 
@@ -64,6 +62,18 @@ fn may_be_supply(e: &Expr) -> bool {
     }
 }
 
+/// Whether query `b` may read the faces of the chips it is given: its row says `Reads::FACES`, or
+/// it takes a chip (a row that forgets to say it reads faces is taken to, when it takes chips).
+fn reads_faces(b: Builtin) -> bool {
+    let i = b.info();
+    i.reads.has(Reads::FACES) || (!i.effect && i.params.iter().any(|(_, t)| t.is_chips()))
+}
+
+/// Whether a call of `b` on `args` lists the chips of a place that may be the supply.
+fn lists_supply(b: Builtin, args: &[Expr]) -> bool {
+    b.role() == Role::ChipsIn && args.first().is_none_or(may_be_supply)
+}
+
 /// Whether `e` lists chips from elsewhere than a player's hand (anywhere inside it): the source
 /// of this module's taint.
 fn chips_from_elsewhere(e: &Expr) -> bool {
@@ -73,11 +83,14 @@ fn chips_from_elsewhere(e: &Expr) -> bool {
         Expr::List(items) => items.iter().any(chips_from_elsewhere),
         Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => any(&[a, b]),
         Expr::If(c, a, b) => any(&[c, a, b]),
-        Expr::Field(x, f) => *f == Field::SquareChips || chips_from_elsewhere(x),
+        // A field giving chips (a square's) gives them from elsewhere than a hand.
+        Expr::Field(x, f) => f.info().ty.base == Base::Chip || chips_from_elsewhere(x),
         Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => {
             chips_from_elsewhere(x)
         }
-        Expr::Call(Builtin::Chips, args) => !matches!(args.as_slice(), [p] if a_hand(p)),
+        Expr::Call(b, args) if b.role() == Role::ChipsIn => {
+            !matches!(args.as_slice(), [p] if a_hand(p))
+        }
         Expr::Call(_, args) => args.iter().any(chips_from_elsewhere),
         Expr::Aggregate {
             list, filter, map, ..
@@ -101,11 +114,12 @@ fn expr_hidden(t: &Taint, e: &Expr) -> bool {
         Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => any(&[a, b]),
         Expr::If(c, a, b) => any(&[c, a, b]),
         Expr::Field(x, f) => {
-            (matches!(f, Field::ChipValue | Field::ChipColour) && t.tainted(x)) || expr_hidden(t, x)
+            (f.info().reads.has(Reads::FACES) && t.tainted(x)) || expr_hidden(t, x)
         }
         Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => expr_hidden(t, x),
         Expr::Call(b, args) => {
-            (*b == Builtin::Chips && args.first().is_none_or(may_be_supply))
+            lists_supply(*b, args)
+                || (reads_faces(*b) && args.iter().any(|x| t.tainted(x)))
                 || args.iter().any(|x| expr_hidden(t, x))
         }
         Expr::Aggregate {
@@ -125,9 +139,12 @@ fn stmts_hidden(t: &Taint, stmts: &[Stmt]) -> bool {
         }
         Stmt::For(_, e, b) => expr_hidden(t, e) || stmts_hidden(t, b),
         Stmt::Effect(b, args, _) => {
-            let into_hand = *b == Builtin::Move
-                && matches!(args.as_slice(), [chips, to, ..] if t.tainted(chips) && !off_hands(to));
-            !SEEN_EFFECTS.contains(b) || into_hand || args.iter().any(|x| expr_hidden(t, x))
+            let changes = b.changes().unwrap_or(Changes::DEALS);
+            // Chips from elsewhere moved to a place that may be a hand.
+            let into_hand = changes.has(Changes::CHIPS)
+                && b.args_of(args, PTy::is_chips).any(|c| t.tainted(c))
+                && b.args_of(args, PTy::is_place).any(|to| !off_hands(to));
+            changes.has(Changes::DEALS) || into_hand || args.iter().any(|x| expr_hidden(t, x))
         }
         Stmt::Ask { .. } => true,
     })

@@ -17,7 +17,7 @@
 
 use super::fields::SquareFlag;
 use crate::ast::{AggOp, BinOp};
-use crate::builtins::{Builtin, Field, ReadField, Run};
+use crate::builtins::{Builtin, Field, PlaceKind, ReadField, Role, Run, MAX_PARAMS};
 use crate::ir::{ChoiceKind, Expr, Program, Slot, Stmt, Value};
 
 /// A value node of the plan.
@@ -42,8 +42,11 @@ impl Span {
 }
 
 /// A builtin query's implementation (its row in `builtins!`).
-pub(super) type QueryFn =
-    fn(&mut super::Interp, &mut crate::state::State, &[Value; 4]) -> crate::builtins::Ran<Value>;
+pub(super) type QueryFn = fn(
+    &mut super::Interp,
+    &mut crate::state::State,
+    &[Value; MAX_PARAMS],
+) -> crate::builtins::Ran<Value>;
 
 /// An operand of a value node: a local, a parameter or a constant is read in place (one
 /// operation, as its own node would count), anything else is a node of its own.
@@ -119,9 +122,9 @@ pub(super) enum Operand {
     LocalField(u16, Field),
     /// `len(x.chips)` for a local `x`: the count the state keeps, no list built.
     LocalChips(u16),
-    /// `len(chips(hand(x)))` or `len(chips(at(x)))` for a local `x` (the builtin naming the place),
+    /// `len(chips(hand(x)))` or `len(chips(at(x)))` for a local `x` (the kind of place),
     /// counted like `LocalChips`; the value node for a value that names no such place.
-    PlaceChips(Builtin, u16, CodeId),
+    PlaceChips(PlaceKind, u16, CodeId),
     Code(CodeId),
 }
 
@@ -414,7 +417,7 @@ impl<'a> Lower<'a> {
 
     /// A builtin call, through the patterns that pay.
     fn call(&mut self, b: Builtin, args: &[Expr]) -> Code {
-        if let (Builtin::Contains, [l, x]) = (b, args) {
+        if let (Role::Member, [l, x]) = (b.role(), args) {
             return Code::Contains(self.arg(l), self.arg(x));
         }
         match chip_count(b, args) {
@@ -426,8 +429,10 @@ impl<'a> Lower<'a> {
             (Run::Query(q), []) => Code::Query0(q),
             (Run::Query(q), [x]) => Code::Query1(q, self.arg(x)),
             (Run::Query(q), [x, y]) => Code::Query2(q, self.arg(x), self.arg(y)),
-            (Run::Query(q), _) => Code::Query(q, self.args(args.iter().take(4))),
-            (Run::Effect(_), _) => Code::Call(b, self.args(args.iter().take(4))),
+            // No row takes more than `MAX_PARAMS` (the table refuses it), nor a call more than
+            // its row (the checker refuses it).
+            (Run::Query(q), _) => Code::Query(q, self.args(args.iter().take(MAX_PARAMS))),
+            (Run::Effect(_), _) => Code::Call(b, self.args(args.iter().take(MAX_PARAMS))),
         }
     }
 
@@ -560,7 +565,7 @@ impl<'a> Lower<'a> {
                 Op::If(span_of(&mut self.plan.branches, &bs), otherwise)
             }
             Stmt::For(slot, x, body) => Op::For(*slot, self.arg(x), self.block(body)),
-            Stmt::Effect(b, args, _) => Op::Effect(*b, self.args(args.iter().take(4))),
+            Stmt::Effect(b, args, _) => Op::Effect(*b, self.args(args.iter().take(MAX_PARAMS))),
             Stmt::Ask { who, action, args } => Op::Ask {
                 who: self.arg(who),
                 action: *action,
@@ -591,25 +596,28 @@ pub(super) enum Count<'a> {
     Place(&'a Expr),
 }
 
-/// `len(x.chips)` or `len(chips(p))`.
+/// `len(x.chips)` or `len(chips(p))` (the builtins whose rows say `Role::Count` and
+/// `Role::ChipsIn`).
 pub(super) fn chip_count(b: Builtin, args: &[Expr]) -> Option<Count<'_>> {
-    match (b, args) {
-        (Builtin::Len, [Expr::Field(x, Field::SquareChips)]) => Some(Count::Square(x)),
-        (Builtin::Len, [Expr::Call(Builtin::Chips, p)]) if p.len() == 1 => {
+    if b.role() != Role::Count {
+        return None;
+    }
+    match args {
+        [Expr::Field(x, Field::SquareChips)] => Some(Count::Square(x)),
+        [Expr::Call(c, p)] if c.role() == Role::ChipsIn && p.len() == 1 => {
             Some(Count::Place(&p[0]))
         }
         _ => None,
     }
 }
 
-/// `len(chips(hand(x)))` or `len(chips(at(x)))` for a local `x`: the builtin naming the place and
-/// the local.
-fn local_place(b: Builtin, args: &[Expr]) -> Option<(Builtin, u16)> {
-    match chip_count(b, args)? {
-        Count::Place(Expr::Call(place @ (Builtin::Hand | Builtin::At), x)) => match x.as_slice() {
-            [Expr::Local(s)] => Some((*place, *s)),
-            _ => None,
-        },
+/// `len(chips(hand(x)))` or `len(chips(at(x)))` for a local `x`: the kind of place and the local.
+fn local_place(b: Builtin, args: &[Expr]) -> Option<(PlaceKind, u16)> {
+    let Count::Place(Expr::Call(place, x)) = chip_count(b, args)? else {
+        return None;
+    };
+    match (place.role(), x.as_slice()) {
+        (Role::Place(k @ (PlaceKind::Hand | PlaceKind::Square)), [Expr::Local(s)]) => Some((k, *s)),
         _ => None,
     }
 }
@@ -618,11 +626,13 @@ fn local_place(b: Builtin, args: &[Expr]) -> Option<(Builtin, u16)> {
 /// dispatch's guards).
 pub(super) fn local_square_chips(e: &Expr) -> Option<u16> {
     match e {
-        Expr::Call(Builtin::Chips, args) => match args.as_slice() {
-            [Expr::Call(Builtin::At, at)] => match at.as_slice() {
-                [Expr::Local(s)] => Some(*s),
-                _ => None,
-            },
+        Expr::Call(c, args) if c.role() == Role::ChipsIn => match args.as_slice() {
+            [Expr::Call(at, x)] if at.role() == Role::Place(PlaceKind::Square) => {
+                match x.as_slice() {
+                    [Expr::Local(s)] => Some(*s),
+                    _ => None,
+                }
+            }
             _ => None,
         },
         Expr::Field(x, Field::SquareChips) => match x.as_ref() {

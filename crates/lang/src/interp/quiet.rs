@@ -7,7 +7,7 @@
 use super::dispatch::Known;
 use super::reads::{expr_reads, Reads};
 use super::{Interp, R};
-use crate::builtins::Builtin;
+use crate::builtins::Changes;
 use crate::game::{Ctx, GameError, Trigger};
 use crate::ir::{Stmt, Value};
 use crate::state::State;
@@ -181,10 +181,9 @@ fn scores_and_moves_chips(stmts: &[Stmt], settled: &dyn Fn(&crate::ir::Expr) -> 
         }
         Stmt::For(_, e, b) => settled(e) && scores_and_moves_chips(b, settled),
         Stmt::Effect(b, args, _) => {
-            matches!(
-                b,
-                Builtin::Score | Builtin::Move | Builtin::Draw | Builtin::Shuffle | Builtin::Log
-            ) && args.iter().all(settled)
+            b.changes()
+                .is_some_and(|c| c.within(Changes::SCORES.with(Changes::CHIPS).with(Changes::LOG)))
+                && args.iter().all(settled)
         }
         Stmt::Ask { .. } => false,
     })
@@ -193,7 +192,7 @@ fn scores_and_moves_chips(stmts: &[Stmt], settled: &dyn Fn(&crate::ir::Expr) -> 
 /// Whether `e` reads chips only through `chips(hand(…))` and `face_up` (see
 /// [`Interp::forced_reads_only_hands`]).
 fn hand_chips_only(e: &crate::ir::Expr) -> bool {
-    use crate::builtins::Field;
+    use crate::builtins::{Base, PlaceKind, Role};
     use crate::ir::Expr;
     match e {
         Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => true,
@@ -202,12 +201,16 @@ fn hand_chips_only(e: &crate::ir::Expr) -> bool {
             hand_chips_only(a) && hand_chips_only(b)
         }
         Expr::If(c, a, b) => hand_chips_only(c) && hand_chips_only(a) && hand_chips_only(b),
+        // A chip's own fields read only that chip (one from a hand, here).
         Expr::Field(x, f) => {
-            (*f == Field::ChipFaceUp || !f.info().reads.has(Reads::CHIPS)) && hand_chips_only(x)
+            (f.info().owner == Base::Chip || !f.info().reads.has(Reads::CHIPS))
+                && hand_chips_only(x)
         }
         Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => hand_chips_only(x),
-        Expr::Call(Builtin::Chips, args) => match args.as_slice() {
-            [Expr::Call(Builtin::Hand, who)] => who.iter().all(hand_chips_only),
+        Expr::Call(b, args) if b.role() == Role::ChipsIn => match args.as_slice() {
+            [Expr::Call(hand, who)] if hand.role() == Role::Place(PlaceKind::Hand) => {
+                who.iter().all(hand_chips_only)
+            }
             _ => false,
         },
         Expr::Call(b, args) => {

@@ -195,7 +195,10 @@ mod tests {
     fn turn_facts_are_unknown_and_map_facts_constant() {
         let turn = Expr::Binary(
             crate::ast::BinOp::Gt,
-            Box::new(Expr::Call(Builtin::TurnNumber, vec![])),
+            Box::new(Expr::Call(
+                Builtin::from_name("turn_number").expect("a builtin"),
+                vec![],
+            )),
             Box::new(Expr::Const(Value::Int(3))),
         );
         assert!(expr_reads(&turn).has(Reads::UNKNOWN));

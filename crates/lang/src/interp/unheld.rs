@@ -2,7 +2,7 @@
 //! scoring scores every incomplete feature, with followers or not, and skips those without when the
 //! rules say it changes nothing ([`Hooks::scores_unheld`](crate::game::Hooks::scores_unheld)).
 
-use crate::builtins::{Builtin, Field, Trigger};
+use crate::builtins::{Field, Trigger};
 use crate::ir::{Expr, Program, Stmt};
 
 /// The feature a `scored` rule is about is its first local.
@@ -25,7 +25,7 @@ fn winners_only(s: &Stmt) -> bool {
                 && otherwise.iter().flatten().all(winners_only)
         }
         Stmt::For(slot, _, body) => *slot != FEATURE && body.iter().all(winners_only),
-        Stmt::Effect(Builtin::Score, args, _) => matches!(
+        Stmt::Effect(b, args, _) if b.scores_only() => matches!(
             args.first(),
             Some(Expr::Field(x, Field::FeatureWinners)) if matches!(**x, Expr::Local(FEATURE))
         ),
