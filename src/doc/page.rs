@@ -760,9 +760,14 @@ fn header_str(v: &Variant, key: HeaderKey) -> Option<String> {
     }
 }
 
-/// The source of file `i` of the program: a bundled rules file, or one read from disk again.
+/// The source of file `i` of the program: the text it was loaded from, else a bundled rules file, or
+/// one read from disk again.
 fn source_of(v: &Variant, i: usize) -> Option<Source> {
     let name = v.program.files.get(i)?;
+    // The texts the variant was loaded from (a page given the rules as text has no file to read).
+    if let Some(src) = v.texts.iter().find(|s| s.name == *name) {
+        return Some(src.clone());
+    }
     let bundled = name
         .strip_prefix("rules/")
         .and_then(|n| n.strip_suffix(".rules"));

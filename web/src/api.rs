@@ -304,6 +304,24 @@ mod tests {
         assert!(d["map_svg"].as_str().unwrap().contains("<svg"), "{d}");
     }
 
+    /// A house rule given as text: its page is `carto doc`'s, with the rules it adds and the
+    /// changes it makes read from the text itself (there is no file to read them from).
+    #[test]
+    fn a_house_rules_page_reads_its_own_text() {
+        let text = "import \"france\"\nvariant \"mine\" {\n  title = \"Mine\"\n}\n\
+            change action sell_abroad limit group sale 2\n\
+            rule bonus on placed { score(player, 0) }\n";
+        let d = doc("my.rules", text, &[], &[]);
+        let md = d["markdown"].as_str().unwrap();
+        assert!(md.contains("| **Bonus**: When you place a tile"), "{md}");
+        assert!(md.contains("`my.rules:6`<br><code>rule bonus"), "{md}");
+        assert!(md.contains("up to 2 times per turn"), "{md}");
+        assert!(
+            md.contains("Changed by the house rule at my.rules:5."),
+            "{md}"
+        );
+    }
+
     /// A map in the editor: its error at its line, and once fixed, the rules that name it load
     /// it (the page and the map drawn are the given map's).
     #[test]
