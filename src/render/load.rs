@@ -26,6 +26,19 @@ pub struct Loaded {
     pub warnings: Vec<String>,
 }
 
+impl Loaded {
+    /// A game played here and now (say in a page), drawn from its own events: without the options
+    /// of each decision or the stacks of past turns, which only a log's replay records.
+    pub fn of_game(game: Game<Interp>) -> Loaded {
+        Loaded {
+            game,
+            decisions: Vec::new(),
+            stacks: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
 /// How to load a game to draw.
 #[derive(Clone, Debug, Default)]
 pub struct LoadOptions {

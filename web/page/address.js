@@ -33,11 +33,16 @@ export async function readAddress() {
   try { return await decodeState(m[1]); } catch (e) { console.warn("the link's state cannot be read:", e); return null; }
 }
 
+// What the address (and the local storage) holds of the page's work.
+export function stateOf(app) {
+  const state = { base: app.base, text: app.text(), sets: app.sets };
+  if (app.mapText && app.mapText().trim()) Object.assign(state, { map: app.mapText(), mapStart: app.mapStart });
+  return state;
+}
+
 let pending = 0;
 export async function writeAddress(app) {
   const mine = ++pending;
-  const state = { base: app.base, text: app.text(), sets: app.sets };
-  if (app.mapText && app.mapText().trim()) Object.assign(state, { map: app.mapText(), mapStart: app.mapStart });
-  const code = await encodeState(state);
+  const code = await encodeState(stateOf(app));
   if (mine === pending) history.replaceState(null, "", "#s=" + code);
 }

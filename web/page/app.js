@@ -9,13 +9,22 @@ import { loadCarto } from "./carto.js";
 import { rulesLanguage, hoverDocs, completionSource } from "./rules-lang.js";
 import { setupPlay } from "./play.js";
 import { setupMeasure } from "./measure.js";
-import { readAddress, writeAddress } from "./address.js";
+import { readAddress, writeAddress, stateOf } from "./address.js";
+import { loadWork, saveWork, keepBeforeLink, loadBeforeLink } from "./work.js";
+import { setupHome } from "./home.js";
+import { setupGuide } from "./guide.js";
+import { setupReference } from "./reference.js";
+import { undo } from "@codemirror/commands";
 import { setupMapEditor } from "./map-edit.js";
 import { inputFor, setValue, valueOf, describe } from "./params.js";
 
 const $ = (id) => document.getElementById(id);
 const CHECK_NAME = "my.rules";
 const DEBOUNCE_MS = 120;
+const SAVE_MS = 300;
+// The largest rules text the page checks (the bundled files are under 5 KB; a pasted megabyte of
+// anything else would take the checker's memory): above it the page says so and checks nothing.
+export const MAX_RULES_BYTES = 256 * 1024;
 // Tells the rules' linter that the map of one's own changed (the rules may name it).
 const mapChanged = StateEffect.define();
 
@@ -47,12 +56,31 @@ action sell phase score limit per turn 1 when turn_tile().square.town
 `,
 };
 
+// A byte-order mark at the start of pasted or typed text (a file saved by some editors) is no
+// character of the rules: it is dropped as it comes in.
+const withoutByteOrderMarks = EditorState.transactionFilter.of((tr) => {
+  if (!tr.docChanged) return tr;
+  const marks = [];
+  tr.changes.iterChanges((_fromA, _toA, fromB, _toB, inserted) => {
+    if (inserted.sliceString(0, 1) === "\uFEFF") marks.push(fromB);
+  });
+  if (!marks.length) return tr;
+  // Positions in the document after `tr` (a spec's changes all refer to the same document).
+  return [tr, { changes: marks.map((at) => ({ from: at, to: at + 1 })), sequential: true }];
+});
+
 // Markdown from rules files may come from a stranger's link: raw HTML is shown as text, and links
 // go only to http(s) or anchors.
 const escapeHtml = (s) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+const SAFE_TAGS = /^<(br|code|\/code)>$/;
 marked.use({
   renderer: {
-    html(token) { return escapeHtml(token.text ?? token.raw ?? ""); },
+    // The only tags `carto doc` writes (in table cells: line breaks and source lines) pass as
+    // themselves; any other HTML is text.
+    html(token) {
+      const t = token.text ?? token.raw ?? "";
+      return SAFE_TAGS.test(t) ? t : escapeHtml(t);
+    },
     link(token) {
       const text = this.parser.parseInline(token.tokens);
       return /^(https?:|#)/.test(token.href) ? `<a href="${escapeHtml(token.href)}" rel="noreferrer">${text}</a>` : text;
@@ -72,7 +100,9 @@ async function main() {
     doc: null, // the last page answer
     listeners: [], // called with the variant's name and sets when the rules change
     maps: () => [], // the maps of one's own, as every call passes them (map-edit.js)
-    status: (t) => { $("status").textContent = t; },
+    // A message in the header, kept until the next edit or message (the variant's title otherwise).
+    note: "",
+    status: (t) => { app.note = t; $("status").textContent = t; },
   };
   window.carto = app; // for the tests and the curious
 
@@ -83,7 +113,9 @@ async function main() {
   start.add(new Option("template: a new variant on a bundled map", "template:new"));
 
   const fromAddress = await readAddress();
-  const initial = fromAddress ?? { base: "base", text: bundled.rules.base, sets: {} };
+  if (fromAddress) keepBeforeLink(fromAddress);
+  const work = fromAddress ? null : loadWork();
+  const initial = fromAddress ?? work ?? { base: "base", text: bundled.rules.base, sets: {} };
   app.base = initial.base;
   app.sets = initial.sets || {};
   app.initialMap = initial.map ?? "";
@@ -103,7 +135,7 @@ async function main() {
   const lint = linter((view) => {
     const text = view.state.doc.toString();
     const t0 = performance.now();
-    const r = call({ fn: "check", name: CHECK_NAME, text, maps: app.maps() });
+    const r = checkRules(text);
     app.lastCheckMs = performance.now() - t0;
     showProblems(r);
     scheduleDoc();
@@ -128,7 +160,12 @@ async function main() {
         EditorView.lineWrapping,
         hoverDocs(bundled.builtins),
         autocompletion({ override: [completionSource(bundled.builtins, importedWords)] }),
-        EditorView.updateListener.of((u) => { if (u.docChanged) app.edited = performance.now(); }),
+        EditorView.updateListener.of((u) => {
+          if (!u.docChanged) return;
+          app.edited = performance.now();
+          afterEdit();
+        }),
+        withoutByteOrderMarks,
       ],
     }),
   });
@@ -162,12 +199,102 @@ async function main() {
   document.querySelectorAll(".files button").forEach((b) => b.addEventListener("click", () => showFile(b.dataset.file)));
   mapStart.addEventListener("change", () => showFile("map"));
 
-  start.addEventListener("change", () => {
-    app.base = start.value;
-    app.sets = {};
-    app.paramNames = null;
-    app.setText(TEMPLATES[start.value] ?? bundled.rules[start.value]);
+  // "Start from" replaces the text as one change the editor's history holds (Ctrl+Z brings the
+  // text back), after asking when the text is edited; the address gets an entry of its own, so
+  // the browser's Back returns to the text before.
+  const startText = (base) => TEMPLATES[base] ?? bundled.rules[base];
+  const startLabel = (base) => [...start.options].find((o) => o.value === base)?.text ?? base;
+  app.unsaved = () => app.text() !== startText(app.base);
+  const replaced = []; // what each replacement replaced: {base, sets, text}
+  // Resolves false when the person keeps their text.
+  async function startFrom(next) {
+    if (next === app.base && app.text() === startText(next)) return true;
+    if (app.unsaved() && !(await ask(`Replace the rules you are editing with “${startLabel(next)}”?`,
+      "Your text is kept until then; after replacing, Ctrl+Z or the browser's Back brings it back.", "Replace", "Keep my text"))) return false;
+    replaced.push({ base: app.base, sets: app.sets, text: app.text() });
+    history.pushState(null, "", location.href);
+    useState({ base: next, sets: {}, text: startText(next) });
+    app.status(`started from ${startLabel(next)}: Ctrl+Z brings the text before back`);
+    return true;
+  }
+  app.startFrom = startFrom;
+  start.addEventListener("change", async () => {
+    const next = start.value;
+    start.value = app.base;
+    if (await startFrom(next)) view.focus();
   });
+  // Ctrl+Z outside the editor (say right after "Start from") undoes in the editor.
+  document.addEventListener("keydown", (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.key.toLowerCase() !== "z" || e.shiftKey) return;
+    if (view.hasFocus || e.target.closest?.("input, textarea, .cm-editor")) return;
+    e.preventDefault();
+    undo(view);
+    view.focus();
+  });
+  // Back and Forward: the address's state comes back.
+  window.addEventListener("popstate", async () => {
+    const s = await readAddress();
+    if (s && (s.text !== app.text() || s.base !== app.base)) useState(s);
+  });
+  app.useState = (s) => useState(s);
+  function useState(s) {
+    app.base = s.base;
+    app.sets = s.sets || {};
+    app.paramNames = null;
+    start.value = s.base in TEMPLATES || bundled.rules[s.base] ? s.base : "base";
+    if (s.text !== app.text()) app.setText(s.text);
+    else refreshDoc();
+  }
+  // An undone replacement gives the text its variant and parameters back.
+  function afterEdit() {
+    const last = replaced[replaced.length - 1];
+    if (last && last.text === app.text()) {
+      replaced.pop();
+      app.base = last.base;
+      app.sets = last.sets;
+      app.paramNames = null;
+      start.value = last.base in TEMPLATES || bundled.rules[last.base] ? last.base : "base";
+    }
+    app.note = "";
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(keep, SAVE_MS);
+  }
+  let saveTimer = null;
+  // Every edit is kept in the browser (reopening the page restores it).
+  function keep() {
+    clearTimeout(saveTimer);
+    if (!saveWork(stateOf(app))) app.status("the browser refused to keep your work: download it (Download files)");
+  }
+  app.keep = keep;
+  window.addEventListener("pagehide", keep);
+
+  // A question in the page: resolves true for `yes`.
+  function ask(question, detail, yes, no) {
+    const d = $("ask");
+    $("ask-question").textContent = question;
+    $("ask-detail").textContent = detail;
+    $("ask-yes").textContent = yes;
+    $("ask-no").textContent = no;
+    d.returnValue = ""; // Escape closes it with no answer: no
+    d.showModal();
+    return new Promise((ok) => {
+      d.onclose = () => ok(d.returnValue === "yes");
+    });
+  }
+  app.ask = ask;
+
+  // The checker's answer for the text, or the reason it was not asked (too large, or carto.wasm
+  // failed): the problems panel never keeps an earlier text's answer.
+  function checkRules(text) {
+    const bytes = new TextEncoder().encode(text).length;
+    if (bytes > MAX_RULES_BYTES) {
+      const message = `the text is ${Math.round(bytes / 1024)} KB: the playground checks rules files up to ${MAX_RULES_BYTES / 1024} KB (\`carto check\` reads larger ones)`;
+      return { diagnostics: [{ file: CHECK_NAME, line: 1, column: 1, severity: "error", message }], text: `error: ${message}\n`, summary: `${CHECK_NAME}: not checked`, errors: 1, warnings: 0 };
+    }
+    const r = call({ fn: "check", name: CHECK_NAME, text, maps: app.maps() });
+    if (r.error) return { diagnostics: [], text: r.error, summary: `${CHECK_NAME}: not checked`, errors: 1, warnings: 0 };
+    return r;
+  }
 
   function showProblems(r) {
     const s = $("summary");
@@ -188,19 +315,27 @@ async function main() {
       $("status").textContent = "the rules have errors: the page shows the last rules that loaded";
       return;
     }
-    const d = call({ fn: "doc", name: app.rulesName(), text: app.text(), sets: app.setsList(), maps: app.maps() });
+    let d = call({ fn: "doc", name: app.rulesName(), text: app.text(), sets: app.setsList(), maps: app.maps() });
+    // A parameter set in the form that the rules no longer have (deleted, renamed) is forgotten.
+    for (let gone; d.error && (gone = /unknown parameter `([^`]+)`/.exec(d.error)) && gone[1] in app.sets;) {
+      delete app.sets[gone[1]];
+      d = call({ fn: "doc", name: app.rulesName(), text: app.text(), sets: app.setsList(), maps: app.maps() });
+    }
     if (d.error) {
       $("param-error").textContent = d.error;
       $("status").textContent = "not loaded";
       return;
     }
     $("param-error").textContent = "";
+    // Another variant's page starts at its top.
+    if (app.doc && app.doc.name !== d.name) $("right").scrollTop = 0;
     app.doc = d;
-    $("status").textContent = `${d.name}: ${d.title}`;
+    $("status").textContent = app.note || `${d.name}: ${d.title}`;
     $("page").innerHTML = marked.parse(d.markdown);
     $("map").innerHTML = d.map_svg ?? "";
     showParams(d.params);
     writeAddress(app);
+    keep();
     for (const f of app.listeners) f(d);
   }
   app.refreshDoc = refreshDoc;
@@ -237,13 +372,15 @@ async function main() {
   }
 
 
-  document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => {
-    document.querySelectorAll("nav button").forEach((o) => o.setAttribute("aria-selected", String(o === b)));
-    document.querySelectorAll(".tab").forEach((t) => { t.hidden = t.id !== "tab-" + b.dataset.tab; });
-  }));
+  const showTab = (tab) => {
+    document.querySelectorAll("nav button").forEach((o) => o.setAttribute("aria-selected", String(o.dataset.tab === tab)));
+    document.querySelectorAll(".tab").forEach((t) => { t.hidden = t.id !== "tab-" + tab; });
+  };
+  app.showTab = showTab;
+  document.querySelectorAll("nav button").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
   $("share").addEventListener("click", async () => {
     await writeAddress(app);
-    try { await navigator.clipboard.writeText(location.href); $("status").textContent = "link copied"; } catch { $("status").textContent = "the link is the address bar's"; }
+    try { await navigator.clipboard.writeText(location.href); app.status("link copied"); } catch { app.status("the link is the address bar's"); }
   });
 
   // The files as `carto` reads them: my.rules, and my.toml when there is a map of one's own.
@@ -260,10 +397,15 @@ async function main() {
   $("save").addEventListener("click", () => {
     download(CHECK_NAME, app.text());
     for (const m of app.maps()) download(m.name, m.text);
+    app.status(`downloaded ${[CHECK_NAME, ...app.maps().map((m) => m.name)].join(" and ")}`);
   });
 
   setupPlay(app, $("tab-play"));
   setupMeasure(app, $("tab-measure"));
+  setupReference(app, $("tab-reference"));
+  setupGuide(app);
+  setupHome(app, { work, beforeLink: fromAddress ? null : loadBeforeLink() });
+  app.setMode(fromAddress ? "read" : "home");
   document.body.dataset.ready = "1";
 }
 

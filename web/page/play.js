@@ -1,45 +1,85 @@
-// Play: a game of the rules in the editor. The person clicks a legal square, turns the tile through
-// its legal rotations, places it, picks a follower spot (or none); actions and asked decisions are
-// buttons. The other seats are agents. Undo, and the log as `carto play --log` writes it.
-// The game lives in a Web Worker of its own (play-worker.js): the agents' turns, the search agent's
-// seconds of thought included, never block the page.
+// Play: a game of the rules in the editor, for 2 to 6 seats, each a person at this device or an
+// agent. A person clicks a legal square, turns the tile through its legal rotations, places it,
+// picks a follower target on a close-up of the tile (the feature it joins lit), or none; actions
+// are buttons in the rules' words with the points they give. Between two people's turns a
+// hand-over screen hides the board. Undo; the move log in words with each score's rule; at the
+// end the points by rule and the replay. The log is the one `carto play --log` writes.
+// The game lives in a Web Worker of its own (play-worker.js): the agents' turns, the search
+// agent's seconds of thought included, never block the page.
+import { boardView } from "./board.js";
+import { storyHtml, breakdownHtml, ruleHeading } from "./story.js";
+
 const NS = "http://www.w3.org/2000/svg";
-const AGENTS = ["random", "greedy", "mcts:50", "mcts"];
+const SEATS = [["person", "a person here"], ["greedy", "computer (greedy)"], ["random", "computer (random)"], ["mcts:50", "computer (search, quick)"], ["mcts", "computer (search)"]];
+const NAMES = ["ann", "bob", "cyd", "dee", "eve", "fay"];
+const MAX_SEATS = 6;
 
 export function setupPlay(app, el) {
   el.innerHTML = `
+    <details class="play-setup-box" open><summary id="play-setup-summary">Players and seed</summary>
     <div class="play-setup">
-      <label>You <input id="play-you" value="ann" size="8"></label>
+      <span class="seat"><input id="play-you" value="ann" size="6" aria-label="seat 1's name"> <select id="play-you-agent" aria-label="who plays seat 1">${seatOptions()}</select></span>
       <span id="play-others"></span>
       <button type="button" id="play-add">+ player</button>
-      <label>seed <input id="play-seed" type="number" min="0" value="1" style="width:6em"></label>
+      <button type="button" id="play-remove">− player</button>
+      <label>seed <input id="play-seed" type="number" min="0" value="1" style="width:5em"></label>
       <button type="button" id="play-new" class="primary">New game</button>
-    </div>
+    </div></details>
     <p id="play-status" role="status"></p>
-    <div class="play-controls">
-      <span id="play-hand"></span>
-      <button type="button" id="play-rotate" hidden>Turn tile ↻</button>
-      <button type="button" id="play-place" class="primary" hidden>Place here</button>
-      <span id="play-options"></span>
-      <button type="button" id="play-undo" disabled>Undo</button>
-      <button type="button" id="play-log" disabled>Download log</button>
-      <label class="zoom">zoom <select id="play-zoom"><option value="1">fit</option><option value="2">2×</option><option value="3">3×</option></select></label>
+    <div id="play-way-on" hidden>
+      <button type="button" id="play-take-back">Take back your last move</button>
+      <button type="button" id="play-again" class="primary">New game</button>
+      <button type="button" id="play-edit">Look at the rules</button>
     </div>
     <div id="play-error" class="error"></div>
-    <div id="board"></div>
-    <p id="play-scores"></p>`;
+    <div class="play-main">
+      <div class="board-wrap">
+        <div id="board" aria-label="the board: drag to move, wheel or two fingers to zoom, keys + − 0 and arrows"></div>
+        <div class="zoom-buttons"><button type="button" id="zoom-in" aria-label="zoom in">+</button><button type="button" id="zoom-out" aria-label="zoom out">−</button><button type="button" id="zoom-fit">fit</button></div>
+        <div id="play-cover" hidden><p id="play-cover-text"></p><button type="button" id="play-cover-go" class="primary"></button></div>
+      </div>
+      <div class="play-side">
+        <div class="play-controls">
+          <span id="play-hand"></span>
+          <span class="place-buttons"><button type="button" id="play-rotate" hidden>Turn tile ↻</button>
+          <button type="button" id="play-place" class="primary" hidden>Place here</button></span>
+          <div id="play-closeup" hidden></div>
+          <span id="play-options"></span>
+          <span class="undo-log"><button type="button" id="play-undo" disabled>Undo</button>
+          <button type="button" id="play-log" disabled>Download log</button></span>
+        </div>
+        <p id="play-scores"></p>
+        <div id="play-end" hidden></div>
+        <details id="play-to-come-box"><summary id="play-to-come-head">Tiles still to come</summary><div id="play-to-come"></div></details>
+        <h3 class="story-head">What happened</h3>
+        <div id="play-story"></div>
+      </div>
+    </div>`;
   const $ = (id) => document.getElementById(id);
   const others = $("play-others");
-  const addOpponent = (name, agent) => {
+  function seatOptions() { return SEATS.map(([v, t]) => `<option value="${v}">${t}</option>`).join(""); }
+  const addSeat = (name, agent) => {
     const span = document.createElement("span");
-    span.className = "opponent";
-    span.innerHTML = `<input size="6"> <select>${AGENTS.map((a) => `<option>${a}</option>`).join("")}</select> `;
+    span.className = "opponent seat";
+    span.innerHTML = `<input size="6" aria-label="a seat's name"> <select aria-label="who plays this seat">${seatOptions()}</select> `;
     span.querySelector("input").value = name;
     span.querySelector("select").value = agent;
     others.append(span);
   };
-  addOpponent("bob", "random");
-  $("play-add").addEventListener("click", () => addOpponent(["cyd", "dee", "eve", "fay"][others.children.length - 1] || "p", "random"));
+  const seats = (list) => {
+    $("play-you").value = list[0][0];
+    $("play-you-agent").value = list[0][1];
+    others.replaceChildren();
+    for (const [n, a] of list.slice(1)) addSeat(n, a);
+  };
+  seats([["ann", "person"], ["bob", "random"]]);
+  $("play-add").addEventListener("click", () => { if (others.children.length + 1 < MAX_SEATS) addSeat(NAMES[others.children.length + 1] || "p", "greedy"); });
+  $("play-remove").addEventListener("click", () => { if (others.children.length > 1) others.lastElementChild.remove(); });
+  // The first screen's doors: against the computer, or people only.
+  app.playWith = (kind) => {
+    seats(kind === "friends" ? [["ann", "person"], ["bob", "person"]] : [["you", "person"], ["bob", "greedy"]]);
+    start();
+  };
 
   // Requests to the game's worker, answered in order.
   const worker = new Worker(new URL("play-worker.js", import.meta.url), { type: "module" });
@@ -51,21 +91,35 @@ export function setupPlay(app, el) {
   app.playCall = playCall;
   let busy = false;
 
+  const board = boardView($("board"));
+  // On a phone the controls are a bar fixed at the bottom of the screen: the tab keeps room for it.
+  new ResizeObserver(() => {
+    const bar = el.querySelector(".play-controls");
+    el.style.paddingBottom = getComputedStyle(bar).position === "fixed" ? `${bar.offsetHeight + 8}px` : "";
+  }).observe(el.querySelector(".play-controls"));
   let view = null;
-  let picked = null; // the square picked: {x, y, options: [place options by rotation]}
+  let rules = null; // the rules' page items by name (headings, sentences, lines)
+  let picked = null; // the square picked: its place options by rotation
   let rotIndex = 0;
+  let shownTo = null; // the person the board was last shown to (hand-over between people)
 
   function start() {
     const players = [$("play-you").value.trim() || "ann"];
-    const agents = ["person"];
+    const agents = [$("play-you-agent").value];
     for (const s of others.children) {
       players.push(s.querySelector("input").value.trim());
       agents.push(s.querySelector("select").value);
     }
+    rules = null;
+    shownTo = null;
+    $("play-setup-summary").textContent = `Players: ${players.map((p, k) => `${p} (${agents[k] === "person" ? "person" : agents[k]})`).join(", ")} · seed ${Number($("play-seed").value) || 0}`;
+    // On a phone the setup folds away once the game starts (its summary says who plays).
+    if (window.matchMedia("(max-width: 900px)").matches) el.querySelector(".play-setup-box").open = false;
+    app.playPeople = agents.filter((a) => a === "person").length;
     act({
       fn: "play_new", name: app.rulesName(), text: app.text(), sets: app.setsList(), maps: app.maps(),
       seed: Number($("play-seed").value) || 0, players, agents,
-    }, agents.length > 1 ? "starting; the agents before you decide…" : "starting…");
+    }, agents[0] !== "person" ? "starting; the computer players before you decide…" : "starting…");
   }
 
   // A request to the game; while the worker works (the agents' turns), the controls wait and the
@@ -78,7 +132,9 @@ export function setupPlay(app, el) {
     for (const b of el.querySelectorAll(".play-controls button")) b.disabled = true;
     $("play-status").textContent = saying ?? (view && !view.over ? "the other players decide…" : "…");
     try {
-      show(await playCall(request));
+      const v = await playCall(request);
+      if (v.board_svg && !rules) rules = await playCall({ fn: "play_rules" });
+      show(v);
     } finally {
       busy = false;
       app.playBusy = false;
@@ -93,21 +149,68 @@ export function setupPlay(app, el) {
   }
 
   function show(v) {
-    $("play-error").textContent = v.error && !v.board_svg ? v.error : v.error || "";
-    if (!v.board_svg) return;
+    $("play-error").textContent = v.error || v.move_failed || "";
+    if (!v.board_svg) {
+      // Nothing to show (the rules do not load, a refusal): say so, and the way on.
+      $("play-status").textContent = view ? "That did not work: the game is as it was." : "The game could not start.";
+      wayOn(true, view && view.can_undo);
+      return;
+    }
     view = v;
     app.playView = v;
     app.playShown = (app.playShown || 0) + 1; // counts the views shown (the tests wait on it)
     picked = null;
-    $("board").innerHTML = v.board_svg;
-    zoom();
+    board.set(v.board_svg);
+    liveTitle(v);
     $("play-undo").disabled = !v.can_undo;
     $("play-log").disabled = false;
     $("play-scores").textContent = v.players.map((p) => `${p.name} (${p.agent}) ${p.score}`).join(" · ");
     $("play-status").textContent = v.over
       ? `Game over. ${v.players.map((p) => `${p.name} ${p.score}`).join(", ")}`
-      : v.error ? "The game stopped." : v.yours ? `Turn ${v.turn}, ${v.tiles_left} tiles left — ${v.pending || "your decision"}` : `${v.decider} decides`;
+      : v.error ? `The game stopped on turn ${v.turn}: a rule failed when ${v.decider} moved (below). Take back your last move, or start a new game.`
+        : v.move_failed ? `Turn ${v.turn}: your move made a rule fail (below), so it was taken back. Choose another move.`
+          : v.yours ? `Turn ${v.turn}, ${v.tiles_left} tiles left — ${decision(v)}` : `${v.decider} decides`;
+    wayOn(Boolean(v.error), v.can_undo);
     drawOptions();
+    toCome(v);
+    $("play-story").innerHTML = storyHtml(v.events || [], rules);
+    end(v);
+    handOver(v);
+  }
+
+  // The decision waiting, with whose it is ("ann: placing the tile"; the turn is said before it).
+  const decision = (v) => (v.pending ? v.pending.replace(/^turn \d+, /, "") : `${v.decider}: your decision`);
+
+  // Between two people's turns the board is hidden until the next one says they are there.
+  function handOver(v) {
+    const cover = $("play-cover");
+    const needed = app.playPeople > 1 && v.yours && !v.over && !v.error && shownTo !== v.decider;
+    cover.hidden = !needed;
+    el.classList.toggle("covered", needed);
+    if (!needed) { if (v.yours) shownTo = v.decider; return; }
+    $("play-cover-text").textContent = shownTo === null ? `${v.decider} begins. Pass the device to ${v.decider}.` : `${shownTo} is done. Pass the device to ${v.decider}.`;
+    $("play-cover-go").textContent = `I am ${v.decider}: show my turn`;
+  }
+  $("play-cover-go").addEventListener("click", () => {
+    shownTo = view.decider;
+    $("play-cover").hidden = true;
+    el.classList.remove("covered");
+  });
+
+  // After a failure that stops the game: take back the last move (when there is one), a new
+  // game, or the rules.
+  function wayOn(shown, canUndo) {
+    $("play-way-on").hidden = !shown;
+    $("play-take-back").hidden = !canUndo;
+  }
+
+  // The board's title says the turn being played, as the status line does (the picture's own
+  // title counts the turns that have events, as a replay does).
+  function liveTitle(v) {
+    const t = $("board").querySelector("svg text[font-weight=bold]");
+    if (!t || !t.textContent.includes(" · seed ")) return;
+    const head = t.textContent.slice(0, t.textContent.lastIndexOf(" · "));
+    t.textContent = `${head} · ${v.over ? "game over" : `turn ${v.turn}`}`;
   }
 
   function svgEl(tag, attrs) {
@@ -117,7 +220,7 @@ export function setupPlay(app, el) {
   }
 
   function drawOptions() {
-    const svg = $("board").querySelector("svg");
+    const svg = board.svg();
     const layer = svgEl("g", { id: "play-layer" });
     svg.append(layer);
     // Legal squares, one mark per square (its rotations are chosen with "Turn tile").
@@ -140,19 +243,8 @@ export function setupPlay(app, el) {
       r.addEventListener("click", () => pick(opts));
       layer.append(r);
     }
-    // Follower spots on the tile just placed.
-    for (const f of view.followers) {
-      const c = svgEl("circle", {
-        cx: f.x, cy: f.y, r: 8, fill: "#fff", "fill-opacity": 0.85, stroke: "#1b5fbf", "stroke-width": 3,
-        class: "follower-spot", "data-option": f.i, style: "cursor:pointer",
-      });
-      const title = svgEl("title", {});
-      title.textContent = f.name;
-      c.append(title);
-      c.addEventListener("click", () => act({ fn: "play_choose", i: f.i }));
-      layer.append(c);
-    }
-    // Everything else as named buttons (draw, pass = no follower or no action, actions, asks).
+    closeUp();
+    // Everything else as buttons in the rules' words, with the points they give.
     const box = $("play-options");
     box.replaceChildren();
     for (const o of view.others) {
@@ -160,7 +252,9 @@ export function setupPlay(app, el) {
       b.type = "button";
       b.className = "opt";
       b.dataset.option = o.i;
-      b.textContent = o.name === "pass" && view.followers.length ? "no follower" : o.name;
+      const w = optionWords(o);
+      b.textContent = w.text;
+      if (w.title) b.title = w.title;
       b.addEventListener("click", () => act({ fn: "play_choose", i: o.i }));
       box.append(b);
     }
@@ -168,6 +262,67 @@ export function setupPlay(app, el) {
       ? `<svg viewBox="0 0 56 56" width="56" height="56" aria-label="tile in hand ${view.tile.id}">${view.tile.rotations[0]}</svg>` : "";
     $("play-rotate").hidden = true;
     $("play-place").hidden = true;
+  }
+
+  // An option in the player's words: the rules' heading of the action, what it is done with (the
+  // rest of the option's name), and the points it gives at once; the rule's sentence as its title.
+  function optionWords(o) {
+    if (o.name === "pass") return { text: view.followers.length ? "No follower" : view.places.length ? "Pass" : "Done: end my turn" };
+    if (o.name === "draw") return { text: "Draw a tile" };
+    const [name, ...args] = o.name.split(" ");
+    const r = rules?.[name];
+    const heading = r ? r.heading : ruleHeading(null, name);
+    const what = args.length ? ` (${args.join(" ").replace(/\+/g, ", ")})` : "";
+    const points = typeof o.points === "number" && o.points !== 0 ? `: ${o.points > 0 ? "+" : "−"}${Math.abs(o.points)} point${Math.abs(o.points) === 1 ? "" : "s"}` : "";
+    return { text: `${heading}${what}${points}`, title: r ? r.sentence : o.name };
+  }
+
+  // The placed tile drawn large, one big target per follower option (never overlapping); the
+  // part of the tile each target joins is lit, on the close-up and on the board.
+  function closeUp() {
+    const box = $("play-closeup");
+    box.replaceChildren();
+    box.hidden = !view.followers.length || !view.placed;
+    if (box.hidden) return;
+    const p = view.placed;
+    const spots = view.followers;
+    let r = 10;
+    for (const a of spots) for (const b of spots) if (a !== b) r = Math.min(r, Math.hypot(a.tx - b.tx, a.ty - b.ty) / 2 - 0.5);
+    r = Math.max(5, r);
+    const svg = svgEl("svg", { viewBox: "-4 -4 64 64", class: "closeup", role: "group", "aria-label": `the tile just placed at ${p.x},${p.y}: where a follower goes` });
+    svg.innerHTML = `<g class="tile">${p.svg}</g>`;
+    const onBoard = board.svg()?.querySelector(`g[data-at="${p.x},${p.y}"]`);
+    const light = (seg, on) => {
+      for (const root of [svg, onBoard]) {
+        if (!root) continue;
+        root.classList.toggle("lit-some", on);
+        for (const e of root.querySelectorAll(`[data-seg="${seg}"]`)) e.classList.toggle("lit", on);
+      }
+    };
+    for (const f of spots) {
+      const c = svgEl("circle", {
+        cx: f.tx, cy: f.ty, r, fill: "#fff", "fill-opacity": 0.8, stroke: "#1b5fbf", "stroke-width": 2.2,
+        class: "follower-spot", "data-option": f.i, tabindex: 0, role: "button",
+        "aria-label": `a follower: ${f.name}`, style: "cursor:pointer",
+      });
+      const title = svgEl("title", {});
+      title.textContent = f.name;
+      c.append(title);
+      c.addEventListener("pointerenter", () => light(f.seg, true));
+      c.addEventListener("pointerleave", () => light(f.seg, false));
+      c.addEventListener("focus", () => light(f.seg, true));
+      c.addEventListener("blur", () => light(f.seg, false));
+      c.addEventListener("click", () => act({ fn: "play_choose", i: f.i }));
+      c.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") act({ fn: "play_choose", i: f.i }); });
+      svg.append(c);
+    }
+    const say = document.createElement("p");
+    say.className = "closeup-say";
+    say.textContent = "A follower? Tap a circle (the part it joins lights up), or “No follower”.";
+    box.append(say, svg);
+    // The tile just placed stays in view.
+    const place = view.followers[0];
+    board.show(place.x, place.y, 60);
   }
 
   function pick(opts) {
@@ -188,18 +343,45 @@ export function setupPlay(app, el) {
     $("play-rotate").hidden = picked.length < 2;
     $("play-place").hidden = false;
     $("play-place").title = p.name;
+    board.show(p.px + p.side / 2, p.py + p.side / 2, p.side);
   }
 
-  // The board fits the column; on a small screen, zoom in (the board scrolls) to click a square.
-  function zoom() {
-    const svg = $("board").querySelector("svg");
-    const z = Number($("play-zoom").value);
-    if (svg) { svg.style.width = z > 1 ? `${z * 100}%` : ""; svg.style.maxWidth = z > 1 ? "none" : ""; }
+  // The tiles still to come, by kind, most first.
+  function toCome(v) {
+    const list = v.to_come || [];
+    const n = list.reduce((a, t) => a + t.n, 0);
+    $("play-to-come-head").textContent = `Tiles still to come: ${n} of ${list.length} kind${list.length === 1 ? "" : "s"}`;
+    $("play-to-come").innerHTML = list.map((t) => `<span class="kind" title="tile ${t.id}"><svg viewBox="0 0 56 56" width="34" height="34">${t.svg}</svg>×${t.n}</span>`).join("");
   }
-  $("play-zoom").addEventListener("change", zoom);
+
+  // At the end: the points by rule, and the replay of the whole game.
+  function end(v) {
+    const box = $("play-end");
+    box.hidden = !v.over;
+    if (!v.over) { box.replaceChildren(); return; }
+    box.innerHTML = `<h3>Why these points</h3>${breakdownHtml(v.events || [], rules, v.players)}
+      <p><button type="button" id="play-replay" class="primary">Watch the replay</button></p><div id="play-replay-box"></div>`;
+    $("play-replay").addEventListener("click", async () => {
+      const r = await playCall({ fn: "play_replay" });
+      const frame = document.createElement("iframe");
+      frame.id = "play-replay-frame";
+      frame.title = "the replay of the game";
+      frame.setAttribute("sandbox", "allow-scripts");
+      frame.srcdoc = r.html;
+      $("play-replay-box").replaceChildren(frame);
+      frame.scrollIntoView({ block: "nearest" });
+    });
+  }
+
+  $("zoom-in").addEventListener("click", () => board.zoomAt(1.5));
+  $("zoom-out").addEventListener("click", () => board.zoomAt(1 / 1.5));
+  $("zoom-fit").addEventListener("click", () => board.fit());
   $("play-rotate").addEventListener("click", () => { rotIndex = (rotIndex + 1) % picked.length; preview(); });
   $("play-place").addEventListener("click", () => { if (picked) act({ fn: "play_choose", i: picked[rotIndex].i }); });
   $("play-new").addEventListener("click", start);
+  $("play-again").addEventListener("click", start);
+  $("play-take-back").addEventListener("click", () => act({ fn: "play_undo" }, "taking back your last move…"));
+  $("play-edit").addEventListener("click", () => app.showTab("read"));
   $("play-undo").addEventListener("click", () => act({ fn: "play_undo" }, "taking back your last move…"));
   $("play-log").addEventListener("click", async () => {
     const r = await playCall({ fn: "play_log" });

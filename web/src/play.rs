@@ -31,6 +31,8 @@ pub struct Session {
     choices: Vec<Choice>,
     /// A rule's failure that stopped the game.
     error: Option<Failed>,
+    /// A rule's failure in the person's last move, which was taken back (the game goes on).
+    move_failed: Option<Failed>,
 }
 
 /// One decision taken in the game.
@@ -75,6 +77,12 @@ pub fn dispatch(f: &str, req: &Value) -> Value {
                 }
                 view(s)
             }
+            "play_rules" => rules_json(&s.v),
+            "play_replay" => {
+                // The HTML replay page of the game so far (`carto view`'s: steps, slider, score graph).
+                let loaded = carto::render::load::Loaded::of_game(s.game.clone());
+                json!({"html": carto::render::html::view_html(&loaded)})
+            }
             "play_log" => {
                 let log = carto::output::json_log_with_rules(&s.game, &s.v.params(), &s.rules);
                 json!({"log": log, "file": format!("{}-seed{}.log", s.v.name, s.seed)})
@@ -82,6 +90,65 @@ pub fn dispatch(f: &str, req: &Value) -> Value {
             _ => bad(format!("no function `{f}`")).json(),
         }
     })
+}
+
+/// Every rule and action of the variant as its page gives them (heading, sentence, file and line),
+/// by name: what the page says of a score's rule or an action offered.
+fn rules_json(v: &Variant) -> Value {
+    let page = serde_json::to_value(carto::doc::page(v)).unwrap_or_default();
+    let mut out = serde_json::Map::new();
+    for list in ["rules", "actions"] {
+        for item in page[list].as_array().into_iter().flatten() {
+            let name = item["name"].as_str().unwrap_or("").to_string();
+            out.insert(
+                name,
+                json!({"kind": item["kind"], "heading": item["heading"], "when": item["when"],
+                    "sentence": item["sentence"], "file": item["file"], "line": item["line"]}),
+            );
+        }
+    }
+    Value::Object(out)
+}
+
+/// The log's events after the setup (the move log and the points come from them), as
+/// `carto play --log` writes them.
+fn events_json(s: &Session) -> Vec<Value> {
+    carto::output::json_log_with_rules(&s.game, &s.v.params(), &s.rules)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["turn"].as_u64().unwrap_or(0) > 0 && e["event"] != "game_start")
+        .collect()
+}
+
+/// What taking option `i` gives the player deciding, at once: their points after it minus before
+/// (played in a copy of the game; nothing of the game itself moves).
+fn points_of(g: &Game<Interp>, i: usize) -> Option<i64> {
+    let who = g.decider() as usize;
+    let before = g.st.players.get(who)?.score;
+    let mut copy = g.clone();
+    copy.choose(i).ok()?;
+    Some(copy.st.players.get(who)?.score - before)
+}
+
+/// The tiles still to come, counted by kind, each with its picture.
+fn to_come(g: &Game<Interp>) -> Vec<Value> {
+    let mut counts: Vec<(u16, u32)> = Vec::new();
+    for &t in &g.st.stack {
+        match counts.iter_mut().find(|(k, _)| *k == t) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((t, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    counts
+        .iter()
+        .map(|&(t, n)| {
+            let ct = &g.cfg.tiles[t as usize];
+            let mut pic = String::new();
+            tile_svg::tile(&mut pic, ct, 0, SIDE);
+            json!({"id": ct.id, "n": n, "svg": pic})
+        })
+        .collect()
 }
 
 /// A rule's failure in the game, explained (where the rule is), with its kind.
@@ -143,6 +210,7 @@ fn new_session(req: &Value) -> Result<Session, Failed> {
         game,
         choices: Vec::new(),
         error: None,
+        move_failed: None,
     };
     session.run_agents();
     Ok(session)
@@ -193,9 +261,34 @@ impl Session {
         }
         let rng = Some(self.rng.clone());
         let turn = self.game.st.turn;
-        self.game.choose(i).map_err(|e| game_failed(&self.v, &e))?;
+        self.move_failed = None;
+        if let Err(e) = self.game.choose(i) {
+            // The move made a rule fail: the game goes back to before it (played again from the
+            // start, as undo does), and the person hears why.
+            let failed = game_failed(&self.v, &e);
+            self.replay(self.choices.len())?;
+            self.move_failed = Some(failed);
+            return Ok(());
+        }
         self.choices.push(Choice { i, turn, rng });
         self.run_agents();
+        Ok(())
+    }
+
+    /// The game played again from the start with the first `k` choices, up to the next decision.
+    fn replay(&mut self, k: usize) -> Result<(), Failed> {
+        let mut game = self
+            .v
+            .new_game(self.v.config.clone(), &self.players, self.seed, true)
+            .map_err(|e| game_failed(&self.v, &e))?;
+        for c in &self.choices[..k] {
+            game.advance().map_err(|e| game_failed(&self.v, &e))?;
+            game.choose(c.i).map_err(|e| game_failed(&self.v, &e))?;
+        }
+        game.advance().map_err(|e| game_failed(&self.v, &e))?;
+        self.choices.truncate(k);
+        self.game = game;
+        self.error = None;
         Ok(())
     }
 
@@ -214,21 +307,12 @@ impl Session {
             .iter()
             .position(|c| c.rng.is_some())
             .unwrap_or(0);
-        let mut game = self
-            .v
-            .new_game(self.v.config.clone(), &self.players, self.seed, true)
-            .map_err(|e| game_failed(&self.v, &e))?;
-        for c in &self.choices[..k] {
-            game.advance().map_err(|e| game_failed(&self.v, &e))?;
-            game.choose(c.i).map_err(|e| game_failed(&self.v, &e))?;
-        }
-        game.advance().map_err(|e| game_failed(&self.v, &e))?;
-        if let Some(rng) = self.choices[k].rng.clone() {
+        let rng = self.choices[k].rng.clone();
+        self.replay(k)?;
+        if let Some(rng) = rng {
             self.rng = rng;
         }
-        self.choices.truncate(k);
-        self.game = game;
-        self.error = None;
+        self.move_failed = None;
         Ok(())
     }
 }
@@ -259,8 +343,12 @@ fn view(s: &Session) -> Value {
                 let (x, y) = g.st.board.xy(p.cell);
                 let (px, py, side) = base.square_px(x, y);
                 let (ax, ay) = tile_svg::anchor(t, seg as usize, p.rot as usize & 3, side);
-                followers.push(json!({"i": i, "x": px + ax, "y": py + ay, "name": name}));
+                // The anchor on the tile drawn alone (a square of SIDE), for the close-up.
+                let (tx, ty) = tile_svg::anchor(t, seg as usize, p.rot as usize & 3, SIDE);
+                followers.push(json!({"i": i, "x": px + ax, "y": py + ay, "seg": seg,
+                    "tx": tx, "ty": ty, "name": name}));
             }
+            Opt::Action(_) => others.push(json!({"i": i, "name": name, "points": points_of(g, i)})),
             _ => others.push(json!({"i": i, "name": name})),
         }
     }
@@ -274,6 +362,14 @@ fn view(s: &Session) -> Value {
             })
             .collect();
         json!({"id": ct.id, "rotations": rotations})
+    });
+    // The tile placed this turn, drawn alone at its rotation (the follower close-up).
+    let placed_tile = placed.filter(|_| !followers.is_empty()).map(|p| {
+        let t = &g.cfg.tiles[p.ty as usize];
+        let (x, y) = g.st.board.xy(p.cell);
+        let mut pic = String::new();
+        tile_svg::tile(&mut pic, t, p.rot as usize & 3, SIDE);
+        json!({"id": t.id, "x": x, "y": y, "svg": pic})
     });
     let players: Vec<Value> =
         g.st.players
@@ -289,6 +385,7 @@ fn view(s: &Session) -> Value {
         "over": g.is_over(),
         "error": s.error.as_ref().map(|e| &e.text),
         "code": s.error.as_ref().map(|e| e.code.as_str()),
+        "move_failed": s.move_failed.as_ref().map(|e| &e.text),
         "yours": mine,
         "decider": g.st.players.get(g.decider() as usize).map(|p| p.name.clone()),
         "pending": if mine { g.pending_decision() } else { None },
@@ -298,6 +395,9 @@ fn view(s: &Session) -> Value {
         "places": places,
         "followers": followers,
         "others": others,
+        "placed": placed_tile,
+        "to_come": to_come(g),
+        "events": events_json(s),
         "players": players,
         "can_undo": s.choices.iter().any(|c| c.rng.is_some()),
     })

@@ -70,6 +70,23 @@ export const tests = {
     assert(rep.stdout.includes("the replay is identical"), rep.stdout);
     const last = JSON.parse(text.trim().split("\n").pop());
     assert(last.event === "game_end", "the log ends with game_end");
+    // The story: every score with the rule that gave it (heading, line, sentence).
+    const why = await page.$$eval("#play-story details.why", (els) => els.map((e) => e.textContent));
+    assert(why.length > 3, "the scores are in the move log");
+    assert(why.some((w) => /for City rules\/base\.rules:\d+When a city/.test(w)), "a city's points name the rule, its line and its sentence: " + why[0]);
+    // The points by rule, adding up to each player's score (checked against the log's scores).
+    const table = await page.$$eval("#play-end table.breakdown tfoot td", (els) => els.map((e) => Number(e.textContent)));
+    assert(JSON.stringify(table) === JSON.stringify(end.players.map((p) => p.score)), `the totals are the scores: ${table}`);
+    const byRule = {};
+    for (const e of text.trim().split("\n").map((l) => JSON.parse(l))) if (e.event === "score") byRule[e.rule] = (byRule[e.rule] || 0) + e.points;
+    const rows = await page.$$eval("#play-end table.breakdown tbody tr", (els) => els.map((r) => [...r.querySelectorAll("td")].reduce((a, td) => a + Number(td.textContent), 0)));
+    assert(rows.length === Object.keys(byRule).length, "one row per rule that scored");
+    assert(JSON.stringify(rows) === JSON.stringify(Object.values(byRule).sort((a, b) => b - a)), `each row is the log's sum for its rule: ${rows}`);
+    // The replay of the finished game: steps, slider, score graph.
+    await page.click("#play-replay");
+    const frame = await (await page.waitForSelector("#play-replay-frame")).contentFrame();
+    await frame.waitForSelector("input[type=range]", { timeout: 20000 });
+    assert(await frame.$("svg"), "the replay draws the board");
     await shot();
   },
 

@@ -75,7 +75,7 @@ async function main() {
     const shot = path.join(SHOTS, "web-" + t.name.replace(/[^a-z0-9]+/gi, "-").replace(/-+$/, "") + ".png");
     const t0 = Date.now();
     try {
-      await t.fn({ page, base, open: (hash = "") => open(page, base, hash), shot: () => page.screenshot({ path: shot, fullPage: false }) });
+      await t.fn({ page, base, open: (hash = "", mode) => open(page, base, hash, mode), shot: () => page.screenshot({ path: shot, fullPage: false }) });
       assert(errors.length === 0, "errors in the page: " + errors.join("; "));
       console.log(`ok   ${t.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     } catch (e) {
@@ -92,10 +92,13 @@ async function main() {
   process.exit(failed ? 1 : 0);
 }
 
-async function open(page, base, hash) {
+// Opens the page (at `hash`), in the workshop (the rules file beside the tabs) unless `mode` says
+// otherwise (`home`: the first screen as a visitor sees it).
+async function open(page, base, hash, mode = "workshop") {
   await page.goto(base + hash);
   await page.waitForSelector("body[data-ready='1']", { timeout: 60000 });
   await page.waitForFunction(() => window.carto && window.carto.doc, null, { timeout: 60000 });
+  if (mode !== "home") await page.evaluate((m) => window.carto.setMode(m), mode);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
