@@ -7,7 +7,7 @@
 // The game lives in a Web Worker of its own (play-worker.js): the agents' turns, the search
 // agent's seconds of thought included, never block the page.
 import { boardView } from "./board.js";
-import { storyHtml, breakdownHtml, ruleHeading } from "./story.js";
+import { storyHtml, breakdownHtml, ruleHeading, placeWords } from "./story.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const SEATS = [["person", "a person here"], ["greedy", "computer (greedy)"], ["random", "computer (random)"], ["mcts:50", "computer (search, quick)"], ["mcts", "computer (search)"]];
@@ -49,12 +49,13 @@ export function setupPlay(app, el) {
           <button type="button" id="play-log" disabled>Download log</button></span>
         </div>
         <p id="play-scores"></p>
-        <div id="play-end" hidden></div>
+        <p id="play-state" hidden></p>
         <details id="play-to-come-box"><summary id="play-to-come-head">Tiles still to come</summary><div id="play-to-come"></div></details>
         <h3 class="story-head">What happened</h3>
         <div id="play-story"></div>
       </div>
-    </div>`;
+    </div>
+    <div id="play-end" hidden></div>`;
   const $ = (id) => document.getElementById(id);
   const others = $("play-others");
   function seatOptions() { return SEATS.map(([v, t]) => `<option value="${v}">${t}</option>`).join(""); }
@@ -173,13 +174,16 @@ export function setupPlay(app, el) {
     wayOn(Boolean(v.error), v.can_undo);
     drawOptions();
     toCome(v);
+    rulesState(v);
     $("play-story").innerHTML = storyHtml(v.events || [], rules);
     end(v);
     handOver(v);
   }
 
   // The decision waiting, with whose it is ("ann: placing the tile"; the turn is said before it).
-  const decision = (v) => (v.pending ? v.pending.replace(/^turn \d+, /, "") : `${v.decider}: your decision`);
+  const decision = (v) => (v.pending
+    ? v.pending.replace(/^turn \d+, /, "").replace(/the actions of phase \w+$/, "you may take an action, or end your turn")
+    : `${v.decider}: your decision`);
 
   // Between two people's turns the board is hidden until the next one says they are there.
   function handOver(v) {
@@ -247,7 +251,9 @@ export function setupPlay(app, el) {
     // Everything else as buttons in the rules' words, with the points they give.
     const box = $("play-options");
     box.replaceChildren();
-    for (const o of view.others) {
+    // Passing (no follower, end of turn) comes after what may be done.
+    const others = [...view.others].sort((a, b) => (a.name === "pass") - (b.name === "pass"));
+    for (const o of others) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "opt";
@@ -259,7 +265,7 @@ export function setupPlay(app, el) {
       box.append(b);
     }
     $("play-hand").innerHTML = view.tile && view.yours && view.places.length
-      ? `<svg viewBox="0 0 56 56" width="56" height="56" aria-label="tile in hand ${view.tile.id}">${view.tile.rotations[0]}</svg>` : "";
+      ? `<svg viewBox="0 0 56 56" width="72" height="72" aria-label="tile in hand ${view.tile.id}">${view.tile.rotations[0]}</svg><span class="hand-say">Your tile: tap a yellow square</span>` : "";
     $("play-rotate").hidden = true;
     $("play-place").hidden = true;
   }
@@ -272,9 +278,22 @@ export function setupPlay(app, el) {
     const [name, ...args] = o.name.split(" ");
     const r = rules?.[name];
     const heading = r ? r.heading : ruleHeading(null, name);
-    const what = args.length ? ` (${args.join(" ").replace(/\+/g, ", ")})` : "";
+    const what = args.length ? ` — ${args.map(argWords).join("; ")}` : "";
     const points = typeof o.points === "number" && o.points !== 0 ? `: ${o.points > 0 ? "+" : "−"}${Math.abs(o.points)} point${Math.abs(o.points) === 1 ? "" : "s"}` : "";
-    return { text: `${heading}${what}${points}`, title: r ? r.sentence : o.name };
+    // Where the turn's tile went, when the square has a name and the action acts there.
+    const where = view.square && r && /the tile placed this turn|turn's tile/.test(r.sentence) ? ` in ${view.square}` : "";
+    return { text: `${heading}${what}${where}${points}`, title: r ? r.sentence : o.name };
+  }
+
+  // What an action is done with, in words: chips (`blue2+blue1.up@map:3,4`) by colour and value
+  // (face and place when the name says them), squares by their coordinates, other values as named.
+  function argWords(token) {
+    if (/^-?\d+,-?\d+$/.test(token)) return `the square ${token}`;
+    return token.split("+").map((part) => {
+      const m = /^([a-z_]+?)(\d+)(?:\.(up|down))?(?:@(.+))?$/.exec(part);
+      if (!m) return part.replace(/_/g, " ");
+      return `${m[1].replace(/_/g, " ")} ${m[2]}${m[3] ? ` (face ${m[3]})` : ""}${m[4] ? ` from ${placeWords(m[4])}` : ""}`;
+    }).join(", ");
   }
 
   // The placed tile drawn large, one big target per follower option (never overlapping); the
@@ -339,11 +358,22 @@ export function setupPlay(app, el) {
     g.innerHTML = view.tile.rotations[p.rot];
     g.append(svgEl("rect", { x: 0, y: 0, width: p.side, height: p.side, fill: "none", stroke: "#c08a00", "stroke-width": 4 }));
     layer.append(g);
-    $("play-hand").innerHTML = `<svg viewBox="0 0 56 56" width="56" height="56">${view.tile.rotations[p.rot]}</svg>`;
+    $("play-hand").innerHTML = `<svg viewBox="0 0 56 56" width="72" height="72" aria-label="tile in hand ${view.tile.id}">${view.tile.rotations[p.rot]}</svg>`;
     $("play-rotate").hidden = picked.length < 2;
     $("play-place").hidden = false;
     $("play-place").title = p.name;
     board.show(p.px + p.side / 2, p.py + p.side / 2, p.side);
+  }
+
+  // The values the rules keep (`state` declarations), when the game's view has them: one
+  // "name: value" each, a per-player value as "name: ann 1, bob 2".
+  function rulesState(v) {
+    const st = v.state ?? v.counters;
+    const box = $("play-state");
+    box.hidden = !st || typeof st !== "object" || !Object.keys(st).length;
+    if (box.hidden) return;
+    const said = (x) => (x && typeof x === "object" ? Object.entries(x).map(([k, y]) => `${k} ${said(y)}`).join(", ") : String(x));
+    box.textContent = Object.entries(st).map(([k, x]) => `${k}: ${said(x)}`).join(" · ");
   }
 
   // The tiles still to come, by kind, most first.

@@ -37,7 +37,7 @@ function scoreLine(rules, e) {
 // One event in words (null when it is not worth a line of its own).
 function eventWords(rules, e) {
   switch (e.event) {
-    case "tile_placed": return `places tile <b>${esc(e.tile)}</b> at ${e.at.join(",")}${e.rotation ? `, turned ${e.rotation}°` : ""}`;
+    case "tile_placed": return `places tile <b>${esc(e.tile)}</b> ${e.square ? `on ${esc(e.square)} (${e.at.join(",")})` : `at ${e.at.join(",")}`}${e.rotation ? `, turned ${e.rotation}°` : ""}`;
     case "tile_discarded": return `draws tile <b>${esc(e.tile)}</b>, which fits nowhere: discarded`;
     case "follower_placed": return `puts a follower on the ${esc(e.feature)} at ${e.at.join(",")}`;
     case "follower_returned": return `a follower goes back to ${esc(placeWords(e.to))}`;

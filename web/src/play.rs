@@ -111,13 +111,29 @@ fn rules_json(v: &Variant) -> Value {
 }
 
 /// The log's events after the setup (the move log and the points come from them), as
-/// `carto play --log` writes them.
+/// `carto play --log` writes them; an event at a named square of the map (a town, a large city)
+/// also has the square's name (`"square": "Lyon"`).
 fn events_json(s: &Session) -> Vec<Value> {
     carto::output::json_log_with_rules(&s.game, &s.v.params(), &s.rules)
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .filter(|e| e["turn"].as_u64().unwrap_or(0) > 0 && e["event"] != "game_start")
+        .map(|mut e| {
+            let at = (e["at"][0].as_i64(), e["at"][1].as_i64());
+            if let (Some(x), Some(y)) = at {
+                if let Some(name) = square_name(&s.v, x, y) {
+                    e["square"] = json!(name);
+                }
+            }
+            e
+        })
         .collect()
+}
+
+/// The name of the map's square at `x`,`y`, when it has one.
+fn square_name(v: &Variant, x: i64, y: i64) -> Option<String> {
+    let (x, y) = (i32::try_from(x).ok()?, i32::try_from(y).ok()?);
+    v.map.as_ref()?.square(x, y)?.name.clone()
 }
 
 /// What taking option `i` gives the player deciding, at once: their points after it minus before
@@ -396,6 +412,11 @@ fn view(s: &Session) -> Value {
         "followers": followers,
         "others": others,
         "placed": placed_tile,
+        // The named square the turn's tile went on (a town, a large city), for an action's words.
+        "square": placed.and_then(|p| {
+            let (x, y) = g.st.board.xy(p.cell);
+            square_name(&s.v, i64::from(x), i64::from(y))
+        }),
         "to_come": to_come(g),
         "events": events_json(s),
         "players": players,
@@ -436,6 +457,53 @@ mod tests {
         assert_eq!(no_option["code"], "E0705", "{no_option}");
         let bad: Value = serde_json::from_str(&crate::call("{")).unwrap();
         assert_eq!(bad["code"], "E1003");
+    }
+
+    /// A tile placed on a named square of the map (a town) is told with the square's name, in
+    /// the events and in the view's `square` (the actions' words).
+    #[test]
+    fn a_tile_on_a_town_is_told_by_its_name() {
+        let text = carto::bundled::RULES
+            .iter()
+            .find(|(n, _)| *n == "france")
+            .unwrap()
+            .1;
+        let req = json!({"fn": "play_new", "name": "france", "text": text, "seed": 2,
+            "players": ["ann", "bob"], "agents": ["person", "random"]});
+        let mut v = dispatch("play_new", &req);
+        let named = |v: &Value| {
+            GAME.with(|g| {
+                let g = g.borrow();
+                let s = g.as_ref().unwrap();
+                v["places"].as_array().unwrap().iter().find_map(|p| {
+                    let name = square_name(&s.v, p["x"].as_i64()?, p["y"].as_i64()?)?;
+                    Some((p["i"].as_u64()?, name))
+                })
+            })
+        };
+        for _ in 0..200 {
+            assert!(
+                v["error"].is_null() && !v["over"].as_bool().unwrap(),
+                "{}",
+                v["error"]
+            );
+            if let Some((i, name)) = named(&v) {
+                let after = dispatch("play_choose", &json!({"i": i}));
+                assert_eq!(after["square"], json!(name), "the view names the square");
+                let told = after["events"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|e| e["event"] == "tile_placed" && e["square"] == json!(name));
+                assert!(told, "the event names {name}");
+                return;
+            }
+            let n = v["places"].as_array().unwrap().len()
+                + v["followers"].as_array().unwrap().len()
+                + v["others"].as_array().unwrap().len();
+            v = dispatch("play_choose", &json!({"i": n - 1}));
+        }
+        panic!("no town was ever offered");
     }
 
     /// A person who always takes the last option, against random, to the end, with an undo on

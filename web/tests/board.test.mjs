@@ -119,13 +119,16 @@ export const tests = {
 
   async "actions read in the rules' words with the points they give; the tiles to come by kind"({ page, open, shot }) {
     await open();
-    const text = `import "base"
+    const text = `import "france"
 variant "bonus" {
-  title = "Base with a bonus"
+  title = "France with a bonus"
 }
 # A reward for placing.
 action take_bonus phase score limit per turn 1 {
   score(player, 3)
+}
+action mark phase score limit per turn 1 choose s: neighbours(turn_tile().square) where not s.covered {
+  score(player, 1)
 }
 `;
     await page.evaluate((t) => window.carto.setText(t), text);
@@ -146,6 +149,11 @@ action take_bonus phase score limit per turn 1 {
     assert(bonus[0] === "Take bonus: +3 points", "with the points it gives: " + bonus[0]);
     assert(bonus[1].includes("you score 3"), "its sentence as the title: " + bonus[1]);
     assert(labels.some(([t]) => t === "Done: end my turn"), "passing is said in words: " + JSON.stringify(labels));
+    assert(labels.some(([t]) => /^Mark — the square -?\d+,-?\d+: \+1 point$/.test(t)), "a square chosen is said as a square: " + JSON.stringify(labels));
+    // A tile on a named square of the map is told by the square's name.
+    const named = (await viewOf(page)).events.filter((e) => e.event === "tile_placed" && e.square);
+    const story = await page.textContent("#play-story");
+    for (const e of named) assert(story.includes(`on ${e.square} (${e.at.join(",")})`), `the story names ${e.square}`);
     await page.click("#play-to-come-head");
     await shot();
   },
@@ -169,6 +177,26 @@ action take_bonus phase score limit per turn 1 {
     await shot();
     await page.click("#play-cover-go");
     assert((await page.textContent("#play-status")).includes("bob:"), "the status names bob");
+  },
+
+  async "on a phone: follower targets in the bottom bar; friends get the hand-over screen"({ page, open, shot }) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await open();
+    await page.evaluate(() => window.carto.setMode("read"));
+    await newGame(page, "friends");
+    await page.click("#play-cover-go");
+    await place(page);
+    const v = await viewOf(page);
+    if (v.followers.length) {
+      const spots = await page.$$eval(".follower-spot", (els) => els.map((e) => { const r = e.getBoundingClientRect(); return { y: r.y, h: r.height, d: r.width }; }));
+      for (const s of spots) assert(s.d >= 28 && s.y >= 0 && s.y + s.h <= 844, `a target on the screen, ${s.d.toFixed(0)} px across`);
+      await shot();
+    }
+    for (let k = 0; k < 6 && (await viewOf(page)).decider === "ann"; k++) await choose(page, () => page.click("#play-options button.opt"));
+    assert(await page.isVisible("#play-cover"), "the board is hidden between ann and bob");
+    const c = await box(page, "#play-cover-go");
+    assert(c.y >= 0 && c.y + c.h <= 844, "the hand-over button is on the screen");
+    await noSideways(page, "the hand-over screen");
   },
 
   async "on a phone: the board and the controls fit, Place here within one thumb's reach"({ page, open, shot }) {

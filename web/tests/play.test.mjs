@@ -90,6 +90,42 @@ export const tests = {
     await shot();
   },
 
+  async "on a phone: a whole game by tapping, its story, the points by rule and the replay fit the screen"({ page, open, shot }) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await open();
+    await page.evaluate(() => window.carto.setMode("read"));
+    await newGame(page, "base", 6);
+    // A tap: the thing tapped is brought to the middle of the screen first (the control bar
+    // fixed at the bottom covers what lies under it, as for a person, who scrolls).
+    const tap = async (sel) => {
+      await page.$eval(sel, (e) => e.scrollIntoView({ block: "center" }));
+      await page.click(sel);
+    };
+    for (let k = 0; k < 400; k++) {
+      const v = await page.evaluate(() => window.carto.playView);
+      if (v.over) break;
+      const shown = await page.evaluate(() => window.carto.playShown);
+      if (v.places.length) {
+        await tap(".legal-square");
+        await tap("#play-place");
+      } else if (v.followers.length && k % 3 === 0) await tap(".follower-spot");
+      else await tap("#play-options button.opt");
+      await nextView(page, shown);
+      if (k === 20) {
+        const story = await page.textContent("#play-story");
+        assert(/Turn \d+ · ann/.test(story) && /Turn \d+ · bob/.test(story), "the story tells both players' turns");
+      }
+    }
+    assert((await page.evaluate(() => window.carto.playView)).over, "the game ended");
+    await page.click("#play-replay");
+    const frame = await (await page.waitForSelector("#play-replay-frame")).contentFrame();
+    await frame.waitForSelector("input[type=range]", { timeout: 20000 });
+    const w = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
+    assert(w.page <= w.window, `no sideways scrolling: ${w.page} px in ${w.window}`);
+    await page.evaluate(() => document.querySelector("#play-end").scrollIntoView());
+    await shot();
+  },
+
   async "undo takes back the person's whole last move, the agents' answers replayed as before"({ page, open, shot }) {
     await open();
     await newGame(page, "france", 3);
