@@ -141,3 +141,24 @@ snap!(
     colour_misspelt,
     "import \"france\"\nvariant \"v\" {\n  map = \"france\"\n}\nrule r on placed {\n  score(player, count(c in chips(hand(player)) where purpel == c.colour))\n}\n"
 );
+
+// Issue 32 C: an unknown builtin too far from every name to be a typo is found by its words.
+snap!(
+    unknown_builtin_found_by_its_words,
+    "import \"base\"\nvariant \"v\" {\n  map = unbounded\n}\nrule r on turn_end when tiles_remaining() == 3 {\n  score(player, 1)\n}\n"
+);
+
+// Issue 32 C: a rule that an earlier rule on its trigger keeps from ever running (Great Britain's
+// `collect` takes every chip of the square whenever a face-down one lies there) is warned about;
+// the second rule may run (a face-up chip stays), so it is not.
+#[test]
+fn rule_never_runs_after_a_rule_that_takes_its_chips() {
+    let out = common::check(
+        "import \"great-britain\"\nvariant \"v\" {\n  title = \"V\"\n}\n\
+         rule bonus on placed when count(c in chips(at(square)) where not c.face_up) > 0 {\n  score(player, 5)\n}\n\
+         rule shown on placed when len(chips(at(square))) > 0 {\n  score(player, 1)\n}\n",
+    );
+    assert!(out.contains("warning") && !out.contains("error"), "{out}");
+    assert_eq!(out.matches("never runs:").count(), 1, "{out}");
+    insta::assert_snapshot!("rule_never_runs_after_a_rule_that_takes_its_chips", out);
+}

@@ -595,3 +595,175 @@ fn folded_conditions_and_map_facts_read_plainly() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The language reference, `docs/language.md`, is what `carto doc --builtins` prints now (it is made
+/// from the tables: a row added or changed changes it).
+#[test]
+fn the_language_reference_is_fresh() {
+    let dir = scratch("builtins");
+    let (code, out, err) = carto(&dir, &["doc", "--builtins"]);
+    assert_eq!(code, 0, "{err}");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/language.md");
+    let old = std::fs::read_to_string(repo).unwrap_or_default();
+    assert!(
+        old == out,
+        "docs/language.md is stale: regenerate it with `cargo run -- doc --builtins --out docs` and commit"
+    );
+    for b in Builtin::ALL {
+        assert!(
+            out.contains(&format!("### `{}`", b.signature())),
+            "{}",
+            b.info().name
+        );
+    }
+    for t in Trigger::ALL {
+        assert!(out.contains(&format!("### `{}`", t.name())), "{}", t.name());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every example of the language reference (every builtin's and field's row has one, every
+/// trigger, statement and expression too) checks without an error after the reference's prelude
+/// and plays two random games of two and three players to the end.
+#[test]
+fn every_example_of_the_language_reference_checks_and_plays() {
+    use carto::doc::language::{examples, PRELUDE};
+    use carto::variant::{variant_from_source, InputError};
+    let all = examples();
+    assert!(all.len() > 100, "{}", all.len());
+    let mut failures = Vec::new();
+    for (what, example) in all {
+        if example.trim().is_empty() {
+            failures.push(format!(
+                "{what}: no example (its row needs `example r#\"…\"#`)"
+            ));
+            continue;
+        }
+        // On the small map of the tests, as the reference says.
+        let prelude = PRELUDE.replacen(
+            "title = \"An example\"\n",
+            "title = \"An example\"\n  map = \"test\"\n  start_squares = 1\n",
+            1,
+        );
+        assert_ne!(prelude, PRELUDE);
+        let source = carto::diag::Source::new("example.rules", format!("{prelude}{example}\n"));
+        let no_sets = |_: usize, e: String| InputError::new(carto::diag::Code::BadSet, e);
+        let v = match variant_from_source(&source, "example.rules", &[], &no_sets) {
+            Ok(v) => v,
+            Err(e) => {
+                failures.push(format!("{what}: {}", e.text));
+                continue;
+            }
+        };
+        for (seed, n) in [(1, 2), (2, 3)] {
+            let players: Vec<String> = ["ann", "bob", "cyd"][..n]
+                .iter()
+                .map(|p| p.to_string())
+                .collect();
+            let mut g = v
+                .new_game(v.config.clone(), &players, seed, false)
+                .expect("a game starts");
+            let mut rng = carto::rng::Rng::new(seed);
+            if let Err(e) = carto::game::play_random(&mut g, &mut rng) {
+                failures.push(format!("{what}: the game stops: {e}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Issue 32 C: a rule switched by a parameter alone (`when takeover`) says so in its sentence and in
+/// the JSON `when`, as does one whose other parts fix the moment (`when takeover and
+/// feature.kind == city and feature.complete`); the rules without a switch have an empty `when`.
+#[test]
+fn a_parameter_switch_is_on_the_page() {
+    let rules = "import \"base\"\nvariant \"takeover\" {\n  title = \"Takeover\"\n}\n\
+        param takeover: bool = true \"a completed city pays its completer\"\n\
+        rule completer on scored when takeover and feature.kind == city and feature.complete {\n  score(current_player(), 2)\n}\n\
+        rule steady on turn_end when takeover {\n  score(player, 1)\n}\n";
+    let (dir, json) = doc_of_rules("switch", "takeover.rules", rules, &["--format", "json"]);
+    let page: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let rule = |name: &str| {
+        page["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("no rule {name}"))
+    };
+    assert_eq!(
+        rule("steady")["sentence"],
+        "At the end of each of your turns, if takeover is on, then you score 1."
+    );
+    assert_eq!(rule("steady")["when"], "`takeover` is on");
+    assert_eq!(
+        rule("completer")["sentence"],
+        "When a city is completed (its walls closed all round), at once in that turn, if takeover is on, then the current player scores 2."
+    );
+    assert_eq!(rule("completer")["when"], "`takeover` is on");
+    assert_eq!(rule("road")["when"], "");
+    let (_, off) = doc_of_rules(
+        "switch_off",
+        "takeover.rules",
+        rules,
+        &["--format", "json", "--set", "takeover=false"],
+    );
+    let off: serde_json::Value = serde_json::from_str(&off).unwrap();
+    let steady = off["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "steady")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        steady["sentence"],
+        "At the end of each of your turns, if never (as takeover is off), then you score 1."
+    );
+    assert_eq!(steady["when"], "`takeover` is off");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 32 C: the source a page shows for a changed rule ends with the change: the comment after
+/// it, which belongs to the next item, is not part of it.
+#[test]
+fn a_changed_rule_shows_its_change_without_the_next_comment() {
+    let rules = "import \"base\"\nvariant \"house\" {\n  title = \"House\"\n}\n\n\
+        # Roads score only when long.\n\
+        change rule road when feature.kind == road and feature.tiles > 3\n\n\
+        # Cities score triple.\n\
+        change rule city {\n  score(feature.winners, 3 * feature.tiles)\n}\n";
+    let (dir, json) = doc_of_rules("change", "house.rules", rules, &["--format", "json"]);
+    let page: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let road = page["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "road")
+        .cloned()
+        .unwrap();
+    let source = road["source"].as_str().unwrap();
+    assert!(
+        source.ends_with(
+            "# house.rules:7\nchange rule road when feature.kind == road and feature.tiles > 3"
+        ),
+        "{source}"
+    );
+    assert_eq!(road["comment"], "Roads score only when long.");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 32 C: the page says the order rules run in, for each trigger two or more rules listen to
+/// (Iberia: its `placed` rules, collecting first).
+#[test]
+fn the_page_says_the_order_rules_run_in() {
+    let page = carto::doc::page(&carto::variant::load_variant("iberia", &[]).unwrap());
+    let turn = page.turn.join("\n");
+    assert!(
+        turn.contains(
+            "when a player places a tile, *Collect* then *Treat taken* then *Island shields*"
+        ),
+        "{turn}"
+    );
+}

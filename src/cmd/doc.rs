@@ -19,7 +19,7 @@ pub(crate) enum Format {
 #[derive(clap::Args)]
 pub(crate) struct Args {
     /// A bundled variant (see `carto list`) or the path of a rules file.
-    #[arg(required_unless_present = "all", value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
+    #[arg(required_unless_present_any = ["all", "builtins"], value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
     pub(crate) variant: Option<String>,
     /// Sets a parameter of the rules: `--set name=value` (repeatable); the page shows the value in force.
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = super::PARAM_NAMES, hide_possible_values = true)]
@@ -27,6 +27,11 @@ pub(crate) struct Args {
     /// Every bundled variant: one page each and an index, `README.md`, written to `--out`.
     #[arg(long, requires = "out", conflicts_with_all = ["variant", "against"])]
     pub(crate) all: bool,
+    /// The language reference instead of a variant's page: every trigger, statement, expression,
+    /// builtin (query and effect) and field, with its signature, what it does and an example
+    /// (Markdown; `docs/language.md` is this page; with `--out DIR`, written to DIR/language.md).
+    #[arg(long, conflicts_with_all = ["variant", "all", "against", "sets", "format"])]
+    pub(crate) builtins: bool,
     /// Writes the page(s) into this folder (as NAME.md) instead of printing them.
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<String>,
@@ -58,6 +63,16 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     );
     if args.all {
         return write_all(args.out.as_deref().unwrap_or("docs"), format);
+    }
+    if args.builtins {
+        let text = doc::language::markdown();
+        return match &args.out {
+            Some(dir) => write_file(&Path::new(dir).join("language.md"), &text),
+            None => {
+                emit!("{text}");
+                Ok(())
+            }
+        };
     }
     let name = args.variant.clone().unwrap_or_default();
     let v = load_variant(&name, &args.sets)?;

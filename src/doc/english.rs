@@ -273,6 +273,11 @@ impl Words {
             shared_subject(&texts, word)
         };
         folded.dedup();
+        if out.is_empty() && !folded.is_empty() {
+            // Only parameters switch it: the switch is the condition.
+            self.notes_said.extend(folded.iter().cloned());
+            out = folded.join(" and ");
+        }
         folded.retain(|n| !self.notes_said.contains(n));
         self.notes_said.extend(folded.iter().cloned());
         if !folded.is_empty() && !out.is_empty() {
@@ -282,6 +287,23 @@ impl Words {
             out.push_str(&format!("; {}", dropped.join("; ")));
         }
         out
+    }
+
+    /// The parameters that switch a rule, from the parts of its condition made of parameters only
+    /// ("`takeover` is on"), as the page's `when` of a rule says them.
+    pub(crate) fn switches(&self, parts: &[&Expr]) -> String {
+        let mut states: Vec<String> = Vec::new();
+        for x in parts {
+            if self.const_bool(x).is_some() {
+                for n in param_names(x) {
+                    let s = self.param_state(&n);
+                    if !states.contains(&s) {
+                        states.push(s);
+                    }
+                }
+            }
+        }
+        states.join(" and ")
     }
 
     /// "`scatter_islands` is off", "`trade_match` is `colour_value`": a parameter as the sentence reads it.
@@ -319,6 +341,11 @@ impl Words {
         }
         let mut texts: Vec<String> = kept.iter().map(|x| self.pred(x, false)).collect();
         folded.dedup();
+        if texts.is_empty() && !folded.is_empty() {
+            // Only parameters switch it (`when takeover`): the switch is the condition.
+            self.notes_said.extend(folded.iter().cloned());
+            return vec![folded.join(" and ")];
+        }
         folded.retain(|n| !self.notes_said.contains(n));
         self.notes_said.extend(folded.iter().cloned());
         if !folded.is_empty() {

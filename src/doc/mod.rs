@@ -5,6 +5,7 @@
 
 mod against;
 pub(crate) mod english;
+pub mod language;
 mod mapfacts;
 mod markdown;
 mod moment;

@@ -83,7 +83,8 @@ pub struct Item {
     pub kind: &'static str,
     /// The name for people ("Sell abroad").
     pub(crate) heading: String,
-    /// When it applies, for actions: phase and limits ("phase 3, once per turn").
+    /// When it applies: for actions, phase and limits ("phase 3, once per turn"); for rules, the
+    /// parameters that switch them ("`takeover` is on"), if any.
     pub(crate) when: String,
     /// The English sentence, generated from the syntax tree, as plain text.
     pub sentence: String,
@@ -283,9 +284,11 @@ fn rule_items(v: &Variant, trees: &Trees, words: &dyn Fn() -> Words) -> Vec<Item
                 body,
                 v.config.border_fills_monastery && v.map.is_some(),
             );
-            let mut it = def.item(&r.name, "rule", "", sentence);
-            it.trigger = trigger.name.clone();
             let m = super::moment::moment(&trigger.name, when.as_ref(), true);
+            // A rule's `when`: the parameters that switch it, if any.
+            let switches = words().switches(&m.rest);
+            let mut it = def.item(&r.name, "rule", &switches, sentence);
+            it.trigger = trigger.name.clone();
             it.final_only =
                 trigger.name == "game_end" || m.lead.starts_with("at the end of the game");
             it.scores = calls_in(body).iter().any(|(n, _)| *n == "score");
@@ -372,7 +375,8 @@ impl InForce<'_> {
                     src.name
                 ));
             }
-            let text = src.text.get(change.span.clone()).unwrap_or("").trim_end();
+            // Not the comments after it, which belong to the next item.
+            let text = without_trailing_comments(src.text.get(change.span.clone()).unwrap_or(""));
             it.source
                 .push_str(&format!("\n# {}:{line}\n{text}", src.name));
         }

@@ -27,7 +27,37 @@ pub(crate) fn section(p: &Page, f: &Facts) -> Vec<String> {
     out.extend(at_any_moment(p));
     out.push(the_end(p));
     out.extend(face_down_chips(p, f));
+    out.extend(rule_order(p));
     out
+}
+
+/// The order the rules run in, for each trigger two or more rules listen to (the page's rules are
+/// in the program's order, which is the order they run in).
+fn rule_order(p: &Page) -> Option<String> {
+    let mut triggers: Vec<&str> = Vec::new();
+    for r in &p.rules {
+        if !triggers.contains(&r.trigger.as_str()) {
+            triggers.push(&r.trigger);
+        }
+    }
+    let lines: Vec<String> = triggers
+        .into_iter()
+        .filter_map(|t| {
+            let on: Vec<String> = rules(p, &|r| r.trigger == t)
+                .iter()
+                .map(|r| format!("*{}*", r.heading))
+                .collect();
+            let phrase = crate::lang::builtins::Trigger::from_name(t)?.phrase();
+            (on.len() > 1).then(|| format!("{phrase}, {}", on.join(" then ")))
+        })
+        .collect();
+    if lines.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "**The order of the rules.** Rules on one event run one after another, in the order of the rules files (an imported file's first; a replaced or changed rule keeps its place), each seeing what the ones before it did: {}.",
+        lines.join("; ")
+    ))
 }
 
 /// The rules of a page that `pred` picks (by trigger).

@@ -190,7 +190,8 @@ const fn holding_kind(given: &[Holding]) -> Option<Holding> {
 macro_rules! builtins {
     ($( $v:ident $name:literal ( $( $pn:literal : $pt:expr ),* ) -> $ret:expr, $run:expr,
         reads $reads:expr, static $stat:expr, pure $pure:expr, role $role:expr,
-        $doc:literal, $phrase:literal $(, not $neg:literal)? $(, holding $hold:ident)?; )*) => {
+        $doc:literal, $phrase:literal $(, not $neg:literal)? $(, holding $hold:ident)?
+        $(, example $ex:literal)?; )*) => {
         // A row takes at most `MAX_PARAMS` arguments (the interpreter evaluates a query's into an
         // array of that many): a longer row does not compile.
         $(const _: () = {
@@ -215,6 +216,7 @@ macro_rules! builtins {
                         phrase: $phrase,
                         negated: concat!("" $(, $neg)?),
                         holding: holding_kind(&[$(Holding::$hold)?]),
+                        example: concat!("" $(, $ex)?),
                         reads: $reads,
                         stat: $stat,
                         pure: $pure,
@@ -254,6 +256,10 @@ pub struct BuiltinInfo {
     pub(crate) phrase: &'static str,
     /// The phrase of its negation (`not f(…)`), for a builtin giving a bool; "" otherwise.
     pub(crate) negated: &'static str,
+    /// An example of its use: a complete item (a rule, an action or a setup) that the language
+    /// reference shows (`docs/language.md`, `carto doc --builtins`) and `cargo test` checks and
+    /// plays in a variant on the base game (tests/doc.rs: every row has one).
+    pub example: &'static str,
     /// For a builtin taking a holding area (its argument of type `holding`), the kind it takes:
     /// the checker refuses the other kind there (`holding … per player` or shared).
     pub holding: Option<Holding>,
@@ -509,163 +515,214 @@ builtins! {
     // ---- places
     Hand "hand"("player": t(Player)) -> rt(Place), Query(|_, _, a| Ok(Value::Place(IrPlace::Hand(Interp::player_of(a[0]))))),
         reads NONE, static false, pure false, role Role::Place(PlaceKind::Hand),
-        "the area in front of a player (their chips)", "{0's} hand";
+        "the area in front of a player (their chips)", "{0's} hand",
+        example r#"rule r on turn_end { draw(1, supply, hand(player), up) }"#;
     At "at"("square": t(Square)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Square(c) => Value::Place(IrPlace::At(c)), _ => Value::Unit })),
         reads NONE, static false, pure false, role Role::Place(PlaceKind::Square),
-        "chips lying on a map square", "{0}";
+        "chips lying on a map square", "{0}",
+        example r#"rule r on placed { move(chips(hand(player)), at(square), up) }"#;
     Slots "slots"("square": t(Square)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Square(c) => Value::Place(IrPlace::Slots(c)), _ => Value::Unit })),
         reads NONE, static false, pure false, role Role::Place(PlaceKind::Slots),
-        "the chip slots of a square", "the chip slots of {0}";
+        "the chip slots of a square", "the chip slots of {0}",
+        example r#"rule r on placed when square.free_slots > 0 { draw(1, supply, slots(square), up) }"#;
     Under "under"("follower": t(Follower)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Follower(f) => Value::Place(IrPlace::Under(f)), _ => Value::Unit })),
         reads NONE, static false, pure false, role Role::Place(PlaceKind::Under),
-        "chips under a follower", "the space under {0}";
+        "chips under a follower", "the space under {0}",
+        example r#"action stash phase follower choose f: followers(player) { draw(1, supply, under(f), down) }"#;
     HoldingPlace "holding"("area": t(Holding)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Holding(h) => Value::Place(IrPlace::Holding(h)), _ => Value::Unit })),
         reads NONE, static false, pure false, role Role::Place(PlaceKind::Holding),
-        "chips kept in a holding area", "{0}", holding Shared;
+        "chips kept in a holding area", "{0}", holding Shared,
+        example r#"rule r on round_end { move(chips(holding(isle)), supply, down) }"#;
     HoldingOf "holding_of"("area": t(Holding), "player": t(Player)) -> rt(Place), Query(|_, _, a| Ok(match (a[0], a[1]) { (Value::Holding(h), Value::Player(p)) => Value::Place(IrPlace::PlayerHolding(h, p)), _ => Value::Unit })),
         reads UNKNOWN, static false, pure false, role Role::Place(PlaceKind::PlayerHolding),
-        "a player's own area of a per-player holding area (`holding bid per player`: a player's bid)", "{1's} part of {0}", holding PerPlayer;
+        "a player's own area of a per-player holding area (`holding bid per player`: a player's bid)", "{1's} part of {0}", holding PerPlayer,
+        example r#"rule r on turn_end { draw(1, supply, holding_of(bid, player), down) }"#;
     // ---- lists
     Chips "chips"("place": t(Place)) -> rl(Chip), Query(|me, st, a| Ok(me.chips_query(st, a[0]))),
         reads CHIPS, static false, pure false, role Role::ChipsIn,
-        "the chips in a place", "the chips in {0}";
+        "the chips in a place", "the chips in {0}",
+        example r#"rule r on turn_end { score(player, len(chips(hand(player)))) }"#;
     Squares "squares"() -> rl(Square), Query(|me, _, _| Ok(me.all_squares_query())),
         reads NONE, static true, pure false, role Role::Query,
-        "every square of the map", "the squares of the map";
+        "every square of the map", "the squares of the map",
+        example r#"rule r on game_end { score(current_player(), count(s in squares() where s.covered)) }"#;
     SlotSquares "slot_squares"() -> rl(Square), Query(|me, _, _| Ok(me.slot_squares_query())),
         reads NONE, static true, pure false, role Role::Query,
-        "the squares with chip slots (a `slots` map attribute above 0), covered or not; cheaper than filtering squares()", "the squares with chip slots";
+        "the squares with chip slots (a `slots` map attribute above 0), covered or not; cheaper than filtering squares()", "the squares with chip slots",
+        example r#"setup { for s in slot_squares() { draw(1, supply, slots(s), up) } }"#;
     SquaresWith "squares_with"("attribute": t(Str), "value": PTy::T(Ty::ANY)) -> rl(Square), Query(Interp::squares_with),
         reads NONE, static true, pure false, role Role::Query,
-        "the map squares whose attribute (named by a string) has the value, in map order; indexed once per game, far cheaper than filtering squares()", "the squares whose {0} is {1}";
+        "the map squares whose attribute (named by a string) has the value, in map order; indexed once per game, far cheaper than filtering squares()", "the squares whose {0} is {1}",
+        example r#"rule r on placed when contains(squares_with("colour", orange), square) { score(player, 1) }"#;
     Neighbours "neighbours"("square": t(Square)) -> rl(Square), Query(|me, st, a| Ok(me.neighbours(st, a[0]))),
         reads NONE, static true, pure false, role Role::Query,
-        "the orthogonal neighbours of a square on the map", "the squares next to {0}";
+        "the orthogonal neighbours of a square on the map", "the squares next to {0}",
+        example r#"rule r on placed { score(player, count(s in neighbours(square) where s.covered)) }"#;
     Near "near"("squares": l(Square)) -> rl(Square), Query(|me, st, a| me.near(st, a[0])),
         reads NONE, static true, pure false, role Role::Query,
-        "the map squares orthogonally next to any of the given squares, each once", "the squares next to any of {0}";
+        "the map squares orthogonally next to any of the given squares, each once", "the squares next to any of {0}",
+        example r#"rule r on placed { score(player, count(s in near([square]) where not s.covered)) }"#;
     Players "players"() -> rl(Player), Query(|me, st, _| Ok(me.list_of((0..st.players.len() as u8).map(Value::Player)))),
         reads NONE, static false, pure false, role Role::Query,
-        "the players in turn order", "the players";
+        "the players in turn order", "the players",
+        example r#"rule r on game_end { for p in players() { score(p, len(chips(hand(p)))) } }"#;
     PlayersFrom "players_from"("player": t(Player)) -> rl(Player), Query(|me, st, a| Ok(me.players_from(st, a[0]))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "every player in turn order, starting with the given one (\"each player in turn, starting with you\")", "the players in turn order starting with {0}";
+        "every player in turn order, starting with the given one (\"each player in turn, starting with you\")", "the players in turn order starting with {0}",
+        example r#"rule r on round_end { for p in players_from(current_player()) { draw(1, supply, hand(p), up) } }"#;
     Followers "followers"("player": t(Player)) -> rl(Follower), Query(|me, st, a| Ok(me.followers_of(st, a[0], true))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "a player's followers on the board", "{0's} followers on the board";
+        "a player's followers on the board", "{0's} followers on the board",
+        example r#"rule r on turn_end { score(player, len(followers(player))) }"#;
     Reserve "reserve"("player": t(Player)) -> rl(Follower), Query(|me, st, a| Ok(me.followers_of(st, a[0], false))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "a player's followers in their supply", "{0's} followers in reserve";
+        "a player's followers in their supply", "{0's} followers in reserve",
+        example r#"rule r on turn_end when len(reserve(player)) == 0 { score(player, -1) }"#;
     Held "held"("area": t(Holding)) -> rl(Follower), Query(|me, st, a| Ok(me.held(st, a[0]))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "the followers in a holding area", "the followers sent to {0}", holding Followers;
+        "the followers in a holding area", "the followers sent to {0}", holding Followers,
+        example r#"rule r on round_end { recall(held(isle)) }"#;
     Stacks "stacks"() -> rl(Stack), Query(|me, st, _| Ok(me.stacks(st))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "the tile stacks lying on the map", "the tile stacks on the map";
+        "the tile stacks lying on the map", "the tile stacks on the map",
+        example r#"rule r on game_end { score(current_player(), len(stacks())) }"#;
     Colours "colours"() -> rl(Colour), Query(|me, _, _| Ok(me.colours())),
         reads NONE, static true, pure false, role Role::Query,
-        "the chip colours, in the order of the chips item", "the chip colours";
+        "the chip colours, in the order of the chips item", "the chip colours",
+        example r#"rule r on game_end { score(current_player(), len(colours())) }"#;
     Len "len"("list": PTy::AnyList) -> rt(Int), Query(|me, _, a| Ok(Value::Int(me.len_of(a[0])? as i64))),
         reads NONE, static true, pure false, role Role::Count,
-        "the number of elements of a list", "the number of {0}";
+        "the number of elements of a list", "the number of {0}",
+        example r#"rule r on turn_end { score(player, len(followers(player))) }"#;
     First "first"("list": PTy::AnyList) -> RTy::ElemOfFirst, Query(|me, _, a| me.first(a[0])),
         reads NONE, static false, pure false, role Role::Query,
-        "the first element of a non-empty list", "the first of {0}";
+        "the first element of a non-empty list", "the first of {0}",
+        example r#"rule r on turn_end when len(chips(supply)) > 0 { move(first(chips(supply)), hand(player), up) }"#;
     Contains "contains"("list": PTy::AnyList, "value": PTy::ElemOfFirst) -> rt(Bool), Query(|me, _, a| me.contains(a[0], a[1])),
         reads NONE, static true, pure false, role Role::Member,
-        "whether a list holds a value", "{1} is among {0}", not "{1} is not among {0}";
+        "whether a list holds a value", "{1} is among {0}", not "{1} is not among {0}",
+        example r#"rule r on placed when contains(neighbours(square), turn_tile().square) { score(player, 1) }"#;
     Take "take"("list": PTy::AnyList, "count": t(Int)) -> RTy::First, Query(|me, _, a| me.take(a[0], a[1])),
         reads NONE, static false, pure false, role Role::Query,
-        "the first count elements of a list (all of them if it is shorter; none if count is 0 or less)", "the first {1} of {0}";
+        "the first count elements of a list (all of them if it is shorter; none if count is 0 or less)", "the first {1} of {0}",
+        example r#"rule r on turn_end { move(take(chips(supply), 2), hand(player), up) }"#;
     Min2 "min"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|me, _, a| me.ints2(a, i64::min)),
         reads NONE, static false, pure true, role Role::Query,
-        "the smaller of two numbers (`min(x in L: e)` is the aggregate)", "the smaller of {0} and {1}";
+        "the smaller of two numbers (`min(x in L: e)` is the aggregate)", "the smaller of {0} and {1}",
+        example r#"rule r on scored { score(feature.winners, min(feature.tiles, 5)) }"#;
     Max2 "max"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|me, _, a| me.ints2(a, i64::max)),
         reads NONE, static false, pure true, role Role::Query,
-        "the larger of two numbers (`max(x in L: e)` is the aggregate)", "the larger of {0} and {1}";
+        "the larger of two numbers (`max(x in L: e)` is the aggregate)", "the larger of {0} and {1}",
+        example r#"rule r on scored { score(feature.winners, max(feature.tiles - 2, 0)) }"#;
     Abs "abs"("x": t(Int)) -> rt(Int), Query(|me, _, a| match a[0] {
             Value::Int(x) => x.checked_abs().map(Value::Int).ok_or_else(|| me.fail(format!("`abs({x})` overflows (numbers run from {} to {})", i64::MIN, i64::MAX))),
             _ => Err(me.fail("`abs` needs a number")),
         }),
         reads NONE, static true, pure true, role Role::Query,
-        "the absolute value of a number (-3 gives 3)", "the absolute value of {0}";
+        "the absolute value of a number (-3 gives 3)", "the absolute value of {0}",
+        example r#"rule r on turn_end { score(player, abs(player.score - 10) / 10) }"#;
     Has "has"("square": t(Square), "attribute": t(Str)) -> rt(Bool), Query(|me, st, a| me.has_attr(st, a[0], a[1])),
         reads NONE, static false, pure false, role Role::Query,
-        "whether the map gives a square the attribute (named by a string); a square without it reads the type's default: 0, false, \"\"", "{0} has a {1}", not "{0} has no {1}";
+        "whether the map gives a square the attribute (named by a string); a square without it reads the type's default: 0, false, \"\"", "{0} has a {1}", not "{0} has no {1}",
+        example r#"rule r on placed when has(square, "town") { score(player, 3) }"#;
     // ---- the turn
     CurrentPlayer "current_player"() -> rt(Player), Query(|_, st, _| Ok(Value::Player(st.current))),
         reads NONE, static false, pure false, role Role::Query,
-        "the player whose turn it is", "the current player";
+        "the player whose turn it is", "the current player",
+        example r#"rule r on round_end { score(current_player(), 1) }"#;
     TurnTile "turn_tile"() -> rt(Tile), Query(|_, st, _| Ok(Value::Tile(st.placed_now))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "the tile placed in this turn", "the tile placed this turn";
+        "the tile placed in this turn", "the tile placed this turn",
+        example r#"rule r on turn_end when turn_tile().shields > 0 { score(player, 1) }"#;
     TurnFollowersPlaced "turn_followers_placed"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(i64::from(st.follower_placed_now)))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "followers the current player placed in this turn", "the number of followers placed this turn";
+        "followers the current player placed in this turn", "the number of followers placed this turn",
+        example r#"rule r on turn_end when turn_followers_placed() == 0 { score(player, 1) }"#;
     IsExtraTurn "is_extra_turn"() -> rt(Bool), Query(|_, st, _| Ok(Value::Bool(st.in_extra_turn))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "whether this turn is an extra turn", "this is an extra turn", not "this is not an extra turn";
+        "whether this turn is an extra turn", "this is an extra turn", not "this is not an extra turn",
+        example r#"rule r on turn_end when is_extra_turn() { score(player, 1) }"#;
     TurnNumber "turn_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.turn as i64))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "the number of the current turn, from 1", "the number of the turn";
+        "the number of the current turn, from 1", "the number of the turn",
+        example r#"rule r on turn_start when turn_number() % 10 == 0 { score(player, 1) }"#;
     TilesLeft "tiles_left"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.stack.len() as i64))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "tiles left in the draw stack", "the number of tiles left to draw";
+        "tiles left in the draw stack", "the number of tiles left to draw",
+        example r#"rule r on turn_end when tiles_left() == 10 { score(player, 5) }"#;
     TilesAtStart "tiles_at_start"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(if st.turn == 0 { st.stack.len() as i64 } else { i64::from(st.stack_start) }))),
         reads NONE, static false, pure false, role Role::Query,
-        "tiles in the draw stack when the first turn began, after the setup drew its tiles (during the setup: the tiles in it now); a discarded tile does not change it, unlike `turn_number() + tiles_left()`", "the number of tiles the draw stack started with";
+        "tiles in the draw stack when the first turn began, after the setup drew its tiles (during the setup: the tiles in it now); a discarded tile does not change it, unlike `turn_number() + tiles_left()`", "the number of tiles the draw stack started with",
+        example r#"rule r on turn_end when tiles_left() * 2 == tiles_at_start() { score(player, 10) }"#;
     RoundNumber "round_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.round as i64))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "the number of the current round, from 1", "the number of the round";
+        "the number of the current round, from 1", "the number of the round",
+        example r#"rule r on round_end when round_number() == 3 { score(current_player(), 2) }"#;
     ConnectsAbroad "connects_abroad"("tile": t(Tile)) -> rt(Bool), Query(|me, st, a| Ok(Value::Bool(match a[0] { Value::Tile(t) => me.connects_abroad(st, t), _ => false }))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "whether a tile connects abroad at a border exit", "{0} joins a road or city to a border exit", not "{0} joins no road or city to a border exit";
+        "whether a tile connects abroad at a border exit", "{0} joins a road or city to a border exit", not "{0} joins no road or city to a border exit",
+        example r#"rule r on placed when connects_abroad(tile) { score(player, 2) }"#;
     Placeable "placeable"("stack": t(Stack)) -> rt(Bool), Query(|me, st, a| Ok(me.placeable(st, a[0]))),
         reads UNKNOWN, static false, pure false, role Role::Query,
-        "whether the top tile of a stack has a legal placement now", "the top tile of {0} can be placed", not "the top tile of {0} cannot be placed";
+        "whether the top tile of a stack has a legal placement now", "the top tile of {0} can be placed", not "the top tile of {0} cannot be placed",
+        example r#"action buy phase start choose s: stacks() where placeable(s) { take_tile(s) }"#;
     // ---- effects
     Score "score"("who": t(Players), "points": t(Int)) -> rt(Unit), Effect(Interp::score),
         reads UNKNOWN, static false, pure false, role Role::Effect(SCORES),
-        "scores points for players, logged under the rule's name", "{0} score[s] {1}";
+        "scores points for players, logged under the rule's name", "{0} score[s] {1}",
+        example r#"rule r on scored when feature.kind == road { score(feature.winners, feature.tiles) }"#;
     Move "move"("chips": PTy::ChipOrChips, "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(Interp::move_effect),
         reads UNKNOWN, static false, pure false, role Role::Effect(MOVES_CHIPS),
-        "moves chips to a place, face up or down (in the supply too)", "{0} go[es] to {1} {2}";
+        "moves chips to a place, face up or down (in the supply too)", "{0} go[es] to {1} {2}",
+        example r#"rule r on gained when chip.value > 1 { move(chip, box, up) }"#;
     Draw "draw"("count": t(Int), "from": t(Place), "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(Interp::draw),
         reads UNKNOWN, static false, pure false, role Role::Effect(MOVES_CHIPS.with(DEALS)),
-        "moves count chips from one place to another: the top of the supply (a pool kept shuffled), or random ones of another place; fewer if fewer are there", "{0} chips go from {1} to {2} {3}";
+        "moves count chips from one place to another: the top of the supply (a pool kept shuffled), or random ones of another place; fewer if fewer are there", "{0} chips go from {1} to {2} {3}",
+        example r#"rule r on turn_end { draw(1, supply, hand(player), down) }"#;
     Shuffle "shuffle"("place": t(Place)) -> rt(Unit), Effect(Interp::shuffle),
         reads UNKNOWN, static false, pure false, role Role::Effect(MOVES_CHIPS.with(DEALS)),
-        "shuffles the chips of a place", "the chips in {0} are shuffled";
+        "shuffles the chips of a place", "the chips in {0} are shuffled",
+        example r#"setup { shuffle(supply) }"#;
     Strength "strength"("follower": t(Follower), "strength": t(Int)) -> rt(Unit), Effect(Interp::strength),
         reads UNKNOWN, static false, pure false, role Role::Effect(STRENGTH),
-        "sets how many followers a follower counts as in majorities", "{0} count[s] as {1} followers";
+        "sets how many followers a follower counts as in majorities", "{0} count[s] as {1} followers",
+        example r#"rule r on follower_placed when turn_number() < 3 { strength(follower, 2) }"#;
     Send "send"("follower": t(Follower), "area": t(Holding)) -> rt(Unit), Effect(Interp::send),
         reads UNKNOWN, static false, pure false, role Role::Effect(FOLLOWERS),
-        "puts a follower into a holding area", "{0} go[es] to {1}", holding Followers;
+        "puts a follower into a holding area", "{0} go[es] to {1}", holding Followers,
+        example r#"rule r on returned when len(held(isle)) < 2 { send(follower, isle) }"#;
     Recall "recall"("followers": l(Follower)) -> rt(Unit), Effect(Interp::recall),
         reads UNKNOWN, static false, pure false, role Role::Effect(FOLLOWERS),
-        "returns followers to their owners' supplies", "{0} go[es] back to their owners";
+        "returns followers to their owners' supplies", "{0} go[es] back to their owners",
+        example r#"rule r on round_end { recall(held(isle)) }"#;
     ExtraTurn "extra_turn"() -> rt(Unit), Effect(|_, st, _| { st.extra_turn_pending = true; st.extra_turn_for = st.current; Ok(()) }),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
-        "the current player plays one more complete turn after this one", "the current player plays an extra turn";
+        "the current player plays one more complete turn after this one", "the current player plays an extra turn",
+        example r#"rule r on turn_end when turn_number() == 3 { extra_turn() }"#;
     ExtraTurnFor "extra_turn_for"("player": t(Player)) -> rt(Unit), Effect(Interp::extra_turn_for),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
-        "a player plays one complete extra turn after this one (then play goes on after the player whose regular turn it was)", "{0} plays an extra turn after this one";
+        "a player plays one complete extra turn after this one (then play goes on after the player whose regular turn it was)", "{0} plays an extra turn after this one",
+        example r#"rule r on round_end when round_number() == 2 { extra_turn_for(first(players())) }"#;
     TakeTile "take_tile"("stack": t(Stack)) -> rt(Unit), Effect(Interp::take_tile),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS.with(TILES_CHANGE).with(DEALS)),
-        "the current player plays the top tile of a stack instead of drawing", "the current player plays the top tile of {0} instead of drawing";
+        "the current player plays the top tile of a stack instead of drawing", "the current player plays the top tile of {0} instead of drawing",
+        example r#"action buy phase start choose s: stacks() where placeable(s) { take_tile(s) }"#;
     TurnUp "turn_up"("stack": t(Stack)) -> rt(Unit), Effect(|_, _, _| Ok(())),
         reads UNKNOWN, static false, pure false, role Role::Effect(TILES_CHANGE),
-        "turns the top tile of a stack face up", "the top tile of {0} is turned face up";
+        "turns the top tile of a stack face up", "the top tile of {0} is turned face up",
+        example r#"rule r on turn_start { for s in stacks() { turn_up(s) } }"#;
     Scatter "scatter"("chips": l(Chip), "squares": l(Square), "apart": t(Bool), "face": t(Face)) -> rt(Unit), Effect(Interp::scatter_effect),
         reads UNKNOWN, static false, pure false, role Role::Effect(SCATTERS.with(DEALS)),
-        "spreads chips at random, one per square (apart: no two orthogonally adjacent); the rest go aside", "{0} are scattered {3} over {1}, one a square{2?, no two side by side}; the rest are set aside";
+        "spreads chips at random, one per square (apart: no two orthogonally adjacent); the rest go aside", "{0} are scattered {3} over {1}, one a square{2?, no two side by side}; the rest are set aside",
+        example r#"setup { scatter(chips(supply), [s in squares() where abs(s.x) + abs(s.y) < 4], true, down) }"#;
     Deal "deal"("squares": l(Square), "count": t(Int)) -> rt(Unit), Effect(Interp::deal),
         reads UNKNOWN, static false, pure false, role Role::Effect(TILES_CHANGE.with(DEALS)),
-        "deals count tiles from the draw stack into a stack on each square", "{1} tiles from the draw stack are dealt, as a stack with only its top tile face up, onto each of {0}";
+        "deals count tiles from the draw stack into a stack on each square", "{1} tiles from the draw stack are dealt, as a stack with only its top tile face up, onto each of {0}",
+        example r#"setup { deal([s in squares() where s.x == 2 and s.y == 2], 3) }"#;
     Log "log"("text": t(Str)) -> rt(Unit), Effect(Interp::log),
         reads UNKNOWN, static false, pure false, role Role::Effect(LOG),
-        "writes a line to the game log", "the game log records “{0}”";
+        "writes a line to the game log", "the game log records “{0}”",
+        example r#"rule r on game_end { log("the game is over") }"#;
 }
 
 impl Builtin {
@@ -707,7 +764,7 @@ impl From<Bound> for Ty {
 macro_rules! fields {
     ($( $v:ident $owner:ident . $name:literal : $ty:expr, $read:expr,
         reads $reads:expr, static $stat:expr, pure $pure:expr,
-        $doc:literal, $phrase:literal $(, not $neg:literal)?; )*) => {
+        $doc:literal, $phrase:literal $(, not $neg:literal)? $(, example $ex:literal)?; )*) => {
         /// Fields of the builtin types. Map attributes of squares are not here (see `Program::attrs`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Field { $($v),* }
@@ -725,6 +782,7 @@ macro_rules! fields {
                         doc: $doc,
                         phrase: $phrase,
                         negated: concat!("" $(, $neg)?),
+                        example: concat!("" $(, $ex)?),
                         reads: $reads,
                         stat: $stat,
                         pure: $pure,
@@ -754,6 +812,8 @@ pub struct FieldInfo {
     pub(crate) phrase: &'static str,
     /// The phrase of its negation, for a bool field; "" otherwise.
     pub(crate) negated: &'static str,
+    /// An example of its use: a complete item, as a builtin's (`BuiltinInfo::example`).
+    pub example: &'static str,
     /// What reading it reads of the game (for the forced check: `interp::reads`).
     pub(crate) reads: Reads,
     /// It never changes during a game, nor between the games of one interpreter (a static
@@ -774,103 +834,136 @@ pub(crate) type ReadField = fn(&mut Interp, &mut State, Value) -> Ran<Value>;
 fields! {
     ChipColour Chip."colour": Ty::of(Colour), |me, st, v| Ok(Value::Colour(me.chip_of(st, v)?.colour)),
         reads FACES, static true, pure false,
-        "the chip's colour", "the colour of {0}";
+        "the chip's colour", "the colour of {0}",
+        example r#"rule r on gained when chip.colour == blue { score(player, 1) }"#;
     ChipValue Chip."value": Ty::of(Int), |me, st, v| Ok(Value::Int(me.chip_of(st, v)?.value as i64)),
         reads FACES, static true, pure false,
-        "the chip's value", "the value of {0}";
+        "the chip's value", "the value of {0}",
+        example r#"rule r on gained { score(player, chip.value) }"#;
     ChipFaceUp Chip."face_up": Ty::of(Bool), |me, st, v| Ok(Value::Bool(me.chip_of(st, v)?.face_up)),
         reads CHIPS, static false, pure false,
-        "whether the chip lies face up", "{0} lies face up", not "{0} lies face down";
+        "whether the chip lies face up", "{0} lies face up", not "{0} lies face down",
+        example r#"rule r on gained when not chip.face_up { move(chip, hand(player), up) }"#;
     SquareX Square."x": Ty::of(Int), |me, st, v| Ok(Value::Int(st.board.xy(me.square_of(v)?).0 as i64)),
         reads NONE, static true, pure false,
-        "column, from 0 at the left", "the column of {0}";
+        "column, from 0 at the left", "the column of {0}",
+        example r#"rule r on placed when square.x > 3 { score(player, 1) }"#;
     SquareY Square."y": Ty::of(Int), |me, st, v| Ok(Value::Int(st.board.xy(me.square_of(v)?).1 as i64)),
         reads NONE, static true, pure false,
-        "row, from 0 at the top", "the row of {0}";
+        "row, from 0 at the top", "the row of {0}",
+        example r#"rule r on placed when square.y < -3 { score(player, 1) }"#;
     SquareTown Square."town": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareTown),
         reads NONE, static true, pure false,
-        "a printed town", "{0} is a town", not "{0} is not a town";
+        "a printed town", "{0} is a town", not "{0} is not a town",
+        example r#"rule r on placed when square.town { score(player, 2) }"#;
     SquareStart Square."start": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareStart),
         reads NONE, static false, pure false,
-        "a start square used in this game", "{0} is a start square in use", not "{0} is not a start square in use";
+        "a start square used in this game", "{0} is a start square in use", not "{0} is not a start square in use",
+        example r#"rule r on adjacent when square.start { score(player, 1) }"#;
     SquareCovered Square."covered": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareCovered),
         reads TILES, static false, pure false,
-        "a tile lies on it", "{0} is covered", not "{0} is not covered";
+        "a tile lies on it", "{0} is covered", not "{0} is not covered",
+        example r#"rule r on placed { score(player, count(s in neighbours(square) where s.covered)) }"#;
     SquareLand Square."land": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareLand),
         reads NONE, static true, pure false,
-        "a land square (a tile may go here)", "{0} is land", not "{0} is not land";
+        "a land square (a tile may go here)", "{0} is land", not "{0} is not land",
+        example r#"rule r on adjacent when not square.land { score(player, 1) }"#;
     SquareIsland Square."island": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareIsland),
         reads NONE, static true, pure false,
-        "an island square", "{0} is an island", not "{0} is not an island";
+        "an island square", "{0} is an island", not "{0} is not an island",
+        example r#"rule r on placed when square.island { score(player, 2) }"#;
     SquareLargeCity Square."large_city": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareLargeCity),
         reads NONE, static true, pure false,
-        "part of a large city", "{0} is part of a large city", not "{0} is not part of a large city";
+        "part of a large city", "{0} is part of a large city", not "{0} is not part of a large city",
+        example r#"rule r on placed when square.large_city { score(player, 2) }"#;
     SquareChips Square."chips": Ty::list(Chip), |me, st, v| Ok(me.square_chips(st, me.square_of(v)?)),
         reads CHIPS, static false, pure false,
-        "the chips lying on it", "the chips on {0}";
+        "the chips lying on it", "the chips on {0}",
+        example r#"rule r on placed { move(square.chips, hand(player), up) }"#;
     SquareFreeSlots Square."free_slots": Ty::of(Int), |me, st, v| Ok(Value::Int(me.free_slot_mask(st, me.square_of(v)?).count_ones() as i64)),
         reads CHIPS.with(TILES), static false, pure false,
-        "free chip slots", "the number of free chip slots of {0}";
+        "free chip slots", "the number of free chip slots of {0}",
+        example r#"rule r on placed when square.free_slots > 0 { draw(1, supply, slots(square), up) }"#;
     FeatureKind Feature."kind": Ty::of(Kind), |me, st, v| Ok(me.feature_of(st, v)?.kind.map_or(Value::Unit, Value::Kind)),
         reads UNKNOWN, static false, pure true,
-        "road, city, field or monastery", "the kind of {0}";
+        "road, city, field or monastery", "the kind of {0}",
+        example r#"rule r on scored when feature.kind == city { score(feature.winners, 2 * feature.tiles) }"#;
     FeatureComplete Feature."complete": Ty::of(Bool), |me, st, v| Ok(Value::Bool(me.feature_of(st, v)?.complete)),
         reads UNKNOWN, static false, pure true,
-        "whether it is complete", "{0} is complete", not "{0} is incomplete";
+        "whether it is complete", "{0} is complete", not "{0} is incomplete",
+        example r#"rule r on scored when feature.kind == road and not feature.complete { score(feature.winners, 1) }"#;
     FeatureTiles Feature."tiles": Ty::of(Int), |me, st, v| Ok(Value::Int(me.feature_of(st, v)?.tiles as i64)),
         reads UNKNOWN, static false, pure true,
-        "number of tiles (monastery: with its neighbours)", "the number of tiles of {0}";
+        "number of tiles (monastery: with its neighbours)", "the number of tiles of {0}",
+        example r#"rule r on scored when feature.kind == road { score(feature.winners, feature.tiles) }"#;
     FeatureShields Feature."shields": Ty::of(Int), |me, st, v| Ok(Value::Int(me.feature_of(st, v)?.shields as i64)),
         reads UNKNOWN, static false, pure true,
-        "coats of arms", "the number of coats of arms of {0}";
+        "coats of arms", "the number of coats of arms of {0}",
+        example r#"rule r on scored when feature.kind == city { score(feature.winners, feature.shields) }"#;
     FeatureCities Feature."cities": Ty::of(Int), |me, st, v| Ok(Value::Int(me.feature_of(st, v)?.cities as i64)),
         reads UNKNOWN, static false, pure true,
-        "completed cities next to a field", "the number of completed cities next to {0}";
+        "completed cities next to a field", "the number of completed cities next to {0}",
+        example r#"rule r on scored when feature.kind == field { score(feature.winners, 3 * feature.cities) }"#;
     FeatureWinners Feature."winners": Ty::of(Players), |me, st, v| Ok(Value::Players(me.feature_of(st, v)?.winners)),
         reads UNKNOWN, static false, pure true,
-        "the players with the majority", "the players with the most followers on {0}";
+        "the players with the majority", "the players with the most followers on {0}",
+        example r#"rule r on scored { score(feature.winners, 1) }"#;
     FeatureFollowers Feature."followers": Ty::list(Follower), |me, st, v| me.feature_followers(st, v),
         reads UNKNOWN, static false, pure false,
-        "the followers on it", "the followers on {0}";
+        "the followers on it", "the followers on {0}",
+        example r#"rule r on scored { score(feature.winners, len(feature.followers)) }"#;
     FeatureSquares Feature."squares": Ty::list(Square), |me, st, v| { let root = me.feature_of(st, v)?.root; Ok(me.feature_squares(st, root)) },
         reads UNKNOWN, static false, pure false,
-        "the squares it covers", "the squares of {0}";
+        "the squares it covers", "the squares of {0}",
+        example r#"rule r on scored when feature.complete { score(feature.winners, count(s in feature.squares where s.town)) }"#;
     FollowerOwner Follower."owner": Ty::of(Player), |me, st, v| Ok(Value::Player(me.follower_of(st, v)?.owner)),
         reads UNKNOWN, static false, pure false,
-        "who owns it", "the owner of {0}";
+        "who owns it", "the owner of {0}",
+        example r#"rule r on returned when follower.owner == current_player() { score(player, 1) }"#;
     FollowerStrength Follower."strength": Ty::of(Int), |me, st, v| Ok(Value::Int(me.follower_of(st, v)?.strength as i64)),
         reads UNKNOWN, static false, pure false,
-        "how many followers it counts as", "the strength of {0}";
+        "how many followers it counts as", "the strength of {0}",
+        example r#"rule r on follower_placed when follower.strength > 1 { score(player, 1) }"#;
     FollowerPlacedTurn Follower."placed_turn": Ty::of(Int), |me, st, v| Ok(Value::Int(me.follower_of(st, v)?.placed_turn as i64)),
         reads UNKNOWN, static false, pure false,
-        "the turn number it was placed in", "the turn {0} was placed in";
+        "the turn number it was placed in", "the turn {0} was placed in",
+        example r#"rule r on returned when turn_number() - follower.placed_turn > 10 { score(player, 2) }"#;
     FollowerFeature Follower."feature": Ty::of(Feature), Interp::follower_feature,
         reads UNKNOWN, static false, pure false,
-        "the feature it stands on", "the feature {0} stands on";
+        "the feature it stands on", "the feature {0} stands on",
+        example r#"rule r on follower_placed when follower.feature.kind == monastery { score(player, 1) }"#;
     FollowerSquare Follower."square": Ty::of(Square), Interp::follower_square,
         reads UNKNOWN, static false, pure false,
-        "the square it stands on", "the square of {0}";
+        "the square it stands on", "the square of {0}",
+        example r#"rule r on follower_placed when follower.square.town { score(player, 1) }"#;
     PlayerScore Player."score": Ty::of(Int), |me, st, v| Ok(Value::Int(st.players[me.player_index(st, v)? as usize].score)),
         reads UNKNOWN, static false, pure false,
-        "points so far", "{0's} score";
+        "points so far", "{0's} score",
+        example r#"rule r on turn_end when player.score < 0 { score(player, 1) }"#;
     PlayerFollowersLeft Player."followers_left": Ty::of(Int), |me, st, v| Ok(Value::Int(st.followers_in_supply(me.player_index(st, v)?) as i64)),
         reads UNKNOWN, static false, pure false,
-        "followers in the player's supply", "the number of {0's} followers in reserve";
+        "followers in the player's supply", "the number of {0's} followers in reserve",
+        example r#"rule r on turn_end when player.followers_left == 0 { score(player, -1) }"#;
     PlayerName Player."name": Ty::of(Str), Interp::player_name,
         reads UNKNOWN, static false, pure false,
-        "the player's name", "{0's} name";
+        "the player's name", "{0's} name",
+        example r#"rule r on turn_end when player.name == "ann" { score(player, 1) }"#;
     TileSquare Tile."square": Ty::of(Square), Interp::tile_square,
         reads UNKNOWN, static false, pure false,
-        "where the tile lies", "the square of {0}";
+        "where the tile lies", "the square of {0}",
+        example r#"rule r on turn_end when turn_tile().square.x == 0 { score(player, 1) }"#;
     TileShields Tile."shields": Ty::of(Int), Interp::tile_shields,
         reads UNKNOWN, static false, pure false,
-        "coats of arms on the tile", "the number of coats of arms of {0}";
+        "coats of arms on the tile", "the number of coats of arms of {0}",
+        example r#"rule r on placed { score(player, tile.shields) }"#;
     StackSquare Stack."square": Ty::of(Square), |me, st, v| Ok(Value::Square(me.stack_of(st, v)?.cell)),
         reads UNKNOWN, static false, pure false,
-        "where the stack lies", "the square of {0}";
+        "where the stack lies", "the square of {0}",
+        example r#"rule r on game_end { score(current_player(), count(s in stacks() where s.square.x > 0)) }"#;
     StackSize Stack."size": Ty::of(Int), |me, st, v| Ok(Value::Int(me.stack_of(st, v)?.tiles.len() as i64)),
         reads UNKNOWN, static false, pure false,
-        "tiles left in it", "the number of tiles in {0}";
+        "tiles left in it", "the number of tiles in {0}",
+        example r#"rule r on game_end { score(current_player(), sum(s in stacks(): s.size)) }"#;
 }
 
 pub(crate) fn field(owner: Base, name: &str) -> Option<(Field, Ty)> {
@@ -902,7 +995,7 @@ pub enum HeaderKey {
 }
 
 /// (key, name, type, doc)
-pub(crate) const HEADER_KEYS: &[(HeaderKey, &str, Ty, &str)] = &[
+pub const HEADER_KEYS: &[(HeaderKey, &str, Ty, &str)] = &[
     (
         HeaderKey::Title,
         "title",
@@ -955,8 +1048,8 @@ pub const PHASES: [(&str, Phase); 4] = [
     ("after", Phase::After),
 ];
 
-pub(crate) const LIMIT_UNITS: [&str; 2] = ["turn", "round"];
-pub(crate) const LIMIT_FLAGS: [&str; 2] = ["no_follower", "not_extra"];
+pub const LIMIT_UNITS: [&str; 2] = ["turn", "round"];
+pub const LIMIT_FLAGS: [&str; 2] = ["no_follower", "not_extra"];
 
 /// The names of the feature kinds in expressions.
 pub(crate) const KIND_NAMES: [&str; 4] = ["road", "city", "field", "monastery"];

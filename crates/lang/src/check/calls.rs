@@ -135,14 +135,16 @@ impl Checker {
             format!("unknown builtin `{}`", name.name),
         )
         .with_label("no builtin has this name");
-        let names = Builtin::all().map(|b| b.info().name);
-        if let Some(s) = did_you_mean(&name.name, names) {
+        let names = || Builtin::all().map(|b| b.info().name);
+        if let Some(s) = did_you_mean(&name.name, names()) {
             d = d.with_note(format!("did you mean `{s}`?"));
         } else if sc.get(&name.name).is_some() || self.globals.contains_key(&name.name) {
             d = d.with_note(format!(
                 "`{}` is a value, not a builtin; it cannot be called",
                 name.name
             ));
+        } else if let Some(s) = same_words(&name.name, names()) {
+            d = d.with_note(format!("did you mean `{s}`?"));
         }
         self.err(d);
     }
@@ -271,5 +273,90 @@ impl Checker {
             out.push(x);
         }
         (out, first_ty)
+    }
+}
+
+/// Words a name may use for a builtin's word (`tiles_remaining` for `tiles_left`).
+const SAME_WORDS: &[(&str, &str)] = &[
+    ("remaining", "left"),
+    ("rest", "left"),
+    ("size", "len"),
+    ("length", "len"),
+    ("count", "len"),
+    ("num", "number"),
+    ("active", "current"),
+    ("color", "colour"),
+    ("neighbor", "neighbour"),
+    ("adjacent", "neighbour"),
+    ("initial", "start"),
+    ("begin", "start"),
+    ("points", "score"),
+];
+
+/// A word of a name as compared: a synonym by the builtins' word, a plural by its singular.
+fn word_stem(w: &str) -> &str {
+    let w = SAME_WORDS
+        .iter()
+        .find(|(a, _)| *a == w || a.strip_suffix('s').is_none() && w.strip_suffix('s') == Some(*a))
+        .map_or(w, |(_, b)| b);
+    w.strip_suffix('s').filter(|s| s.len() > 2).unwrap_or(w)
+}
+
+/// The candidate that shares the most words with `name` (split at `_`, synonyms and plurals
+/// alike: `tiles_remaining` → `tiles_left`), when one alone shares the most and it shares at
+/// least half of the name's words: for a name too far from every candidate to be a typo.
+pub(super) fn same_words<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let words: Vec<&str> = name
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(word_stem)
+        .collect();
+    let mut best: Option<(usize, &str)> = None;
+    let mut tied = false;
+    for c in candidates {
+        let theirs: Vec<&str> = c.split('_').map(word_stem).collect();
+        let shared = words.iter().filter(|w| theirs.contains(w)).count();
+        if shared == 0 || 2 * shared < words.len() {
+            continue;
+        }
+        match best {
+            Some((n, _)) if n > shared => {}
+            Some((n, _)) if n == shared => tied = true,
+            _ => {
+                best = Some((shared, c));
+                tied = false;
+            }
+        }
+    }
+    best.filter(|_| !tied).map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_words;
+    use crate::builtins::Builtin;
+
+    /// Names too far from a builtin's to be typos find it by their words; names that share no
+    /// word, or share as much with two builtins, find nothing.
+    #[test]
+    fn names_find_the_builtin_with_the_same_words() {
+        let names = || Builtin::all().map(|b| b.info().name);
+        assert_eq!(same_words("tiles_remaining", names()), Some("tiles_left"));
+        assert_eq!(same_words("remaining_tiles", names()), Some("tiles_left"));
+        assert_eq!(
+            same_words("number_of_the_round", names()),
+            Some("round_number")
+        );
+        assert_eq!(same_words("active_player", names()), Some("current_player"));
+        assert_eq!(
+            same_words("stack_tiles_at_begin", names()),
+            Some("tiles_at_start")
+        );
+        assert_eq!(same_words("shuffle_bag", names()), Some("shuffle"));
+        assert_eq!(same_words("frobnicate", names()), None);
+        assert_eq!(same_words("turn", names()), None);
     }
 }

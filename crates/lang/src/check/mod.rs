@@ -19,6 +19,7 @@ mod limits;
 mod map;
 pub use map::attribute_types;
 mod names;
+mod order;
 mod params;
 mod ranges;
 mod stmts;
@@ -287,6 +288,7 @@ impl Checker {
         self.lower_bodies(&order, &asts);
         self.warn_unused_params();
         self.warn_params_left_unread(&asts);
+        self.warn_rules_run_before();
         self.asts = asts;
     }
 }
