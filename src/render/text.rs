@@ -257,6 +257,18 @@ impl<H: Hooks> Writer<'_, H> {
                 return;
             }
             EvKind::Note(text) => format!("  note: {text}"),
+            EvKind::Counter {
+                id,
+                of,
+                value,
+                reset,
+            } => match self.game.cfg.counters.get(*id as usize) {
+                Some(d) => {
+                    let of = of.map(|p| n.player(p));
+                    format!("  {}", d.said(of.as_deref(), *value, *reset))
+                }
+                None => return,
+            },
         };
         self.line(&text);
     }

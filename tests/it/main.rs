@@ -68,6 +68,8 @@ mod schema;
 mod scripts;
 #[path = "../sim.rs"]
 mod sim;
+#[path = "../states.rs"]
+mod states;
 #[path = "../strangers.rs"]
 mod strangers;
 #[path = "../tiles.rs"]

@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod compiled;
+pub mod counters;
 pub mod diag;
 pub mod facts;
 pub mod features;

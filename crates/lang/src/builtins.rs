@@ -31,6 +31,8 @@ pub enum Base {
     Holding,
     /// `a..b`, both ends included.
     Range,
+    /// A value the rules keep (`state NAME …`), named as a place to set: `season`, `player.bid`.
+    State,
     /// Not known statically (a map attribute when no map is known); accepted everywhere.
     Any,
     /// No value (the result of an effect).
@@ -62,6 +64,7 @@ impl Base {
         match self {
             Base::Any => "any",
             Base::Unit => "nothing",
+            Base::State => "state",
             b => Base::NAMED
                 .iter()
                 .find(|(_, x)| *x == b)
@@ -145,6 +148,11 @@ pub enum PTy {
     ChipOrChips,
     /// A value of the element type of the first argument.
     ElemOfFirst,
+    /// A value the rules keep (`state NAME …`), written as it is read (`season`, `player.bid`);
+    /// `true`: a counter (an int), not a flag.
+    State(bool),
+    /// A value of the type of the state named by the first argument.
+    OfState,
 }
 
 impl fmt::Display for PTy {
@@ -154,6 +162,9 @@ impl fmt::Display for PTy {
             PTy::AnyList => f.write_str("list"),
             PTy::ChipOrChips => f.write_str("chip | list<chip>"),
             PTy::ElemOfFirst => f.write_str("element"),
+            PTy::State(false) => f.write_str("state"),
+            PTy::State(true) => f.write_str("int state"),
+            PTy::OfState => f.write_str("value"),
         }
     }
 }
@@ -403,6 +414,8 @@ impl Changes {
     pub const TURNS: Changes = Changes(64);
     /// The tiles: where they lie, which way up.
     pub const TILES: Changes = Changes(128);
+    /// The state the rules keep (`state NAME …`: `set`, `add`).
+    pub const STATE: Changes = Changes(512);
     /// Not a change: it reads what a sample of the game deals afresh (the supply's order, the
     /// order of tiles, the game's randomness): `interp::hidden`.
     pub const DEALS: Changes = Changes(256);
@@ -489,6 +502,7 @@ const SCORES: Changes = Changes::SCORES;
 const STRENGTH: Changes = Changes::STRENGTH;
 const FOLLOWERS: Changes = Changes::FOLLOWERS;
 const TURNS: Changes = Changes::TURNS;
+const STATE: Changes = Changes::STATE;
 const TILES_CHANGE: Changes = Changes::TILES;
 const DEALS: Changes = Changes::DEALS;
 
@@ -663,6 +677,19 @@ builtins! {
     Deal "deal"("squares": l(Square), "count": t(Int)) -> rt(Unit), Effect(Interp::deal),
         reads UNKNOWN, static false, pure false, role Role::Effect(TILES_CHANGE.with(DEALS)),
         "deals count tiles from the draw stack into a stack on each square", "{1} tiles from the draw stack are dealt, as a stack with only its top tile face up, onto each of {0}";
+    // ---- the values the rules keep (`state NAME …`; interp/kept.rs)
+    Set "set"("state": PTy::State(false), "value": PTy::OfState) -> rt(Unit), Effect(Interp::set_state),
+        reads UNKNOWN, static false, pure false, role Role::Effect(STATE),
+        "sets a value the rules keep (`state NAME …`), named as it is read: `set(season, 2)`, `set(player.traded, true)`; a value outside its range stops the game", "{0} becomes {1}";
+    Add "add"("state": PTy::State(true), "amount": t(Int)) -> rt(Unit), Effect(Interp::add_state),
+        reads UNKNOWN, static false, pure false, role Role::Effect(STATE),
+        "adds to a counter the rules keep (`state NAME: int …`): `add(season, 1)`, `add(p.bid, -2)`; a value outside its range stops the game", "{1} is added to {0}";
+    StateValue "state value"("state": PTy::State(false)) -> rt(Any), Query(Interp::state_value),
+        reads UNKNOWN, static false, pure false, role Role::Query,
+        "the value of a state the rules keep, written as its name (`season`) or a player's field (`player.bid`); not called by name", "{0}";
+    StateOf "state of"("state": PTy::State(false), "player": t(Player)) -> rt(State), Query(Interp::state_of),
+        reads NONE, static false, pure false, role Role::Query,
+        "a player's own value of a state kept per player, written `p.NAME`; not called by name", "{1's} {0}";
     Log "log"("text": t(Str)) -> rt(Unit), Effect(Interp::log),
         reads UNKNOWN, static false, pure false, role Role::Effect(LOG),
         "writes a line to the game log", "the game log records “{0}”";
@@ -671,6 +698,29 @@ builtins! {
 impl Builtin {
     pub(crate) fn from_name(s: &str) -> Option<Builtin> {
         Builtin::ALL.iter().copied().find(|b| b.info().name == s)
+    }
+
+    /// Whether a rules file calls it by name. The reads of a state the rules keep are written as
+    /// the state's name (`season`, `player.bid`), and the checker makes the call: their rows'
+    /// names are not identifiers, and completion and the pages leave them out.
+    pub fn written(self) -> bool {
+        !self.info().name.contains(' ')
+    }
+
+    /// The read of a state the rules keep: `season` (game-level), or `p.bid` when `player` is given.
+    pub(crate) fn state_read(id: u16, player: Option<crate::ir::Expr>) -> crate::ir::Expr {
+        use crate::ir::Expr;
+        Expr::Call(Builtin::StateValue, vec![Builtin::state_place(id, player)])
+    }
+
+    /// A state the rules keep as a place to set: `season`, or `p.bid` when `player` is given.
+    pub(crate) fn state_place(id: u16, player: Option<crate::ir::Expr>) -> crate::ir::Expr {
+        use crate::ir::{Expr, NO_PLAYER};
+        let handle = Expr::Const(Value::State(id, NO_PLAYER));
+        match player {
+            None => handle,
+            Some(p) => Expr::Call(Builtin::StateOf, vec![handle, p]),
+        }
     }
     /// `name(param: type, …) -> type`, for notes.
     pub fn signature(self) -> String {

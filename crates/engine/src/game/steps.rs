@@ -232,6 +232,7 @@ impl<H: Hooks> Game<H> {
             self.step = Step::Final;
             return Ok(());
         }
+        self.st.turn_started();
         let ctx = self.ctx();
         self.fire(Trigger::TurnStart, &ctx)?;
         self.step = Step::StartActions;
@@ -405,6 +406,7 @@ impl<H: Hooks> Game<H> {
                 let ctx = self.ctx();
                 self.fire(Trigger::RoundEnd, &ctx)?;
                 self.st.round += 1;
+                self.st.round_ended();
             }
         }
         self.step = Step::TurnStart;

@@ -21,6 +21,7 @@ pub use map::attribute_types;
 mod names;
 mod params;
 mod ranges;
+mod states;
 mod stmts;
 
 use super::ast;
@@ -169,6 +170,8 @@ enum Global {
     Place(Place),
     Face(Face),
     Holding(u16),
+    /// A value the rules keep (`state NAME …`): index into `Program::states`.
+    State(u16),
 }
 
 impl Global {
@@ -180,6 +183,7 @@ impl Global {
             Global::Place(_) => Ty::of(Base::Place),
             Global::Face(_) => Ty::of(Base::Face),
             Global::Holding(_) => Ty::of(Base::Holding),
+            Global::State(i) => prog.states.get(i as usize).map_or(Ty::ANY, |s| s.ty),
         }
     }
     fn what(self) -> &'static str {
@@ -190,6 +194,7 @@ impl Global {
             Global::Place(_) => "a place",
             Global::Face(_) => "a face",
             Global::Holding(_) => "a holding area",
+            Global::State(_) => "a state the rules keep",
         }
     }
 }
@@ -278,6 +283,7 @@ impl Checker {
         self.resolve_int_ranges();
         self.apply_overrides(&order, &asts);
         self.check_param_ranges();
+        self.declare_states(&order, &asts);
         let header = self.merge_headers(&order, &asts);
         self.load_map(&header, maps);
         self.lower_header_values(&header);
