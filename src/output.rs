@@ -441,3 +441,40 @@ pub fn diagnostic_json(src: &crate::diag::Source, d: &crate::diag::Diagnostic) -
         "hint": hint,
     })
 }
+
+/// The state the rules keep, as the game stands, for the playground and other front ends: one
+/// entry per state, in declaration order: `name`, `of` (`game` or `player`), `type` (`int` or
+/// `bool`), and `value` (one kept per player: an object of player name → value). Every player may
+/// see them all.
+pub fn state_json<H: Hooks>(game: &Game<H>) -> Value {
+    let defs = &game.cfg.counters;
+    let st = &game.st;
+    let out: Vec<Value> = defs
+        .iter()
+        .enumerate()
+        .map(|(id, d)| {
+            let of = |p: Option<u8>| {
+                let v = st.counters.get(id as u16, p).unwrap_or(d.start);
+                counter_json(Some(d), v)
+            };
+            let value = if d.per_player {
+                let m: Map<String, Value> = st
+                    .players
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p.name.clone(), of(Some(i as u8))))
+                    .collect();
+                Value::Object(m)
+            } else {
+                of(None)
+            };
+            json!({
+                "name": d.name,
+                "of": if d.per_player { "player" } else { "game" },
+                "type": if d.flag { "bool" } else { "int" },
+                "value": value,
+            })
+        })
+        .collect();
+    Value::Array(out)
+}

@@ -12,6 +12,7 @@ pub mod files;
 pub mod game;
 pub mod geometry;
 pub mod map;
+pub mod order;
 pub mod paths;
 pub mod rng;
 pub mod state;

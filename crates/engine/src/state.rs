@@ -271,6 +271,9 @@ pub struct State {
     pub tally: crate::tally::Tally,
     /// The values the rules keep (`state NAME …`), in slots.
     pub counters: crate::counters::Counters,
+    /// The order of play as the rules changed it (who starts rounds, direction, skips, extra turns
+    /// waiting).
+    pub order: crate::order::Order,
     /// Scratch space for walking a feature's members.
     walk: crate::facts::Walk,
 }
@@ -351,6 +354,7 @@ impl State {
             scoring_at,
             tally,
             counters,
+            order,
             walk: _,
         } = src;
         if with_board {
@@ -398,6 +402,7 @@ impl State {
         self.scoring_at = *scoring_at;
         self.tally.copy_from(tally);
         self.counters.copy_from(counters);
+        self.order.copy_from(order);
         // `walk` is scratch space: each state keeps its own.
     }
 }
@@ -472,6 +477,7 @@ impl State {
             scoring_at: None,
             tally: Default::default(),
             counters: Default::default(),
+            order: Default::default(),
             walk: Default::default(),
         }
     }

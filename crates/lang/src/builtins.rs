@@ -619,6 +619,9 @@ builtins! {
     IsExtraTurn "is_extra_turn"() -> rt(Bool), Query(|_, st, _| Ok(Value::Bool(st.in_extra_turn))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "whether this turn is an extra turn", "this is an extra turn", not "this is not an extra turn";
+    FirstPlayer "first_player"() -> rt(Player), Query(|_, st, _| Ok(Value::Player(st.order.first))),
+        reads UNKNOWN, static false, pure false, role Role::Query,
+        "the player every round starts with (the first seat, unless `go_first` said otherwise)", "the player who starts each round";
     TurnNumber "turn_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.turn as i64))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "the number of the current turn, from 1", "the number of the turn";
@@ -659,12 +662,21 @@ builtins! {
     Recall "recall"("followers": l(Follower)) -> rt(Unit), Effect(Interp::recall),
         reads UNKNOWN, static false, pure false, role Role::Effect(FOLLOWERS),
         "returns followers to their owners' supplies", "{0} go[es] back to their owners";
-    ExtraTurn "extra_turn"() -> rt(Unit), Effect(|_, st, _| { st.extra_turn_pending = true; st.extra_turn_for = st.current; Ok(()) }),
+    ExtraTurn "extra_turn"() -> rt(Unit), Effect(|_, st, _| { st.queue_extra_turn(st.current); Ok(()) }),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
-        "the current player plays one more complete turn after this one", "the current player plays an extra turn";
+        "the current player plays one more complete turn after this one (asked for again before it is played: one more after it)", "the current player plays an extra turn";
     ExtraTurnFor "extra_turn_for"("player": t(Player)) -> rt(Unit), Effect(Interp::extra_turn_for),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
-        "a player plays one complete extra turn after this one (then play goes on after the player whose regular turn it was)", "{0} plays an extra turn after this one";
+        "a player plays one complete extra turn after this one (then play goes on after the player whose regular turn it was); asked for twice, both are played, in the order asked", "{0} plays an extra turn after this one";
+    GoFirst "go_first"("player": t(Player)) -> rt(Unit), Effect(|_, st, a| { st.go_first(Interp::player_of(a[0])); Ok(()) }),
+        reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
+        "a player plays the next regular turn (in `setup`: the first turn) and every round starts with them from then on (the round in progress ends after this turn)", "{0} plays the next turn and every round starts with them from then on";
+    SkipTurn "skip_turn"("player": t(Player)) -> rt(Unit), Effect(|_, st, a| { st.skip_turn(Interp::player_of(a[0])); Ok(()) }),
+        reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
+        "a player's next regular turn is skipped (called again, the one after too); extra turns are not skipped", "{0}'s next turn is skipped";
+    ReverseOrder "reverse_order"() -> rt(Unit), Effect(|_, st, _| { st.reverse_order(); Ok(()) }),
+        reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
+        "play goes the other way round the table from the next regular turn (called again: back the first way)", "the order of play is reversed";
     TakeTile "take_tile"("stack": t(Stack)) -> rt(Unit), Effect(Interp::take_tile),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS.with(TILES_CHANGE).with(DEALS)),
         "the current player plays the top tile of a stack instead of drawing", "the current player plays the top tile of {0} instead of drawing";
