@@ -34,6 +34,7 @@ fn main() {
         fixed_stack: None,
         sources: Vec::new(),
         laid_chips: Vec::new(),
+        counters: Default::default(),
     });
     let players = vec!["a".to_string(), "b".to_string()];
     let Ok(mut game) = Game::new(cfg, NoRules, &players, 0, false) else {

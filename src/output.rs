@@ -212,6 +212,23 @@ impl LogLines {
                 }
                 "turn_end"
             }
+            EvKind::Counter {
+                id,
+                of,
+                value,
+                reset,
+            } => {
+                let def = game.cfg.counters.get(*id as usize);
+                f.insert("state".into(), json!(def.map_or("", |d| d.name.as_str())));
+                f.insert("value".into(), counter_json(def, *value));
+                if let Some(p) = of {
+                    f.insert("of".into(), json!(n.player(*p)));
+                }
+                if let Some(r) = reset {
+                    f.insert("reset".into(), json!(r.name()));
+                }
+                "state_set"
+            }
             other => piece_fields(n, other, &mut f),
         };
         self.line(e.turn, who, kind, f);
@@ -267,7 +284,34 @@ fn game_start<H: Hooks>(
     f.insert("players".into(), json!(players));
     let params: Map<String, Value> = params.iter().cloned().collect();
     f.insert("params".into(), Value::Object(params));
+    if !cfg.counters.is_empty() {
+        f.insert("state".into(), start_state(&cfg.counters, &players));
+    }
     f
+}
+
+/// A kept value as the log writes it: a flag as true or false, a counter as an integer.
+fn counter_json(def: Option<&crate::counters::CounterDef>, v: i64) -> Value {
+    match def {
+        Some(d) if d.flag => json!(v != 0),
+        _ => json!(v),
+    }
+}
+
+/// `game_start.state`: every value the rules keep at the start, by name (one kept per player: an
+/// object of player name → value).
+fn start_state(defs: &[crate::counters::CounterDef], players: &[&str]) -> Value {
+    let mut m = Map::new();
+    for d in defs {
+        let v = counter_json(Some(d), d.start);
+        let v = if d.per_player {
+            Value::Object(players.iter().map(|p| (p.to_string(), v.clone())).collect())
+        } else {
+            v
+        };
+        m.insert(d.name.clone(), v);
+    }
+    Value::Object(m)
 }
 
 /// The fields of an event that puts or moves a piece (a tile, a follower, a chip) or changes a
@@ -334,7 +378,8 @@ fn piece_fields<H: Hooks>(
             "chip_moved"
         }
         // Handled by `LogLines::event`.
-        EvKind::TileDiscarded { .. }
+        EvKind::Counter { .. }
+        | EvKind::TileDiscarded { .. }
         | EvKind::Note(_)
         | EvKind::Choice { .. }
         | EvKind::Score { .. }
@@ -395,4 +440,41 @@ pub fn diagnostic_json(src: &crate::diag::Source, d: &crate::diag::Diagnostic) -
         "label": d.label,
         "hint": hint,
     })
+}
+
+/// The state the rules keep, as the game stands, for the playground and other front ends: one
+/// entry per state, in declaration order: `name`, `of` (`game` or `player`), `type` (`int` or
+/// `bool`), and `value` (one kept per player: an object of player name → value). Every player may
+/// see them all.
+pub fn state_json<H: Hooks>(game: &Game<H>) -> Value {
+    let defs = &game.cfg.counters;
+    let st = &game.st;
+    let out: Vec<Value> = defs
+        .iter()
+        .enumerate()
+        .map(|(id, d)| {
+            let of = |p: Option<u8>| {
+                let v = st.counters.get(id as u16, p).unwrap_or(d.start);
+                counter_json(Some(d), v)
+            };
+            let value = if d.per_player {
+                let m: Map<String, Value> = st
+                    .players
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p.name.clone(), of(Some(i as u8))))
+                    .collect();
+                Value::Object(m)
+            } else {
+                of(None)
+            };
+            json!({
+                "name": d.name,
+                "of": if d.per_player { "player" } else { "game" },
+                "type": if d.flag { "bool" } else { "int" },
+                "value": value,
+            })
+        })
+        .collect();
+    Value::Array(out)
 }

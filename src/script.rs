@@ -20,6 +20,8 @@ enum Step {
     ExpectChip(u16, String),
     ExpectOptions(usize),
     ExpectFollower(String, String),
+    /// `expect state NAME V` or `expect state PLAYER.NAME V`: a value the rules keep.
+    ExpectState(String, String),
     Rest,
 }
 
@@ -448,7 +450,7 @@ fn step_line(word: &str, rest: &str, line: &str) -> Result<Step, (String, String
         "expect" => expect_step(rest).ok_or_else(|| {
             (
                 "unknown assertion".into(),
-                "expect score NAME N | expect final score NAME N | expect chip ID at PLACE | expect options N | expect follower ID at PLACE".into(),
+                "expect score NAME N | expect final score NAME N | expect chip ID at PLACE | expect options N | expect follower ID at PLACE | expect state [PLAYER.]NAME VALUE".into(),
             )
         }),
         "rest" if rest == "random" => Ok(Step::Rest),
@@ -480,6 +482,7 @@ fn expect_step(rest: &str) -> Option<Step> {
         ["follower", id, "at", place] => {
             Some(Step::ExpectFollower(id.to_string(), place.to_string()))
         }
+        ["state", name, v] => Some(Step::ExpectState(name.to_string(), v.to_string())),
         _ => None,
     }
 }
@@ -794,8 +797,57 @@ fn expect(game: &Game<Interp>, live: bool, step: &Step) -> Result<(), Failed> {
         Step::ExpectOptions(n) => expect_options(game, live, *n),
         Step::ExpectChip(id, place) => expect_chip(game, *id, place),
         Step::ExpectFollower(id, place) => expect_follower(game, id, place),
+        Step::ExpectState(name, v) => expect_state(game, name, v),
         Step::Choose(_) | Step::Rest => Ok(()),
     }
+}
+
+/// `expect state NAME V` (a state kept for the game) or `expect state PLAYER.NAME V` (a player's).
+fn expect_state(game: &Game<Interp>, name: &str, want: &str) -> Result<(), Failed> {
+    let defs = &game.cfg.counters;
+    let (player, state) = match name.split_once('.') {
+        Some((p, s)) => (Some(p), s),
+        None => (None, name),
+    };
+    let Some(id) = defs.iter().position(|d| d.name == state) else {
+        let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+        return Err((
+            format!(
+                "the rules keep no state `{state}` (they keep: {})",
+                names.join(", ")
+            ),
+            "state",
+        ));
+    };
+    let d = &defs[id];
+    let p = match (d.per_player, player) {
+        (true, Some(who)) => match game.st.players.iter().position(|p| p.name == who) {
+            Some(p) => Some(p as u8),
+            None => return Err((format!("no player `{who}`"), "player")),
+        },
+        (true, None) => {
+            return Err((
+                format!("`{state}` is kept per player: write `PLAYER.{state}`"),
+                "whose?",
+            ))
+        }
+        (false, Some(_)) => {
+            return Err((
+                format!("`{state}` is kept for the game: write `{state}`"),
+                "state",
+            ))
+        }
+        (false, None) => None,
+    };
+    let have = game
+        .st
+        .counters
+        .get(id as u16, p)
+        .map_or(String::new(), |v| d.shown(v));
+    if have != want {
+        return Err((format!("{name} is {have}, not {want}"), "assertion failed"));
+    }
+    Ok(())
 }
 
 /// `expect score NAME N`.

@@ -332,11 +332,16 @@ impl Variant {
     }
 
     fn locate(&self, e: &crate::game::GameError) -> Option<String> {
-        let crate::game::GameError::Rule {
+        let (crate::game::GameError::Rule {
             rule,
             action,
             message,
-        } = e
+        }
+        | crate::game::GameError::OutOfRange {
+            rule,
+            action,
+            message,
+        }) = e
         else {
             return None;
         };
@@ -349,7 +354,9 @@ impl Variant {
 
     /// Where the rule or action a game error names is: `file:line:col`.
     pub(crate) fn rule_location(&self, e: &crate::game::GameError) -> Option<String> {
-        let crate::game::GameError::Rule { rule, .. } = e else {
+        let (crate::game::GameError::Rule { rule, .. }
+        | crate::game::GameError::OutOfRange { rule, .. }) = e
+        else {
             return None;
         };
         let (src, span) = self.rule_source(rule)?;

@@ -35,6 +35,7 @@ fn required(event: &str) -> &'static [&'static str] {
         "follower_strength" => &["follower", "strength"],
         "chip_moved" => &["chip", "from", "to", "face"],
         "score" => &["player", "points", "rule"],
+        "state_set" => &["state", "value"],
         "turn_end" => &[],
         "game_end" => &["scores"],
         _ => &[],

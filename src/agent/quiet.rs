@@ -377,12 +377,7 @@ pub(crate) fn decision_allows(
     memo: &mut ForcedMemo,
 ) -> Result<bool, GameError> {
     let now = g.st.current;
-    let n = g.st.players.len().max(1) as u8;
-    let next = if g.st.extra_turn_pending {
-        now
-    } else {
-        (now + 1) % n
-    };
+    let next = g.st.next_player();
     let mut quiet = memo.no_forced(g)?;
     if quiet && next != now {
         g.st.current = next;
@@ -492,12 +487,7 @@ impl ForcedMemo {
         }
         let st = &game.st;
         let now = st.current;
-        let n = st.players.len().max(1) as u8;
-        let next = if st.extra_turn_pending {
-            now
-        } else {
-            (now + 1) % n
-        };
+        let next = st.next_player();
         for (k, p) in [now, next].into_iter().enumerate() {
             if k == 1 && p == now {
                 break;

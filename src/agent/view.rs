@@ -70,6 +70,19 @@ impl<'a> View<'a> {
         self.game.st.stack.len()
     }
 
+    /// A state the rules keep (`state NAME …`), by name: the game's, or `player`'s for one kept
+    /// per player. Public: every player sees every one.
+    pub fn state(&self, name: &str, player: Option<u8>) -> Option<i64> {
+        let id = self.game.cfg.counters.iter().position(|d| d.name == name)?;
+        self.game.st.counters.get(id as u16, player)
+    }
+
+    /// Who plays the next turn, as things stand (extra turns, skips and the direction of play
+    /// the rules set are public).
+    pub fn next_player(&self) -> u8 {
+        self.game.st.next_player()
+    }
+
     /// The board: tiles, features and who stands on them.
     pub fn board(&self) -> &'a Board {
         &self.game.st.board

@@ -18,6 +18,8 @@ pub(crate) struct Words {
     pub(crate) locals: Vec<String>,
     /// Holding areas declared with `holding NAME`.
     pub(crate) holdings: Vec<String>,
+    /// States the rules keep (`state NAME …`): name → whether it is a flag.
+    pub(crate) states: BTreeMap<String, bool>,
     /// The locals that hold lists (choices of chips, `let`s of lists), for verb agreement.
     pub(crate) plural: Vec<String>,
     /// Choices of several chips named by a singular noun (`choose lot: chips …`): read "the *lot*
@@ -52,6 +54,7 @@ impl Words {
             plural: Vec::new(),
             chip_lists: Vec::new(),
             holdings: Vec::new(),
+            states: BTreeMap::new(),
             values: BTreeMap::new(),
             holding_names: BTreeMap::new(),
             feature_kind: None,
@@ -137,6 +140,12 @@ impl Words {
             ExprKind::Unary(UnOp::Not, inner) => self.pred(inner, !neg),
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), ..) => self.connective(e, *op, neg),
             ExprKind::Binary(op, a, b) if is_comparison(*op) => self.comparison(*op, a, b, neg),
+            ExprKind::Name(n) | ExprKind::Field(_, crate::lang::ast::Ident { name: n, .. })
+                if self.is_state(n) =>
+            {
+                let not = if neg { "not " } else { "" };
+                format!("{} is {not}set", self.noun(e))
+            }
             ExprKind::Field(owner, field) => {
                 let owner_text = self.noun(owner);
                 if let Some((pos, negp)) = field_phrase(&field.name).filter(|(_, n)| !n.is_empty())
@@ -669,6 +678,10 @@ impl Words {
                 format!("{{{}}}", rows.join(", "))
             }
             ExprKind::Range(a, b) => format!("{} to {}", self.noun(a), self.noun(b)),
+            ExprKind::Field(owner, field) if self.is_state(&field.name) => {
+                let owner = self.noun(owner);
+                fill(&format!("{{0's}} `{}`", field.name), &[owner])
+            }
             ExprKind::Field(owner, field) => {
                 let is_feature = matches!(&owner.kind, ExprKind::Name(n) if n == "feature");
                 let owner = self.noun(owner);
@@ -896,6 +909,9 @@ impl Words {
         if let Some((_, phrase)) = self.bound.iter().rev().find(|(b, _)| b == n) {
             return phrase.clone();
         }
+        if self.is_state(n) {
+            return format!("the `{n}`");
+        }
         if self.holdings.iter().any(|h| h == n) {
             return match self.holding_names.get(n) {
                 Some(title) => title.clone(),
@@ -915,6 +931,13 @@ impl Words {
             Some(p) => p.to_string(),
             None => n.to_string(),
         }
+    }
+
+    /// Whether `n` names a state the rules keep (not shadowed by a local).
+    fn is_state(&self, n: &str) -> bool {
+        self.states.contains_key(n)
+            && !self.locals.iter().any(|l| l == n)
+            && !self.bound.iter().any(|(b, _)| b == n)
     }
 
     /// A builtin call; an effect reads as a clause, a query as a noun (or, for a bool, a clause).

@@ -35,6 +35,7 @@ pub fn markdown(p: &Page, map: Option<&MapBoard>, links: &Links) -> String {
         out.push_str(&format!("\n{fact}\n"));
     }
     out.push_str(&params(p));
+    out.push_str(&super::states::markdown(p, &cell));
     out.push_str(&items(
         "Setup",
         "what happens before the first turn",
@@ -94,6 +95,13 @@ pub fn text(p: &Page, map: Option<&MapBoard>) -> String {
         ));
         if !par.doc.is_empty() {
             out.push_str(&wrap(&cell(&par.doc).replace('`', ""), "    "));
+        }
+    }
+    let states = super::states::text(p);
+    if !states.is_empty() {
+        out.push_str(&heading("State the rules keep"));
+        for line in states {
+            out.push_str(&wrap(&line.replace('`', ""), ""));
         }
     }
     for (title, list) in [

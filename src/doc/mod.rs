@@ -10,6 +10,7 @@ mod mapfacts;
 mod markdown;
 mod moment;
 pub mod page;
+mod states;
 mod turn;
 
 pub use against::against;

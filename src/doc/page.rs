@@ -37,6 +37,8 @@ pub struct Page {
     pub turn: Vec<String>,
     /// The holding areas (`holding NAME ["Title"] [per player]`).
     pub(crate) holdings: Vec<HoldingInfo>,
+    /// The state the rules keep (`state NAME …`).
+    pub(crate) states: Vec<super::states::StateInfo>,
     /// What the map data says that the rules read (bands' rows, chip spots, border exits, ferries),
     /// as Markdown paragraphs.
     pub map_facts: Vec<String>,
@@ -116,6 +118,11 @@ pub fn page(v: &Variant) -> Page {
         let mut w = Words::new(param_words(v), attr_words(v));
         w.holdings = p.holdings.clone();
         w.holding_names = holding_names(p);
+        w.states = p
+            .states
+            .iter()
+            .map(|s| (s.name.clone(), s.ty == Ty::BOOL))
+            .collect();
         w.values = p
             .params
             .iter()
@@ -152,6 +159,7 @@ pub fn page(v: &Variant) -> Page {
                 per_player,
             })
             .collect(),
+        states: super::states::states(p),
         map_facts: super::mapfacts::facts(v),
     };
     let facts = super::turn::Facts {

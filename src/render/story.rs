@@ -237,6 +237,18 @@ impl<H: Hooks> Story<'_, H> {
                     None => continue,
                 },
                 EvKind::Note(text) => esc(text),
+                EvKind::Counter {
+                    id,
+                    of,
+                    value,
+                    reset,
+                } => match g.cfg.counters.get(*id as usize) {
+                    Some(d) => {
+                        let of = of.map(|p| self.name(p).to_string());
+                        esc(&d.said(of.as_deref(), *value, *reset))
+                    }
+                    None => continue,
+                },
                 EvKind::Choice { .. } | EvKind::TurnEnd { .. } => continue,
             };
             let class = if line.starts_with(r#"<span class="drawn">"#) {

@@ -62,7 +62,7 @@ pub fn transcript_with<H: Hooks>(game: &Game<H>, opts: TranscriptOptions) -> Str
         } else if e.turn != turn {
             turn = e.turn;
             game_end |= e.turn > 0 && e.player.is_none();
-            w.turn_header(e);
+            w.turn_header(e, turn_player(&events[i..], e.turn));
         }
         if turn == 0 && !opts.verbose {
             let run = setup_chip_run(&events[i..]);
@@ -150,10 +150,12 @@ impl<H: Hooks> Writer<'_, H> {
         self.line(&text);
     }
 
-    fn turn_header(&mut self, e: &Event) {
+    /// The heading of a turn: its player (`of`, the player its end names; else the player of its
+    /// first event, which may be a player a rule asked before the turn's own began).
+    fn turn_header(&mut self, e: &Event, of: Option<u8>) {
         let text = if e.turn == 0 {
             "setup".to_string()
-        } else if let Some(p) = e.player {
+        } else if let Some(p) = of.or(e.player) {
             format!("turn {} · {}", e.turn, self.player(p))
         } else {
             GAME_END.to_string()
@@ -257,6 +259,18 @@ impl<H: Hooks> Writer<'_, H> {
                 return;
             }
             EvKind::Note(text) => format!("  note: {text}"),
+            EvKind::Counter {
+                id,
+                of,
+                value,
+                reset,
+            } => match self.game.cfg.counters.get(*id as usize) {
+                Some(d) => {
+                    let of = of.map(|p| n.player(p));
+                    format!("  {}", d.said(of.as_deref(), *value, *reset))
+                }
+                None => return,
+            },
         };
         self.line(&text);
     }
@@ -434,4 +448,13 @@ pub(crate) fn describe_feature<H: Hooks>(game: &Game<H>, f: &ScoredFeature) -> S
         ),
     };
     format!("the {body} at {x},{y}")
+}
+
+/// The player whose turn `turn` is, as its end names it (`turn_end`), looking from its first event.
+fn turn_player(events: &[Event], turn: u32) -> Option<u8> {
+    events
+        .iter()
+        .take_while(|e| e.turn == turn)
+        .find(|e| matches!(e.kind, EvKind::TurnEnd { .. }))
+        .and_then(|e| e.player)
 }

@@ -161,7 +161,8 @@ fn apply(s: &mut Snapshot, e: &EvKind) {
         EvKind::TileDiscarded { .. }
         | EvKind::Choice { .. }
         | EvKind::TurnEnd { .. }
-        | EvKind::Note(_) => {}
+        | EvKind::Note(_)
+        | EvKind::Counter { .. } => {}
     }
 }
 

@@ -68,6 +68,8 @@ mod schema;
 mod scripts;
 #[path = "../sim.rs"]
 mod sim;
+#[path = "../states.rs"]
+mod states;
 #[path = "../strangers.rs"]
 mod strangers;
 #[path = "../tiles.rs"]
@@ -76,6 +78,8 @@ mod tiles;
 mod timeline;
 #[path = "../transcript.rs"]
 mod transcript;
+#[path = "../turn_order.rs"]
+mod turn_order;
 
 /// Every `tests/*.rs` is a module of this binary (or `fixtures`, a binary of its own): a new test file
 /// that nobody lists here would otherwise never run.

@@ -114,6 +114,9 @@ codes! {
     AggregateForm "E0207",
     /// A holding area used as the other kind (shared or per player).
     HoldingKind "E0208",
+    /// A state the rules keep (`state NAME …`) declared or used wrongly: a type other than int or
+    /// bool, one kept per player read without its player, `add` to a flag, a value that is no state.
+    StateUse "E0209",
     /// A parameter of a type parameters cannot have, or with a constraint its type does not take.
     ParameterType "E0301",
     /// A value outside what its parameter allows (its range or its `one of` list).
@@ -209,6 +212,9 @@ codes! {
     /// The answers of a person (`--agents human`) that ended, or named no option many times in a
     /// row, before the game did.
     AnswersEnded "E0803",
+    /// A rule set a state the rules keep to a value outside its range (`state NAME: int in LO..HI`):
+    /// refused, never clamped.
+    StateOutOfRange "E0804",
     /// A line of a game log that is not JSON.
     LogLine "E0901",
     /// A log's `game_start` line that is missing or does not fit its variant: no rules, no seed, a

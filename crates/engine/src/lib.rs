@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod compiled;
+pub mod counters;
 pub mod diag;
 pub mod facts;
 pub mod features;
@@ -11,6 +12,7 @@ pub mod files;
 pub mod game;
 pub mod geometry;
 pub mod map;
+pub mod order;
 pub mod paths;
 pub mod rng;
 pub mod state;

@@ -175,6 +175,14 @@ pub enum EvKind {
     },
     /// A line of text the rules or the engine wrote.
     Note(String),
+    /// A value the rules keep changed (`state NAME …`): declaration `id` (of player `of`, for one
+    /// kept per player) is now `value`; `reset` when it went back to its start by its reset.
+    Counter {
+        id: u16,
+        of: Option<u8>,
+        value: i64,
+        reset: Option<crate::counters::Reset>,
+    },
 }
 
 impl EvKind {
@@ -190,7 +198,8 @@ impl EvKind {
             | EvKind::FollowerMoved { .. }
             | EvKind::FollowerStrength { .. }
             | EvKind::ChipMoved { .. }
-            | EvKind::Score { .. } => false,
+            | EvKind::Score { .. }
+            | EvKind::Counter { .. } => false,
         }
     }
 }
@@ -260,6 +269,11 @@ pub struct State {
     pub(crate) scoring_at: Option<u32>,
     /// Counters for statistics (points by rule, chips, followers), cleared by each new game.
     pub tally: crate::tally::Tally,
+    /// The values the rules keep (`state NAME …`), in slots.
+    pub counters: crate::counters::Counters,
+    /// The order of play as the rules changed it (who starts rounds, direction, skips, extra turns
+    /// waiting).
+    pub order: crate::order::Order,
     /// Scratch space for walking a feature's members.
     walk: crate::facts::Walk,
 }
@@ -339,6 +353,8 @@ impl State {
             scoring,
             scoring_at,
             tally,
+            counters,
+            order,
             walk: _,
         } = src;
         if with_board {
@@ -385,6 +401,8 @@ impl State {
         self.scoring = *scoring;
         self.scoring_at = *scoring_at;
         self.tally.copy_from(tally);
+        self.counters.copy_from(counters);
+        self.order.copy_from(order);
         // `walk` is scratch space: each state keeps its own.
     }
 }
@@ -458,6 +476,8 @@ impl State {
             scoring: None,
             scoring_at: None,
             tally: Default::default(),
+            counters: Default::default(),
+            order: Default::default(),
             walk: Default::default(),
         }
     }

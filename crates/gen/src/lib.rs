@@ -496,7 +496,9 @@ impl<'a, 'e> Gen<'a, 'e> {
     }
 
     fn effect(&mut self) {
-        let effects: Vec<Builtin> = Builtin::all().filter(|b| b.info().effect).collect();
+        let effects: Vec<Builtin> = Builtin::all()
+            .filter(|b| b.info().effect && !keeps_state(*b))
+            .collect();
         let b = self.e.pick(&effects);
         self.call(b, None);
     }
@@ -618,6 +620,7 @@ impl<'a, 'e> Gen<'a, 'e> {
                 let attribute = i.params.iter().any(|(n, _)| *n == "attribute");
                 let needs_map = attribute && self.attrs.is_empty();
                 !i.effect
+                    && !keeps_state(*b)
                     && !needs_map
                     && match i.ret {
                         RTy::T(t) => t != Ty::UNIT && ty.accepts(t) && ty.list == t.list,
@@ -676,6 +679,8 @@ impl<'a, 'e> Gen<'a, 'e> {
                     }
                 }
                 PTy::ElemOfFirst => self.expr(Ty::of(first.base), depth),
+                // Never picked: the generated files declare no state (`keeps_state`).
+                PTy::State(_) | PTy::OfState => self.out.push('0'),
             }
         }
         self.out.push(')');
@@ -877,7 +882,7 @@ impl<'a, 'e> Gen<'a, 'e> {
                 let v = self.e.pick_name(&self.strings);
                 return self.out.push_str(&format!("\"{v}\""));
             }
-            Base::Player | Base::Players | Base::Any => "current_player()",
+            Base::Player | Base::Players | Base::Any | Base::State => "current_player()",
             Base::Chip => "first(chips(supply))",
             Base::Square => "first(squares())",
             Base::Follower => "first(reserve(current_player()))",
@@ -905,4 +910,14 @@ impl Entropy<'_> {
     fn pick_name(&mut self, names: &[String]) -> String {
         names[self.below(names.len())].clone()
     }
+}
+
+/// Whether a builtin reads or writes a state the rules keep (`state NAME …`), which the generated
+/// files do not declare: such builtins are never picked.
+fn keeps_state(b: Builtin) -> bool {
+    !b.written()
+        || b.info()
+            .params
+            .iter()
+            .any(|(_, t)| matches!(t, PTy::State(_) | PTy::OfState))
 }

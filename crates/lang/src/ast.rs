@@ -41,6 +41,8 @@ pub enum ItemKind {
         title: Option<StrLit>,
         per_player: bool,
     },
+    /// `state NAME: TYPE …`: a value the rules keep (a counter or a flag), for the game or per player.
+    State(StateDecl),
     Setup(Block),
     Rule {
         name: Ident,
@@ -142,6 +144,21 @@ pub struct ParamDecl {
     pub one_of: Option<Expr>,
     /// `in LO..HI` for an int; for a table, the keys it must have (`in 1..4` or `in [1, 2, 4]`).
     pub(crate) range: Option<Expr>,
+}
+
+/// `state NAME: TYPE [in RANGE] [= START] [per player] [reset WHEN] ["doc"]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateDecl {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub(crate) range: Option<Expr>,
+    /// The value it starts with (and goes back to at each reset); 0 or false when not given.
+    pub(crate) start: Option<Expr>,
+    /// The word after `per` (checked: `player`).
+    pub(crate) per_player: Option<Ident>,
+    /// The word after `reset` (checked: `turn`, `round` or `never`).
+    pub(crate) reset: Option<Ident>,
+    pub doc: Option<StrLit>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -31,6 +31,8 @@ pub enum Base {
     Holding,
     /// `a..b`, both ends included.
     Range,
+    /// A value the rules keep (`state NAME …`), named as a place to set: `season`, `player.bid`.
+    State,
     /// Not known statically (a map attribute when no map is known); accepted everywhere.
     Any,
     /// No value (the result of an effect).
@@ -62,6 +64,7 @@ impl Base {
         match self {
             Base::Any => "any",
             Base::Unit => "nothing",
+            Base::State => "state",
             b => Base::NAMED
                 .iter()
                 .find(|(_, x)| *x == b)
@@ -145,6 +148,11 @@ pub enum PTy {
     ChipOrChips,
     /// A value of the element type of the first argument.
     ElemOfFirst,
+    /// A value the rules keep (`state NAME …`), written as it is read (`season`, `player.bid`);
+    /// `true`: a counter (an int), not a flag.
+    State(bool),
+    /// A value of the type of the state named by the first argument.
+    OfState,
 }
 
 impl fmt::Display for PTy {
@@ -154,6 +162,9 @@ impl fmt::Display for PTy {
             PTy::AnyList => f.write_str("list"),
             PTy::ChipOrChips => f.write_str("chip | list<chip>"),
             PTy::ElemOfFirst => f.write_str("element"),
+            PTy::State(false) => f.write_str("state"),
+            PTy::State(true) => f.write_str("int state"),
+            PTy::OfState => f.write_str("value"),
         }
     }
 }
@@ -409,6 +420,8 @@ impl Changes {
     pub const TURNS: Changes = Changes(64);
     /// The tiles: where they lie, which way up.
     pub const TILES: Changes = Changes(128);
+    /// The state the rules keep (`state NAME …`: `set`, `add`).
+    pub const STATE: Changes = Changes(512);
     /// Not a change: it reads what a sample of the game deals afresh (the supply's order, the
     /// order of tiles, the game's randomness): `interp::hidden`.
     pub const DEALS: Changes = Changes(256);
@@ -495,6 +508,7 @@ const SCORES: Changes = Changes::SCORES;
 const STRENGTH: Changes = Changes::STRENGTH;
 const FOLLOWERS: Changes = Changes::FOLLOWERS;
 const TURNS: Changes = Changes::TURNS;
+const STATE: Changes = Changes::STATE;
 const TILES_CHANGE: Changes = Changes::TILES;
 const DEALS: Changes = Changes::DEALS;
 
@@ -642,6 +656,10 @@ builtins! {
         reads UNKNOWN, static false, pure false, role Role::Query,
         "whether this turn is an extra turn", "this is an extra turn", not "this is not an extra turn",
         example r#"rule r on turn_end when is_extra_turn() { score(player, 1) }"#;
+    FirstPlayer "first_player"() -> rt(Player), Query(|_, st, _| Ok(Value::Player(st.order.first))),
+        reads UNKNOWN, static false, pure false, role Role::Query,
+        "the player every round starts with (the first seat, unless `go_first` said otherwise)", "the player who starts each round",
+        example r#"rule r on round_end when first_player() == current_player() { score(current_player(), 1) }"#;
     TurnNumber "turn_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.turn as i64))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "the number of the current turn, from 1", "the number of the turn",
@@ -695,14 +713,26 @@ builtins! {
         reads UNKNOWN, static false, pure false, role Role::Effect(FOLLOWERS),
         "returns followers to their owners' supplies", "{0} go[es] back to their owners",
         example r#"rule r on round_end { recall(held(isle)) }"#;
-    ExtraTurn "extra_turn"() -> rt(Unit), Effect(|_, st, _| { st.extra_turn_pending = true; st.extra_turn_for = st.current; Ok(()) }),
+    ExtraTurn "extra_turn"() -> rt(Unit), Effect(|_, st, _| { st.queue_extra_turn(st.current); Ok(()) }),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
-        "the current player plays one more complete turn after this one", "the current player plays an extra turn",
+        "the current player plays one more complete turn after this one (asked for again before it is played: one more after it)", "the current player plays an extra turn",
         example r#"rule r on turn_end when turn_number() == 3 { extra_turn() }"#;
     ExtraTurnFor "extra_turn_for"("player": t(Player)) -> rt(Unit), Effect(Interp::extra_turn_for),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
-        "a player plays one complete extra turn after this one (then play goes on after the player whose regular turn it was)", "{0} plays an extra turn after this one",
+        "a player plays one complete extra turn after this one (then play goes on after the player whose regular turn it was); asked for twice, both are played, in the order asked", "{0} plays an extra turn after this one",
         example r#"rule r on round_end when round_number() == 2 { extra_turn_for(first(players())) }"#;
+    GoFirst "go_first"("player": t(Player)) -> rt(Unit), Effect(|_, st, a| { st.go_first(Interp::player_of(a[0])); Ok(()) }),
+        reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
+        "a player plays the next regular turn (in `setup`: the first turn) and every round starts with them from then on (the round in progress ends after this turn)", "{0} plays the next turn and every round starts with them from then on",
+        example r#"setup { go_first(last(players())) }"#;
+    SkipTurn "skip_turn"("player": t(Player)) -> rt(Unit), Effect(|_, st, a| { st.skip_turn(Interp::player_of(a[0])); Ok(()) }),
+        reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
+        "a player's next regular turn is skipped (called again, the one after too); extra turns are not skipped", "{0}'s next turn is skipped",
+        example r#"rule r on turn_end when turn_number() == 2 { skip_turn(player) }"#;
+    ReverseOrder "reverse_order"() -> rt(Unit), Effect(|_, st, _| { st.reverse_order(); Ok(()) }),
+        reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
+        "play goes the other way round the table from the next regular turn (called again: back the first way)", "the order of play is reversed",
+        example r#"rule r on round_end when round_number() == 2 { reverse_order() }"#;
     TakeTile "take_tile"("stack": t(Stack)) -> rt(Unit), Effect(Interp::take_tile),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS.with(TILES_CHANGE).with(DEALS)),
         "the current player plays the top tile of a stack instead of drawing", "the current player plays the top tile of {0} instead of drawing",
@@ -719,6 +749,28 @@ builtins! {
         reads UNKNOWN, static false, pure false, role Role::Effect(TILES_CHANGE.with(DEALS)),
         "deals count tiles from the draw stack into a stack on each square", "{1} tiles from the draw stack are dealt, as a stack with only its top tile face up, onto each of {0}",
         example r#"setup { deal([s in squares() where s.x == 2 and s.y == 2], 3) }"#;
+    // ---- the values the rules keep (`state NAME …`; interp/kept.rs)
+    Set "set"("state": PTy::State(false), "value": PTy::OfState) -> rt(Unit), Effect(Interp::set_state),
+        reads UNKNOWN, static false, pure false, role Role::Effect(STATE),
+        "sets a value the rules keep (`state NAME …`), named as it is read: `set(season, 2)`, `set(player.traded, true)`; a value outside its range stops the game", "{0} becomes {1}",
+        example r#"state season: int in 1..3 = 1
+rule r on round_end when round_number() == 3 { set(season, 2) }"#;
+    Add "add"("state": PTy::State(true), "amount": t(Int)) -> rt(Unit), Effect(Interp::add_state),
+        reads UNKNOWN, static false, pure false, role Role::Effect(STATE),
+        "adds to a counter the rules keep (`state NAME: int …`): `add(season, 1)`, `add(p.bid, -2)`; a value outside its range stops the game", "{1} is added to {0}",
+        example r#"state planted: int in 0..1000 per player
+rule r on placed { add(player.planted, 1) }"#;
+    StateValue "state value"("state": PTy::State(false)) -> rt(Any), Query(Interp::state_value),
+        reads UNKNOWN, static false, pure false, role Role::Query,
+        "the value of a state the rules keep, written as its name (`season`) or a player's field (`player.bid`); not called by name", "{0}",
+        example r#"state season: int in 1..3 = 1
+rule r on round_end when season == 1 { score(current_player(), 1) }"#;
+    StateOf "state of"("state": PTy::State(false), "player": t(Player)) -> rt(State), Query(Interp::state_of),
+        reads NONE, static false, pure false, role Role::Query,
+        "a player's own value of a state kept per player, written `p.NAME`; not called by name", "{1's} {0}",
+        example r#"state planted: int in 0..1000 per player
+rule r on placed { add(player.planted, 1) }
+rule s on game_end { for p in players() { score(p, p.planted) } }"#;
     Log "log"("text": t(Str)) -> rt(Unit), Effect(Interp::log),
         reads UNKNOWN, static false, pure false, role Role::Effect(LOG),
         "writes a line to the game log", "the game log records “{0}”",
@@ -728,6 +780,29 @@ builtins! {
 impl Builtin {
     pub(crate) fn from_name(s: &str) -> Option<Builtin> {
         Builtin::ALL.iter().copied().find(|b| b.info().name == s)
+    }
+
+    /// Whether a rules file calls it by name. The reads of a state the rules keep are written as
+    /// the state's name (`season`, `player.bid`), and the checker makes the call: their rows'
+    /// names are not identifiers, and completion and the pages leave them out.
+    pub fn written(self) -> bool {
+        !self.info().name.contains(' ')
+    }
+
+    /// The read of a state the rules keep: `season` (game-level), or `p.bid` when `player` is given.
+    pub(crate) fn state_read(id: u16, player: Option<crate::ir::Expr>) -> crate::ir::Expr {
+        use crate::ir::Expr;
+        Expr::Call(Builtin::StateValue, vec![Builtin::state_place(id, player)])
+    }
+
+    /// A state the rules keep as a place to set: `season`, or `p.bid` when `player` is given.
+    pub(crate) fn state_place(id: u16, player: Option<crate::ir::Expr>) -> crate::ir::Expr {
+        use crate::ir::{Expr, NO_PLAYER};
+        let handle = Expr::Const(Value::State(id, NO_PLAYER));
+        match player {
+            None => handle,
+            Some(p) => Expr::Call(Builtin::StateOf, vec![handle, p]),
+        }
     }
     /// `name(param: type, …) -> type`, for notes.
     pub fn signature(self) -> String {

@@ -291,5 +291,17 @@ pub fn game_config(prog: &Program, values: &HeaderValues, loaded: Loaded) -> cra
         fixed_stack: None,
         sources: loaded.sources,
         laid_chips: Vec::new(),
+        counters: std::sync::Arc::new(
+            prog.states
+                .iter()
+                .map(|s| crate::counters::CounterDef {
+                    name: s.name.clone(),
+                    per_player: s.per_player,
+                    flag: s.ty == crate::builtins::Ty::BOOL,
+                    start: s.start,
+                    reset: s.reset,
+                })
+                .collect(),
+        ),
     }
 }

@@ -65,7 +65,13 @@ pub enum Value {
     Holding(u16),
     Range(i64, i64),
     List(u32),
+    /// A value the rules keep, as a place to set (`set(season, 2)`): its index into
+    /// `Program::states`, and its player for one kept per player (`NO_PLAYER` otherwise).
+    State(u16, u8),
 }
+
+/// The player of a `Value::State` kept for the game, not per player.
+pub const NO_PLAYER: u8 = u8::MAX;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
@@ -231,6 +237,40 @@ impl ParamRange {
     }
 }
 
+/// A value the rules keep (`state NAME: TYPE …`): a counter (int) or a flag (bool), for the game
+/// or one per player, with its allowed values, its start and when it goes back to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateDef {
+    pub name: String,
+    /// `int` or `bool`.
+    pub ty: Ty,
+    /// An int's allowed values (`in LO..HI`), bounds read with the parameters in force; `None`:
+    /// any int.
+    pub range: Option<ParamRange>,
+    /// Its start value (a bool as 0 or 1).
+    pub start: i64,
+    pub per_player: bool,
+    pub reset: crate::counters::Reset,
+    pub doc: String,
+    pub origin: Origin,
+}
+
+impl StateDef {
+    /// A value of it, as the rules read it.
+    pub(crate) fn value(&self, v: i64) -> Value {
+        if self.ty == Ty::BOOL {
+            Value::Bool(v != 0)
+        } else {
+            Value::Int(v)
+        }
+    }
+
+    /// Its range in force (`None`: any int; a bool has none).
+    pub fn bounds(&self, prog: &Program) -> Option<(i64, i64)> {
+        self.range.as_ref().and_then(|r| r.bounds(prog))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChipDef {
     pub(crate) colour: u8,
@@ -348,6 +388,8 @@ pub struct Program {
     pub holding_titles: Vec<Option<String>>,
     /// Whether each holding area is one per player (`holding bid per player`).
     pub holdings_per_player: Vec<bool>,
+    /// The values the rules keep (`state NAME …`), in declaration order (imports first).
+    pub states: Vec<StateDef>,
     pub(crate) groups: Vec<String>,
     pub attrs: Vec<AttrDef>,
     /// Setup blocks, imports first.

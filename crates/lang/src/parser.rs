@@ -21,9 +21,9 @@ pub(crate) const MAX_DEPTH: usize = 64;
 const BUILD_LIMIT: usize = 12 * MAX_DEPTH;
 
 /// Keywords that start an item, for error recovery and messages.
-pub(crate) const ITEM_KEYWORDS: [&str; 13] = [
-    "import", "variant", "param", "override", "chips", "holding", "setup", "rule", "action",
-    "forced", "remove", "replace", "change",
+pub(crate) const ITEM_KEYWORDS: [&str; 14] = [
+    "import", "variant", "param", "override", "chips", "holding", "state", "setup", "rule",
+    "action", "forced", "remove", "replace", "change",
 ];
 
 /// Parses `text` as `start`. pest's record of what it tried at each position (its "error detail",
@@ -317,6 +317,9 @@ fn rule_words(rk: Rule) -> Option<&'static str> {
         kw_override => "`override`",
         kw_chips => "`chips`",
         kw_holding => "`holding`",
+        kw_state => "`state`",
+        kw_reset => "`reset`",
+        state_reset => "`reset`",
         kw_setup => "`setup`",
         kw_rule => "`rule`",
         kw_on => "`on`",
@@ -677,6 +680,8 @@ fn is_kw(rk: Rule) -> bool {
             | kw_override
             | kw_chips
             | kw_holding
+            | kw_state
+            | kw_reset
             | kw_setup
             | kw_rule
             | kw_on
@@ -833,6 +838,7 @@ impl Builder {
                     per_player: per,
                 }
             }
+            Rule::state_decl => ItemKind::State(self.state_item(it, &span)?),
             Rule::setup => ItemKind::Setup(self.block(self.next(&mut it, &span)?, 0)?),
             Rule::rule => self.rule_def(it, &span)?,
             Rule::action | Rule::forced => ItemKind::Action(self.action_def(rk, it, &span)?),
@@ -906,6 +912,61 @@ impl Builder {
             one_of,
             range,
         })
+    }
+
+    /// `state NAME: TYPE [in RANGE] [= START] [per player] [reset WHEN] ["doc"]`, from the pairs
+    /// after `state` (`per player` and `reset` in either order, each at most once).
+    fn state_item<'i>(
+        &self,
+        mut it: impl Iterator<Item = Pair<'i, Rule>>,
+        span: &Span,
+    ) -> Res<StateDecl> {
+        let name = self.ident(self.next(&mut it, span)?);
+        let ty = self.type_expr(self.next(&mut it, span)?, 0)?;
+        let mut d = StateDecl {
+            name,
+            ty,
+            range: None,
+            start: None,
+            per_player: None,
+            reset: None,
+            doc: None,
+        };
+        for p in it {
+            let pspan = self.span(&p);
+            match p.as_rule() {
+                Rule::param_range => {
+                    d.range = Some(self.expr(self.next(&mut kids(p), &pspan)?, 0)?);
+                }
+                Rule::expr => d.start = Some(self.expr(p, 0)?),
+                Rule::string => d.doc = Some(self.string(p)?),
+                Rule::per_player | Rule::state_reset => {
+                    let per = p.as_rule() == Rule::per_player;
+                    let word = self.ident(self.next(&mut kids(p), &pspan)?);
+                    let twice = if per {
+                        d.per_player.is_some()
+                    } else {
+                        d.reset.is_some()
+                    };
+                    if twice {
+                        let what = if per { "`per`" } else { "`reset`" };
+                        return Err(Diagnostic::error(
+                            Code::GivenTwice,
+                            pspan,
+                            format!("{what} is given twice"),
+                        )
+                        .with_label("given again here"));
+                    }
+                    if per {
+                        d.per_player = Some(word);
+                    } else {
+                        d.reset = Some(word);
+                    }
+                }
+                _ => return Err(self.internal(pspan)),
+            }
+        }
+        Ok(d)
     }
 
     /// `chips { COLOUR VALUE x COUNT, … }`, from the pairs after `chips`.

@@ -39,6 +39,8 @@ pub struct Config {
     /// Chips a script laid after setup (`chip ID at PLACE`), in order, for the log
     /// (`game_start.chips`), so that the game replays.
     pub laid_chips: Vec<LaidChip>,
+    /// The values the rules keep (`state NAME …`), in declaration order.
+    pub counters: Arc<Vec<crate::counters::CounterDef>>,
 }
 
 /// A chip a script laid after setup: its id, its place as the log names it, and its face.

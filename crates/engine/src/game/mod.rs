@@ -53,6 +53,12 @@ pub enum GameError {
         action: bool,
         message: String,
     },
+    /// A rule or action set a state the rules keep to a value outside its range.
+    OutOfRange {
+        rule: String,
+        action: bool,
+        message: String,
+    },
     /// The setup cannot be done with this map and these settings.
     Setup(String),
     /// A player's input could not be had (a person's answers ended before the game did).
@@ -65,6 +71,7 @@ impl GameError {
         use crate::diag::Code;
         match self {
             GameError::Rule { .. } => Code::RuleFailed,
+            GameError::OutOfRange { .. } => Code::StateOutOfRange,
             GameError::Setup(_) => Code::SetupFailed,
             GameError::Input(_) => Code::AnswersEnded,
         }
@@ -75,6 +82,11 @@ impl std::fmt::Display for GameError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GameError::Rule {
+                rule,
+                action,
+                message,
+            }
+            | GameError::OutOfRange {
                 rule,
                 action,
                 message,

@@ -255,6 +255,8 @@ fn seat_players(st: &mut State, cfg: &Config, players: &[String]) {
         score: 0,
     }));
     st.seat_followers(players.len(), cfg.followers);
+    st.counters.seat(&cfg.counters, players.len());
+    st.order.reset(players.len());
 }
 
 /// Every chip of the set face down in the supply; no chip on a square or in a hand.

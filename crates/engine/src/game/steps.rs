@@ -232,6 +232,8 @@ impl<H: Hooks> Game<H> {
             self.step = Step::Final;
             return Ok(());
         }
+        self.st.turn_started();
+        self.st.order.started = true;
         let ctx = self.ctx();
         self.fire(Trigger::TurnStart, &ctx)?;
         self.step = Step::StartActions;
@@ -393,21 +395,56 @@ impl<H: Hooks> Game<H> {
         let n = self.st.players.len().max(1) as u8;
         if self.st.extra_turn_pending {
             // An extra turn, the current player's or another's (`extra_turn_for`); play goes on
-            // after the last regular turn's player.
-            self.st.extra_turn_pending = false;
+            // after the last regular turn's player (after any other extra turns waiting).
             self.st.in_extra_turn = true;
             self.st.current = self.st.extra_turn_for % n;
+            self.st.extra_turn_taken();
         } else {
             self.st.in_extra_turn = false;
-            self.st.current = (self.st.regular + 1) % n;
-            self.st.regular = self.st.current;
-            if self.st.current == 0 {
-                let ctx = self.ctx();
-                self.fire(Trigger::RoundEnd, &ctx)?;
-                self.st.round += 1;
-            }
+            self.next_regular_turn(n)?;
         }
         self.step = Step::TurnStart;
         Ok(())
     }
+
+    /// Passes to the next regular turn: the player the rules named (`go_first`), else the next in
+    /// the direction of play; a round ends whenever play comes to the player rounds start with
+    /// (the first seat unless the rules said otherwise); a player with a turn to skip is passed.
+    fn next_regular_turn(&mut self, n: u8) -> Result<(), GameError> {
+        let mut skipped: Vec<u8> = Vec::new();
+        for _ in 0..MAX_SKIPPED {
+            let at = match self.st.order.next.take() {
+                Some(p) => p % n,
+                None => self.st.order.after(self.st.regular, n),
+            };
+            self.st.current = at;
+            self.st.regular = at;
+            if at == self.st.order.first % n {
+                let ctx = self.ctx();
+                self.fire(Trigger::RoundEnd, &ctx)?;
+                self.st.round += 1;
+                self.st.round_ended();
+            }
+            if !self.st.take_skip(at) {
+                for p in skipped {
+                    self.st.note_skipped(p);
+                }
+                return Ok(());
+            }
+            if self.st.record {
+                skipped.push(at);
+            }
+        }
+        Err(GameError::Rule {
+            rule: "skip_turn".into(),
+            action: false,
+            message: format!(
+                "{MAX_SKIPPED} turns in a row were skipped (do the rules skip every player's turn \
+                 again and again?)"
+            ),
+        })
+    }
 }
+
+/// How many regular turns in a row may be skipped before the game stops with an error.
+const MAX_SKIPPED: u32 = 1000;

@@ -134,5 +134,6 @@ pub fn config(t: &Tiles, stack: &[&str], followers: u16) -> Config {
         fixed_stack: (!stack.is_empty()).then(|| stack.iter().map(|id| t.ty(id)).collect()),
         sources: Vec::new(),
         laid_chips: Vec::new(),
+        counters: Default::default(),
     }
 }

@@ -135,7 +135,7 @@ impl Checker {
             format!("unknown builtin `{}`", name.name),
         )
         .with_label("no builtin has this name");
-        let names = || Builtin::all().map(|b| b.info().name);
+        let names = || Builtin::all().filter(|b| b.written()).map(|b| b.info().name);
         if let Some(s) = did_you_mean(&name.name, names()) {
             d = d.with_note(format!("did you mean `{s}`?"));
         } else if sc.get(&name.name).is_some() || self.globals.contains_key(&name.name) {
@@ -231,13 +231,25 @@ impl Checker {
         let info = b.info();
         let mut out = Vec::new();
         let mut first_ty = Ty::ANY;
+        // The state named by a `state` argument (`set(season, 2)`), which types an `OfState` one.
+        let mut state: Option<u16> = None;
         for (i, (a, (pname, pty))) in args.iter().zip(info.params.iter()).enumerate() {
             let want = match pty {
                 PTy::T(t) => Some(*t),
                 PTy::ElemOfFirst => first_ty.elem(),
                 PTy::AnyList | PTy::ChipOrChips => None,
+                PTy::State(int_only) => {
+                    let (x, id) = self.state_place(a, sc, *int_only);
+                    state = id;
+                    out.push(x);
+                    continue;
+                }
+                PTy::OfState => Some(state.map_or(Ty::ANY, |id| self.state_ty(id))),
             };
             let (x, t) = self.expr(a, sc);
+            if let (PTy::OfState, Some(id)) = (pty, state) {
+                self.check_state_value(id, &x, a.span.clone());
+            }
             let in_arg = || format!("in argument `{pname}` of `{}`", b.signature());
             let x = match want {
                 Some(w) if !w.accepts(t) => {

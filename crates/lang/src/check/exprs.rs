@@ -85,6 +85,9 @@ impl Checker {
             return (Expr::Local(slot), t);
         }
         if let Some(g) = self.globals.get(n).copied() {
+            if let Global::State(id) = g {
+                return self.state_name(id, e.span.clone());
+            }
             let ty = g.ty(&self.prog);
             let x = match g {
                 Global::Param(i) => {
@@ -98,6 +101,7 @@ impl Checker {
                 Global::Place(p) => Expr::Const(Value::Place(p)),
                 Global::Face(f) => Expr::Const(Value::Face(f)),
                 Global::Holding(h) => Expr::Const(Value::Holding(h)),
+                Global::State(_) => Expr::Const(Value::Unit),
             };
             return (x, ty);
         }
@@ -178,6 +182,13 @@ impl Checker {
         }
         if t.base == Base::Square {
             return self.attr(x, name);
+        }
+        if t.base == Base::Player && matches!(self.globals.get(&name.name), Some(Global::State(_)))
+        {
+            if let Some(read) = self.state_field(x, name) {
+                return read;
+            }
+            return bad;
         }
         let fields: Vec<&str> = builtins::field_names(t.base).collect();
         let mut d = Diagnostic::error(

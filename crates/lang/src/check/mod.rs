@@ -22,6 +22,7 @@ mod names;
 mod order;
 mod params;
 mod ranges;
+mod states;
 mod stmts;
 
 use super::ast;
@@ -170,6 +171,8 @@ enum Global {
     Place(Place),
     Face(Face),
     Holding(u16),
+    /// A value the rules keep (`state NAME …`): index into `Program::states`.
+    State(u16),
 }
 
 impl Global {
@@ -181,6 +184,7 @@ impl Global {
             Global::Place(_) => Ty::of(Base::Place),
             Global::Face(_) => Ty::of(Base::Face),
             Global::Holding(_) => Ty::of(Base::Holding),
+            Global::State(i) => prog.states.get(i as usize).map_or(Ty::ANY, |s| s.ty),
         }
     }
     fn what(self) -> &'static str {
@@ -191,6 +195,7 @@ impl Global {
             Global::Place(_) => "a place",
             Global::Face(_) => "a face",
             Global::Holding(_) => "a holding area",
+            Global::State(_) => "a state the rules keep",
         }
     }
 }
@@ -279,6 +284,7 @@ impl Checker {
         self.resolve_int_ranges();
         self.apply_overrides(&order, &asts);
         self.check_param_ranges();
+        self.declare_states(&order, &asts);
         let header = self.merge_headers(&order, &asts);
         self.load_map(&header, maps);
         self.lower_header_values(&header);

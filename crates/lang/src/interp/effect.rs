@@ -137,11 +137,11 @@ impl Interp {
 
     /// `extra_turn_for(p)`.
     pub(crate) fn extra_turn_for(&mut self, st: &mut State, a: &[Value]) -> R<()> {
-        st.extra_turn_pending = true;
-        st.extra_turn_for = match arg(a, 0) {
+        let p = match arg(a, 0) {
             Value::Player(p) => p,
             _ => st.current,
         };
+        st.queue_extra_turn(p);
         Ok(())
     }
 

@@ -19,6 +19,7 @@ mod exec;
 mod fields;
 mod fire;
 mod hidden;
+mod kept;
 mod lower;
 mod memo;
 #[cfg(any(test, feature = "oracle"))]
@@ -333,6 +334,7 @@ impl Hooks for Interp {
         self.run.seen_round = (u32::MAX, 0);
         self.caches.invalidate(Event::GameBegun);
         self.clear_asks();
+        self.check_state_starts().map_err(|e| *e)?;
         self.run_setup(st).map_err(|e| *e)
     }
 
