@@ -865,6 +865,12 @@ fields! {
     TileShields Tile."shields": Ty::of(Int), Interp::tile_shields,
         reads UNKNOWN, static false, pure false,
         "coats of arms on the tile", "the number of coats of arms of {0}";
+    TileId Tile."id": Ty::of(Str), |me, st, v| me.tile_name(st, v, false),
+        reads NONE, static false, pure false,
+        "the tile type's id in its tile set (\"D\", \"IC-B\")", "the id of {0}";
+    TileName Tile."name": Ty::of(Str), |me, st, v| me.tile_name(st, v, true),
+        reads NONE, static false, pure false,
+        "the tile type's name in its tile set (its id when it has none)", "the name of {0}";
     StackSquare Stack."square": Ty::of(Square), |me, st, v| Ok(Value::Square(me.stack_of(st, v)?.cell)),
         reads UNKNOWN, static false, pure false,
         "where the stack lies", "the square of {0}";

@@ -31,6 +31,7 @@ mod quiet;
 mod reads;
 mod run;
 mod subsets;
+mod tile_attrs;
 mod unheld;
 mod values;
 
