@@ -339,7 +339,7 @@ level = { on = "tile", type = "int" }
         let text = tile(
             "\nattrs = { level = 3 }",
             ", attrs = { inn = true }",
-            ", attrs = { goods = \"wine\" }",
+            ", attrs = { goods = \"red\" }",
         );
         let set = parse_tile_set("t", &Source::new("t.toml", text)).expect("a good set");
         assert_eq!(set.attrs.len(), 3);
@@ -352,7 +352,7 @@ level = { on = "tile", type = "int" }
         assert_eq!(attr_value(&t.attrs, "level"), Some(&AttrValue::Int(3)));
         assert_eq!(
             attr_value(&t.segments[0].attrs, "goods"),
-            Some(&AttrValue::Str("wine".into()))
+            Some(&AttrValue::Str("red".into()))
         );
         assert_eq!(
             attr_value(&t.segments[1].attrs, "inn"),

@@ -9,6 +9,7 @@
 
 mod asks;
 mod calls;
+mod conflicts;
 mod exprs;
 mod header;
 pub mod house;
@@ -258,6 +259,8 @@ struct Checker {
     board: Option<(String, MapBoard)>,
     /// The tile sets the header names by path, read and parsed (see [`CheckResult`]).
     tile_sets: Vec<(Source, TileSet)>,
+    /// Each file's imports: the file imported and the `import` item's span (see `conflicts`).
+    imports: Vec<Vec<(usize, ast::Span)>>,
     /// What the tile sets tell the rules (their attributes), `None` when some set could not be read.
     tiles_known: Option<tiles::TileKnowledge>,
 }

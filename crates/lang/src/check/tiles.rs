@@ -131,15 +131,26 @@ impl Checker {
             };
             values.push(row);
         }
+        // A string attribute whose values all name chip colours is a colour, as a map's is.
+        let colours = &self.prog.colours;
+        let colour = decl.ty == AttrType::Str
+            && !colours.is_empty()
+            && values.iter().flatten().all(|v| match v {
+                Some(AttrValue::Str(s)) => colours.contains(s),
+                _ => true,
+            });
         let values = values
             .into_iter()
             .map(|row| {
                 row.into_iter()
-                    .map(|v| self.tile_value(decl.ty, v.as_ref()))
+                    .map(|v| self.tile_value(decl.ty, v.as_ref(), colour))
                     .collect()
             })
             .collect();
-        let ty = read_type(decl.ty, segment, feature);
+        let mut ty = read_type(decl.ty, segment, feature);
+        if colour {
+            ty.base = Base::Colour;
+        }
         let values = TileAttr {
             ty: decl.ty,
             segment,
@@ -148,7 +159,20 @@ impl Checker {
         Some(self.attr_def(obj, &name.name, ty, feature, values))
     }
 
-    fn tile_value(&mut self, ty: AttrType, v: Option<&AttrValue>) -> Value {
+    /// A value as the rules read it; `colour`: a string naming a chip colour is that colour, and
+    /// none is no colour (`Unit`).
+    fn tile_value(&mut self, ty: AttrType, v: Option<&AttrValue>, colour: bool) -> Value {
+        if colour {
+            return match v {
+                Some(AttrValue::Str(s)) => self
+                    .prog
+                    .colours
+                    .iter()
+                    .position(|c| c == s)
+                    .map_or(Value::Unit, |i| Value::Colour(i as u8)),
+                _ => Value::Unit,
+            };
+        }
         match (v, ty) {
             (Some(AttrValue::Bool(b)), _) => Value::Bool(*b),
             (Some(AttrValue::Int(i)), _) => Value::Int(*i),

@@ -76,7 +76,7 @@ impl Interp {
     }
 
     /// Several values of one attribute as one: how many are true (a feature) or whether any is (a
-    /// tile); the sum of ints; the list of the strings that are not empty.
+    /// tile); the sum of ints; the list of the strings that are not empty (or of the colours).
     fn combine(&mut self, ty: AttrType, feature: bool, vals: impl Iterator<Item = Value>) -> Value {
         match ty {
             AttrType::Bool => {
@@ -96,8 +96,12 @@ impl Interp {
             ),
             AttrType::Str => {
                 let empty = self.prog.strings.iter().position(|s| s.is_empty());
+                // Strings that are not empty, or chip colours (none is no colour).
                 let list: Vec<Value> = vals
-                    .filter(|v| !matches!(v, Value::Str(s) if Some(*s as usize) == empty))
+                    .filter(|v| match v {
+                        Value::Str(s) => Some(*s as usize) != empty,
+                        v => *v != Value::Unit,
+                    })
                     .collect();
                 self.list_of(list)
             }
