@@ -86,7 +86,12 @@ pub fn check_log(log: &str) -> usize {
             "chip_moved" => {
                 let chip = &l["chip"];
                 let id = chip["id"].as_i64().unwrap();
-                assert!(["purple", "blue", "orange"].contains(&chip["colour"].as_str().unwrap()));
+                // The map variants' chips, and the goods tokens, builders and pigs of Traders &
+                // Builders.
+                let colours = [
+                    "purple", "blue", "orange", "wine", "grain", "cloth", "builder", "pig",
+                ];
+                assert!(colours.contains(&chip["colour"].as_str().unwrap()));
                 assert!([1, 2].contains(&chip["value"].as_i64().unwrap()));
                 assert!(["up", "down"].contains(&l["face"].as_str().unwrap()));
                 let from = l["from"].as_str().unwrap().to_string();

@@ -54,7 +54,7 @@ fn every_bundled_set_parses_with_its_counts() {
     let expected = [
         ("base", 72, 24),
         ("inns-cathedrals", 18, 17),
-        ("traders-builders", 24, 20),
+        ("traders-builders", 24, 24),
     ];
     let names: Vec<&str> = bundled_tile_sets().collect();
     assert_eq!(names.len(), expected.len());
@@ -66,6 +66,34 @@ fn every_bundled_set_parses_with_its_counts() {
         assert_eq!(set.tiles.len(), types, "{name}");
     }
     assert!(bundled_tile_set("nope").is_none());
+}
+
+/// The expansions' symbols as printed (issue 32 B.1): inns on 6 Inns & Cathedrals tiles and a
+/// cathedral on 2; in Traders & Builders wine on 9 tiles, grain on 6, cloth on 5, 4 without goods.
+#[test]
+fn the_expansions_carry_their_symbols_as_printed() {
+    use carto::map::AttrValue;
+    use carto::tiles::attr_value;
+    // Copies of the tiles (counted by `count`) with a segment giving `attr` the value `want`.
+    let copies = |set: &TileSet, attr: &str, want: Option<AttrValue>| -> u32 {
+        set.tiles
+            .iter()
+            .filter(|t| {
+                let on = t.segments.iter().find_map(|s| attr_value(&s.attrs, attr));
+                on.cloned() == want
+            })
+            .map(|t| t.count)
+            .sum()
+    };
+    let ic = load("inns-cathedrals");
+    assert_eq!(copies(&ic, "inn", Some(AttrValue::Bool(true))), 6);
+    assert_eq!(copies(&ic, "cathedral", Some(AttrValue::Bool(true))), 2);
+    let tb = load("traders-builders");
+    let goods = |g: &str| copies(&tb, "goods", Some(AttrValue::Str(g.into())));
+    assert_eq!((goods("wine"), goods("grain"), goods("cloth")), (9, 6, 5));
+    assert_eq!(copies(&tb, "goods", None), 4);
+    // Every tile of the set is one copy: the merged tiles are split again.
+    assert!(tb.tiles.iter().all(|t| t.count == 1));
 }
 
 #[test]

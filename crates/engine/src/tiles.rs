@@ -9,6 +9,9 @@ use std::fmt;
 use std::ops::Range;
 use toml::Spanned;
 
+mod attrs;
+pub use attrs::{attr_value, AttrDecl, AttrOn, AttrType, Attrs};
+
 /// One segment of a tile: a piece of a feature that lies on this tile.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Segment {
@@ -21,19 +24,23 @@ pub struct Segment {
     pub shields: u8,
     /// For fields: indices (into `TileType::segments`) of the city segments this field touches.
     pub adjacent_cities: Vec<u8>,
+    /// The values of the set's attributes declared on this segment's kind that it gives.
+    pub attrs: Attrs,
 }
 
 /// A tile type: its edges and segments, unrotated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TileType {
     pub id: String,
-    pub(crate) name: String,
+    pub name: String,
     pub count: u32,
     /// How many of `count` are start tiles.
     pub start: u32,
     pub edges: [EdgeKind; 4],
     /// Cities first, then roads, then fields, then the monastery (if any).
     pub segments: Vec<Segment>,
+    /// The values of the set's tile attributes (`on = "tile"`) that this tile gives.
+    pub attrs: Attrs,
 }
 
 /// A named set of tile types.
@@ -41,6 +48,8 @@ pub struct TileType {
 pub struct TileSet {
     pub name: String,
     pub tiles: Vec<TileType>,
+    /// The attributes the set declares (`[attributes]`), in the order written.
+    pub attrs: Vec<AttrDecl>,
 }
 
 impl TileSet {
@@ -103,17 +112,27 @@ pub fn parse_tile_set(name: &str, source: &Source) -> Result<TileSet, Vec<Diagno
         source,
         diags: Vec::new(),
         keys: Vec::new(),
+        decls: Vec::new(),
     };
     let whole = 0..source.text.len();
     let mut tiles = Vec::new();
     let mut tile_list = None;
     if let Node::Table(entries) = root {
+        let mut declared = None;
         for (key, value) in entries {
-            if key.get_ref() == "tile" {
-                tile_list = Some(value);
-            } else {
-                cx.unknown_key(&key, &["tile"], "at the top level of a tile set");
+            match key.get_ref().as_str() {
+                "tile" => tile_list = Some(value),
+                "attributes" => declared = Some(value),
+                _ => cx.unknown_key(
+                    &key,
+                    &["tile", "attributes"],
+                    "at the top level of a tile set",
+                ),
             }
+        }
+        // Declarations first, wherever the file writes them: the tiles are checked against them.
+        if let Some(d) = declared {
+            cx.declarations(d);
         }
     }
     match tile_list {
@@ -153,6 +172,7 @@ pub fn parse_tile_set(name: &str, source: &Source) -> Result<TileSet, Vec<Diagno
         Ok(TileSet {
             name: name.to_string(),
             tiles,
+            attrs: cx.decls.into_iter().map(|(d, _)| d).collect(),
         })
     } else {
         cx.diags.sort_by_key(|d| (d.span.start, d.span.end));
@@ -242,7 +262,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
 /// The private key under which `toml` hands date-times to a visitor.
 const DATETIME_KEY: &str = "$__toml_private_datetime";
 
-const TILE_KEYS: [&str; 9] = [
+const TILE_KEYS: [&str; 10] = [
     "id",
     "name",
     "count",
@@ -252,6 +272,7 @@ const TILE_KEYS: [&str; 9] = [
     "roads",
     "fields",
     "monastery",
+    "attrs",
 ];
 
 /// The values of a `[[tile]]`'s keys, where they were written.
@@ -266,6 +287,8 @@ struct TileEntries {
     roads: Option<Spanned<Node>>,
     fields: Option<Spanned<Node>>,
     monastery: Option<Spanned<Node>>,
+    /// `attrs`: the values of the set's tile attributes.
+    attrs: Option<Spanned<Node>>,
 }
 
 /// A tile's own values, read: each `None` when missing or wrong; `ok` false when they disagree.
@@ -290,6 +313,8 @@ struct Checker<'a> {
     source: &'a Source,
     diags: Vec<Diagnostic>,
     keys: Vec<TileKey>,
+    /// The attributes the set declares, each with the span of its name.
+    decls: Vec<(AttrDecl, Range<usize>)>,
 }
 
 /// What the segments of one tile have claimed so far, and whether the tile is still sound.
@@ -497,7 +522,12 @@ impl Checker<'_> {
                 halves: 0,
                 shields: 0,
                 adjacent_cities: Vec::new(),
+                attrs: Attrs::new(),
             });
+        }
+        let mut attrs = Attrs::new();
+        if let Some(value) = v.attrs.take() {
+            self.attributes(AttrOn::Tile, value, &mut attrs);
         }
         let TileHead {
             id: Some(id),
@@ -521,6 +551,7 @@ impl Checker<'_> {
             start,
             edges,
             segments,
+            attrs,
         })
     }
 
@@ -538,6 +569,7 @@ impl Checker<'_> {
                 "roads" => &mut v.roads,
                 "fields" => &mut v.fields,
                 "monastery" => &mut v.monastery,
+                "attrs" => &mut v.attrs,
                 _ => {
                     self.unknown_key(&key, &TILE_KEYS, "in a tile");
                     continue;
@@ -681,6 +713,12 @@ impl Checker<'_> {
         let mut sides = None;
         let mut has_sides = false;
         let mut shields = 0u8;
+        let mut attrs = Attrs::new();
+        let on = if kind == FeatureKind::City {
+            AttrOn::City
+        } else {
+            AttrOn::Road
+        };
         for (k, v) in seg.into_inner() {
             match (k.get_ref().as_str(), kind) {
                 ("sides", _) => {
@@ -693,11 +731,12 @@ impl Checker<'_> {
                         shields = 1;
                     }
                 }
+                ("attrs", _) => self.attributes(on, v, &mut attrs),
                 _ => {
                     let known: &[&str] = if kind == FeatureKind::City {
-                        &["sides", "shield"]
+                        &["sides", "shield", "attrs"]
                     } else {
-                        &["sides"]
+                        &["sides", "attrs"]
                     };
                     self.unknown_key(&k, known, &format!("in one of the tile's {key}"));
                 }
@@ -726,6 +765,7 @@ impl Checker<'_> {
             halves: 0,
             shields,
             adjacent_cities: Vec::new(),
+            attrs,
         })
     }
 
@@ -797,6 +837,7 @@ impl Checker<'_> {
         let seg_span = seg.span();
         let mut halves = 0u8;
         let mut cities = Vec::new();
+        let mut attrs = Attrs::new();
         for (k, v) in seg.into_inner() {
             match k.get_ref().as_str() {
                 "halves" => {
@@ -809,7 +850,8 @@ impl Checker<'_> {
                     )
                 }
                 "cities" => cities = self.field_cities(v, marks.city_count, &mut marks.ok),
-                _ => self.unknown_key(&k, &["halves", "cities"], "in a field"),
+                "attrs" => self.attributes(AttrOn::Field, v, &mut attrs),
+                _ => self.unknown_key(&k, &["halves", "cities", "attrs"], "in a field"),
             }
         }
         if halves == 0 && cities.is_empty() {
@@ -827,6 +869,7 @@ impl Checker<'_> {
             halves,
             shields: 0,
             adjacent_cities: cities,
+            attrs,
         }
     }
 

@@ -1031,6 +1031,14 @@ fields! {
         reads UNKNOWN, static false, pure false,
         "coats of arms on the tile", "the number of coats of arms of {0}",
         example r#"rule r on placed { score(player, tile.shields) }"#;
+    TileId Tile."id": Ty::of(Str), |me, st, v| me.tile_name(st, v, false),
+        reads NONE, static false, pure false,
+        "the tile type's id in its tile set (\"D\", \"IC-B\")", "the id of {0}",
+        example r#"rule r on placed when tile.id == "D" { score(player, 1) }"#;
+    TileName Tile."name": Ty::of(Str), |me, st, v| me.tile_name(st, v, true),
+        reads NONE, static false, pure false,
+        "the tile type's name in its tile set (its id when it has none)", "the name of {0}",
+        example r#"rule r on placed when tile.name == "D" { score(player, 1) }"#;
     StackSquare Stack."square": Ty::of(Square), |me, st, v| Ok(Value::Square(me.stack_of(st, v)?.cell)),
         reads UNKNOWN, static false, pure false,
         "where the stack lies", "the square of {0}",

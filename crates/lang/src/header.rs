@@ -48,6 +48,8 @@ fn const_eval(prog: &Program, e: &Expr) -> Option<Value> {
             Value::Int(i) => Some(Value::Int(i.checked_neg()?)),
             _ => None,
         },
+        // Arithmetic of numbers and parameters (`followers = followers + big_followers`).
+        Expr::Binary(..) => prog.limit_count(e).map(Value::Int),
         _ => None,
     }
 }

@@ -277,10 +277,35 @@ pub struct ChipDef {
     pub(crate) value: i64,
 }
 
+/// An attribute read `x.NAME` that is no builtin field: of a square (the map's), of a tile or of a
+/// feature (the tile sets').
 #[derive(Clone, Debug, PartialEq)]
 pub struct AttrDef {
     pub name: String,
+    /// The type of the read (`feature.inn` of a bool attribute counts tiles: an int).
     pub ty: Ty,
+    /// What it is read from, and for tiles and features the tile sets' values.
+    pub of: AttrOf,
+}
+
+/// What an attribute is read from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AttrOf {
+    /// A map attribute of a square (values in the interpreter's map memo).
+    Square,
+    /// A tile set's attribute read on a tile (`turn_tile().inn`) or a feature (`feature.goods`).
+    Tiles { feature: bool, values: TileAttr },
+}
+
+/// A tile set's attribute as the rules read it: its type, whether it is written on segments (else
+/// on tiles), and its value on each tile type of the game (in play order: the header's sets, each
+/// in file order): one value for a tile's own attribute, one per segment for a segment attribute
+/// (the type's default where the tile gives none: false, 0, "").
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileAttr {
+    pub ty: crate::tiles::AttrType,
+    pub segment: bool,
+    pub values: Vec<Vec<Value>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -392,6 +417,9 @@ pub struct Program {
     pub states: Vec<StateDef>,
     pub(crate) groups: Vec<String>,
     pub attrs: Vec<AttrDef>,
+    /// Each tile type's id and name (strings), in play order (`tile.id`, `tile.name`); empty when the
+    /// checker could not read the tile sets.
+    pub tile_names: Vec<(Value, Value)>,
     /// Setup blocks, imports first.
     pub(crate) setup: Vec<Body>,
     pub rules: Vec<Rule>,

@@ -190,15 +190,31 @@ impl Checker {
             }
             return bad;
         }
+        if matches!(t.base, Base::Tile | Base::Feature) {
+            if let Some(read) = self.tile_attr(&x, name, t.base == Base::Feature) {
+                return read;
+            }
+        }
         let fields: Vec<&str> = builtins::field_names(t.base).collect();
+        let attrs = self.tile_attr_names(t.base);
         let mut d = Diagnostic::error(
             Code::UnknownField,
             name.span.clone(),
             format!("{t} has no field `{}`", name.name),
         )
         .with_label("unknown field");
-        if let Some(s) = did_you_mean(&name.name, fields.iter().copied()) {
+        let cands = fields
+            .iter()
+            .copied()
+            .chain(attrs.iter().map(|s| s.as_str()));
+        if let Some(s) = did_you_mean(&name.name, cands) {
             d = d.with_note(format!("did you mean `{s}`?"));
+        }
+        if !attrs.is_empty() {
+            d = d.with_note(format!(
+                "the tile sets' attributes are: {}",
+                attrs.join(", ")
+            ));
         }
         if fields.is_empty() {
             d = d.with_note(format!("{t} has no fields"));

@@ -18,6 +18,7 @@ impl Checker {
         asts: &'a [ast::File],
     ) -> Vec<HeaderUse<'a>> {
         let mut header: Vec<HeaderUse<'a>> = Vec::new();
+        let mut gives: Vec<(HeaderKey, super::conflicts::Given)> = Vec::new();
         for &f in order {
             self.file = f;
             let mut seen_variant = false;
@@ -54,7 +55,27 @@ impl Checker {
                 }
                 self.prog.header.name = name.value.clone();
                 self.merge_header_entries(f, entries, &mut header);
+                for e in entries {
+                    if let Some((key, ..)) = HEADER_KEYS.iter().find(|(_, n, ..)| *n == e.key.name)
+                    {
+                        let text = self.files[f]
+                            .text
+                            .get(e.value.span.clone())
+                            .map(str::to_string);
+                        gives.push((*key, (f, e.key.span.clone(), text)));
+                    }
+                }
             }
+        }
+        for (key, name, ..) in HEADER_KEYS {
+            let of: Vec<super::conflicts::Given> = gives
+                .iter()
+                .filter(|(k, _)| k == key)
+                .map(|(_, g)| g.clone())
+                .collect();
+            let what = format!("header key `{name}` is given");
+            let settle = format!("give `{name} = …` in this file's `variant` header");
+            self.report_conflict(Code::GivenTwice, &what, &of, &settle);
         }
         header
     }

@@ -251,6 +251,8 @@ struct Composer {
     /// Name → index into the list of its kind, while in force.
     names: BTreeMap<(DefKind, String), usize>,
     removed: BTreeMap<(DefKind, String), (usize, Span)>,
+    /// Every file that defined, replaced, changed or removed each name, in order (see `conflicts`).
+    touched: BTreeMap<(DefKind, String), Vec<super::conflicts::Given>>,
 }
 
 impl Composer {
@@ -305,7 +307,28 @@ impl Checker {
                     ItemKind::Change(ch) => self.change(&mut c, item, ch),
                     _ => {}
                 }
+                let named = match &item.kind {
+                    ItemKind::Rule { .. } | ItemKind::Action(_) => item.kind.definition(),
+                    ItemKind::Replace(def) => def.definition(),
+                    ItemKind::Remove { what, name } => Some((*what, name)),
+                    ItemKind::Change(ch) => Some((ch.what, &ch.name)),
+                    _ => None,
+                };
+                if let Some((kind, name)) = named {
+                    let key = (kind, name.name.clone());
+                    c.touched
+                        .entry(key)
+                        .or_default()
+                        .push((f, item.span.clone(), None));
+                }
             }
+        }
+        for ((kind, name), gives) in std::mem::take(&mut c.touched) {
+            let w = kind.word();
+            let what = format!("{w} `{name}` is defined or changed");
+            let settle =
+                format!("`replace {w} {name} …`, `change {w} {name} …` or `remove {w} {name}`");
+            self.report_conflict(Code::DefinedTwice, &what, &gives, &settle);
         }
         self.prog.removed_actions = c
             .removed

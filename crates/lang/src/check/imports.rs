@@ -19,6 +19,7 @@ impl Checker {
         self.diags.extend(diags.into_iter().map(|d| (idx, d)));
         self.files.push(src.clone());
         self.asts.push(ast::File::default());
+        self.imports.push(Vec::new());
         stack.push(src.name.clone());
         for item in &file.items {
             let ItemKind::Import(name) = &item.kind else {
@@ -51,8 +52,12 @@ impl Checker {
                                 imported.name
                             )),
                         ));
-                    } else if !self.files.iter().any(|f| f.name == imported.name) {
-                        self.load(imported, resolver, stack);
+                    } else {
+                        let target = match self.files.iter().position(|f| f.name == imported.name) {
+                            Some(t) => t,
+                            None => self.load(imported, resolver, stack),
+                        };
+                        self.imports[idx].push((target, item.span.clone()));
                     }
                 }
             }

@@ -83,12 +83,17 @@ impl Checker {
     /// A map attribute read `square.NAME`, typed by the map when it is known.
     pub(super) fn attr(&mut self, obj: Expr, name: &ast::Ident) -> (Expr, Ty) {
         let id = |prog: &mut Program, ty: Ty| -> u16 {
-            match prog.attrs.iter().position(|a| a.name == name.name) {
+            match prog
+                .attrs
+                .iter()
+                .position(|a| a.name == name.name && a.of == ir::AttrOf::Square)
+            {
                 Some(i) => i as u16,
                 None => {
                     prog.attrs.push(ir::AttrDef {
                         name: name.name.clone(),
                         ty,
+                        of: ir::AttrOf::Square,
                     });
                     (prog.attrs.len() - 1) as u16
                 }

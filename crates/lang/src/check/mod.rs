@@ -9,6 +9,7 @@
 
 mod asks;
 mod calls;
+mod conflicts;
 mod exprs;
 mod header;
 pub mod house;
@@ -24,6 +25,7 @@ mod params;
 mod ranges;
 mod states;
 mod stmts;
+mod tiles;
 
 use super::ast;
 use super::builtins::{Base, Ty};
@@ -133,8 +135,7 @@ pub fn check_source(
     let mut c = Checker::default();
     let mut stack = Vec::new();
     c.load(source.clone(), resolver, &mut stack);
-    c.run(maps);
-    c.check_tile_files(resolver);
+    c.run(maps, resolver);
     let order = c.order.clone();
     let mut diags = std::mem::take(&mut c.diags);
     diags.sort_by_key(|(f, d)| {
@@ -264,6 +265,10 @@ struct Checker {
     board: Option<(String, MapBoard)>,
     /// The tile sets the header names by path, read and parsed (see [`CheckResult`]).
     tile_sets: Vec<(Source, TileSet)>,
+    /// Each file's imports: the file imported and the `import` item's span (see `conflicts`).
+    imports: Vec<Vec<(usize, ast::Span)>>,
+    /// What the tile sets tell the rules (their attributes), `None` when some set could not be read.
+    tiles_known: Option<tiles::TileKnowledge>,
 }
 
 impl Checker {
@@ -273,7 +278,7 @@ impl Checker {
     }
 
     /// Checks the loaded files in passes: each pass sees the names the earlier ones declared.
-    fn run(&mut self, maps: MapLoader<'_>) {
+    fn run(&mut self, maps: MapLoader<'_>, resolver: &dyn RulesResolver) {
         let order = self.order.clone();
         let asts = std::mem::take(&mut self.asts);
         // Indexed like `Origin::file`: in the order the files were loaded.
@@ -289,6 +294,8 @@ impl Checker {
         self.load_map(&header, maps);
         self.lower_header_values(&header);
         self.check_header_values();
+        self.check_tile_files(resolver);
+        self.learn_tile_sets();
         self.compose_house_rules(&order, &asts);
         self.declare_actions();
         self.lower_bodies(&order, &asts);

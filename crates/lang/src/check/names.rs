@@ -31,6 +31,7 @@ impl Checker {
     /// Chips and holdings: the names every expression may use.
     pub(super) fn declare_chips_and_holdings(&mut self, order: &[usize], asts: &[ast::File]) {
         let mut chips_file: Option<usize> = None;
+        let mut gives: Vec<super::conflicts::Given> = Vec::new();
         for &f in order {
             self.file = f;
             for item in &asts[f].items {
@@ -48,6 +49,7 @@ impl Checker {
                             continue;
                         }
                         chips_file = Some(f);
+                        gives.push((f, item.span.start..item.span.start + 5, None));
                         self.declare_chips(entries);
                     }
                     ItemKind::Holding {
@@ -65,6 +67,8 @@ impl Checker {
                 }
             }
         }
+        let settle = "write the chip set this variant plays with: a `chips` item in this file";
+        self.report_conflict(Code::GivenTwice, "the chip set is given", &gives, settle);
     }
 
     pub(super) fn declare(&mut self, name: &ast::Ident, g: Global) -> bool {

@@ -23,13 +23,28 @@ impl Checker {
 
     /// Applies every `override`, in load order (the importing file's last).
     pub(super) fn apply_overrides(&mut self, order: &[usize], asts: &[ast::File]) {
+        let mut gives: std::collections::BTreeMap<String, Vec<super::conflicts::Given>> =
+            Default::default();
         for &f in order {
             self.file = f;
             for item in &asts[f].items {
                 if let ItemKind::Override { name, value } = &item.kind {
                     self.override_param(name, value);
+                    let text = self.files[f]
+                        .text
+                        .get(value.span.clone())
+                        .map(str::to_string);
+                    gives
+                        .entry(name.name.clone())
+                        .or_default()
+                        .push((f, item.span.clone(), text));
                 }
             }
+        }
+        for (name, of) in gives {
+            let settle = format!("`override {name} = …` in this file");
+            let what = format!("the default of parameter `{name}` is overridden");
+            self.report_conflict(Code::GivenTwice, &what, &of, &settle);
         }
     }
 

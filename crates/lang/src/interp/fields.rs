@@ -58,6 +58,8 @@ impl SquareFlag {
             | F::FollowerSquare
             | F::PlayerScore
             | F::PlayerFollowersLeft
+            | F::TileId
+            | F::TileName
             | F::PlayerName
             | F::TileSquare
             | F::TileShields
@@ -94,7 +96,7 @@ impl Interp {
     }
 
     /// A field read from a value of another type (the checker rules it out).
-    fn no_field(&self, v: Value) -> Box<GameError> {
+    pub(super) fn no_field(&self, v: Value) -> Box<GameError> {
         let kind = match v {
             Value::Square(_) => "square",
             Value::Chip(_) => "chip",

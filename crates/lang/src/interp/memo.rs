@@ -72,6 +72,9 @@ fn attribute_values(prog: &Program, m: &MapBoard, strings: &mut Vec<String>) -> 
     prog.attrs
         .iter()
         .map(|a| {
+            if a.of != crate::ir::AttrOf::Square {
+                return Vec::new();
+            }
             m.squares
                 .iter()
                 .map(|s| value(strings, a, s.attrs.get(&a.name)))

@@ -32,6 +32,7 @@ mod quiet;
 mod reads;
 mod run;
 mod subsets;
+mod tile_attrs;
 mod unheld;
 mod values;
 

@@ -62,7 +62,17 @@ impl Interp {
     }
 
     /// A map attribute of a square (`square.band`).
-    pub(super) fn attr(&self, st: &State, v: Value, a: u16) -> R<Value> {
+    pub(super) fn attr(&mut self, st: &State, v: Value, a: u16) -> R<Value> {
+        let of = self.prog.attrs.get(a as usize).map(|d| &d.of);
+        if matches!(of, Some(crate::ir::AttrOf::Tiles { .. })) {
+            // A tile set's attribute (rare: only rules that read one): the program is shared.
+            let prog = std::sync::Arc::clone(&self.prog);
+            if let Some(crate::ir::AttrOf::Tiles { values, .. }) =
+                prog.attrs.get(a as usize).map(|d| &d.of)
+            {
+                return self.tile_attr(st, v, values);
+            }
+        }
         match v {
             Value::Square(c) => {
                 let sq = st.board.square.get(c as usize).copied().unwrap_or(NONE);
