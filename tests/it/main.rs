@@ -68,6 +68,8 @@ mod schema;
 mod scripts;
 #[path = "../sim.rs"]
 mod sim;
+#[path = "../sim_report.rs"]
+mod sim_report;
 #[path = "../strangers.rs"]
 mod strangers;
 #[path = "../tiles.rs"]
