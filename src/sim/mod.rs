@@ -21,6 +21,7 @@ pub mod run;
 pub mod stats;
 pub(crate) mod story;
 pub mod sweep;
+pub mod tune;
 
 use serde::{Deserialize, Serialize};
 
