@@ -32,11 +32,11 @@ fn the_tuned_points_agree_with_where_a_fine_sweep_crosses_half() {
     let rules = rules();
     // The fine sweep: ann's win share at every k, with its interval.
     let sweep = json(&[
-        "sim", &rules, "--agents", "greedy", "--games", "2000", "--sweep", "k=0..6", "--format",
+        "sim", &rules, "--agents", "greedy", "--games", "800", "--sweep", "k=0..4", "--format",
         "json", "--quiet",
     ]);
     let mut shares = Vec::new();
-    for k in 0..=6 {
+    for k in 0..=4 {
         let e = sweep["figures"]
             .as_array()
             .unwrap()
@@ -56,7 +56,7 @@ fn the_tuned_points_agree_with_where_a_fine_sweep_crosses_half() {
         .position(|s| s.0 <= 0.5)
         .expect("the share crosses 0.5");
     // The values a sweep cannot tell from 50%, and the two around the crossing.
-    let mut near: Vec<usize> = (0..=6)
+    let mut near: Vec<usize> = (0..=4)
         .filter(|&k| shares[k].1 .0 <= 0.5 && 0.5 <= shares[k].1 .1)
         .collect();
     near.extend([crossing.saturating_sub(1), crossing]);
