@@ -96,6 +96,9 @@ enum Command {
     /// Plays many games with agents and reports statistics per seat; compares settings (`--vs`).
     #[command(after_help = SIM_EXAMPLES)]
     Sim(cmd::sim::Args),
+    /// Finds the value of a parameter that brings a figure of the games nearest a target (a race
+    /// on paired seeds: docs/tune.md).
+    Tune(cmd::tune::Args),
     /// Draws the board of a logged or scripted game at any turn, or a map alone, as SVG.
     #[command(after_help = RENDER_EXAMPLES)]
     Render(cmd::render::Args),
@@ -153,6 +156,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => a.json(),
         Command::Doc(a) => a.json(),
         Command::Sim(a) => a.json(),
+        Command::Tune(a) => a.json(),
         _ => false,
     };
     let r = match cli.command {
@@ -163,6 +167,7 @@ fn main() -> ExitCode {
         Command::List(a) => cmd::list::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Sim(a) => cmd::sim::run_cmd(a),
+        Command::Tune(a) => cmd::tune::run_cmd(a),
         Command::Render(a) => cmd::render::run(a),
         Command::View(a) => cmd::view::run(a),
         Command::Bench(a) => cmd::bench::run(a),

@@ -17,6 +17,7 @@ mod mcts;
 mod points;
 mod quiet;
 mod random;
+mod restricted;
 mod value;
 mod view;
 
@@ -24,6 +25,7 @@ pub use greedy::Greedy;
 pub(crate) use human::Human;
 pub(crate) use mcts::{Mcts, DEFAULT_PLAYOUTS, MAX_PLAYOUTS};
 pub use random::Random;
+pub use restricted::{barred, Restricted};
 pub use view::View;
 
 use crate::game::GameError;
@@ -48,6 +50,8 @@ pub struct AgentKind {
     pub(crate) budget: Option<u32>,
     /// Whether it is a person (who plays at `carto play` only).
     pub person: bool,
+    /// Whether the spec names options it is barred from after a colon (`greedy-without:NAME`).
+    pub(crate) barring: bool,
     /// The agent, with the number the spec gave.
     make: fn(Option<u32>) -> Box<dyn Agent>,
 }
@@ -58,24 +62,35 @@ pub const AGENTS: &[AgentKind] = &[
         name: "random",
         budget: None,
         person: false,
+        barring: false,
         make: |_| Box::new(Random),
     },
     AgentKind {
         name: "greedy",
         budget: None,
         person: false,
+        barring: false,
+        make: |_| Box::new(Greedy::default()),
+    },
+    AgentKind {
+        name: "greedy-without",
+        budget: None,
+        person: false,
+        barring: true,
         make: |_| Box::new(Greedy::default()),
     },
     AgentKind {
         name: "mcts",
         budget: Some(MAX_PLAYOUTS),
         person: false,
+        barring: false,
         make: |n| Box::new(Mcts::new(n.unwrap_or(DEFAULT_PLAYOUTS))),
     },
     AgentKind {
         name: "human",
         budget: None,
         person: true,
+        barring: false,
         make: |_| Box::new(Human::stdio()),
     },
 ];
@@ -84,6 +99,10 @@ pub const AGENTS: &[AgentKind] = &[
 pub(crate) fn agent_specs() -> String {
     let mut out = Vec::new();
     for k in AGENTS {
+        if k.barring {
+            out.push(format!("{}:ACTION[+ACTION…]", k.name));
+            continue;
+        }
         out.push(k.name.to_string());
         if k.budget.is_some() {
             out.push(format!("{}:N", k.name));
@@ -101,6 +120,24 @@ pub fn agent_kind(spec: &str) -> Result<(&'static AgentKind, Option<u32>), Strin
     };
     let unknown = || format!("unknown agent `{spec}` (known: {})", agent_specs());
     let kind = AGENTS.iter().find(|k| k.name == name).ok_or_else(unknown)?;
+    if kind.barring {
+        let ok = n.is_some_and(|n| {
+            n.split('+').all(|b| {
+                let b = b.trim();
+                !b.is_empty()
+                    && b.chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == ' ')
+            })
+        });
+        if !ok {
+            return Err(format!(
+                "`{spec}`: name what it is barred from: `{}:ACTION`, several joined by `+`, or an \
+                 answer in full (`{}:pay_toll 2`)",
+                kind.name, kind.name
+            ));
+        }
+        return Ok((kind, None));
+    }
     let Some(n) = n else {
         return Ok((kind, None));
     };
@@ -121,6 +158,9 @@ pub fn agent_kind(spec: &str) -> Result<(&'static AgentKind, Option<u32>), Strin
 /// `mcts:N`, or `human` (a person at standard input and output).
 pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, String> {
     let (kind, n) = agent_kind(spec)?;
+    if kind.barring {
+        return Ok(Box::new(Restricted::new(spec.trim(), barred(spec))));
+    }
     Ok((kind.make)(n))
 }
 

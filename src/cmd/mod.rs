@@ -28,6 +28,7 @@ pub(crate) mod render;
 pub(crate) mod replay;
 pub(crate) mod run;
 pub(crate) mod sim;
+pub(crate) mod tune;
 pub(crate) mod view;
 
 use carto::diag::Code;

@@ -60,8 +60,9 @@ pub(crate) struct Args {
     /// 95% intervals, as an SVG chart.
     #[arg(long, value_name = "FILE.svg")]
     pub(crate) plot: Option<String>,
-    /// The agent of each seat, comma-separated (one for every seat: `--agents greedy`).
-    #[arg(long, value_delimiter = ',', default_value = "random", value_parser = super::AGENT_NAMES)]
+    /// The agent of each seat, comma-separated (one for every seat: `--agents greedy`); default
+    /// `random`, and `greedy` with --report.
+    #[arg(long, value_delimiter = ',', value_parser = super::AGENT_NAMES)]
     pub(crate) agents: Vec<String>,
     /// Player names, comma-separated (default: as many as the agents, at least two).
     #[arg(long, value_delimiter = ',')]
@@ -78,6 +79,11 @@ pub(crate) struct Args {
     /// No progress bar.
     #[arg(long)]
     pub(crate) quiet: bool,
+    /// Writes the report: who wins (per seat, balance), how the game goes (lead changes, when it
+    /// is decided, drama, length, options), coming back from behind, what was played and scored;
+    /// with --vs or --vs-rules, yours minus the original in a player's words (docs/report.md).
+    #[arg(long)]
+    pub(crate) report: bool,
 }
 
 #[derive(clap::Subcommand)]
@@ -125,6 +131,7 @@ pub(crate) fn run_cmd(args: Args) -> Result<(), Failure> {
         first: args.first_game,
         games: args.games,
         threads: threads(&args),
+        report: args.report,
     };
     stop_on_ctrl_c();
     let results = play(&spec, &info, &args)?;
@@ -184,6 +191,12 @@ fn check_counts(args: &Args) -> Result<(), Failure> {
             "--sweep compares every value with the first: it does not combine with --vs or --vs-rules".into(),
         ));
     }
+    if args.report && !args.sweep.is_empty() {
+        return Err(Failure::Usage(
+            "--report compares two settings at most: it does not combine with --sweep (use --vs)"
+                .into(),
+        ));
+    }
     if args.plot.is_some() && args.sweep.is_empty() {
         return Err(Failure::Usage(
             "--plot draws a sweep: give --sweep NAME=A..B as well".into(),
@@ -219,6 +232,7 @@ fn run_info(args: &Args) -> Result<(RunInfo, Vec<Variant>), Failure> {
         load_sweep(&variant, args)?
     };
     check_players(&variants[0], &players)?;
+    check_barred(&variants, &agents)?;
     let info = RunInfo {
         variant,
         sets: args.sets.clone(),
@@ -228,8 +242,39 @@ fn run_info(args: &Args) -> Result<(RunInfo, Vec<Variant>), Failure> {
         players,
         agents,
         seed: args.seed,
+        report: args.report,
     };
     Ok((info, variants))
+}
+
+/// Refuses an agent barred from an action no setting has (`greedy-without:sel_town`).
+fn check_barred(variants: &[Variant], agents: &[String]) -> Result<(), Failure> {
+    for a in agents {
+        for b in carto::agent::barred(a) {
+            let action = b.split(' ').next().unwrap_or("");
+            let known = variants
+                .iter()
+                .any(|v| v.program.actions.iter().any(|x| x.name == action));
+            if !known {
+                let mut names: Vec<&str> = variants[0]
+                    .program
+                    .actions
+                    .iter()
+                    .map(|x| x.name.as_str())
+                    .collect();
+                names.dedup();
+                return Err(Failure::Usage(format!(
+                    "`{a}`: the rules have no action `{action}` (their actions: {})",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One variant per point of the sweep's grid: `--set`, then the point's values.
@@ -353,6 +398,10 @@ fn game_failed(info: &RunInfo, e: &SimError) -> Failure {
 /// The agent of each seat and the players' names.
 fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure> {
     let mut agents: Vec<String> = args.agents.iter().map(|a| a.trim().to_string()).collect();
+    if agents.is_empty() {
+        // The report's figures mean little when the players play without aim.
+        agents.push(if args.report { "greedy" } else { "random" }.into());
+    }
     let players: Vec<String> = if args.players.is_empty() {
         let n = agents.len().max(2);
         if n > DEFAULT_PLAYERS.len() {
@@ -411,6 +460,13 @@ fn load_settings(variant: &str, args: &Args) -> Result<(Variant, Option<Variant>
 fn print(info: &RunInfo, r: &Results, format: Format) {
     let sweep = !info.sweep.is_empty();
     let text = match format {
+        Format::Table if info.report => {
+            format!(
+                "{}\n{}",
+                report::header(info, r),
+                carto::sim::findings::text(info, r)
+            )
+        }
         Format::Table if sweep => report::sweep_table(info, r),
         Format::Table => report::table(info, r),
         Format::Json => report::json(info, r),

@@ -9,6 +9,7 @@
 
 pub(crate) mod ci;
 pub mod csv;
+pub mod findings;
 pub(crate) mod hist;
 pub mod merge;
 pub mod play;
@@ -18,7 +19,9 @@ pub mod progress;
 pub mod report;
 pub mod run;
 pub mod stats;
+pub(crate) mod story;
 pub mod sweep;
+pub mod tune;
 
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +43,9 @@ pub struct RunInfo {
     /// One agent per seat.
     pub agents: Vec<String>,
     pub seed: u64,
+    /// `--report`: the games' stories were kept and the report is written.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub report: bool,
 }
 
 impl RunInfo {

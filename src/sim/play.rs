@@ -24,12 +24,18 @@ pub(crate) fn play_counted(
 ) -> Result<(), GameError> {
     let seats = game.st.players.len();
     out.reset(seats, rules, actions);
+    let story = &mut out.story;
+    story.reset(story.on, seats);
     let mut rng = agent_rng(seed);
     while game.advance()? {
         let who = game.decider() as usize;
+        out.story.decision(who, game.options.len());
         let i = agents[who % agents.len()].choose(&View::of(game), &mut rng)?;
         match game.options.get(i) {
-            Some(Opt::Place { .. }) => out.turns[who] += 1,
+            Some(Opt::Place { .. }) => {
+                out.story.snapshot(game.st.players.iter().map(|p| p.score));
+                out.turns[who] += 1
+            }
             Some(&Opt::Action(h)) => {
                 if let Some(a) = game.hooks.action_index(h) {
                     if (a as usize) < actions {
@@ -41,6 +47,7 @@ pub(crate) fn play_counted(
         }
         game.choose(i)?;
     }
+    out.story.snapshot(game.st.players.iter().map(|p| p.score));
     let t = &game.st.tally;
     for s in 0..seats {
         out.scores[s] = game.st.players[s].score;

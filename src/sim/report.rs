@@ -57,7 +57,7 @@ fn lines<'a>(layout: &'a Layout, r: &'a Results, all: bool) -> Vec<Line<'a>> {
 }
 
 /// What was played, and how to replay a game alone.
-fn header(info: &RunInfo, r: &Results) -> String {
+pub fn header(info: &RunInfo, r: &Results) -> String {
     let n = r.games();
     let seats: Vec<String> = info
         .players
@@ -337,6 +337,9 @@ pub fn json(info: &RunInfo, r: &Results) -> String {
         "replay": info.replay_command(0, first),
         "figures": figures,
     });
+    if info.report {
+        doc["report"] = super::findings::json(info, r);
+    }
     if sweep {
         doc["points"] = json!(labels);
         doc["balance"] = Value::Array(

@@ -34,6 +34,8 @@ pub struct Spec<'a> {
     pub first: u64,
     pub games: u64,
     pub threads: usize,
+    /// Keeps each game's story for the report's figures (`--report`).
+    pub report: bool,
 }
 
 /// The seed of game `i` of a run with seed `seed`.
@@ -169,11 +171,13 @@ impl<'a> Worker<'a> {
             });
         }
         let n = tables.len();
+        let mut outcome = Outcome::default();
+        outcome.story.on = spec.report;
         Ok(Worker {
             spec,
             layout,
             tables,
-            outcomes: vec![Outcome::default(); n],
+            outcomes: vec![outcome; n],
             obs: vec![Vec::new(); n],
             stats: vec![Stats::new(layout); n],
             diffs: vec![Stats::new(layout); n.saturating_sub(1)],
@@ -240,7 +244,7 @@ pub struct Watch<'a> {
 /// The figures of a run, and where each setting's rules and actions go among them.
 pub fn layout_for(spec: &Spec) -> (Layout, Vec<Mapping>) {
     let progs: Vec<_> = spec.settings.iter().map(|v| &*v.program).collect();
-    Layout::new(&spec.players, &progs)
+    Layout::new(&spec.players, &progs, spec.report)
 }
 
 /// Plays the games of `spec` and returns their statistics.

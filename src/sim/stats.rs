@@ -3,6 +3,7 @@
 //! as a whole, each figure an exact [`Hist`].
 
 use super::hist::Hist;
+use super::story::{band_name, Story, BANDS};
 use crate::lang::ir::Program;
 
 /// A win shared by k players counts 60/k (60 is divisible by every player count from 1 to 6), so
@@ -27,6 +28,37 @@ const FOLLOWERS: usize = 4;
 const GAINED: usize = 5;
 const SPENT: usize = 6;
 
+/// The report's figures of seats and of the game (`--report`), after the fixed ones.
+pub(crate) const REPORT_SEAT: [&str; 3] = [
+    "decisions",
+    "decisions with a choice",
+    "options at a choice",
+];
+/// The report's figures of the game only; the bands of half-time deficits follow them.
+pub(crate) const REPORT_GAME: [&str; 5] = [
+    "lead changes",
+    "no lead change",
+    "decided at",
+    "drama: mean deficit",
+    "drama: largest deficit",
+];
+
+/// Every report figure's name, in layout order.
+pub(crate) fn report_figures() -> Vec<String> {
+    let mut out: Vec<String> = REPORT_SEAT
+        .iter()
+        .chain(&REPORT_GAME)
+        .map(|s| s.to_string())
+        .collect();
+    for b in 0..BANDS.len() {
+        out.push(format!("behind at half-time by {}", band_name(b)));
+    }
+    for b in 0..BANDS.len() {
+        out.push(format!("won from behind by {}", band_name(b)));
+    }
+    out
+}
+
 /// Figure names and groups (one per seat, then the game as a whole).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -41,6 +73,8 @@ pub struct Mapping {
     pub(crate) rule_fig: Vec<usize>,
     /// By action index: the figure of how often it was taken.
     pub(crate) action_fig: Vec<usize>,
+    /// The first of the report's figures (`--report`), in [`report_figures`] order.
+    pub(crate) report: Option<usize>,
 }
 
 /// The names score events use for a program's rules: its rules, then its actions, then the setup.
@@ -54,8 +88,16 @@ pub(crate) fn rule_names(prog: &Program) -> Vec<String> {
 impl Layout {
     /// The layout for the players named, covering every program given (two for a comparison of
     /// rules files: figures by name, so a rule only one side has is 0 on the other).
-    pub(crate) fn new(players: &[String], progs: &[&Program]) -> (Layout, Vec<Mapping>) {
+    pub(crate) fn new(
+        players: &[String],
+        progs: &[&Program],
+        report: bool,
+    ) -> (Layout, Vec<Mapping>) {
         let mut figures: Vec<String> = FIXED.iter().map(|s| s.to_string()).collect();
+        let report = report.then(|| {
+            figures.extend(report_figures());
+            FIXED.len()
+        });
         let slot =
             |name: String, figures: &mut Vec<String>| match figures.iter().position(|f| *f == name)
             {
@@ -79,6 +121,7 @@ impl Layout {
             maps.push(Mapping {
                 rule_fig,
                 action_fig,
+                report,
             });
         }
         let mut groups = players.to_vec();
@@ -115,6 +158,8 @@ pub(crate) struct Outcome {
     /// `actions[seat * n_actions + action]`.
     pub(crate) actions: Vec<u32>,
     pub(crate) n_actions: usize,
+    /// The scores turn by turn and the decisions, for `--report`.
+    pub(crate) story: Story,
 }
 
 impl Outcome {
@@ -222,6 +267,41 @@ impl Outcome {
             first.saturating_sub(second)
         };
         obs[layout.at(game, MARGIN)] = Some(lead);
+        if let Some(at) = map.report {
+            self.observe_story(layout, at, mask, obs);
+        }
+    }
+
+    /// The report's figures (from `at` in the layout): decisions per seat and for the game, and
+    /// the game's story (`None` where a figure does not apply to the game).
+    fn observe_story(&self, layout: &Layout, at: usize, winners: u32, obs: &mut [Option<i64>]) {
+        let st = &self.story;
+        let game = self.scores.len();
+        for s in 0..game {
+            for (k, v) in [st.decisions[s], st.choices[s], st.options[s]]
+                .into_iter()
+                .enumerate()
+            {
+                obs[layout.at(s, at + k)] = Some(v as i64);
+                add(obs, layout.at(game, at + k), v as i64);
+            }
+        }
+        let f = st.figures(winners);
+        let story = [
+            Some(f.lead_changes),
+            Some(f.no_lead_change),
+            f.decided_at,
+            f.drama_mean,
+            f.drama_max,
+        ];
+        let bands = f.behind.iter().chain(&f.came_back).map(|&v| Some(v));
+        for (k, v) in story.into_iter().chain(bands).enumerate() {
+            let fig = at + REPORT_SEAT.len() + k;
+            for s in 0..game {
+                obs[layout.at(s, fig)] = None;
+            }
+            obs[layout.at(game, fig)] = v;
+        }
     }
 }
 
@@ -288,6 +368,7 @@ mod tests {
         let map = Mapping {
             rule_fig: vec![7],
             action_fig: vec![8],
+            report: None,
         };
         let mut o = Outcome::default();
         o.reset(3, 1, 1);

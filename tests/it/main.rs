@@ -70,6 +70,8 @@ mod schema;
 mod scripts;
 #[path = "../sim.rs"]
 mod sim;
+#[path = "../sim_report.rs"]
+mod sim_report;
 #[path = "../states.rs"]
 mod states;
 #[path = "../strangers.rs"]
@@ -82,6 +84,8 @@ mod timeline;
 mod transcript;
 #[path = "../turn_order.rs"]
 mod turn_order;
+#[path = "../tune.rs"]
+mod tune;
 
 /// Every `tests/*.rs` is a module of this binary (or `fixtures`, a binary of its own): a new test file
 /// that nobody lists here would otherwise never run.

@@ -167,6 +167,7 @@ fn start(req: &Value) -> Result<SimSession, Failed> {
             players,
             agents,
             seed,
+            report: false,
         },
         settings,
         next: 0,
@@ -190,6 +191,7 @@ impl SimSession {
             first: self.next,
             games,
             threads: 1,
+            report: self.info.report,
         };
         let stop = AtomicBool::new(false);
         let r = run(

@@ -1,0 +1,414 @@
+//! `carto tune VARIANT NAME=A..B … --target …`: the value of a parameter (or the point of a grid of
+//! them) that brings a figure of the games nearest a target, by a race on paired seeds under a
+//! budget of games or seconds (the machinery: `carto::sim::tune`); `--first-game` plays one slice
+//! of every value for a cluster, and `carto tune merge` ranks the slices' evidence together.
+
+use super::Failure;
+use carto::diag::Code;
+use carto::sim::run::{run, Spec, Watch};
+use carto::sim::tune::{from_json, round_games, to_json, Race, Target, TuneInfo};
+use carto::variant::{load_variant_with, InputError, Variant};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+const DEFAULT_PLAYERS: [&str; 6] = ["ann", "bob", "cyd", "dee", "eve", "fay"];
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Format {
+    Table,
+    Json,
+}
+
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    pub(crate) merge: Option<MergeCommand>,
+    /// A bundled variant (see `carto list`) or the path of a rules file.
+    #[arg(required = true)]
+    pub(crate) variant: Option<String>,
+    /// The parameters and their values: `NAME=A..B`, `NAME=A..B:STEP` or `NAME=V1,V2,…`; several
+    /// make a grid (at most 64 points).
+    #[arg(required = true, value_name = "NAME=A..B")]
+    pub(crate) params: Vec<String>,
+    /// What to bring near: `balance` (every seat's win share at a fair share), `win:SEAT=SHARE`
+    /// (a player's name or a seat from 1), `turns=N` (mean length) or `gap=N` (the winner's
+    /// mean lead).
+    #[arg(long, required = true)]
+    pub(crate) target: Option<String>,
+    /// The budget: games in all (every value's games count). With --first-game: the games of
+    /// the slice, for every value.
+    #[arg(long, default_value_t = 20_000)]
+    pub(crate) games: u64,
+    /// A budget of time as well: no round starts that would end after it (the result then
+    /// depends on the machine's speed; --games alone does not).
+    #[arg(long)]
+    pub(crate) seconds: Option<f64>,
+    /// The games each value plays in the first round (doubled every round).
+    #[arg(long, default_value_t = 200)]
+    pub(crate) first_round: u64,
+    /// Plays a slice for a cluster: games K to K+GAMES−1 under every value, no race; combine
+    /// the slices' JSON with `carto tune merge`.
+    #[arg(long, value_name = "K")]
+    pub(crate) first_game: Option<u64>,
+    /// Game i (counting from 0) is played with seed SEED+i.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Sets a parameter of the rules for every value: `--set name=value` (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub(crate) sets: Vec<String>,
+    /// The agent of each seat, comma-separated (default greedy).
+    #[arg(long, value_delimiter = ',', default_value = "greedy")]
+    pub(crate) agents: Vec<String>,
+    /// Player names, comma-separated (default: as many as the agents, at least two).
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) players: Vec<String>,
+    /// Threads to play on (default: every core); the results do not depend on it.
+    #[arg(long)]
+    pub(crate) threads: Option<usize>,
+    /// A table for people, or JSON (what `carto tune merge` reads).
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub(crate) format: Format,
+    /// No progress bar.
+    #[arg(long)]
+    pub(crate) quiet: bool,
+}
+
+#[derive(clap::Subcommand)]
+pub(crate) enum MergeCommand {
+    /// Combines the JSON of slices (`carto tune … --first-game K --format json`) and ranks the
+    /// values on all their games.
+    Merge {
+        #[arg(required = true)]
+        files: Vec<String>,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+}
+
+impl Args {
+    pub(crate) fn json(&self) -> bool {
+        match &self.merge {
+            Some(MergeCommand::Merge { format, .. }) => *format == Format::Json,
+            None => self.format == Format::Json,
+        }
+    }
+}
+
+pub(crate) fn run_cmd(args: Args) -> Result<(), Failure> {
+    if let Some(MergeCommand::Merge { files, format }) = args.merge {
+        return merge(&files, format);
+    }
+    let (info, variants) = load(&args)?;
+    let settings: Vec<&Variant> = variants.iter().collect();
+    let layout = carto::sim::run::layout_for(&spec(&info, &settings, 0, 1, 1)).0;
+    let axes = carto::sim::sweep::parse_axes(&info.params).map_err(usage)?;
+    let mut race = Race::new(
+        info.target.clone(),
+        layout,
+        carto::sim::sweep::points(&axes),
+    );
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    if let Some(first) = args.first_game {
+        play_round(
+            &mut race,
+            &info,
+            &variants,
+            (first, args.games),
+            threads,
+            &|_| {},
+        )?;
+    } else {
+        race_on(&mut race, &info, &variants, &args, threads)?;
+    }
+    emit!("{}", output(&info, &race, args.format));
+    Ok(())
+}
+
+/// The race under the budget: rounds of doubling length for the values still in it.
+fn race_on(
+    race: &mut Race,
+    info: &TuneInfo,
+    variants: &[Variant],
+    args: &Args,
+    threads: usize,
+) -> Result<(), Failure> {
+    let bar = carto::sim::progress::bar(args.games, args.quiet);
+    let start = Instant::now();
+    let (mut used, mut next) = (0u64, 0u64);
+    for r in 0.. {
+        let alive = race.alive();
+        let left = args.games.saturating_sub(used) / alive.len().max(1) as u64;
+        let n = round_games(args.first_round.max(1), r).min(left);
+        if n == 0 || alive.len() < 2 && r > 0 {
+            break;
+        }
+        if let Some(limit) = args.seconds {
+            let spent = start.elapsed().as_secs_f64();
+            let rate = if used > 0 { spent / used as f64 } else { 0.0 };
+            if r > 0 && spent + rate * (n * alive.len() as u64) as f64 > limit {
+                break;
+            }
+        }
+        let base = used;
+        let tick = |done: u64| {
+            if let Some(b) = &bar {
+                b.set_position(base + done * alive.len() as u64);
+            }
+        };
+        play_round(race, info, variants, (next, n), threads, &tick)?;
+        used += n * alive.len() as u64;
+        next += n;
+        race.eliminate();
+    }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    Ok(())
+}
+
+/// Plays games `first .. first + n` under every value still in the race and adds them.
+fn play_round(
+    race: &mut Race,
+    info: &TuneInfo,
+    variants: &[Variant],
+    (first, n): (u64, u64),
+    threads: usize,
+    tick: &dyn Fn(u64),
+) -> Result<(), Failure> {
+    let alive = race.alive();
+    let settings: Vec<&Variant> = alive.iter().map(|&c| &variants[c]).collect();
+    let mut s = spec(info, &settings, first, n, threads);
+    s.threads = threads.min(n as usize).max(1);
+    let stop = AtomicBool::new(false);
+    let r = run(
+        &s,
+        Watch {
+            stop: &stop,
+            tick: &mut |d| tick(d),
+            rows: None,
+        },
+    )
+    .map_err(|e| {
+        Failure::Input(InputError::new(
+            e.code,
+            format!("error: game {} (seed {}): {}", e.game, e.seed, e.error),
+        ))
+    })?;
+    race.add_round(&alive, &r);
+    Ok(())
+}
+
+fn spec<'a>(
+    info: &TuneInfo,
+    settings: &[&'a Variant],
+    first: u64,
+    games: u64,
+    threads: usize,
+) -> Spec<'a> {
+    Spec {
+        settings: settings.to_vec(),
+        players: info.players.clone(),
+        agents: info.agents.clone(),
+        seed: info.seed,
+        first,
+        games,
+        threads,
+        report: false,
+    }
+}
+
+fn usage(e: String) -> Failure {
+    Failure::Usage(e.replace("`--sweep ", "`"))
+}
+
+/// The run and one variant per point of the grid.
+fn load(args: &Args) -> Result<(TuneInfo, Vec<Variant>), Failure> {
+    let variant = args.variant.clone().unwrap_or_default();
+    if args.games == 0 || args.games > super::MAX_GAMES {
+        return Err(Failure::Usage(format!(
+            "--games must be 1 to {}",
+            super::MAX_GAMES
+        )));
+    }
+    if args.threads == Some(0) || args.first_round == 0 {
+        return Err(Failure::Usage(
+            "--threads and --first-round must be at least 1".into(),
+        ));
+    }
+    let mut agents: Vec<String> = args.agents.iter().map(|a| a.trim().to_string()).collect();
+    let players: Vec<String> = if args.players.is_empty() {
+        let n = agents.len().max(2).min(DEFAULT_PLAYERS.len());
+        DEFAULT_PLAYERS[..n].iter().map(|s| s.to_string()).collect()
+    } else {
+        args.players.iter().map(|p| p.trim().to_string()).collect()
+    };
+    if agents.len() == 1 {
+        agents = vec![agents[0].clone(); players.len()];
+    }
+    if agents.len() != players.len() {
+        return Err(Failure::Usage(format!(
+            "{} agents for {} players: give one agent for every seat, or one for all",
+            agents.len(),
+            players.len()
+        )));
+    }
+    for a in &agents {
+        let (kind, _) = carto::agent::agent_kind(a).map_err(Failure::Usage)?;
+        if kind.person {
+            return Err(Failure::Usage(format!(
+                "`{}` cannot play in a tuning run",
+                kind.name
+            )));
+        }
+    }
+    let target =
+        Target::parse(args.target.as_deref().unwrap_or(""), &players).map_err(Failure::Usage)?;
+    let axes = carto::sim::sweep::parse_axes(&args.params).map_err(usage)?;
+    let loaded = load_variant_with(&variant, &[], &|_, e| InputError::new(Code::BadSet, e))?;
+    if !loaded.warnings.is_empty() {
+        eprint!("{}", loaded.warnings);
+    }
+    let mut variants = Vec::new();
+    for point in carto::sim::sweep::points(&axes) {
+        let all: Vec<String> = args.sets.iter().chain(&point).cloned().collect();
+        variants.push(loaded.with_sets(&all, &|i, e| {
+            InputError::new(Code::BadSet, format!("error: `{}`: {e}", all[i]))
+        })?);
+    }
+    super::check_players(&variants[0], &players)?;
+    let info = TuneInfo {
+        variant,
+        params: args.params.clone(),
+        target,
+        sets: args.sets.clone(),
+        players,
+        agents,
+        seed: args.seed,
+    };
+    Ok((info, variants))
+}
+
+/// The result for people or as JSON.
+fn output(info: &TuneInfo, race: &Race, format: Format) -> String {
+    match format {
+        Format::Table => table(info, race),
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&to_json(info, race)).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+    }
+}
+
+fn table(info: &TuneInfo, race: &Race) -> String {
+    let m = race.measures();
+    let games: u64 = race.candidates.iter().map(|c| c.games()).sum();
+    let seats: Vec<String> = info
+        .players
+        .iter()
+        .zip(&info.agents)
+        .map(|(p, a)| format!("{p} ({a})"))
+        .collect();
+    let what = match info.target {
+        Target::Balance => "first seat's win share",
+        Target::Win { .. } => "win share",
+        Target::Turns { .. } => "turns",
+        Target::Gap { .. } => "gap",
+    };
+    let mut s = format!(
+        "tune: {} {} ({} values), target: {}\nplayed by: {}; {games} games in {} round{} (every value in a round plays the same seeds, from {})\n",
+        info.variant,
+        info.params.join(" "),
+        race.candidates.len(),
+        info.target.describe(&info.players),
+        seats.join(", "),
+        race.rounds,
+        if race.rounds == 1 { "" } else { "s" },
+        info.seed
+    );
+    if let Some(b) = race.best() {
+        let (e, d) = (m[b].0, m[b].1);
+        s.push_str(&format!(
+            "\nbest: {}: {what} {:.3} [{:.3}, {:.3}], {:.3} from the target (at most {:.3}), over {} games\n",
+            race.candidates[b].point.join(" "),
+            e.mean,
+            e.lo,
+            e.hi,
+            d.est,
+            d.most,
+            race.candidates[b].games()
+        ));
+    }
+    let open: Vec<String> = race
+        .not_ruled_out()
+        .iter()
+        .map(|&c| race.candidates[c].point.join(" "))
+        .collect();
+    s.push_str(&format!(
+        "the games cannot rule out: {} (the values whose 95% interval holds the target)\n",
+        if open.is_empty() {
+            "none".to_string()
+        } else {
+            open.join(", ")
+        }
+    ));
+    s.push_str(&format!(
+        "\n{:<16}  {:>7}  {:>8}  {:<16}  {:>8}  evidence\n",
+        "value", "games", what, "95% CI", "distance"
+    ));
+    for (c, cand) in race.candidates.iter().enumerate() {
+        let (e, d) = m[c];
+        let status = match cand.out {
+            Some((r, by)) => format!(
+                "out after round {r}: at least {:.3} from the target, more than {}'s {:.3} at most",
+                d.least,
+                race.candidates[by].point.join(" "),
+                m[by].1.most
+            ),
+            None if Some(c) == race.best() => "best".into(),
+            None => "still in the race".into(),
+        };
+        s.push_str(&format!(
+            "{:<16}  {:>7}  {:>8.3}  {:<16}  {:>8.3}  {status}\n",
+            cand.point.join(" "),
+            cand.games(),
+            e.mean,
+            format!("[{:.3}, {:.3}]", e.lo, e.hi),
+            d.est
+        ));
+    }
+    s.push_str("\nhow the race runs and why: docs/tune.md\n");
+    s
+}
+
+fn merge(files: &[String], format: Format) -> Result<(), Failure> {
+    let bad = |t: String| Failure::Input(InputError::new(Code::BadReport, t));
+    let mut acc: Option<(TuneInfo, Race, String)> = None;
+    for f in files {
+        let text = carto::variant::read_text(f)?;
+        let (info, race) = from_json(&text).map_err(|e| bad(format!("error: `{f}`: {e}")))?;
+        match &mut acc {
+            None => acc = Some((info, race, f.clone())),
+            Some((i0, r0, f0)) => {
+                if *i0 != info || r0.candidates.len() != race.candidates.len() {
+                    return Err(bad(format!(
+                        "error: `{f}` is not a slice of the same tuning run as `{f0}`"
+                    )));
+                }
+                r0.merge(&race)
+                    .map_err(|e| bad(format!("error: `{f}`: {e}")))?;
+            }
+        }
+    }
+    let Some((info, mut race, _)) = acc else {
+        return Err(Failure::Usage("nothing to merge".into()));
+    };
+    race.eliminate();
+    emit!("{}", output(&info, &race, format));
+    Ok(())
+}

@@ -1,0 +1,214 @@
+//! `carto sim --report` through the built binary: the report's figures, the same in one run and in
+//! merged slices, a comparison in a player's words (yours minus the original), the agents named
+//! (greedy by default), and restricted play (`greedy-without:ACTION`) that finds an action's worth.
+
+use crate::common;
+
+use common::carto;
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = carto(args);
+    assert_eq!(code, 0, "carto {}: {err}", args.join(" "));
+    out
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+fn tmp(name: &str) -> String {
+    common::scratch_dir("sim_report")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The report's row of a figure for a group.
+fn row<'a>(doc: &'a serde_json::Value, figure: &str, who: &str) -> &'a serde_json::Value {
+    doc["report"]["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["figure"] == figure && e["who"] == who)
+        .unwrap_or_else(|| panic!("no {figure} {who} in {doc}"))
+}
+
+#[test]
+fn the_report_names_greedy_players_and_every_section() {
+    let out = ok(&["sim", "base", "--games", "30", "--report", "--quiet"]);
+    assert!(
+        out.contains("played by: ann (greedy), bob (greedy)"),
+        "{out}"
+    );
+    for part in [
+        "WHO WINS",
+        "ann's win share",
+        "HOW THE GAME GOES",
+        "lead changes per game",
+        "the share of games with no lead change",
+        "when the winner took the lead for good",
+        "drama: the winner's mean deficit",
+        "the game's length in turns",
+        "options per decision with more than one option",
+        "COMING BACK",
+        "the chance to win when 1-5 points behind at half-time",
+        "WHAT SCORED",
+        "points from `road` per game",
+        "balance (the largest gap between seats' win shares)",
+    ] {
+        assert!(out.contains(part), "no `{part}` in\n{out}");
+    }
+    // Random players are named, with a warning.
+    let out = ok(&[
+        "sim", "base", "--games", "4", "--report", "--agents", "random", "--quiet",
+    ]);
+    assert!(out.contains("a `random` seat plays without aim"), "{out}");
+}
+
+#[test]
+fn report_figures_agree_with_the_plain_figures_and_merge_exactly() {
+    let args = [
+        "sim", "france", "--games", "24", "--seed", "5", "--report", "--format", "json",
+    ];
+    let doc = json(&args);
+    // The report's win share is the plain figure's mean.
+    let plain = doc["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["setting"] == "a" && e["figure"] == "win" && e["who"] == "ann")
+        .unwrap();
+    assert_eq!(row(&doc, "win", "ann")["value"]["mean"], plain["mean"]);
+    let turns = doc["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["setting"] == "a" && e["figure"] == "turns" && e["who"] == "game")
+        .unwrap();
+    assert_eq!(row(&doc, "turns", "game")["value"]["mean"], turns["mean"]);
+    // Two slices merge into the report of one run.
+    let (a, b) = (tmp("a.json"), tmp("b.json"));
+    let slice = |first: &str, games: &str| {
+        let mut s = args.to_vec();
+        s[3] = games;
+        s.extend(["--first-game", first]);
+        ok(&s)
+    };
+    std::fs::write(&a, slice("0", "10")).unwrap();
+    std::fs::write(&b, slice("10", "14")).unwrap();
+    let merged = ok(&["sim", "merge", &a, &b, "--format", "json"]);
+    let merged: serde_json::Value = serde_json::from_str(&merged).unwrap();
+    assert_eq!(merged["report"], doc["report"]);
+    let table = ok(&["sim", "merge", &a, &b]);
+    let mut one = args[..7].to_vec();
+    one.push("--quiet");
+    assert_eq!(table, ok(&one));
+}
+
+#[test]
+fn a_comparison_is_yours_minus_the_original_in_words() {
+    // Selling wine to a town for 30 points instead of 9: the points of `sell_town` rise for sure.
+    let doc = json(&[
+        "sim",
+        "france",
+        "--games",
+        "40",
+        "--report",
+        "--vs",
+        "sale_town=30",
+        "--format",
+        "json",
+    ]);
+    let rep = &doc["report"];
+    assert_eq!(rep["original"], "france");
+    assert_eq!(rep["yours"], "france with sale_town=30");
+    let sell = row(&doc, "points: sell_town", "game");
+    assert!(sell["difference"]["mean"].as_f64().unwrap() > 0.0, "{sell}");
+    assert_eq!(sell["significant"], true);
+    let s = sell["sentence"].as_str().unwrap();
+    assert!(
+        s.starts_with("Points from `sell_town` per game rises from "),
+        "{s}"
+    );
+    assert!(s.ends_with("the games show it at 95% confidence."), "{s}");
+    // The same rule written as a rules file, compared the other way round (`my.rules --vs-rules
+    // france`): the difference is still yours minus the original.
+    let mine = tmp("my.rules");
+    std::fs::write(
+        &mine,
+        "import \"france\"\nvariant \"mine\" {\n  title = \"Mine\"\n}\noverride sale_town = 30\n",
+    )
+    .unwrap();
+    let other = json(&[
+        "sim",
+        &mine,
+        "--games",
+        "40",
+        "--report",
+        "--vs-rules",
+        "france",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(other["report"]["original"], "france");
+    let d = &row(&other, "points: sell_town", "game")["difference"]["mean"];
+    assert_eq!(d, &sell["difference"]["mean"]);
+    let text = ok(&[
+        "sim",
+        "france",
+        "--games",
+        "40",
+        "--report",
+        "--vs",
+        "sale_town=30",
+        "--quiet",
+    ]);
+    assert!(text.contains("IN A PLAYER'S WORDS"), "{text}");
+    assert!(text.contains("- Your rule moves "), "{text}");
+    assert!(
+        text.contains("The first player's (ann) win share goes from "),
+        "{text}"
+    );
+}
+
+#[test]
+fn restricted_play_finds_what_an_action_is_worth() {
+    // Greedy barred from selling to a town against full greedy, both seats: it takes no sale and
+    // loses more than it wins.
+    let doc = json(&[
+        "sim",
+        "france",
+        "--games",
+        "60",
+        "--report",
+        "--format",
+        "json",
+        "--agents",
+        "greedy-without:sell_town,greedy",
+    ]);
+    let taken = doc["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["setting"] == "a" && e["figure"] == "action: sell_town" && e["who"] == "ann")
+        .unwrap();
+    assert_eq!(taken["max"], 0.0, "{taken}");
+    let win = row(&doc, "win", "ann")["value"]["mean"].as_f64().unwrap();
+    assert!(win < 0.5, "{win}");
+    // A misspelt action is refused, with the actions there are.
+    let (code, _, err) = carto(&[
+        "sim",
+        "france",
+        "--games",
+        "2",
+        "--agents",
+        "greedy-without:sel_town",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("no action `sel_town`") && err.contains("sell_town"),
+        "{err}"
+    );
+    let (code, _, err) = carto(&["sim", "france", "--report", "--sweep", "sale_town=1..3"]);
+    assert_eq!(code, 2, "{err}");
+}
