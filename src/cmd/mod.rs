@@ -22,6 +22,7 @@ pub(crate) mod bench;
 pub(crate) mod check;
 pub(crate) mod completions;
 pub(crate) mod doc;
+pub(crate) mod fmt;
 pub(crate) mod list;
 pub(crate) mod play;
 pub(crate) mod render;

@@ -22,6 +22,8 @@ mod cli;
 mod doc;
 #[path = "../error_codes.rs"]
 mod error_codes;
+#[path = "../fmt.rs"]
+mod fmt;
 #[path = "../generated.rs"]
 mod generated;
 #[path = "../grammar_doc.rs"]

@@ -9,9 +9,11 @@ pub mod ast;
 pub mod builtins;
 pub mod check;
 pub(crate) mod consts;
+pub mod fmt;
 pub mod header;
 pub mod interp;
 pub mod ir;
+pub mod lex;
 pub mod parser;
 pub mod phrases;
 
