@@ -109,6 +109,9 @@ enum Command {
     /// Rewrites rules files and scripts in their one canonical layout (`--check`: only says which
     /// are not).
     Fmt(cmd::fmt::Args),
+    /// Runs the language server for editors (VS Code, Neovim, Helix, Zed) on standard input and
+    /// output: docs/editors.md.
+    Lsp(cmd::lsp::Args),
 }
 
 /// Prints what clap says instead of running a command (`--help`, `--version`, a usage error) and
@@ -171,6 +174,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Completions(a) => cmd::completions::run(a),
         Command::Fmt(a) => cmd::fmt::run(a),
+        Command::Lsp(a) => cmd::lsp::run(a),
     };
     // A failure to write the output counts as the command's failure when it had none of its own.
     // Standard output is flushed after a failure too (`check` fails after printing its JSON): a

@@ -809,7 +809,7 @@ fn ok_case(name: &str, files: &[(&str, &[u8])], args: &[&str]) -> String {
 }
 
 /// Every subcommand (as `carto --help` lists them, `help` aside).
-const COMMANDS: [&str; 12] = [
+const COMMANDS: [&str; 13] = [
     "play",
     "run",
     "replay",
@@ -822,6 +822,7 @@ const COMMANDS: [&str; 12] = [
     "bench",
     "completions",
     "fmt",
+    "lsp",
 ];
 
 // Item 1: the top-level help lists the commands and the exit codes.

@@ -24,6 +24,7 @@ pub(crate) mod completions;
 pub(crate) mod doc;
 pub(crate) mod fmt;
 pub(crate) mod list;
+pub(crate) mod lsp;
 pub(crate) mod play;
 pub(crate) mod render;
 pub(crate) mod replay;

@@ -42,6 +42,8 @@ mod lang_diagnostics;
 mod lang_parse;
 #[path = "../log_contract.rs"]
 mod log_contract;
+#[path = "../lsp.rs"]
+mod lsp;
 #[path = "../maps.rs"]
 mod maps;
 #[path = "../maps_variants_a.rs"]

@@ -16,6 +16,7 @@ pub mod ir;
 pub mod lex;
 pub mod parser;
 pub mod phrases;
+pub mod symbols;
 
 // The engine's modules, under the names the language has always used for them (`crate::state`, …).
 use carto_engine::{
