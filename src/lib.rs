@@ -26,4 +26,5 @@ pub mod bundled {
     pub use carto_lang::bundled::RULES;
 }
 pub mod doc;
+pub mod lsp;
 pub mod replay;

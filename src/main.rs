@@ -109,6 +109,12 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Writes the shell completion script for bash, zsh, fish, PowerShell or Elvish.
     Completions(cmd::completions::Args),
+    /// Rewrites rules files and scripts in their one canonical layout (`--check`: only says which
+    /// are not).
+    Fmt(cmd::fmt::Args),
+    /// Runs the language server for editors (VS Code, Neovim, Helix, Zed) on standard input and
+    /// output: docs/editors.md.
+    Lsp(cmd::lsp::Args),
 }
 
 /// Prints what clap says instead of running a command (`--help`, `--version`, a usage error) and
@@ -172,6 +178,8 @@ fn main() -> ExitCode {
         Command::View(a) => cmd::view::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Completions(a) => cmd::completions::run(a),
+        Command::Fmt(a) => cmd::fmt::run(a),
+        Command::Lsp(a) => cmd::lsp::run(a),
     };
     // A failure to write the output counts as the command's failure when it had none of its own.
     // Standard output is flushed after a failure too (`check` fails after printing its JSON): a

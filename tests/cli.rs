@@ -809,7 +809,7 @@ fn ok_case(name: &str, files: &[(&str, &[u8])], args: &[&str]) -> String {
 }
 
 /// Every subcommand (as `carto --help` lists them, `help` aside).
-const COMMANDS: [&str; 11] = [
+const COMMANDS: [&str; 13] = [
     "play",
     "run",
     "replay",
@@ -821,6 +821,8 @@ const COMMANDS: [&str; 11] = [
     "view",
     "bench",
     "completions",
+    "fmt",
+    "lsp",
 ];
 
 // Item 1: the top-level help lists the commands and the exit codes.

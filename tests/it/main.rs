@@ -24,6 +24,8 @@ mod doc;
 mod error_codes;
 #[path = "../expansions.rs"]
 mod expansions;
+#[path = "../fmt.rs"]
+mod fmt;
 #[path = "../generated.rs"]
 mod generated;
 #[path = "../grammar_doc.rs"]
@@ -42,6 +44,8 @@ mod lang_diagnostics;
 mod lang_parse;
 #[path = "../log_contract.rs"]
 mod log_contract;
+#[path = "../lsp.rs"]
+mod lsp;
 #[path = "../maps.rs"]
 mod maps;
 #[path = "../maps_variants_a.rs"]

@@ -9,11 +9,14 @@ pub mod ast;
 pub mod builtins;
 pub mod check;
 pub(crate) mod consts;
+pub mod fmt;
 pub mod header;
 pub mod interp;
 pub mod ir;
+pub mod lex;
 pub mod parser;
 pub mod phrases;
+pub mod symbols;
 
 // The engine's modules, under the names the language has always used for them (`crate::state`, …).
 use carto_engine::{

@@ -1,0 +1,477 @@
+//! `carto lsp` (issue 35, A and D), along the path an editor takes: a client speaking JSON-RPC to the
+//! real binary over its standard input and output drives every capability, on bundled rules files
+//! and on a broken one; the transcripts are snapshots (their numbers checked by hand, see each
+//! test). And the document store does not grow over 10,000 edits.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// A language client on a `carto lsp` child process.
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    out: BufReader<ChildStdout>,
+    next: i64,
+    /// Notifications received while waiting for a response.
+    notes: Vec<Value>,
+    root: String,
+}
+
+impl Client {
+    fn start(root: &str) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_carto"))
+            .arg("lsp")
+            .current_dir(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start carto lsp");
+        let stdin = child.stdin.take().unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let mut c = Client {
+            child,
+            stdin,
+            out,
+            next: 1,
+            notes: Vec::new(),
+            root: root.to_string(),
+        };
+        let init = c.request(
+            "initialize",
+            json!({"processId": null, "rootUri": format!("file://{root}"), "capabilities": {}}),
+        );
+        assert!(init["capabilities"]["hoverProvider"].as_bool().unwrap());
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn send(&mut self, msg: &Value) {
+        let body = msg.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn recv(&mut self) -> Value {
+        let mut len = 0;
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.out.read_line(&mut line).unwrap() > 0,
+                "the server closed"
+            );
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(n) = line.strip_prefix("Content-Length: ") {
+                len = n.parse().unwrap();
+            }
+        }
+        let mut body = vec![0; len];
+        self.out.read_exact(&mut body).unwrap();
+        serde_json::from_slice(&body).unwrap()
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Sends a request and waits for its answer (the whole message: `result` or `error`).
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let m = self.recv();
+            if m.get("id") == Some(&json!(id)) {
+                return m;
+            }
+            self.notes.push(m);
+        }
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let m = self.call(method, params);
+        assert!(m.get("error").is_none(), "{method}: {m}");
+        m["result"].clone()
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics(&mut self, uri: &str) -> Value {
+        loop {
+            if let Some(i) = self
+                .notes
+                .iter()
+                .position(|n| n["params"]["uri"] == json!(uri))
+            {
+                return self.notes.remove(i)["params"]["diagnostics"].clone();
+            }
+            let m = self.recv();
+            self.notes.push(m);
+        }
+    }
+
+    fn open(&mut self, path: &str, text: &str) -> String {
+        let uri = format!("file://{path}");
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "carto", "version": 1, "text": text}}),
+        );
+        uri
+    }
+
+    /// Ends the session as an editor does; the server exits with 0.
+    fn finish(mut self) {
+        assert_eq!(self.request("shutdown", Value::Null), Value::Null);
+        self.notify("exit", Value::Null);
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+    }
+
+    /// A value with the root folder written `$ROOT`, for a snapshot.
+    fn shown(&self, v: &Value) -> String {
+        serde_json::to_string_pretty(v)
+            .unwrap()
+            .replace(&self.root, "$ROOT")
+    }
+}
+
+fn pos(uri: &str, line: u32, character: u32) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+}
+
+/// The line and column of the first `needle` in `text` (0-based, ASCII text), plus `add` columns.
+fn at(text: &str, needle: &str, add: u32) -> (u32, u32) {
+    let i = text.find(needle).unwrap_or_else(|| panic!("no `{needle}`"));
+    let line = text[..i].matches('\n').count() as u32;
+    let col = (i - text[..i].rfind('\n').map_or(0, |j| j + 1)) as u32;
+    (line, col + add)
+}
+
+fn root() -> String {
+    env!("CARGO_MANIFEST_DIR").to_string()
+}
+
+#[test]
+fn a_bundled_variant_in_an_editor() {
+    let root = root();
+    let path = format!("{root}/rules/iberia.rules");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::start(&root);
+    let uri = c.open(&path, &text);
+    let mut t = String::new();
+    // A bundled file has no problem.
+    let diags = c.diagnostics(&uri);
+    t.push_str(&format!("diagnostics: {}\n\n", c.shown(&diags)));
+
+    let (l, col) = at(&text, "treat_factor *", 2);
+    let hover = c.request("textDocument/hover", pos(&uri, l, col));
+    t.push_str(&format!(
+        "hover treat_factor (a parameter):\n{}\n\n",
+        hover["contents"]["value"].as_str().unwrap()
+    ));
+
+    let (l, col) = at(&text, "override scatter_islands", 12);
+    let hover = c.request("textDocument/hover", pos(&uri, l, col));
+    t.push_str(&format!(
+        "hover scatter_islands (imported, overridden):\n{}\n\n",
+        hover["contents"]["value"].as_str().unwrap()
+    ));
+    let def = c.request("textDocument/definition", pos(&uri, l, col));
+    t.push_str(&format!(
+        "definition scatter_islands: {}\n\n",
+        c.shown(&def)
+    ));
+
+    let (l, col) = at(&text, "rule treat_taken", 7);
+    let hover = c.request("textDocument/hover", pos(&uri, l, col));
+    t.push_str(&format!(
+        "hover treat_taken (a rule):\n{}\n\n",
+        hover["contents"]["value"].as_str().unwrap()
+    ));
+
+    let (l, col) = at(&text, "squares_with(\"band\"", 3);
+    let hover = c.request("textDocument/hover", pos(&uri, l, col));
+    t.push_str(&format!(
+        "hover squares_with (a builtin):\n{}\n\n",
+        hover["contents"]["value"].as_str().unwrap()
+    ));
+
+    let (l, col) = at(&text, "square.island and", 8);
+    let hover = c.request("textDocument/hover", pos(&uri, l, col));
+    t.push_str(&format!(
+        "hover island (a field):\n{}\n\n",
+        hover["contents"]["value"].as_str().unwrap()
+    ));
+
+    let (l, col) = at(&text, "import \"scatter\"", 9);
+    let hover = c.request("textDocument/hover", pos(&uri, l, col));
+    t.push_str(&format!(
+        "hover the import:\n{}\n\n",
+        hover["contents"]["value"].as_str().unwrap()
+    ));
+
+    let (l, col) = at(&text, "treat_factor: int", 0);
+    let refs = c.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col}, "context": {"includeDeclaration": true}}),
+    );
+    t.push_str(&format!("references treat_factor: {}\n\n", c.shown(&refs)));
+
+    let symbols = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let outline: Vec<String> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            format!(
+                "{} ({}) line {}",
+                s["name"].as_str().unwrap(),
+                s["detail"].as_str().unwrap(),
+                s["range"]["start"]["line"]
+            )
+        })
+        .collect();
+    t.push_str(&format!("outline:\n{}\n\n", outline.join("\n")));
+
+    let folds = c.request(
+        "textDocument/foldingRange",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let folds: Vec<String> = folds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{}-{}", f["startLine"], f["endLine"]))
+        .collect();
+    t.push_str(&format!("folds: {}\n\n", folds.join(" ")));
+
+    let tokens = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let data = tokens["data"].as_array().unwrap();
+    t.push_str(&format!("semantic tokens: {}\n\n", data.len() / 5));
+
+    let fmt = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    t.push_str(&format!("formatting (already formatted): {fmt}\n\n"));
+
+    let (l, col) = at(&text, "square.island and", 7);
+    let list = c.request("textDocument/completion", pos(&uri, l, col));
+    let labels: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    for want in ["band", "island", "shields", "covered", "chips", "x"] {
+        assert!(
+            labels.contains(&want),
+            "no `{want}` after `square.`: {labels:?}"
+        );
+    }
+    t.push_str(&format!(
+        "completion after `square.`: {} items\n\n",
+        labels.len()
+    ));
+
+    // A map attribute: its type on the variant's map, and its definition in the map's TOML.
+    let gb = format!("{root}/rules/great-britain.rules");
+    let gb_text = std::fs::read_to_string(&gb).unwrap();
+    let gb_uri = c.open(&gb, &gb_text);
+    assert_eq!(c.diagnostics(&gb_uri), json!([]));
+    let (l, col) = at(&gb_text, "s.spot == colour", 3);
+    let hover = c.request("textDocument/hover", pos(&gb_uri, l, col));
+    t.push_str(&format!(
+        "hover spot (a map attribute):\n{}\n\n",
+        hover["contents"]["value"].as_str().unwrap()
+    ));
+    let def = c.request("textDocument/definition", pos(&gb_uri, l, col));
+    t.push_str(&format!(
+        "definition spot (into the map): {}\n",
+        c.shown(&def)
+    ));
+    c.finish();
+    insta::assert_snapshot!("lsp_bundled", t.replace(&root, "$ROOT"));
+}
+
+const BROKEN: &str = "import \"base\"
+
+param bonus: int = 2 \"points for a bonus\"
+
+rule city on scored when feature.kind == citty {
+  score(feature.winners, bonus)
+}
+
+rule broken on placed {
+  score(player, bonus +)
+}
+
+rule later on placed when bonus > 0 {
+  score(player, bonsu)
+}
+";
+
+#[test]
+fn a_broken_file_in_an_editor() {
+    let dir = std::env::temp_dir().join(format!("carto-lsp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = dir.display().to_string();
+    let path = format!("{root}/house.rules");
+    std::fs::write(&path, BROKEN).unwrap();
+    let mut c = Client::start(&root);
+    let uri = c.open(&path, BROKEN);
+    let mut t = String::new();
+    // Every item is checked, the one after the syntax error included.
+    let diags = c.diagnostics(&uri);
+    t.push_str(&format!("diagnostics: {}\n\n", c.shown(&diags)));
+
+    let (l, col) = at(BROKEN, "citty", 2);
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": l, "character": col}, "end": {"line": l, "character": col}}, "context": {"diagnostics": []}}),
+    );
+    let titles: Vec<&str> = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    t.push_str(&format!(
+        "code actions at citty: {titles:?}\n{}\n\n",
+        c.shown(&actions[0]["edit"])
+    ));
+
+    let (l, col) = at(BROKEN, "rule city", 6);
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": l, "character": col}, "end": {"line": l, "character": col}}, "context": {"diagnostics": []}}),
+    );
+    for a in actions.as_array().unwrap() {
+        t.push_str(&format!(
+            "code action: {}\n{}\n",
+            a["title"].as_str().unwrap(),
+            c.shown(&a["edit"])
+        ));
+    }
+    t.push('\n');
+
+    // Renaming the parameter renames its every use.
+    let (l, col) = at(BROKEN, "param bonus", 7);
+    let prep = c.request("textDocument/prepareRename", pos(&uri, l, col));
+    t.push_str(&format!("prepare rename bonus: {prep}\n"));
+    let mut p = pos(&uri, l, col);
+    p["newName"] = json!("extra");
+    let edit = c.request("textDocument/rename", p);
+    t.push_str(&format!("rename bonus to extra: {}\n\n", c.shown(&edit)));
+    // A bundled parameter cannot be renamed; nor a name to a keyword.
+    let (l, col) = at(BROKEN, "feature.winners", 0);
+    let refused = c.call("textDocument/prepareRename", pos(&uri, l, col));
+    t.push_str(&format!(
+        "prepare rename feature: {}\n",
+        refused["error"]["message"]
+    ));
+    let (l, col) = at(BROKEN, "param bonus", 7);
+    let mut p = pos(&uri, l, col);
+    p["newName"] = json!("rule");
+    let refused = c.call("textDocument/rename", p);
+    t.push_str(&format!(
+        "rename bonus to rule: {}\n\n",
+        refused["error"]["message"]
+    ));
+
+    // Completion in a condition offers the parameter; after `on`, the triggers.
+    let (l, col) = at(BROKEN, "bonus > 0", 0);
+    let list = c.request("textDocument/completion", pos(&uri, l, col));
+    let labels: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"bonus") && labels.contains(&"score") && labels.contains(&"when"),
+        "{labels:?}"
+    );
+    let (l, col) = at(BROKEN, "on placed", 3);
+    let list = c.request("textDocument/completion", pos(&uri, l, col));
+    let labels: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"placed") && labels.contains(&"scored") && !labels.contains(&"bonus"),
+        "{labels:?}"
+    );
+
+    // The fixed text: no diagnostic left but the one of the imported rule redefined.
+    let fixed = BROKEN
+        .replace("citty", "city")
+        .replace("bonus +", "bonus + 1")
+        .replace("bonsu", "bonus");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": fixed}]}),
+    );
+    let diags = c.diagnostics(&uri);
+    let codes: Vec<&str> = diags
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    t.push_str(&format!("after the fixes: {codes:?}\n"));
+    // Formatting a file with a syntax error changes nothing.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": "rule x on {\n"}]}),
+    );
+    let fmt = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    t.push_str(&format!("formatting a syntax error: {fmt}\n"));
+    c.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+    insta::assert_snapshot!("lsp_broken", t.replace(&root, "$ROOT"));
+}
+
+#[test]
+fn the_store_does_not_grow_over_ten_thousand_edits() {
+    use carto::lsp::protocol::Server;
+    let mut s = Server::default();
+    let uri = "file:///nowhere/edit.rules";
+    let text = |i: usize| {
+        format!(
+            "param p: int = {}\nrule r on placed when p > {} {{\n  score(player, p)\n}}\n",
+            i % 10,
+            i % 7
+        )
+    };
+    let open = json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "carto", "version": 0, "text": text(0)}}});
+    s.handle(&open);
+    let mut sizes = Vec::new();
+    for i in 1..=10_000 {
+        let change = json!({"jsonrpc": "2.0", "method": "textDocument/didChange",
+            "params": {"textDocument": {"uri": uri, "version": i}, "contentChanges": [{"text": text(i)}]}});
+        let out = s.handle(&change);
+        assert_eq!(out.len(), 1);
+        if i % 1000 == 0 {
+            sizes.push(s.ws.footprint());
+        }
+    }
+    // The texts differ by no byte in length (one digit each): the store holds the same amount.
+    assert!(sizes.iter().all(|n| *n == sizes[0]), "{sizes:?}");
+    assert_eq!(s.ws.docs.len(), 1);
+}
