@@ -70,6 +70,7 @@ fn item_symbol(file: &FileInfo, i: &Item) -> Option<DocumentSymbol> {
             s
         }
         ItemKind::Holding { name, .. } => f(&name.name, "holding", SymbolKind::STRUCT, &name.span),
+        ItemKind::State(st) => f(&st.name.name, "state", SymbolKind::VARIABLE, &st.name.span),
         ItemKind::Setup(_) => f("setup", "setup", SymbolKind::CONSTRUCTOR, &head),
         ItemKind::Rule { name, trigger, .. } => f(
             &name.name,

@@ -86,10 +86,10 @@ mod tiles;
 mod timeline;
 #[path = "../transcript.rs"]
 mod transcript;
-#[path = "../turn_order.rs"]
-mod turn_order;
 #[path = "../tune.rs"]
 mod tune;
+#[path = "../turn_order.rs"]
+mod turn_order;
 
 /// Every `tests/*.rs` is a module of this binary (or `fixtures`, a binary of its own): a new test file
 /// that nobody lists here would otherwise never run.

@@ -150,6 +150,12 @@ impl Walker {
                 }
             }
             ItemKind::Holding { name, .. } => self.def(SymKind::Holding, name, span),
+            // A value the rules keep shares the globals' namespace with the parameters and is read
+            // by name as they are (`season`): for definitions, references and rename it is one.
+            ItemKind::State(st) => {
+                self.def(SymKind::Param, &st.name, span);
+                st.range.iter().chain(&st.start).for_each(|e| self.expr(e));
+            }
             ItemKind::Setup(b) => self.block(b),
             ItemKind::Rule {
                 name, when, body, ..
@@ -272,6 +278,11 @@ impl Walker {
                 self.expr(b);
             }
             ExprKind::Field(x, _) | ExprKind::Unary(_, x) => self.expr(x),
+            ExprKind::If(c, a, b) => {
+                self.expr(c);
+                self.expr(a);
+                self.expr(b);
+            }
             ExprKind::Call(_, args) => args.iter().for_each(|a| self.expr(a)),
             ExprKind::Aggregate {
                 var,

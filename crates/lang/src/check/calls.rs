@@ -135,7 +135,11 @@ impl Checker {
             format!("unknown builtin `{}`", name.name),
         )
         .with_label("no builtin has this name");
-        let names = || Builtin::all().filter(|b| b.written()).map(|b| b.info().name);
+        let names = || {
+            Builtin::all()
+                .filter(|b| b.written())
+                .map(|b| b.info().name)
+        };
         if let Some(s) = did_you_mean(&name.name, names()) {
             d = d.with_note(format!("did you mean `{s}`?"));
         } else if sc.get(&name.name).is_some() || self.globals.contains_key(&name.name) {
