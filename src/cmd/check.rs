@@ -41,7 +41,7 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
     // own problem, not the header's.
     let map = match a.map.as_deref() {
         None => None,
-        Some(m) => match carto::variant::load_map(m, &here()) {
+        Some(m) => match carto::variant::load_map_typed(m) {
             Ok(board) => Some(board),
             Err(e) => {
                 let e = e.trim_end().trim_start_matches("error: ");
@@ -127,11 +127,6 @@ fn found(
         diagnostics,
         ..Default::default()
     }
-}
-
-/// The folder `--map` is read from: the current one.
-fn here() -> carto::diag::Source {
-    carto::diag::Source::new("./", "")
 }
 
 /// Checks one rules file (against `map` when given), with a warning when `play` would refuse it

@@ -84,10 +84,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
 
 /// A map by bundled name or path, or the map of a bundled variant or rules file.
 fn load_map(name: &str) -> Result<carto::map::MapBoard, Failure> {
-    let here = carto::diag::Source::new("./", "");
     let is_rules = name.ends_with(".rules");
     if !is_rules {
-        match carto::variant::load_map(name, &here) {
+        match carto::variant::load_map_typed(name) {
             Ok(m) => return Ok(m),
             Err(e) if name.ends_with(".toml") => {
                 // A file that cannot be read is a one-line message; a broken one, rendered diagnostics.

@@ -76,6 +76,8 @@ mod tiles;
 mod timeline;
 #[path = "../transcript.rs"]
 mod transcript;
+#[path = "../typed_paths.rs"]
+mod typed_paths;
 
 /// Every `tests/*.rs` is a module of this binary (or `fixtures`, a binary of its own): a new test file
 /// that nobody lists here would otherwise never run.
