@@ -16,8 +16,8 @@ pub use carto_lang as lang;
 pub use carto_lang::header;
 
 pub use carto_engine::{
-    board, compiled, diag, facts, features, files, game, geometry, map, paths, rng, state, tally,
-    tiles,
+    board, compiled, diag, facts, features, files, game, geometry, map, paths, rng, sight, state,
+    tally, tiles,
 };
 
 /// The bundled rules (the language's), maps and tile sets (the engine's).

@@ -66,6 +66,8 @@ mod scatter;
 mod schema;
 #[path = "../scripts.rs"]
 mod scripts;
+#[path = "../seats.rs"]
+mod seats;
 #[path = "../sim.rs"]
 mod sim;
 #[path = "../strangers.rs"]

@@ -13,6 +13,7 @@ pub mod geometry;
 pub mod map;
 pub mod paths;
 pub mod rng;
+pub mod sight;
 pub mod state;
 pub mod tally;
 pub mod tiles;
