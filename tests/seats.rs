@@ -146,3 +146,48 @@ fn the_two_games_differ_in_what_is_hidden() {
         "the chips' faces differ between the two games"
     );
 }
+
+/// Great Britain prints each chip's colour on its spot (the map's `face_down_colour = "spot"`): a
+/// person sees the colour of a face-down chip there, never its value; on France's map a face-down
+/// chip shows only its back (`*`).
+#[test]
+fn a_printed_spot_shows_its_colour() {
+    let board = |variant: &str| {
+        let dir = fresh_dir("seats", variant);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_carto"))
+            .args(["play", variant, "--agents", "human,random", "--seed", "1"])
+            .current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdin.take());
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.split("legend:").next().unwrap().to_string()
+    };
+    // The corner marks of chips: the third character of a square's last row.
+    let marks = |b: &str| -> Vec<char> {
+        b.lines()
+            .filter(|l| l.starts_with("     "))
+            .flat_map(|l| {
+                let row: Vec<char> = l[5..].chars().collect();
+                row.chunks(3)
+                    .filter_map(|c| c.get(2).copied())
+                    .filter(|c| c.is_ascii_alphabetic() || *c == '*')
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let gb = marks(&board("great-britain"));
+    assert_eq!(gb.len(), 30, "every chip on its spot: {gb:?}");
+    for colour in ['b', 'o', 'p'] {
+        assert_eq!(gb.iter().filter(|&&c| c == colour).count(), 10, "{gb:?}");
+    }
+    let france = marks(&board("france"));
+    assert!(
+        !france.is_empty() && france.iter().all(|&c| c == '*'),
+        "{france:?}"
+    );
+}
