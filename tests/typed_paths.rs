@@ -74,3 +74,57 @@ fn an_absolute_path_inside_a_file_is_still_refused() {
         "{out}{err}"
     );
 }
+
+/// A file whose name is not UTF-8 (Linux names are bytes) is read by the commands that read files:
+/// `check` (rules, a script, a log), `run`, `replay`, `view` and `render`; messages show its name
+/// with `�`.
+#[test]
+#[cfg(unix)]
+fn a_file_whose_name_is_not_utf8_is_read() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = fresh_dir("typed", "bytes");
+    let run = |args: &[&OsStr]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_carto"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let os = |s: &'static str| OsStr::new(s);
+    let rules = OsStr::from_bytes(b"caf\xe9.rules");
+    std::fs::write(dir.join(rules), RULES.replace("mine.toml", "france")).unwrap();
+    let (code, out, err) = run(&[os("check"), rules]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.starts_with("caf\u{FFFD}.rules: 0 errors"), "{out}");
+    let script = OsStr::from_bytes(b"partie-\xe9t\xe9.script");
+    std::fs::write(
+        dir.join(script),
+        "variant base\nplayers ann, bob\nseed 1\ntiles F, E, U\nplace F at 0,-1 r90\nfollower city N+S\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&[os("run"), script, os("--log"), os("g.log")]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out, err) = run(&[os("check"), script]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let log = OsStr::from_bytes(b"partie-\xe9t\xe9.log");
+    std::fs::rename(dir.join("g.log"), dir.join(log)).unwrap();
+    let (code, out, err) = run(&[os("replay"), log]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("the replay is identical"), "{out}");
+    let (code, out, err) = run(&[os("view"), log, os("-o"), os("v.html")]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(std::fs::read_to_string(dir.join("v.html"))
+        .unwrap()
+        .contains("<html"));
+    let (code, out, err) = run(&[os("render"), log, os("-o"), os("r.svg")]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out, err) = run(&[os("check"), log]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // A file that is missing is said with its name shown.
+    let (code, _, err) = run(&[os("replay"), OsStr::from_bytes(b"no-\xe9.log")]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("no-\u{FFFD}.log"), "{err}");
+}
