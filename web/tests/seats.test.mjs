@@ -10,7 +10,7 @@ import { assert } from "./run.mjs";
 // The rules and the two chip orders of the command line's test (tests/seats.rs), read from it.
 const SEATS_RS = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "tests", "seats.rs"), "utf8");
 const RULES = SEATS_RS.split('const RULES: &str = r#"')[1].split('"#;')[0];
-const chips = (name) => SEATS_RS.split(`const ${name}: &str = "`)[1].split('";')[0];
+const chips = (name) => SEATS_RS.match(new RegExp(`const ${name}: &str =\\s*"([^"]*)"`))[1];
 
 async function game(page, open, chipOrder, seed) {
   await open();
