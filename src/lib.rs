@@ -17,7 +17,7 @@ pub use carto_lang::header;
 
 pub use carto_engine::{
     board, compiled, counters, diag, facts, features, files, game, geometry, map, paths, rng,
-    state, tally, tiles,
+    sight, state, tally, tiles,
 };
 
 /// The bundled rules (the language's), maps and tile sets (the engine's).

@@ -131,28 +131,33 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
     }
 }
 
-/// The first argument that is not UTF-8 (a file name in another encoding), named by its position
-/// and shown with its undecodable bytes as `�`: clap would only say that "one or more arguments"
-/// are invalid.
+/// The first argument that is not UTF-8, named by its position and shown with its undecodable bytes
+/// as `�`, when clap refuses it (an argument that is not a file to read: clap would only say that
+/// "one or more arguments" are invalid). The files `check`, `replay`, `run`, `view` and `render` read
+/// may have any name (Linux names are bytes).
 fn non_utf8_argument() -> Option<String> {
     let (i, arg) = std::env::args_os()
         .enumerate()
         .skip(1)
         .find(|(_, a)| a.to_str().is_none())?;
     Some(format!(
-        "argument {i} (`{}`) is not valid UTF-8: carto takes file names and values in UTF-8; \
-         rename the file (`mv` it to a UTF-8 name) or give it through a link with such a name",
+        "argument {i} (`{}`) is not valid UTF-8: this argument takes UTF-8 (the files `check`, \
+         `replay`, `run`, `view` and `render` read may have any name; for another file, `mv` it to \
+         a UTF-8 name or give it through a link with such a name)",
         arg.to_string_lossy()
     ))
 }
 
 fn main() -> ExitCode {
-    if let Some(e) = non_utf8_argument() {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
-    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.kind() == clap::error::ErrorKind::InvalidUtf8 => {
+            let Some(why) = non_utf8_argument() else {
+                return clap_exit(&e);
+            };
+            eprintln!("error: {why}");
+            return ExitCode::from(2);
+        }
         Err(e) => return clap_exit(&e),
     };
     carto::diag::set_colour(cli.color.on());

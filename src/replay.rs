@@ -451,9 +451,12 @@ pub(crate) fn replay_game_with(
             ));
         };
         at_decision(&game);
-        let i = game
-            .find_option(&name)
-            .map_err(|why| stuck(&game, line, why))?;
+        let i = match game.find_option(&name) {
+            Ok(i) => i,
+            Err(why) => game
+                .find_option_by_faces(&name)
+                .ok_or_else(|| stuck(&game, line, why))?,
+        };
         game.choose(i).map_err(|e| game_bad(line, e))?;
     }
     Ok(Replayed {

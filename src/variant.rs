@@ -131,6 +131,25 @@ pub fn rules_source(name_or_path: &str) -> Result<Source, InputError> {
     Ok(Source::new(name_or_path, read_text(name_or_path)?))
 }
 
+/// Loads a map the user typed on the command line (`--map`): a bundled name, or a path as typed,
+/// absolute or relative to the current folder, `..` allowed. The rules for paths a file names
+/// ([`crate::paths::beside`]) are for what files name, not for what the user types; the parts the
+/// map names are read beside it under those rules.
+pub fn load_map_typed(name: &str) -> Result<MapBoard, String> {
+    if bundled_map(name).is_some() || !crate::header::looks_like_path(name) {
+        return load_map(name, &Source::new("./", ""));
+    }
+    let path = std::path::Path::new(name);
+    let text = crate::files::read_text(path).map_err(|e| {
+        match crate::files::nearest_file(path).filter(|_| !path.exists()) {
+            Some(n) => format!("{e}; did you mean `{n}`?"),
+            None => e,
+        }
+    })?;
+    let src = Source::new(name, text);
+    parse_map(&src, &BundledResolver).map_err(|d| src.render(&d))
+}
+
 /// Loads a map by bundled name or path (relative to the rules file that names it).
 pub fn load_map(name: &str, from: &Source) -> Result<MapBoard, String> {
     load_map_recorded(name, from, None)

@@ -1553,15 +1553,16 @@ fn replay_rules_broken_since() {
 
 // ------------------------------------------------------------------ issue 18 C, outside the battery
 
-/// A file name that is not UTF-8 is named by its position (clap said "one or more arguments").
+/// A value that is not UTF-8 where carto takes UTF-8 (a player's name) is named by its position
+/// (clap said "one or more arguments"). A file's name may be any bytes: tests/typed_paths.rs.
 #[test]
 #[cfg(unix)]
 fn a_non_utf8_argument_is_named() {
     use std::os::unix::ffi::OsStrExt as _;
     let dir = scratch("non_utf8_argument");
-    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.rules");
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9,bob");
     let out = Command::new(env!("CARGO_BIN_EXE_carto"))
-        .arg("check")
+        .args(["play", "base", "--players"])
         .arg(name)
         .current_dir(&dir)
         .output()
@@ -1569,7 +1570,7 @@ fn a_non_utf8_argument_is_named() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
-        err.starts_with("error: argument 2 (`caf\u{FFFD}.rules`) is not valid UTF-8"),
+        err.starts_with("error: argument 4 (`caf\u{FFFD},bob`) is not valid UTF-8"),
         "{err}"
     );
 }

@@ -47,6 +47,7 @@ fn test_map() -> MapBoard {
         large_cities: Vec::new(),
         islands: Vec::new(),
         groups: Vec::new(),
+        face_down_colour: None,
     }
 }
 

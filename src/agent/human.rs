@@ -7,8 +7,9 @@ use super::lookahead::Scratch;
 use super::{Agent, View};
 use crate::game::{canonical_option, Game, GameError};
 use crate::lang::interp::Interp;
-use crate::render::ascii::ascii_board;
+use crate::render::ascii::ascii_board_for;
 use crate::rng::Rng;
+use crate::sight::{ChipSight, Seat};
 use crate::state::Place;
 use std::io::{BufRead, Write};
 
@@ -71,13 +72,14 @@ impl Human {
     }
 }
 
-/// What the deciding player sees: board, scores, hand and the numbered options.
+/// What the deciding player sees (what their seat may see: `crate::sight`): board, scores, hand and
+/// the numbered options.
 pub(crate) fn situation(game: &Game<Interp>) -> String {
     let st = &game.st;
     let me = game.decider();
     let name = |p: u8| st.players.get(p as usize).map_or("?", |p| p.name.as_str());
     let mut s = format!("\n== turn {}: {} to decide ==\n", st.turn, name(me));
-    s.push_str(&ascii_board(game));
+    s.push_str(&ascii_board_for(game, Seat::Player(me)));
     let scores: Vec<String> = st
         .players
         .iter()
@@ -96,13 +98,15 @@ pub(crate) fn situation(game: &Game<Interp>) -> String {
         st.followers_in_supply(me),
         st.stack.len()
     ));
-    let chips: Vec<String> = st
-        .chips
-        .iter()
-        .filter(|c| c.place == Place::Hand(me))
-        .map(|c| {
-            let colour = game.cfg.colours.get(c.colour as usize);
-            format!("{}{}", colour.map_or("?", |c| c.as_str()), c.value)
+    let seat = Seat::Player(me);
+    let chips: Vec<String> = (0..st.chips.len())
+        .filter(|&id| st.chips[id].place == Place::Hand(me))
+        .map(|id| match seat.chip_now(game, id) {
+            ChipSight::Face { colour, value } => {
+                let colour = game.cfg.colours.get(colour as usize);
+                format!("{}{value}", colour.map_or("?", |c| c.as_str()))
+            }
+            ChipSight::Printed { .. } | ChipSight::Back => "face down".into(),
         })
         .collect();
     if !chips.is_empty() {

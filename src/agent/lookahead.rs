@@ -6,7 +6,8 @@
 use crate::game::{Game, GameError, Opt};
 use crate::lang::interp::Interp;
 use crate::rng::Rng;
-use crate::state::{Chip, Place};
+use crate::sight::Seat;
+use crate::state::Chip;
 
 /// Most decisions a look-ahead takes before it stops and reads the scores as they are (a safeguard:
 /// games end long before, since every turn uses up a tile).
@@ -89,12 +90,10 @@ impl Scratch {
     }
 }
 
-/// Whether player `me` sees the face of chip `c`: it is face up, or in their own area (their hand,
-/// or their own area of a per-player holding).
+/// Whether player `me` sees the face of chip `c` (decided in one place: [`Seat::sees_face`]).
+#[inline]
 pub(crate) fn sees(c: &Chip, me: u8) -> bool {
-    c.face_up
-        || c.place == Place::Hand(me)
-        || matches!(c.place, Place::PlayerHolding(_, p) if p == me)
+    Seat::Player(me).sees_face(c.face_up, c.place)
 }
 
 /// Deals afresh from `rng` what player `me` may not see, from what they see alone: the result

@@ -18,7 +18,7 @@ pub(crate) struct Args {
     /// tile-set file (`.toml`) is checked as one, a script (`.script`) by playing it, and a game log
     /// (`.log`) by replaying it, as `carto replay` does.
     #[arg(required = true)]
-    files: Vec<String>,
+    files: Vec<std::path::PathBuf>,
     /// Checks against this map (a bundled name or a path) instead of the one the header names.
     #[arg(long, value_name = "MAP")]
     map: Option<String>,
@@ -41,7 +41,7 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
     // own problem, not the header's.
     let map = match a.map.as_deref() {
         None => None,
-        Some(m) => match carto::variant::load_map(m, &here()) {
+        Some(m) => match carto::variant::load_map_typed(m) {
             Ok(board) => Some(board),
             Err(e) => {
                 let e = e.trim_end().trim_start_matches("error: ");
@@ -59,11 +59,13 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
         diagnostics: Vec::new(),
     };
     // Every file is checked, a missing one included (it is one error among the others).
-    for f in &a.files {
+    for path in &a.files {
+        // A name that is not UTF-8 (Linux names are bytes) is read as it is, shown with `�`.
+        let f = &*path.to_string_lossy();
         if f.ends_with(".toml") {
-            match carto::files::read_text(f.as_ref()) {
+            match carto::files::read_text(path) {
                 Ok(text) => {
-                    let source = carto::diag::Source::new(f.as_str(), text);
+                    let source = carto::diag::Source::new(f, text);
                     report.checked(&source, &check_data_file(&source));
                 }
                 Err(e) => {
@@ -73,9 +75,9 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
             continue;
         }
         if f.ends_with(".log") {
-            match carto::files::read_text(f.as_ref()) {
+            match carto::files::read_text(path) {
                 Ok(text) => {
-                    let source = carto::diag::Source::new(f.as_str(), text);
+                    let source = carto::diag::Source::new(f, text);
                     match carto::replay::replay(&source) {
                         Ok(_) => report.checked(&source, &found(Vec::new())),
                         Err(e) if e.diagnostics.is_empty() => report.unreadable(f, &e),
@@ -89,9 +91,9 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
             continue;
         }
         if f.ends_with(".script") {
-            match carto::files::read_text(f.as_ref()) {
+            match carto::files::read_text(path) {
                 Ok(text) => {
-                    let source = carto::diag::Source::new(f.as_str(), text);
+                    let source = carto::diag::Source::new(f, text);
                     match carto::script::run_script(&source) {
                         Ok(run) => report.checked(&source, &found(run.warnings)),
                         Err(e) if e.diagnostics.is_empty() => report.unreadable(f, &e),
@@ -104,7 +106,13 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
             }
             continue;
         }
-        match carto::variant::rules_source(f) {
+        let source = match path.to_str() {
+            Some(name) => carto::variant::rules_source(name),
+            None => carto::files::read_text(path)
+                .map(|text| carto::diag::Source::new(f, text))
+                .map_err(|e| InputError::new(Code::Unreadable, format!("error: {e}"))),
+        };
+        match source {
             Ok(source) => report.checked(&source, &check_file(f, &source, map.as_ref())),
             Err(e) => report.unreadable(f, &e),
         }
@@ -127,11 +135,6 @@ fn found(
         diagnostics,
         ..Default::default()
     }
-}
-
-/// The folder `--map` is read from: the current one.
-fn here() -> carto::diag::Source {
-    carto::diag::Source::new("./", "")
 }
 
 /// Checks one rules file (against `map` when given), with a warning when `play` would refuse it

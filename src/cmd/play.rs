@@ -121,11 +121,12 @@ fn play_with_agents(
 ) -> Result<(), carto::game::GameError> {
     use std::io::IsTerminal as _;
     let mut rng = carto::sim::play::agent_rng(seed);
-    let person = seats.iter().any(|a| a.name() == "human");
+    // The first person's seat: the others' choices are named as it sees them (`carto::sight`).
+    let person = seats.iter().position(|a| a.name() == "human");
     // A game of search agents can take a while: on a terminal, after a second, the turn is shown on
     // stderr (one line, rewritten, and cleared at the end).
     let start = std::time::Instant::now();
-    let progress = !person && std::io::stderr().is_terminal();
+    let progress = person.is_none() && std::io::stderr().is_terminal();
     let mut shown = None;
     while game.advance()? {
         if progress && start.elapsed().as_secs() >= 1 && shown != Some(game.st.turn) {
@@ -139,9 +140,13 @@ fn play_with_agents(
         let who = game.decider() as usize;
         let agent = &mut seats[who % seats.len()];
         let i = agent.choose(&View::of(game), &mut rng)?;
-        if person && agent.name() != "human" {
+        if let Some(me) = person.filter(|_| agent.name() != "human") {
             let name = &game.st.players[who].name;
-            emitln!("{name} takes: {}", game.option_name(game.options[i]));
+            let seat = carto::sight::Seat::Player(me as u8);
+            emitln!(
+                "{name} takes: {}",
+                game.option_name_for(game.options[i], seat)
+            );
         }
         game.choose(i)?;
     }

@@ -8,7 +8,7 @@ use carto::variant::InputError;
 pub(crate) struct Args {
     /// A game log (JSON Lines, from `--log`) or a script; `-` reads it from standard input.
     #[arg(required_unless_present = "map", conflicts_with = "map")]
-    pub(crate) game: Option<String>,
+    pub(crate) game: Option<std::path::PathBuf>,
     /// The turn to draw (0 is the setup); default: the end of the game.
     #[arg(long, allow_hyphen_values = true, value_parser = turn_number)]
     pub(crate) turn: Option<u32>,
@@ -38,7 +38,10 @@ pub(crate) struct LogArgs {
 
 impl LogArgs {
     /// Loads the game to draw and prints the warnings it gave.
-    pub(crate) fn load(&self, path: &str) -> Result<carto::render::load::Loaded, Failure> {
+    pub(crate) fn load(
+        &self,
+        path: &std::path::Path,
+    ) -> Result<carto::render::load::Loaded, Failure> {
         let opts = carto::render::load::LoadOptions {
             rules: self.rules.clone(),
             draw_anyway: self.draw_anyway,
@@ -70,7 +73,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             if let Some(t) = args.turn.filter(|&t| t > last) {
                 return Err(Failure::Input(InputError::new(
                     Code::BadArguments,
-                    format!("error: {path} has turns 0 to {last}, not {t}"),
+                    format!("error: {} has turns 0 to {last}, not {t}", path.display()),
                 )));
             }
             let snap = carto::render::timeline::at_turn_of(&loaded, args.turn);
@@ -78,16 +81,18 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         }
         (None, None) => return Err(Failure::Usage("name a game or a --map".into())),
     };
-    let input = args.game.as_deref().or(args.map.as_deref()).unwrap_or("");
+    let input = match (&args.game, &args.map) {
+        (Some(g), _) => Some(g.as_path()),
+        (None, m) => m.as_deref().map(std::path::Path::new),
+    };
     write_out(args.output.as_deref(), input, "svg", &svg)
 }
 
 /// A map by bundled name or path, or the map of a bundled variant or rules file.
 fn load_map(name: &str) -> Result<carto::map::MapBoard, Failure> {
-    let here = carto::diag::Source::new("./", "");
     let is_rules = name.ends_with(".rules");
     if !is_rules {
-        match carto::variant::load_map(name, &here) {
+        match carto::variant::load_map_typed(name) {
             Ok(m) => return Ok(m),
             Err(e) if name.ends_with(".toml") => {
                 // A file that cannot be read is a one-line message; a broken one, rendered diagnostics.
@@ -137,7 +142,7 @@ fn no_such_map(name: &str) -> String {
 /// the input in the current folder, saying so.
 pub(crate) fn write_out(
     path: Option<&str>,
-    input: &str,
+    input: Option<&std::path::Path>,
     ext: &str,
     text: &str,
 ) -> Result<(), Failure> {
@@ -145,10 +150,12 @@ pub(crate) fn write_out(
     match path {
         Some(p) => super::write_to(p, text, "the output"),
         None if std::io::stdout().is_terminal() => {
-            let stem = std::path::Path::new(input)
-                .file_stem()
+            // Named after the input when its name is UTF-8 (else `game`).
+            let stem = input
+                .filter(|i| *i != std::path::Path::new(carto::paths::STDIO))
+                .and_then(|i| i.file_stem())
                 .and_then(|s| s.to_str())
-                .filter(|s| input != carto::paths::STDIO && !s.is_empty())
+                .filter(|s| !s.is_empty())
                 .unwrap_or("game");
             let name = format!("{stem}.{ext}");
             super::write_to(&name, text, "the output")?;

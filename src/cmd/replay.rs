@@ -13,7 +13,7 @@ Examples:
 pub(crate) struct Args {
     /// A game log (JSON Lines) written by `carto play --log` or `carto run --log`; `-` reads it
     /// from standard input.
-    log: String,
+    log: std::path::PathBuf,
     /// The rules the game was played with, when they are not where the log says (a log names its
     /// rules relative to its own folder, and carto reads nothing outside it).
     #[arg(long, value_name = "FILE")]

@@ -36,7 +36,7 @@ Examples:
 #[command(after_help = FORMAT)]
 pub(crate) struct Args {
     /// The script to play (format below); `-` reads it from standard input.
-    script: String,
+    script: std::path::PathBuf,
     /// Writes the JSON Lines game log to this file (`-`: to standard output, instead of the
     /// transcript).
     #[arg(long, value_name = "FILE")]

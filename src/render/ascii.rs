@@ -4,12 +4,20 @@
 use crate::board::CellKind;
 use crate::game::{Game, Hooks};
 use crate::geometry::EdgeKind;
+use crate::sight::{ChipSight, Seat};
 use crate::state::{FollowerAt, Place};
 
 type Block = [[u8; 3]; 3];
 
-/// The board (the whole map, or the placed tiles on the endless table) with coordinates and a legend.
+/// The board (the whole map, or the placed tiles on the endless table) with coordinates and a legend,
+/// every chip's face shown (a finished game, a transcript: [`Seat::Everyone`]).
 pub fn ascii_board<H: Hooks>(game: &Game<H>) -> String {
+    ascii_board_for(game, Seat::Everyone)
+}
+
+/// The board as `seat` sees it ([`Seat::chip_now`]): a face-down chip it may not see is `*`, or the
+/// letter of the colour the map prints under it in lower case.
+pub fn ascii_board_for<H: Hooks>(game: &Game<H>, seat: Seat) -> String {
     let Some((x0, y0, x1, y1)) = bounds(game) else {
         return String::new();
     };
@@ -19,7 +27,7 @@ pub fn ascii_board<H: Hooks>(game: &Game<H>) -> String {
         let mut rows = [String::new(), String::new(), String::new()];
         for x in x0..=x1 {
             let block = match game.st.board.cell_at(x, y) {
-                Some(c) => square_block(game, c, &letters),
+                Some(c) => square_block(game, c, &letters, seat),
                 None => [*b"   "; 3],
             };
             for (r, row) in rows.iter_mut().enumerate() {
@@ -36,7 +44,7 @@ pub fn ascii_board<H: Hooks>(game: &Game<H>) -> String {
             out.push('\n');
         }
     }
-    out.push_str(&legend(game, &letters));
+    out.push_str(&legend(game, &letters, seat));
     out
 }
 
@@ -84,14 +92,14 @@ pub(crate) fn colour_letters(colours: &[String]) -> Vec<u8> {
     taken
 }
 
-fn square_block<H: Hooks>(game: &Game<H>, cell: u32, letters: &[u8]) -> Block {
+fn square_block<H: Hooks>(game: &Game<H>, cell: u32, letters: &[u8], seat: Seat) -> Block {
     let mut blk = if game.st.board.tile[cell as usize] == crate::features::NONE {
         empty_square(game, cell)
     } else {
         tile_block(game, cell)
     };
     mark_followers(game, cell, &mut blk);
-    mark_chips(game, cell, letters, &mut blk);
+    mark_chips(game, cell, letters, seat, &mut blk);
     blk
 }
 
@@ -173,22 +181,27 @@ fn mark_followers<H: Hooks>(game: &Game<H>, cell: u32, blk: &mut Block) {
     }
 }
 
-/// Chips on the square or its slots: the colour's letter bottom right (upper case when face up),
-/// their number bottom left when more than one.
-fn mark_chips<H: Hooks>(game: &Game<H>, cell: u32, letters: &[u8], blk: &mut Block) {
+/// Chips on the square or its slots as `seat` sees them: the colour's letter bottom right (upper case
+/// when face up; `*` for a face-down chip whose colour is hidden), their number bottom left when more
+/// than one.
+fn mark_chips<H: Hooks>(game: &Game<H>, cell: u32, letters: &[u8], seat: Seat, blk: &mut Block) {
     if game.st.on_square.get(cell as usize).is_none_or(|&n| n == 0) && !has_slot_chip(game, cell) {
         return;
     }
     let mut count = 0u32;
-    for c in &game.st.chips {
+    for (id, c) in game.st.chips.iter().enumerate() {
         let here = match c.place {
             Place::Square(s) | Place::Slot(s, _) => s == cell,
             _ => false,
         };
         if here {
             count += 1;
-            let l = letters.get(c.colour as usize).copied().unwrap_or(b'?');
-            blk[2][2] = if c.face_up { l.to_ascii_uppercase() } else { l };
+            let letter = |colour: u8| letters.get(colour as usize).copied().unwrap_or(b'?');
+            blk[2][2] = match seat.chip_now(game, id) {
+                ChipSight::Face { colour, .. } if c.face_up => letter(colour).to_ascii_uppercase(),
+                ChipSight::Face { colour, .. } | ChipSight::Printed { colour } => letter(colour),
+                ChipSight::Back => b'*',
+            };
         }
     }
     if count > 1 {
@@ -203,7 +216,7 @@ fn has_slot_chip<H: Hooks>(game: &Game<H>, cell: u32) -> bool {
         .any(|c| matches!(c.place, Place::Slot(s, _) if s == cell))
 }
 
-fn legend<H: Hooks>(game: &Game<H>, letters: &[u8]) -> String {
+fn legend<H: Hooks>(game: &Game<H>, letters: &[u8], seat: Seat) -> String {
     let mut s = String::from(
         "legend: x across the top, y down the side; a tile shows C city, | - road, + road end or crossing,\n\
          \x20       M monastery, . field; empty squares: . land, t town, ~ sea, # large city\n",
@@ -227,8 +240,12 @@ fn legend<H: Hooks>(game: &Game<H>, letters: &[u8]) -> String {
             .zip(letters)
             .map(|(c, &l)| format!("{} {c}", l as char))
             .collect();
+        let hidden = match seat {
+            Seat::Everyone => "",
+            Seat::Player(_) => ", * face down",
+        };
         s.push_str(&format!(
-            "        chips (bottom right, upper case when face up, with their number bottom left when more than one): {}\n",
+            "        chips (bottom right, upper case when face up, with their number bottom left when more than one): {}{hidden}\n",
             colours.join(", ")
         ));
     }

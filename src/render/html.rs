@@ -381,6 +381,7 @@ fn page<H: Hooks>(
 <span id="label"></span><button id="next" title="next turn (→)">▶</button><button id="last" title="last turn (End)">»</button>
 <input id="slider" type="range" min="0" max="{last}" value="{last}" aria-label="turn"></nav>
 <div id="status">turn <b id="turn-now"></b> · tiles on the board <b id="tiles-shown"></b> · scores <span id="scores"></span></div>
+<div id="sight">{sight}</div>
 </header>
 <main><section id="board"><div id="zoom"><button id="zoom-out" title="zoom out (-)">−</button><button id="zoom-fit" title="fit the board to the window (0)">fit</button><button id="zoom-in" title="zoom in (+)">+</button><span class="hint">drag to move the board when zoomed in</span></div><div id="view">{board}</div></section>
 <section id="side"><h2 class="sr">Players</h2>{hands}<h2>This turn</h2><div id="events"></div><h2>Scores over the game</h2>{graph}</section></main>
@@ -396,6 +397,7 @@ const TURNS = {turns};
 </script></body></html>
 "#,
         title = esc(&svg::title(game, last as u32, true)),
+        sight = sight_note(game),
         square = svg::SQUARE,
         names = data.names.join(","),
         scores = data.scores.join(","),
@@ -404,6 +406,18 @@ const TURNS = {turns};
         turns = json_strings(turns),
     );
     out
+}
+
+/// What the page says of what it shows: every chip's face, face-down ones too (a replay sees as
+/// [`crate::sight::Seat::Everyone`]), which is for after the game.
+fn sight_note<H: Hooks>(game: &Game<H>) -> &'static str {
+    if game.is_over() {
+        "The game is over: this replay shows every chip's face, face-down ones too."
+    } else {
+        "This game is not over, and this replay shows every chip's face, face-down ones too: \
+         do not show it to a player of the game (a seat sees its own view in carto play and the \
+         playground's Play tab)."
+    }
 }
 
 /// What the page's script reads per turn, as JavaScript literals: the players' names, every turn's

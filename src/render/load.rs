@@ -55,19 +55,22 @@ pub(crate) fn is_log(text: &str) -> bool {
 }
 
 /// Reads a file, or standard input for `-` (named `<stdin>`, its folder the current one).
-pub fn read_input(path: &str) -> Result<Source, InputError> {
-    if path == crate::paths::STDIO {
+pub fn read_input(path: &std::path::Path) -> Result<Source, InputError> {
+    if path == std::path::Path::new(crate::paths::STDIO) {
         let text = crate::files::read_stdin()
             .map_err(|e| InputError::new(Code::Unreadable, format!("error: {e}")))?;
         return Ok(Source::new("<stdin>", text));
     }
-    Ok(Source::new(path, crate::variant::read_text(path)?))
+    // A name that is not UTF-8 (Linux names are bytes) is read as it is and shown with `�`.
+    let text = crate::files::read_text(path)
+        .map_err(|e| InputError::new(Code::Unreadable, format!("error: {e}")))?;
+    Ok(Source::new(path.to_string_lossy(), text))
 }
 
 /// Loads a game log or a script from `path` (`-`: standard input). A log is replayed and checked as
 /// `carto replay` checks it: one that disagrees with its replay (an edited score, a reordered line)
 /// is refused, or drawn with a warning when `opts.draw_anyway`.
-pub fn load_game(path: &str, opts: &LoadOptions) -> Result<Loaded, InputError> {
+pub fn load_game(path: &std::path::Path, opts: &LoadOptions) -> Result<Loaded, InputError> {
     let src = read_input(path)?;
     if is_log(&src.text) {
         let mut decisions = Vec::new();

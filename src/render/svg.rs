@@ -6,6 +6,7 @@ use super::tile_svg;
 use super::timeline::{FollowerView, Snapshot, StackView};
 use crate::game::{Game, Hooks};
 use crate::map::{AttrValue, MapBoard, Square, SquareKind};
+use crate::sight::ChipSight;
 use crate::state::{FollowerAt, Place};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -960,9 +961,14 @@ fn meeple(out: &mut String, (x, y): (f64, f64), h: f64, p: usize, strength: u8, 
     }
 }
 
-/// A chip: a disc in its colour, its value on it when face up.
+/// A chip: a disc in its colour, its value on it when face up; a face-down chip whose colour is
+/// hidden (`colour` empty) is grey, as the legend's.
 fn chip(out: &mut String, x: f64, y: f64, r: f64, colour: &str, value: u8, face_up: bool) {
-    let c = css_colour(colour);
+    let c = if colour.is_empty() {
+        "#999".to_string()
+    } else {
+        css_colour(colour)
+    };
     let _ = write!(
         out,
         r##"<circle cx="{x:.1}" cy="{y:.1}" r="{r:.1}" fill="{c}" stroke="#222" stroke-width="1.5"/>"##
@@ -1268,14 +1274,10 @@ pub(crate) fn chip_el<H: Hooks>(
     k: u32,
 ) {
     let c = &snap.chips[chip_id];
-    let Some(&(colour, value)) = game.cfg.chip_set.get(chip_id) else {
+    if game.cfg.chip_set.get(chip_id).is_none() {
         return;
-    };
-    let colour = game
-        .cfg
-        .colours
-        .get(colour as usize)
-        .map_or("", |s| s.as_str());
+    }
+    let (colour, value) = chip_seen(game, snap, chip_id);
     let b = &game.st.board;
     match c.place {
         Place::Square(cell) => {
@@ -1569,15 +1571,27 @@ fn panel_line(out: &mut String, x: f64, y: f64, s: &str) {
     label(out, x, y, 14.0, "start", r##"fill="#444""##, s);
 }
 
-/// Chip `i` of the chip set: its colour's name and its value.
-fn chip_of<H: Hooks>(game: &Game<H>, i: usize) -> (&str, u8) {
-    let (colour, value) = game.cfg.chip_set.get(i).copied().unwrap_or((0, 0));
-    let name = game
-        .cfg
-        .colours
-        .get(colour as usize)
-        .map_or("", |s| s.as_str());
-    (name, value)
+/// Chip `i` of the chip set as the snapshot's seat sees it where it lay ([`Seat::chip`]): its
+/// colour's name (empty when hidden) and its value (0 when hidden).
+pub(crate) fn chip_seen<'g, H: Hooks>(
+    game: &'g Game<H>,
+    snap: &Snapshot,
+    i: usize,
+) -> (&'g str, u8) {
+    let Some(c) = snap.chips.get(i) else {
+        return ("", 0);
+    };
+    let name = |colour: u8| {
+        game.cfg
+            .colours
+            .get(colour as usize)
+            .map_or("", |s| s.as_str())
+    };
+    match snap.seat.chip(game, i, c.face_up, c.place) {
+        ChipSight::Face { colour, value } => (name(colour), value),
+        ChipSight::Printed { colour } => (name(colour), 0),
+        ChipSight::Back => ("", 0),
+    }
 }
 
 /// The chips of the snapshot lying in `place`, drawn in a row from `x`; returns where the row ends.
@@ -1591,7 +1605,7 @@ fn chips_in_row<H: Hooks>(
 ) -> f64 {
     for (i, c) in snap.chips.iter().enumerate() {
         if c.place == place {
-            let (name, value) = chip_of(game, i);
+            let (name, value) = chip_seen(game, snap, i);
             chip(out, x, y, 11.0, name, value, c.face_up);
             x += 25.0;
         }

@@ -2,6 +2,7 @@
 //! follower and chip was, and the scores. Pictures of past turns are drawn from these snapshots.
 
 use crate::game::{Game, Hooks};
+use crate::sight::Seat;
 use crate::state::{EvKind, FollowerAt, Place};
 
 /// A follower as it stood.
@@ -57,6 +58,9 @@ pub struct Snapshot {
     pub(crate) stacks: Vec<StackView>,
     /// Whether this is the end of the game.
     pub(crate) last: bool,
+    /// Who the pictures are drawn for ([`Seat::Everyone`] unless set: a replay shows every chip's
+    /// face; the Play tab draws the person's seat).
+    pub seat: Seat,
 }
 
 /// The last turn with events (the final scoring's, when the game is over).
@@ -120,6 +124,7 @@ fn initial<H: Hooks>(game: &Game<H>) -> Snapshot {
         scores: vec![0; st.players.len()],
         stacks: stacks_of(st),
         last: false,
+        seat: Seat::Everyone,
     }
 }
 

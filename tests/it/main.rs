@@ -72,6 +72,8 @@ mod scatter;
 mod schema;
 #[path = "../scripts.rs"]
 mod scripts;
+#[path = "../seats.rs"]
+mod seats;
 #[path = "../sim.rs"]
 mod sim;
 #[path = "../sim_report.rs"]
@@ -90,6 +92,8 @@ mod transcript;
 mod tune;
 #[path = "../turn_order.rs"]
 mod turn_order;
+#[path = "../typed_paths.rs"]
+mod typed_paths;
 
 /// Every `tests/*.rs` is a module of this binary (or `fixtures`, a binary of its own): a new test file
 /// that nobody lists here would otherwise never run.

@@ -10,6 +10,7 @@ use carto::game::{Game, Opt};
 use carto::lang::interp::Interp;
 use carto::render::{svg, tile_svg, timeline};
 use carto::rng::Rng;
+use carto::sight::Seat;
 use carto::variant::Variant;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -262,6 +263,24 @@ impl Session {
         }
     }
 
+    /// The seat the page shows the game to (decided in one place: `carto::sight`): the person
+    /// deciding, else the first person's seat; everything once the game is over, or when no person
+    /// plays (agents alone, watched).
+    fn seat(&self) -> Seat {
+        if self.game.is_over() {
+            return Seat::Everyone;
+        }
+        let person = |p: usize| matches!(self.agents.get(p), Some(None));
+        let decider = self.game.decider() as usize;
+        if person(decider) {
+            return Seat::Player(decider as u8);
+        }
+        match (0..self.agents.len()).find(|&p| person(p)) {
+            Some(p) => Seat::Player(p as u8),
+            None => Seat::Everyone,
+        }
+    }
+
     fn persons_turn(&self) -> bool {
         self.error.is_none()
             && !self.game.is_over()
@@ -334,10 +353,13 @@ impl Session {
 }
 
 /// What the page shows: the board, the tile in hand, the scores and the person's options (squares
-/// with their rotations, follower spots, and the rest as named buttons).
+/// with their rotations, follower spots, and the rest as named buttons), all as the person's seat
+/// sees them ([`Session::seat`]): a face-down chip it may not see is drawn face down, without its
+/// colour, and the options name it by where it lies.
 fn view(s: &Session) -> Value {
     let g = &s.game;
-    let snap = timeline::at_turn(g, None);
+    let mut snap = timeline::at_turn(g, None);
+    snap.seat = s.seat();
     let base = svg::base(g, &snap);
     let board = svg::board_svg(g, &snap);
     let mine = s.persons_turn();

@@ -15,6 +15,7 @@ pub mod map;
 pub mod order;
 pub mod paths;
 pub mod rng;
+pub mod sight;
 pub mod state;
 pub mod tally;
 pub mod tiles;

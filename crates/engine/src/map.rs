@@ -93,6 +93,10 @@ pub struct MapBoard {
     /// Names (possibly empty), squares and attributes of each island.
     pub islands: Vec<Group>,
     pub groups: Vec<Group>,
+    /// The square attribute that prints a chip colour under the chips lying on its squares (Great
+    /// Britain's `spot`): a face-down chip on such a square shows that colour to every player, never
+    /// its value (see `sight`). `None`: a face-down chip shows nothing.
+    pub face_down_colour: Option<String>,
 }
 
 impl MapBoard {
@@ -376,6 +380,7 @@ struct RawMap {
     square: Vec<RawSquare>,
     #[serde(default)]
     part: Vec<RawPart>,
+    face_down_colour: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -904,6 +909,7 @@ fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
         large_cities: Vec::new(),
         islands: Vec::new(),
         groups: Vec::new(),
+        face_down_colour: None,
     };
     mark_areas(cx, &mut board, &chars, &raw);
     add_groups(cx, &mut board, &raw.group);
@@ -911,7 +917,37 @@ fn build_grid_map(cx: &mut Cx, raw: RawMap) -> MapBoard {
     add_ferries(cx, &mut board, &raw.ferry);
     add_exits(cx, &mut board, &raw.exit);
     add_square_attrs(cx, &mut board, &raw.square);
+    board.face_down_colour = face_down_colour(cx, &board, &raw);
     board
+}
+
+/// The map's `face_down_colour`: an attribute some square has, with a name (a colour's) as its value.
+fn face_down_colour(cx: &mut Cx, board: &MapBoard, raw: &RawMap) -> Option<String> {
+    let attr = raw.face_down_colour.as_ref()?;
+    let named = board.squares.iter().any(|s| {
+        matches!(
+            s.attrs.get(attr.get_ref().as_str()),
+            Some(AttrValue::Str(_))
+        )
+    });
+    if !named {
+        cx.error(
+            Diagnostic::error(
+                Code::BadAttribute,
+                attr.span(),
+                format!(
+                    "no square has a `{}` attribute naming a colour",
+                    attr.get_ref().as_str()
+                ),
+            )
+            .with_label("expected the attribute that prints a chip colour on its squares")
+            .with_note(
+                "as `\"b\" = { kind = \"land\", attrs = { spot = \"blue\" } }` in the legend",
+            ),
+        );
+        return None;
+    }
+    Some(attr.get_ref().as_str().to_string())
 }
 
 /// The grid's rows and its size (the first row's width); a missing or too large grid is reported
@@ -1488,6 +1524,8 @@ fn build_composite(
         large_cities: Vec::new(),
         islands: Vec::new(),
         groups: Vec::new(),
+        // The parts' own, the first that names one (a map of parts takes only name, doc and parts).
+        face_down_colour: placed.iter().find_map(|p| p.board.face_down_colour.clone()),
     };
     let exits = lay_parts(cx, &mut board, &placed);
     add_seam_exits(cx, &mut board, &placed, exits);
@@ -1512,7 +1550,12 @@ fn reject_grid_keys(cx: &mut Cx, raw: &RawMap) {
         .or_else(|| raw.ferry.first().map(|s| (s.from.span(), "ferry")))
         .or_else(|| raw.exit.first().map(|s| (s.at.span(), "exit")))
         .or_else(|| raw.group.first().map(|s| (s.name.span(), "group")))
-        .or_else(|| raw.square.first().map(|s| (s.at.span(), "square")));
+        .or_else(|| raw.square.first().map(|s| (s.at.span(), "square")))
+        .or_else(|| {
+            raw.face_down_colour
+                .as_ref()
+                .map(|s| (s.span(), "face_down_colour"))
+        });
     if let Some((span, what)) = stray {
         cx.error(
             Diagnostic::error(

@@ -2,6 +2,7 @@
 //! names. The engine alone runs with [`super::NoRules`].
 
 use super::{Ctx, GameError, Opt, Phase, Trigger};
+use crate::sight::Seat;
 use crate::state::State;
 
 /// The rules of a variant, as the engine sees them. Every method has a default that does nothing,
@@ -51,6 +52,11 @@ pub trait Hooks {
     }
     fn action_name(&self, _st: &State, _handle: u32) -> String {
         String::new()
+    }
+    /// An offered action's name as `seat` sees it (`action_name` is the decider's: a chip the
+    /// decider may not see is named by where it lies; [`Seat::Everyone`] names every chip by its face).
+    fn action_name_for(&self, st: &State, handle: u32, _seat: Seat) -> String {
+        self.action_name(st, handle)
     }
     /// Which of the rules' actions (their index in the program) an offered action is.
     fn action_index(&self, _handle: u32) -> Option<u16> {

@@ -5,6 +5,7 @@ use super::{Game, Hooks, Opt, Phase};
 use crate::board::Refusal;
 use crate::compiled::CompiledTile;
 use crate::geometry::{rotation_degrees, FeatureKind, HALF_NAMES};
+use crate::sight::Seat;
 
 impl<H: Hooks> Game<H> {
     /// The name of an option, as scripts, transcripts and people write it.
@@ -31,6 +32,26 @@ impl<H: Hooks> Game<H> {
             }
             Opt::Action(h) => self.hooks.action_name(&self.st, h),
         }
+    }
+
+    /// The name of an option as `seat` sees it: the name the log records ([`Self::option_name`], the
+    /// decider's) but for chips `seat` may not see, which are named by where they lie (what the
+    /// terminal shows a person of another player's choice).
+    pub fn option_name_for(&self, opt: Opt, seat: Seat) -> String {
+        match opt {
+            Opt::Action(h) => self.hooks.action_name_for(&self.st, h, seat),
+            _ => self.option_name(opt),
+        }
+    }
+
+    /// The option named `name` as everyone sees it ([`Seat::Everyone`]: every chip by its face), as a
+    /// log written before options named a chip the decider may not see `down@PLACE` names it
+    /// (docs/format-log.md). Only a replay asks this: a person naming a hidden face would learn it.
+    pub fn find_option_by_faces(&self, name: &str) -> Option<usize> {
+        let want = canonical_option(name);
+        self.options
+            .iter()
+            .position(|&o| canonical_option(&self.option_name_for(o, Seat::Everyone)) == want)
     }
 
     /// Finds an option by name; when none has it, says why (which rule refused the move).

@@ -5,7 +5,8 @@ use super::lower::TestId;
 use super::{Chosen, Interp, Offer, MAX_ACTIONS_PER_TURN, R};
 use crate::game::{Hooks, Opt, Phase};
 use crate::ir::{Action, ChoiceKind, Expr, Limit, Value};
-use crate::state::{Place, State};
+use crate::sight::Seat;
+use crate::state::{Chip, Place, State};
 
 impl Interp {
     pub(super) fn refresh_usage(&mut self, st: &State) {
@@ -419,7 +420,7 @@ impl Interp {
         for &item in items {
             self.tick()?;
             if let Value::Chip(c) = item {
-                if offered.iter().any(|&o| same_move(st, o, c)) {
+                if offered.iter().any(|&o| same_move(st, o, c, at.player)) {
                     continue;
                 }
             }
@@ -513,15 +514,43 @@ impl Interp {
         r
     }
 
+    /// An offered action's name as `seat` sees it, or as its decider does (`None`: the name the log
+    /// records): the action's name, then each choice's value (`value_name_apart`).
+    pub(super) fn action_name_seen(&self, st: &State, handle: u32, seat: Option<Seat>) -> String {
+        let Some(o) = self.run.decision.offers.get(handle as usize) else {
+            return "?".into();
+        };
+        let viewer = seat.unwrap_or(Seat::Player(o.player));
+        let action = self.prog.actions.get(o.action as usize);
+        let mut s = action.map(|a| a.name.clone()).unwrap_or_default();
+        // An asked action's parameters are not choices: the name lists the choices only.
+        let params = action.map_or(0, |a| a.params as u32);
+        for i in params..o.len {
+            if let Some(&v) = self.run.decision.offer_vals.get((o.start + i) as usize) {
+                s.push(' ');
+                s.push_str(&self.value_name_apart(st, o, i, v, viewer));
+            }
+        }
+        s
+    }
+
     /// The name of value `i` of offer `o`, told apart from the values other offers of its action
     /// choose there after the same earlier values: chips of one colour and value that differ in face
     /// get `.up`/`.down`, in place `@PLACE` (`purple1.down`, `purple1@map:3,4`), so that every option
-    /// of a decision has its own name.
-    pub(super) fn value_name_apart(&self, st: &State, o: &Offer, i: u32, v: Chosen) -> String {
-        let mut name = self.value_name(st, v);
-        let (face, place) = self.differ_from_others(st, o, i, v);
+    /// of a decision has its own name. A chip whose face the offer's player may not see is named by
+    /// where it lies (`down@supply`: [`hidden_chip_name`]).
+    pub(super) fn value_name_apart(
+        &self,
+        st: &State,
+        o: &Offer,
+        i: u32,
+        v: Chosen,
+        viewer: Seat,
+    ) -> String {
+        let mut name = self.value_name(st, v, viewer);
+        let (face, place) = self.differ_from_others(st, o, i, v, viewer);
         match v {
-            Chosen::Value(Value::Chip(c)) => {
+            Chosen::Value(Value::Chip(c)) if seen(st, c, viewer) => {
                 let ch = st.chips[c as usize];
                 if face {
                     name.push_str(if ch.face_up { ".up" } else { ".down" });
@@ -537,6 +566,9 @@ impl Interp {
                     .iter()
                     .map(|&c| {
                         let ch = st.chips[c as usize];
+                        if !seen(st, c, viewer) {
+                            return self.hidden_chip_name(st, ch);
+                        }
                         let face = if ch.face_up { "up" } else { "down" };
                         format!("{}.{face}", self.chip_name(ch))
                     })
@@ -550,11 +582,24 @@ impl Interp {
 
     /// Whether another offer of `o`'s action and player, with the same values before `i`, chooses
     /// at `i` chips of the same colours and values as `v` but in another face, or another place.
-    fn differ_from_others(&self, st: &State, o: &Offer, i: u32, v: Chosen) -> (bool, bool) {
+    /// Only faces the offer's player sees are compared (a chip it may not see has a name of its own,
+    /// and telling a seen chip apart from it would tell its face).
+    fn differ_from_others(
+        &self,
+        st: &State,
+        o: &Offer,
+        i: u32,
+        v: Chosen,
+        viewer: Seat,
+    ) -> (bool, bool) {
         let (mut face, mut place) = (false, false);
         let key = |c: u16| {
             let ch = st.chips[c as usize];
-            (ch.colour, ch.value)
+            if seen(st, c, viewer) {
+                (ch.colour, ch.value)
+            } else {
+                (u8::MAX, u8::MAX)
+            }
         };
         let vals = |x: &Offer| {
             let (a, b) = (x.start as usize, (x.start + x.len) as usize);
@@ -575,7 +620,7 @@ impl Interp {
             }
             match (me, theirs[i as usize]) {
                 (Chosen::Value(Value::Chip(a)), Chosen::Value(Value::Chip(b)))
-                    if a != b && key(a) == key(b) =>
+                    if a != b && key(a) == key(b) && key(a) != (u8::MAX, u8::MAX) =>
                 {
                     let (x, y) = (st.chips[a as usize], st.chips[b as usize]);
                     face |= x.face_up != y.face_up;
@@ -609,7 +654,15 @@ impl Interp {
         format!("{col}{}", ch.value)
     }
 
-    pub(super) fn value_name(&self, st: &State, v: Chosen) -> String {
+    /// A chip whose face the decider may not see, as options name it: where it lies (`down@supply`,
+    /// `down@map:3,4`, `down@hand:ann`). Chips hidden from the decider in one place are one move
+    /// ([`same_move`]), so the name tells the options apart without telling a face.
+    fn hidden_chip_name(&self, st: &State, ch: Chip) -> String {
+        format!("down@{}", place_name(st, &self.prog.holdings, ch.place))
+    }
+
+    /// Value `v` as options name it to `viewer` (a chip it may not see by where it lies).
+    pub(super) fn value_name(&self, st: &State, v: Chosen, viewer: Seat) -> String {
         match v {
             Chosen::Chips { start, len } => {
                 let ids = &self.run.decision.offer_chips[start as usize..(start + len) as usize];
@@ -617,13 +670,10 @@ impl Interp {
                     .iter()
                     .map(|&c| {
                         let ch = st.chips[c as usize];
-                        let col = self
-                            .prog
-                            .colours
-                            .get(ch.colour as usize)
-                            .map(|s| s.as_str())
-                            .unwrap_or("?");
-                        format!("{col}{}", ch.value)
+                        if !seen(st, c, viewer) {
+                            return self.hidden_chip_name(st, ch);
+                        }
+                        self.chip_name(ch)
                     })
                     .collect();
                 parts.join("+")
@@ -651,16 +701,10 @@ impl Interp {
                     }
                     None => "stack".into(),
                 },
-                Value::Chip(c) => {
-                    let ch = st.chips[c as usize];
-                    let col = self
-                        .prog
-                        .colours
-                        .get(ch.colour as usize)
-                        .map(|s| s.as_str())
-                        .unwrap_or("?");
-                    format!("{col}{}", ch.value)
+                Value::Chip(c) if !seen(st, c, viewer) => {
+                    self.hidden_chip_name(st, st.chips[c as usize])
                 }
+                Value::Chip(c) => self.chip_name(st.chips[c as usize]),
                 Value::Int(i) => i.to_string(),
                 Value::Str(i) => self
                     .run
@@ -681,14 +725,27 @@ impl Interp {
     }
 }
 
-/// Whether offering chip `c` is the same move as offering `o` (a chip already offered): two chips
-/// of one colour and value, in one face and one place, are interchangeable.
-fn same_move(st: &State, o: Value, c: u16) -> bool {
+/// Whether offering chip `c` is the same move as offering `o` (a chip already offered) to `player`:
+/// two chips of one colour and value, in one face and one place, are interchangeable; so are two
+/// chips in one place whose faces `player` may not see (to them, taking either is taking one
+/// face-down chip from there: the first the list gives, as the supply's shuffled order).
+fn same_move(st: &State, o: Value, c: u16, player: u8) -> bool {
     let Value::Chip(d) = o else {
         return false;
     };
     let (a, b) = (st.chips[c as usize], st.chips[d as usize]);
+    let seat = Seat::Player(player);
+    if a.place == b.place && !seen(st, c, seat) && !seen(st, d, seat) {
+        return true;
+    }
     (a.colour, a.value, a.face_up, a.place) == (b.colour, b.value, b.face_up, b.place)
+}
+
+/// Whether `seat` sees the face of chip `c` (decided in one place: [`Seat::sees_face`]).
+#[inline]
+pub(super) fn seen(st: &State, c: u16, seat: Seat) -> bool {
+    let ch = st.chips[c as usize];
+    seat.sees_face(ch.face_up, ch.place)
 }
 
 /// A chip's place as logs and scripts write it (`hand:ann`, `map:3,4`, `slot:3,4:0`).

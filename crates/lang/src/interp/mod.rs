@@ -405,20 +405,11 @@ impl Hooks for Interp {
     }
 
     fn action_name(&self, st: &State, handle: u32) -> String {
-        let Some(o) = self.run.decision.offers.get(handle as usize) else {
-            return "?".into();
-        };
-        let action = self.prog.actions.get(o.action as usize);
-        let mut s = action.map(|a| a.name.clone()).unwrap_or_default();
-        // An asked action's parameters are not choices: the name lists the choices only.
-        let params = action.map_or(0, |a| a.params as u32);
-        for i in params..o.len {
-            if let Some(&v) = self.run.decision.offer_vals.get((o.start + i) as usize) {
-                s.push(' ');
-                s.push_str(&self.value_name_apart(st, o, i, v));
-            }
-        }
-        s
+        self.action_name_seen(st, handle, None)
+    }
+
+    fn action_name_for(&self, st: &State, handle: u32, seat: crate::sight::Seat) -> String {
+        self.action_name_seen(st, handle, Some(seat))
     }
 
     fn action_index(&self, handle: u32) -> Option<u16> {

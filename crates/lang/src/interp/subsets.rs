@@ -26,14 +26,20 @@ pub(super) struct Subsets {
 }
 
 impl Subsets {
-    /// Groups the chips of `list` (a list value's elements; other values are skipped) by kind.
-    fn group(&mut self, st: &State, list: impl Iterator<Item = Value>) {
+    /// Groups the chips of `list` (a list value's elements; other values are skipped) by kind, as
+    /// `player` sees them: the chips whose face it may not see are one kind.
+    fn group(&mut self, st: &State, player: u8, list: impl Iterator<Item = Value>) {
         self.chips.clear();
         self.kinds.clear();
         for v in list {
             if let Value::Chip(c) = v {
                 let ch = st.chips[c as usize];
-                self.chips.push(((ch.colour, ch.value, ch.face_up), c));
+                let kind = if super::actions::seen(st, c, crate::sight::Seat::Player(player)) {
+                    (ch.colour, ch.value, ch.face_up)
+                } else {
+                    (u8::MAX, u8::MAX, false)
+                };
+                self.chips.push((kind, c));
             }
         }
         // Stable: the chips of a kind stay in the list's order.
@@ -104,7 +110,7 @@ impl Interp {
             None => (1, n),
         };
         let mut s = self.subsets.pop().unwrap_or_default();
-        s.group(st, (0..n).map(|k| self.elem_at(from, k)));
+        s.group(st, at.player, (0..n).map(|k| self.elem_at(from, k)));
         loop {
             self.tick()?;
             let total: usize = s.counts.iter().sum();
