@@ -1037,7 +1037,7 @@ fields! {
         example r#"rule r on placed when tile.id == "D" { score(player, 1) }"#;
     TileName Tile."name": Ty::of(Str), |me, st, v| me.tile_name(st, v, true),
         reads NONE, static false, pure false,
-        "the tile type's name in its tile set (its id when it has none)", "the name of {0}",
+        "the tile type's name in its tile set (its id when it has none)", "{0's} name",
         example r#"rule r on placed when tile.name == "D" { score(player, 1) }"#;
     StackSquare Stack."square": Ty::of(Square), |me, st, v| Ok(Value::Square(me.stack_of(st, v)?.cell)),
         reads UNKNOWN, static false, pure false,
