@@ -115,6 +115,7 @@ fn builtins() -> Value {
     use carto::lang::builtins::{Builtin, Trigger, FIELDS};
     let mut out: Vec<Value> = Builtin::ALL
         .iter()
+        .filter(|b| b.written())
         .map(|b| {
             let i = b.info();
             let kind = if i.effect { "effect" } else { "query" };

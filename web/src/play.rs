@@ -442,6 +442,7 @@ fn view(s: &Session) -> Value {
         "to_come": to_come(g),
         "events": events_json(s),
         "players": players,
+        "state": carto::output::state_json(g),
         "can_undo": s.choices.iter().any(|c| c.rng.is_some()),
     })
 }
