@@ -475,3 +475,63 @@ fn the_store_does_not_grow_over_ten_thousand_edits() {
     assert!(sizes.iter().all(|n| *n == sizes[0]), "{sizes:?}");
     assert_eq!(s.ws.docs.len(), 1);
 }
+
+/// Every request at every few bytes of every bundled rules file, of the regression files (many of
+/// them broken) and of a script: an answer each time, never a panic.
+#[test]
+fn every_request_anywhere_answers() {
+    use carto::lsp::protocol::Server;
+    let root = root();
+    let mut files: Vec<(String, String)> = carto::bundled::RULES
+        .iter()
+        .map(|(n, t)| (format!("{root}/rules/{n}.rules"), t.to_string()))
+        .collect();
+    for dir in ["tests/regressions/rules", "tests/scripts/base"] {
+        for e in std::fs::read_dir(format!("{root}/{dir}")).unwrap() {
+            let p = e.unwrap().path();
+            if let Ok(t) = std::fs::read_to_string(&p) {
+                files.push((p.display().to_string(), t));
+            }
+        }
+    }
+    let mut answered = 0;
+    for (path, text) in files.iter().take(60) {
+        let mut s = Server::default();
+        let uri = format!("file://{path}");
+        s.handle(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": uri, "languageId": "carto", "version": 0, "text": text}}}));
+        let lines = text.lines().count() as u32 + 1;
+        for line in 0..lines {
+            for character in [0u32, 3, 9, 17, 30, 200] {
+                for method in [
+                    "textDocument/hover",
+                    "textDocument/definition",
+                    "textDocument/completion",
+                    "textDocument/references",
+                    "textDocument/prepareRename",
+                    "textDocument/documentHighlight",
+                ] {
+                    let out = s.handle(&json!({"jsonrpc": "2.0", "id": 1, "method": method,
+                        "params": {"textDocument": {"uri": uri}, "position": {"line": line, "character": character},
+                                   "context": {"includeDeclaration": true}}}));
+                    assert_eq!(out.len(), 1, "{method} {path}:{line}:{character}");
+                    answered += 1;
+                }
+            }
+        }
+        for method in [
+            "textDocument/documentSymbol",
+            "textDocument/semanticTokens/full",
+            "textDocument/foldingRange",
+            "textDocument/formatting",
+            "textDocument/codeAction",
+        ] {
+            let out = s.handle(&json!({"jsonrpc": "2.0", "id": 2, "method": method,
+                "params": {"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true},
+                           "range": {"start": {"line": 0, "character": 0}, "end": {"line": lines, "character": 0}},
+                           "context": {"diagnostics": []}}}));
+            assert!(out[0].get("error").is_none(), "{method} {path}: {}", out[0]);
+        }
+    }
+    assert!(answered > 10_000, "{answered}");
+}

@@ -3,6 +3,7 @@
 
 use super::protocol::Server;
 use lsp_server::{Connection, Message};
+use serde_json::{json, Value};
 
 /// Serves one editor until it sends `exit` or closes the connection. An error is a message for
 /// people (the connection broke).
@@ -11,7 +12,10 @@ pub fn serve() -> Result<(), String> {
     let mut server = Server::default();
     for msg in &connection.receiver {
         let value = serde_json::to_value(&msg).map_err(|e| e.to_string())?;
-        for out in server.handle(&value) {
+        // A bug in one answer fails that request, not the editor's session.
+        let outs = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.handle(&value)))
+            .unwrap_or_else(|_| failed(&value));
+        for out in outs {
             let out: Message = serde_json::from_value(out).map_err(|e| e.to_string())?;
             connection
                 .sender
@@ -26,4 +30,13 @@ pub fn serve() -> Result<(), String> {
     threads
         .join()
         .map_err(|e| format!("the connection to the editor failed: {e}"))
+}
+
+/// The answer to a request whose handling failed (a notification gets none).
+fn failed(msg: &Value) -> Vec<Value> {
+    match msg.get("id") {
+        Some(id) => vec![json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603,
+            "message": "carto lsp failed on this request: a bug, please report it with the file"}})],
+        None => Vec::new(),
+    }
 }
