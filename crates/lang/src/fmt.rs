@@ -107,11 +107,11 @@ struct Layout<'t> {
 const GO_ON_AFTER: &[&str] = &[
     "and", "or", "not", "in", "where", "when", "let", "for", "if", "ask", "choose", "from", "size",
     "of", "one", "on", "phase", "limit", "per", "group", "import", "variant", "param", "override",
-    "holding", "rule", "action", "forced", "remove", "replace", "change",
+    "holding", "rule", "action", "forced", "remove", "replace", "change", "then",
 ];
 const GO_ON_WITH: &[&str] = &[
     "and", "or", "where", "in", "when", "choose", "phase", "limit", "size", "from", "per", "group",
-    "one",
+    "one", "then",
 ];
 
 /// Words that start an item.

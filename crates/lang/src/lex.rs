@@ -111,7 +111,7 @@ pub const KEYWORDS: &[&str] = &[
     "and", "or", "not", "true", "false", "in", "where", "if", "else", "let", "for", "import",
     "variant", "param", "override", "setup", "rule", "action", "when", "choose", "chips",
     "holding", "on", "forced", "phase", "limit", "per", "group", "from", "size", "one", "of",
-    "list", "ask", "remove", "replace", "change",
+    "list", "ask", "remove", "replace", "change", "then",
 ];
 
 /// Whether `word` is one of [`KEYWORDS`].
