@@ -15,6 +15,26 @@ impl Interp {
         Ok(())
     }
 
+    /// The one place that decides whether rule `r`, fired on `t` with `ctx`, is passed over before
+    /// its `when` is evaluated: by its guard (`reaches`), or by its static parts known false for
+    /// the trigger's square (`static_known`; in the checking mode, a known answer is checked
+    /// afresh). Firing (`fire_inner`) and the agents' question whether firing would run a rule
+    /// (`runs_nothing_but`, `quiet.rs`) both ask it.
+    pub(super) fn gate(&mut self, st: &mut State, r: usize, t: Trigger, ctx: &Ctx) -> R<Gate> {
+        if !self.reaches(st, r, t, ctx) {
+            return Ok(Gate::Passed);
+        }
+        let known = self.static_known(st, r, t, ctx);
+        if let (Known::Is(b), true) = (&known, self.checking()) {
+            self.check_static(st, r, t, ctx, *b)?;
+        }
+        Ok(match known {
+            Known::Is(false) => Gate::Passed,
+            Known::Is(true) | Known::Nothing => Gate::Open,
+            Known::Unknown(cell) => Gate::Learn(cell),
+        })
+    }
+
     pub(super) fn fire_inner(&mut self, st: &mut State, t: Trigger, ctx: &Ctx) -> R<()> {
         if self.depth > 32 {
             return Err(self.fail("rules trigger each other more than 32 deep"));
@@ -22,26 +42,21 @@ impl Interp {
         let prog = self.prog.clone();
         for &r in prog.rules_for(t) {
             let rule = &prog.rules[r as usize];
-            if !self.reaches(st, r as usize, t, ctx) {
-                #[cfg(any(test, feature = "oracle"))]
-                self.rule_beside_walker(st, r as usize, t, ctx, false)?;
-                continue;
-            }
-            let known = self.static_known(st, r as usize, t, ctx);
-            if let (Known::Is(b), true) = (&known, self.checking()) {
-                self.check_static(st, r as usize, t, ctx, *b)?;
-            }
-            if let Known::Is(false) = known {
-                #[cfg(any(test, feature = "oracle"))]
-                self.rule_beside_walker(st, r as usize, t, ctx, false)?;
-                continue;
-            }
+            let cell = match self.gate(st, r as usize, t, ctx)? {
+                Gate::Passed => {
+                    #[cfg(any(test, feature = "oracle"))]
+                    self.rule_beside_walker(st, r as usize, t, ctx, false)?;
+                    continue;
+                }
+                Gate::Open => None,
+                Gate::Learn(cell) => Some(cell),
+            };
             self.begin(r as u16, st.turn);
             let saved = self.enter(rule.body.locals.max(4));
             self.bind_trigger(st, t, ctx)?;
-            let ok = match known {
-                Known::Unknown(cell) => self.learn_static(st, r as usize, cell)?,
-                _ => true,
+            let ok = match cell {
+                Some(cell) => self.learn_static(st, r as usize, cell)?,
+                None => true,
             };
             let ok = ok
                 && match self.code.rule_when[r as usize] {
@@ -58,4 +73,15 @@ impl Interp {
         }
         Ok(())
     }
+}
+
+/// What [`Interp::gate`] says of a rule before its `when`.
+pub(super) enum Gate {
+    /// Passed over: by its guard, or by its static parts known false.
+    Passed,
+    /// Not passed over: its static parts hold, or it has none.
+    Open,
+    /// Its static parts are not known yet for this square: they are learnt (`learn_static`) once
+    /// the rule's frame is entered with the trigger's values bound.
+    Learn(u32),
 }

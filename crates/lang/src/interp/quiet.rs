@@ -4,7 +4,7 @@
 //! values settle, or a part that reads only the map facts of the trigger's square) and by what a
 //! forced action's `when` reads (`reads`); anything they cannot settle counts as "may run".
 
-use super::dispatch::Known;
+use super::fire::Gate;
 use super::reads::{expr_reads, Reads};
 use super::{Interp, R};
 use crate::builtins::Changes;
@@ -36,13 +36,13 @@ impl Interp {
         let prog = self.prog.clone();
         for &r in prog.rules_for(t) {
             let r = r as usize;
-            if allowed.get(r).copied().unwrap_or(false) || !self.reaches(st, r, t, ctx) {
+            if allowed.get(r).copied().unwrap_or(false) {
                 continue;
             }
-            let cell = match self.static_known(st, r, t, ctx) {
-                Known::Is(false) => continue,
-                Known::Unknown(cell) => cell,
-                _ => return Ok(false),
+            let cell = match self.gate(st, r, t, ctx)? {
+                Gate::Passed => continue,
+                Gate::Learn(cell) => cell,
+                Gate::Open => return Ok(false),
             };
             // As `fire_inner` learns it: the trigger's values bound, the static parts evaluated.
             self.begin(r as u16, st.turn);
