@@ -724,7 +724,7 @@ builtins! {
     GoFirst "go_first"("player": t(Player)) -> rt(Unit), Effect(|_, st, a| { st.go_first(Interp::player_of(a[0])); Ok(()) }),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
         "a player plays the next regular turn (in `setup`: the first turn) and every round starts with them from then on (the round in progress ends after this turn)", "{0} plays the next turn and every round starts with them from then on",
-        example r#"setup { go_first(last(players())) }"#;
+        example r#"setup { go_first(first(players())) }"#;
     SkipTurn "skip_turn"("player": t(Player)) -> rt(Unit), Effect(|_, st, a| { st.skip_turn(Interp::player_of(a[0])); Ok(()) }),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
         "a player's next regular turn is skipped (called again, the one after too); extra turns are not skipped", "{0}'s next turn is skipped",
