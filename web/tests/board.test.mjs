@@ -50,7 +50,7 @@ export const tests = {
     const sq = await box(page, "#play-preview");
     await page.mouse.move(sq.x + sq.w / 2, sq.y + sq.h / 2);
     for (let k = 0; k < 6; k++) await page.mouse.wheel(0, -200);
-    await page.waitForFunction((f) => document.querySelector("#board svg").viewBox.baseVal.width < f / 3, full, { timeout: 5000 });
+    await page.waitForFunction((f) => document.querySelector("#board svg").viewBox.baseVal.width < f / 3, full, { timeout: 30000 });
     assert(inside(await box(page, "#play-preview"), await box(page, "#board")), "the preview stays in view at 3× and more");
     assert(await page.isVisible("#play-place") && inside(await box(page, "#play-place"), { x: 0, y: 0, w: 1400, h: 1000 }), "Place here is in the window");
     await shot();

@@ -61,7 +61,7 @@ export const tests = {
     });
     const mine = await page.evaluate(() => window.carto.text());
     await page.selectOption("#start", "france");
-    await page.waitForSelector("#ask[open]", { timeout: 5000 });
+    await page.waitForSelector("#ask[open]", { timeout: 30000 });
     assert((await page.textContent("#ask-question")).includes("france"), "the question names what would replace the text");
     await shot();
     await page.click("#ask-no");
@@ -74,7 +74,7 @@ export const tests = {
     assert((await page.textContent("#status")).includes("Ctrl+Z"), "the status says how to get the text back");
     // Ctrl+Z (focus where the page put it) brings the text back, with its variant.
     await page.keyboard.press("Control+z");
-    await page.waitForFunction((t) => window.carto.text() === t, mine, { timeout: 5000 });
+    await page.waitForFunction((t) => window.carto.text() === t, mine, { timeout: 30000 });
     await page.waitForFunction(() => window.carto.doc.name === "base", null, { timeout: 20000 });
     assert((await page.inputValue("#start")) === "base", "the picker follows");
     // Replaced again, then the browser's Back.
@@ -218,7 +218,7 @@ export const tests = {
     assert((await page.evaluate(() => document.getElementById("right").scrollTop)) === 0, "germany's page starts at its top");
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.click("#share");
-    await page.waitForFunction(() => document.getElementById("status").textContent === "link copied", null, { timeout: 5000 });
+    await page.waitForFunction(() => document.getElementById("status").textContent === "link copied", null, { timeout: 30000 });
     const [d] = await Promise.all([page.waitForEvent("download"), page.click("#save")]);
     void d;
     assert((await page.textContent("#status")).startsWith("downloaded my.rules"), "the status says what was downloaded");
