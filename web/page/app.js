@@ -209,12 +209,13 @@ async function main() {
   // Resolves false when the person keeps their text.
   async function startFrom(next) {
     if (next === app.base && app.text() === startText(next)) return true;
-    if (app.unsaved() && !(await ask(`Replace the rules you are editing with “${startLabel(next)}”?`,
+    const edited = app.unsaved();
+    if (edited && !(await ask(`Replace the rules you are editing with “${startLabel(next)}”?`,
       "Your text is kept until then; after replacing, Ctrl+Z or the browser's Back brings it back.", "Replace", "Keep my text"))) return false;
     replaced.push({ base: app.base, sets: app.sets, text: app.text() });
     history.pushState(null, "", location.href);
     useState({ base: next, sets: {}, text: startText(next) });
-    app.status(`started from ${startLabel(next)}: Ctrl+Z brings the text before back`);
+    app.status(`started from ${startLabel(next)}${edited ? ": Ctrl+Z brings your text back" : ""}`);
     return true;
   }
   app.startFrom = startFrom;

@@ -127,11 +127,27 @@ export function boardView(box, onChange = () => {}) {
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
   });
 
+  // Shows the rectangle (x, y, w, h) of the picture, as large as the box allows.
+  function frame(x, y, w, h) {
+    if (!full) return;
+    const r = box.getBoundingClientRect();
+    const aspect = r.height / r.width || full[3] / full[2];
+    const W = Math.max(w, h / aspect);
+    vb = [x + w / 2 - W / 2, y + h / 2 - (W * aspect) / 2, W, W * aspect];
+    apply();
+  }
+
+  // How many pixels of the screen a unit of the picture takes now.
+  function scale() {
+    const r = box.getBoundingClientRect();
+    return vb ? Math.min(r.width / vb[2], r.height / vb[3]) : 1;
+  }
+
   function fit() {
     if (!full) return;
     vb = [...full];
     apply();
   }
 
-  return { set, zoomAt, panBy, fit, show, zoom, svg };
+  return { set, zoomAt, panBy, fit, frame, scale, show, zoom, svg };
 }

@@ -104,6 +104,22 @@ export function setupPlay(app, el) {
   let rotIndex = 0;
   let shownTo = null; // the person the board was last shown to (hand-over between people)
 
+  // A new game's first view: where the squares to play are too small to tap at the whole
+  // picture's size, the board shows the squares the tile may go on (and two squares round them).
+  let fresh = false;
+  const TAP_PX = 30;
+  function closeIn(v) {
+    fresh = false;
+    if (!v.places.length) return;
+    const side = v.places[0].side;
+    if (side * board.scale() >= TAP_PX) return;
+    const xs = v.places.map((p) => p.px);
+    const ys = v.places.map((p) => p.py);
+    const x0 = Math.min(...xs) - 2 * side;
+    const y0 = Math.min(...ys) - 2 * side;
+    board.frame(x0, y0, Math.max(...xs) + 3 * side - x0, Math.max(...ys) + 3 * side - y0);
+  }
+
   function start() {
     const players = [$("play-you").value.trim() || "ann"];
     const agents = [$("play-you-agent").value];
@@ -113,6 +129,7 @@ export function setupPlay(app, el) {
     }
     rules = null;
     shownTo = null;
+    fresh = true;
     $("play-setup-summary").textContent = `Players: ${players.map((p, k) => `${p} (${agents[k] === "person" ? "person" : agents[k]})`).join(", ")} · seed ${Number($("play-seed").value) || 0}`;
     // On a phone the setup folds away once the game starts (its summary says who plays).
     if (window.matchMedia("(max-width: 900px)").matches) el.querySelector(".play-setup-box").open = false;
@@ -162,6 +179,7 @@ export function setupPlay(app, el) {
     app.playShown = (app.playShown || 0) + 1; // counts the views shown (the tests wait on it)
     picked = null;
     board.set(v.board_svg);
+    if (fresh) closeIn(v);
     liveTitle(v);
     $("play-undo").disabled = !v.can_undo;
     $("play-log").disabled = false;
@@ -310,12 +328,17 @@ export function setupPlay(app, el) {
     r = Math.max(5, r);
     const svg = svgEl("svg", { viewBox: "-4 -4 64 64", class: "closeup", role: "group", "aria-label": `the tile just placed at ${p.x},${p.y}: where a follower goes` });
     svg.innerHTML = `<g class="tile">${p.svg}</g>`;
-    const onBoard = board.svg()?.querySelector(`g[data-at="${p.x},${p.y}"]`);
-    const light = (seg, on) => {
-      for (const root of [svg, onBoard]) {
-        if (!root) continue;
-        root.classList.toggle("lit-some", on);
-        for (const e of root.querySelectorAll(`[data-seg="${seg}"]`)) e.classList.toggle("lit", on);
+    // A target lights its part of the close-up and, on the board, every part of the feature it
+    // joins (the tiles' drawn segments); the other parts of those tiles are dimmed.
+    const light = (f, on) => {
+      svg.classList.toggle("lit-some", on);
+      for (const e of svg.querySelectorAll(`[data-seg="${f.seg}"]`)) e.classList.toggle("lit", on);
+      const pic = board.svg();
+      for (const [x, y, seg] of f.joins || [[p.x, p.y, f.seg]]) {
+        const tile = pic?.querySelector(`g[data-at="${x},${y}"]`);
+        if (!tile) continue;
+        tile.classList.toggle("lit-some", on);
+        for (const e of tile.querySelectorAll(`[data-seg="${seg}"]`)) e.classList.toggle("lit", on);
       }
     };
     for (const f of spots) {
@@ -327,10 +350,10 @@ export function setupPlay(app, el) {
       const title = svgEl("title", {});
       title.textContent = f.name;
       c.append(title);
-      c.addEventListener("pointerenter", () => light(f.seg, true));
-      c.addEventListener("pointerleave", () => light(f.seg, false));
-      c.addEventListener("focus", () => light(f.seg, true));
-      c.addEventListener("blur", () => light(f.seg, false));
+      c.addEventListener("pointerenter", () => light(f, true));
+      c.addEventListener("pointerleave", () => light(f, false));
+      c.addEventListener("focus", () => light(f, true));
+      c.addEventListener("blur", () => light(f, false));
       c.addEventListener("click", () => act({ fn: "play_choose", i: f.i }));
       c.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") act({ fn: "play_choose", i: f.i }); });
       svg.append(c);

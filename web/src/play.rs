@@ -147,6 +147,25 @@ fn points_of(g: &Game<Interp>, i: usize) -> Option<i64> {
     Some(copy.st.players.get(who)?.score - before)
 }
 
+/// Every part of the feature that segment `seg` of the tile `p` belongs to, as `[x, y, segment]`
+/// of the tiles on the board (what a follower there would join).
+fn feature_parts(g: &Game<Interp>, p: &carto::board::Placed, seg: u8) -> Vec<[i64; 3]> {
+    let b = &g.st.board;
+    let mut parts = Vec::new();
+    b.features
+        .for_each_member(p.first_node + u32::from(seg), |node| {
+            let Some(tile) = b.features.tile.get(node as usize) else {
+                return;
+            };
+            let Some(t) = b.placed.get(*tile as usize) else {
+                return;
+            };
+            let (x, y) = b.xy(t.cell);
+            parts.push([i64::from(x), i64::from(y), i64::from(node - t.first_node)]);
+        });
+    parts
+}
+
 /// The tiles still to come, counted by kind, each with its picture.
 fn to_come(g: &Game<Interp>) -> Vec<Value> {
     let mut counts: Vec<(u16, u32)> = Vec::new();
@@ -384,7 +403,7 @@ fn view(s: &Session) -> Value {
                 // The anchor on the tile drawn alone (a square of SIDE), for the close-up.
                 let (tx, ty) = tile_svg::anchor(t, seg as usize, p.rot as usize & 3, SIDE);
                 followers.push(json!({"i": i, "x": px + ax, "y": py + ay, "seg": seg,
-                    "tx": tx, "ty": ty, "name": name}));
+                    "tx": tx, "ty": ty, "name": name, "joins": feature_parts(g, p, seg)}));
             }
             Opt::Action(_) => others.push(json!({"i": i, "name": name, "points": points_of(g, i)})),
             _ => others.push(json!({"i": i, "name": name})),

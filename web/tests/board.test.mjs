@@ -112,6 +112,13 @@ export const tests = {
     await page.hover(".follower-spot");
     const lit = await page.evaluate(() => ({ close: document.querySelectorAll("#play-closeup .lit").length, board: document.querySelectorAll("#board .lit").length }));
     assert(lit.close > 0 && lit.board > 0, `the part is lit on the close-up and on the board: ${JSON.stringify(lit)}`);
+    // On the board, every tile of the feature the target joins has its part lit.
+    const first = await page.getAttribute(".follower-spot", "data-option");
+    const joins = v.followers.find((f) => String(f.i) === first).joins;
+    assert(joins.length >= 1, "the feature's parts are known");
+    for (const [x, y, seg] of joins) {
+      assert(await page.$(`#board g[data-at="${x},${y}"] [data-seg="${seg}"].lit`), `the part at ${x},${y} (segment ${seg}) is lit`);
+    }
     await shot();
     await choose(page, () => page.click(".follower-spot"));
     assert(!(await page.isVisible("#play-closeup")), "the close-up goes once the follower is placed");

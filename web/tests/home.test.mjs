@@ -73,6 +73,21 @@ export const tests = {
     assert(!(await page.textContent("#ref-list")).includes("score("), "the filter narrows the list");
   },
 
+  async "on a phone: the Change door's guide and the editor fit; Play opens a game"({ page, open, shot }) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await open("", "home");
+    await page.click("#door-change-button");
+    await page.waitForFunction(() => window.carto.doc.name === "my-france", null, { timeout: 20000 });
+    assert(await page.isVisible("#guide") && await page.isVisible("#editor"), "the guide and the editor");
+    await noSideways(page, "the guide");
+    await shot();
+    await page.click("#home-link");
+    await page.click("#door-play-computer");
+    await page.waitForFunction(() => window.carto.playView && !window.carto.playBusy, null, { timeout: 60000 });
+    assert(await page.isVisible("#board svg"), "the board");
+    await noSideways(page, "the game");
+  },
+
   async "on a phone: the first screen and its doors fit; the reference too"({ page, open, shot }) {
     await page.setViewportSize({ width: 390, height: 844 });
     await firstScreen(page, open, shot);

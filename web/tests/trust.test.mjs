@@ -224,6 +224,43 @@ export const tests = {
     assert((await page.textContent("#status")).startsWith("downloaded my.rules"), "the status says what was downloaded");
   },
 
+  async "on a phone: a house rule's link opens its Read tab; a failing rule's way on is on the screen"({ page, open, base, shot }) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await open();
+    await setRules(page, HOUSE.replace("rule bonus on placed { score(player, 0) }",
+      "rule boom on placed when turn_number() == 2 {\n  score(player, abs(0 - 9223372036854775807 - 1))\n}"), "my-france");
+    await page.evaluate(() => window.carto.keep());
+    await page.waitForFunction(() => location.hash.startsWith("#s="), null, { timeout: 10000 });
+    const link = await page.evaluate(() => location.hash);
+    await page.goto("about:blank");
+    await page.goto(base + link);
+    await page.waitForFunction(() => window.carto && window.carto.doc && window.carto.doc.name === "my-france", null, { timeout: 60000 });
+    assert(await page.isVisible("#tab-read") && !(await page.isVisible("#editor")), "the link opens the Read tab");
+    assert((await page.textContent("#page")).includes("Changed by the house rule at my.rules:7"), "with the house rule's changes");
+    await noSideways(page, "the Read tab of the link");
+    // The agent's move on turn 2 fails: the way on is on the screen.
+    await page.click("nav button[data-tab=play]");
+    await page.click("#play-new");
+    await page.waitForFunction(() => window.carto.playView && !window.carto.playBusy, null, { timeout: 60000 });
+    for (let k = 0; k < 10 && !(await page.evaluate(() => window.carto.playView.error)); k++) {
+      const v = await page.evaluate(() => window.carto.playView);
+      const shown = await page.evaluate(() => window.carto.playShown);
+      const sel = v.places.length ? ".legal-square" : "#play-options button.opt";
+      await page.$eval(sel, (e) => e.scrollIntoView({ block: "center" }));
+      await page.click(sel);
+      if (v.places.length) await page.click("#play-place");
+      await page.waitForFunction((n) => window.carto.playShown !== n && !window.carto.playBusy, shown, { timeout: 60000 });
+    }
+    assert((await page.evaluate(() => window.carto.playView.error)).includes("boom"), "the game stopped on the rule");
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const id of ["#play-status", "#play-again", "#play-error"]) {
+      const r = await page.evaluate((s) => { const b = document.querySelector(s).getBoundingClientRect(); return { top: b.top, bottom: b.bottom, right: b.right }; }, id);
+      assert(r.top >= 0 && r.bottom <= 844 && r.right <= 390, `${id} is on the screen: ${JSON.stringify(r)}`);
+    }
+    await noSideways(page, "the stopped game");
+    await shot();
+  },
+
   async "on a phone nothing scrolls sideways: the Read tab's tables, Play, Measure"({ page, open, shot }) {
     await page.setViewportSize({ width: 390, height: 844 });
     await open();
