@@ -14,7 +14,7 @@ import { loadWork, saveWork, keepBeforeLink, loadBeforeLink } from "./work.js";
 import { setupHome } from "./home.js";
 import { setupGuide } from "./guide.js";
 import { setupReference } from "./reference.js";
-import { undo } from "@codemirror/commands";
+import { undo, isolateHistory } from "@codemirror/commands";
 import { setupMapEditor } from "./map-edit.js";
 import { inputFor, setValue, valueOf, describe } from "./params.js";
 
@@ -171,7 +171,9 @@ async function main() {
   });
   app.view = view;
   app.text = () => view.state.doc.toString();
-  app.setText = (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+  // A whole text put in is one step of the editor's history of its own (never merged with the
+  // typing just before it), so one Ctrl+Z takes back exactly it.
+  app.setText = (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: isolateHistory.of("full") });
 
   // The map of one's own, in its own editor; a change checks the rules again (they may use it).
   const mapStart = $("map-start");

@@ -269,13 +269,12 @@ export function setupPlay(app, el) {
     // Everything else as buttons in the rules' words, with the points they give.
     const box = $("play-options");
     box.replaceChildren();
-    // Passing (no follower, end of turn) comes after what may be done.
-    const others = [...view.others].sort((a, b) => (a.name === "pass") - (b.name === "pass"));
-    for (const o of others) {
+    for (const o of view.others) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "opt";
       b.dataset.option = o.i;
+      b.dataset.name = o.name; // the option's name as carto names it (the log's, a script's)
       const w = optionWords(o);
       b.textContent = w.text;
       if (w.title) b.title = w.title;

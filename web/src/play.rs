@@ -382,6 +382,13 @@ fn view(s: &Session) -> Value {
     let base = svg::base(g, &snap);
     let board = svg::board_svg(g, &snap);
     let mine = s.persons_turn();
+    // An action's points are found by taking it in a copy of the game, which knows every chip's
+    // face: they are said only when the seat sees every face (else they could tell a hidden one).
+    let seat = s.seat();
+    let faces_seen =
+        g.st.chips
+            .iter()
+            .all(|c| seat.sees_face(c.face_up, c.place));
     let mut places = Vec::new();
     let mut followers = Vec::new();
     let mut others = Vec::new();
@@ -405,7 +412,8 @@ fn view(s: &Session) -> Value {
                 followers.push(json!({"i": i, "x": px + ax, "y": py + ay, "seg": seg,
                     "tx": tx, "ty": ty, "name": name, "joins": feature_parts(g, p, seg)}));
             }
-            Opt::Action(_) => others.push(json!({"i": i, "name": name, "points": points_of(g, i)})),
+            Opt::Action(_) => others.push(json!({"i": i, "name": name,
+                "points": if faces_seen { points_of(g, i) } else { None }})),
             _ => others.push(json!({"i": i, "name": name})),
         }
     }

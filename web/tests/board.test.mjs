@@ -5,7 +5,7 @@
 import { assert } from "./run.mjs";
 
 async function newGame(page, seats) {
-  await page.click("nav button[data-tab=play]");
+  if (!(await page.isVisible("#tab-play"))) await page.click("nav button[data-tab=play]");
   if (seats) await page.evaluate((s) => window.carto.playWith(s), seats);
   else await page.click("#play-new");
   await page.waitForFunction(() => window.carto.playView && !window.carto.playBusy, null, { timeout: 60000 });
@@ -153,16 +153,28 @@ action mark phase score limit per turn 1 choose s: neighbours(turn_tile().square
     const labels = await page.$$eval("#play-options button.opt", (els) => els.map((e) => [e.textContent, e.title]));
     const bonus = labels.find(([t]) => t.startsWith("Take bonus"));
     assert(bonus, "the action is offered in words: " + JSON.stringify(labels));
-    assert(bonus[0] === "Take bonus: +3 points", "with the points it gives: " + bonus[0]);
+    // France's chips lie face down: the points are not said (a copy of the game would know the
+    // faces the player may not see).
+    assert(bonus[0] === "Take bonus", "without points where faces are hidden: " + bonus[0]);
     assert(bonus[1].includes("you score 3"), "its sentence as the title: " + bonus[1]);
     assert(labels.some(([t]) => t === "Done: end my turn"), "passing is said in words: " + JSON.stringify(labels));
-    assert(labels.some(([t]) => /^Mark — the square -?\d+,-?\d+: \+1 point$/.test(t)), "a square chosen is said as a square: " + JSON.stringify(labels));
+    assert(labels.some(([t]) => /^Mark — the square -?\d+,-?\d+$/.test(t)), "a square chosen is said as a square: " + JSON.stringify(labels));
     // A tile on a named square of the map is told by the square's name.
     const named = (await viewOf(page)).events.filter((e) => e.event === "tile_placed" && e.square);
     const story = await page.textContent("#play-story");
     for (const e of named) assert(story.includes(`on ${e.square} (${e.at.join(",")})`), `the story names ${e.square}`);
     await page.click("#play-to-come-head");
     await shot();
+    // On the endless table (no chips) the points it gives are said.
+    await page.evaluate((t) => window.carto.setText(t), text.replace('import "france"', 'import "base"').replace(/action mark[^]*?\n}\n/, ""));
+    await page.waitForFunction(() => window.carto.doc && window.carto.doc.name === "bonus" && window.carto.doc.markdown.includes("endless"), null, { timeout: 20000 });
+    await newGame(page);
+    await place(page);
+    for (let k = 0; k < 3 && !(await viewOf(page)).others.some((o) => o.name === "take_bonus"); k++) {
+      await choose(page, () => page.click("#play-options button.opt"));
+    }
+    const words = await page.$$eval("#play-options button.opt", (els) => els.map((e) => e.textContent));
+    assert(words.includes("Take bonus: +3 points"), "with the points it gives: " + JSON.stringify(words));
   },
 
   async "friends at one device: a hand-over screen between two people's turns"({ page, open, shot }) {

@@ -25,7 +25,8 @@ async function game(page, open, chipOrder, seed) {
 // What the person is shown: the board and the option buttons, and the scores line.
 const shown = (page) => page.evaluate(() => ({
   board: document.getElementById("board").innerHTML,
-  options: [...document.querySelectorAll("#play-options button")].map((b) => b.textContent),
+  options: [...document.querySelectorAll("#play-options button")].map((b) => b.dataset.name),
+  words: [...document.querySelectorAll("#play-options button")].map((b) => b.textContent),
   scores: document.getElementById("play-scores").textContent,
   status: document.getElementById("play-status").textContent,
 }));
@@ -66,6 +67,7 @@ export const tests = {
     for (let k = 0; k < a.length; k++) {
       assert(a[k].board === b[k].board, `the board at the person's decision ${k} is the same in both games`);
       assert(JSON.stringify(a[k].options) === JSON.stringify(b[k].options), `the options at decision ${k}: ${a[k].options} / ${b[k].options}`);
+      assert(JSON.stringify(a[k].words) === JSON.stringify(b[k].words), `the options' words at decision ${k}: ${a[k].words} / ${b[k].words}`);
       assert(a[k].scores === b[k].scores && a[k].status === b[k].status, `the scores and status at decision ${k}`);
     }
   },
