@@ -141,7 +141,8 @@ fn names(a: &Analysis, at: usize) -> Vec<CompletionItem> {
             );
         }
     }
-    for b in Builtin::ALL {
+    // Only what a rules file calls by name (a kept state's reads are written as its name).
+    for b in Builtin::all().filter(|b| b.written()) {
         let i = b.info();
         let mut c = item(i.name, CompletionItemKind::FUNCTION, &b.signature());
         c.documentation = Some(lsp_types::Documentation::String(i.doc.to_string()));

@@ -18,7 +18,7 @@ pub enum Role {
 
 /// The builtin `name`'s signature and doc, in Markdown.
 pub fn builtin(name: &str) -> Option<String> {
-    let b = Builtin::ALL.iter().find(|b| b.info().name == name)?;
+    let b = Builtin::all().find(|b| b.written() && b.info().name == name)?;
     let i = b.info();
     let kind = if i.effect {
         "effect (a statement)"

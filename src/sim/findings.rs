@@ -336,7 +336,7 @@ fn value(row: &Row, l: &Layout, r: &Results, k: usize) -> Est {
 
 /// Which setting is yours and which the original: with `--vs NAME=V`, the original is the
 /// variant and yours the changed one (b); with `--vs-rules FILE`, yours is the variant and the
-/// original FILE (as `carto sim my.rules --vs-rules france` is written).
+/// original FILE (as `carto sim my.rules --vs-rules original.rules` is written).
 fn yours_is_b(info: &RunInfo) -> bool {
     info.vs_rules.is_none()
 }

@@ -113,8 +113,7 @@ fn title_of(text: &str) -> Option<String> {
 /// The builtin table (name, signature, one line of doc), for hover and completion.
 fn builtins() -> Value {
     use carto::lang::builtins::{Builtin, Trigger, FIELDS};
-    let mut out: Vec<Value> = Builtin::ALL
-        .iter()
+    let mut out: Vec<Value> = Builtin::all()
         .filter(|b| b.written())
         .map(|b| {
             let i = b.info();
