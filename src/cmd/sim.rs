@@ -402,7 +402,22 @@ fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure
         // The report's figures mean little when the players play without aim.
         agents.push(if args.report { "greedy" } else { "random" }.into());
     }
-    let players: Vec<String> = if args.players.is_empty() {
+    seats(
+        agents,
+        &args.players,
+        "plays at `carto play`; sim plays without people",
+    )
+}
+
+/// The players' names (`--players`, else as many of the default names as the agents need) and
+/// one agent for each (one agent given plays every seat); an agent that is a person is refused
+/// with `no_person` after its name (`sim` and `tune` play without people).
+pub(crate) fn seats(
+    mut agents: Vec<String>,
+    names: &[String],
+    no_person: &str,
+) -> Result<(Vec<String>, Vec<String>), Failure> {
+    let players: Vec<String> = if names.is_empty() {
         let n = agents.len().max(2);
         if n > DEFAULT_PLAYERS.len() {
             return Err(Failure::Usage(format!(
@@ -412,7 +427,7 @@ fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure
         }
         DEFAULT_PLAYERS[..n].iter().map(|s| s.to_string()).collect()
     } else {
-        args.players.iter().map(|p| p.trim().to_string()).collect()
+        names.iter().map(|p| p.trim().to_string()).collect()
     };
     if agents.len() == 1 {
         agents = vec![agents[0].clone(); players.len()];
@@ -427,10 +442,7 @@ fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure
     for a in &agents {
         let (kind, _) = carto::agent::agent_kind(a).map_err(Failure::Usage)?;
         if kind.person {
-            return Err(Failure::Usage(format!(
-                "`{}` plays at `carto play`; sim plays without people",
-                kind.name
-            )));
+            return Err(Failure::Usage(format!("`{}` {no_person}", kind.name)));
         }
     }
     Ok((agents, players))

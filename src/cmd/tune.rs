@@ -11,8 +11,6 @@ use carto::variant::{load_variant_with, InputError, Variant};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-const DEFAULT_PLAYERS: [&str; 6] = ["ann", "bob", "cyd", "dee", "eve", "fay"];
-
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Format {
     Table,
@@ -240,32 +238,9 @@ fn load(args: &Args) -> Result<(TuneInfo, Vec<Variant>), Failure> {
             "--threads and --first-round must be at least 1".into(),
         ));
     }
-    let mut agents: Vec<String> = args.agents.iter().map(|a| a.trim().to_string()).collect();
-    let players: Vec<String> = if args.players.is_empty() {
-        let n = agents.len().max(2).min(DEFAULT_PLAYERS.len());
-        DEFAULT_PLAYERS[..n].iter().map(|s| s.to_string()).collect()
-    } else {
-        args.players.iter().map(|p| p.trim().to_string()).collect()
-    };
-    if agents.len() == 1 {
-        agents = vec![agents[0].clone(); players.len()];
-    }
-    if agents.len() != players.len() {
-        return Err(Failure::Usage(format!(
-            "{} agents for {} players: give one agent for every seat, or one for all",
-            agents.len(),
-            players.len()
-        )));
-    }
-    for a in &agents {
-        let (kind, _) = carto::agent::agent_kind(a).map_err(Failure::Usage)?;
-        if kind.person {
-            return Err(Failure::Usage(format!(
-                "`{}` cannot play in a tuning run",
-                kind.name
-            )));
-        }
-    }
+    let agents: Vec<String> = args.agents.iter().map(|a| a.trim().to_string()).collect();
+    let (agents, players) =
+        super::sim::seats(agents, &args.players, "cannot play in a tuning run")?;
     let target =
         Target::parse(args.target.as_deref().unwrap_or(""), &players).map_err(Failure::Usage)?;
     let axes = carto::sim::sweep::parse_axes(&args.params).map_err(usage)?;
