@@ -535,3 +535,70 @@ fn every_request_anywhere_answers() {
     }
     assert!(answered > 10_000, "{answered}");
 }
+
+/// Renaming a parameter in a rules file that other files of the folder import, without those files
+/// being open: the rename edits them too (`house.rules` imports `lib.rules` directly, `deep.rules`
+/// through `house.rules`), and not a file that only has a parameter of the same name.
+#[test]
+fn a_rename_edits_the_closed_files_that_import_the_name() {
+    let dir = std::env::temp_dir().join(format!("carto-lsp-closed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = dir.display().to_string();
+    let lib = "import \"base\"\n\nparam bonus: int = 2 \"points for a bonus\"\n\nrule lib_bonus on placed when bonus > 0 {\n  score(player, bonus)\n}\n";
+    let house = "import \"lib.rules\"\nvariant \"house\" {\n  title = \"House\"\n}\n\nrule more on placed {\n  score(player, bonus + 1)\n}\n";
+    let deep = "import \"house.rules\"\n\nrule most on placed {\n  score(player, 2 * bonus)\n}\n";
+    let other = "import \"base\"\n\nparam bonus: int = 5\n\nrule own on placed {\n  score(player, bonus)\n}\n";
+    for (n, t) in [
+        ("lib.rules", lib),
+        ("house.rules", house),
+        ("deep.rules", deep),
+        ("other.rules", other),
+    ] {
+        std::fs::write(dir.join(n), t).unwrap();
+    }
+    let mut c = Client::start(&root);
+    let uri = c.open(&format!("{root}/lib.rules"), lib);
+    let (l, col) = at(lib, "param bonus", 7);
+    let mut p = pos(&uri, l, col);
+    p["newName"] = json!("extra");
+    let edit = c.request("textDocument/rename", p);
+    let changes = edit["changes"].as_object().unwrap();
+    let mut files: Vec<&str> = changes
+        .keys()
+        .map(|k| k.rsplit('/').next().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["deep.rules", "house.rules", "lib.rules"], "{edit}");
+    // Each edit covers exactly a `bonus`: 3 in lib, 1 in house, 1 in deep.
+    let count = |f: &str| {
+        changes[&format!("file://{root}/{f}")]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(
+        (
+            count("lib.rules"),
+            count("house.rules"),
+            count("deep.rules")
+        ),
+        (3, 1, 1)
+    );
+    let (hl, hc) = at(house, "bonus + 1", 0);
+    assert_eq!(
+        changes[&format!("file://{root}/house.rules")][0]["range"],
+        json!({"start": {"line": hl, "character": hc}, "end": {"line": hl, "character": hc + 5}})
+    );
+    // References find the closed files' uses as well; highlights stay in the document.
+    let refs = c.request("textDocument/references", {
+        let mut p = pos(&uri, l, col);
+        p["context"] = json!({"includeDeclaration": true});
+        p
+    });
+    assert_eq!(refs.as_array().unwrap().len(), 5, "{refs}");
+    let hs = c.request("textDocument/documentHighlight", pos(&uri, l, col));
+    assert_eq!(hs.as_array().unwrap().len(), 3, "{hs}");
+    c.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}

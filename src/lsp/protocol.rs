@@ -270,7 +270,7 @@ impl Server {
             (None, true) => return None,
             _ => file.to_string(),
         };
-        let text = std::fs::read_to_string(&path).ok()?;
+        let text = self.ws.text_of(&path)?;
         Some((path_uri(&path), text))
     }
 
@@ -281,10 +281,9 @@ impl Server {
         let Some(doc) = self.ws.doc(&path) else {
             return Value::Null;
         };
-        let places = nav::references(&self.ws, &path, offset(&doc.text, pos), true);
+        let places = nav::highlights(&self.ws, &path, offset(&doc.text, pos));
         let hs: Vec<Value> = places
             .iter()
-            .filter(|(f, _)| *f == path)
             .map(|(_, s)| json!({"range": range(&doc.text, s)}))
             .collect();
         json!(hs)
