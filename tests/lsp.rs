@@ -602,3 +602,37 @@ fn a_rename_edits_the_closed_files_that_import_the_name() {
     c.finish();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Completion asked by typing a space offers only what follows `on` and `phase` (typing a condition
+/// brings no list at each space: the playground's editor asks at each trigger character); asked
+/// by the user (Ctrl+Space) at the same place, the names in scope.
+#[test]
+fn a_space_typed_completes_only_after_on_and_phase() {
+    use carto::lsp::protocol::Server;
+    let mut s = Server::default();
+    let uri = "file:///nowhere/space.rules";
+    let text = "import \"base\"\nparam bonus: int = 2\nrule r on placed when bonus > 0 {\n  score(player, bonus)\n}\nrule t on \n";
+    s.handle(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "carto", "version": 0, "text": text}}}));
+    let mut ask = |line: u32, character: u32, context: Value| {
+        let out = s.handle(&json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/completion",
+            "params": {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}, "context": context}}));
+        let labels: Vec<String> = out[0]["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect();
+        labels
+    };
+    let typed = json!({"triggerKind": 2, "triggerCharacter": " "});
+    let invoked = json!({"triggerKind": 1});
+    // After `when bonus > ` (line 2, column 30): nothing when a space was typed, names when asked.
+    assert!(ask(2, 30, typed.clone()).is_empty());
+    assert!(ask(2, 30, invoked).contains(&"bonus".to_string()));
+    // After `rule t on `: the triggers.
+    let triggers = ask(5, 10, typed);
+    assert!(triggers.contains(&"placed".to_string()), "{triggers:?}");
+    // A `"` typed outside an `import` offers nothing.
+    assert!(ask(1, 19, json!({"triggerKind": 2, "triggerCharacter": "\""})).is_empty());
+}

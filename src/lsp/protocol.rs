@@ -230,9 +230,12 @@ impl Server {
         let Some(doc) = self.ws.doc(&path) else {
             return Vec::new();
         };
+        let typed = p
+            .pointer("/context/triggerCharacter")
+            .and_then(Value::as_str);
         match doc.kind {
             DocKind::Script => super::script::complete(&doc.text, offset(&doc.text, pos)),
-            _ => complete::complete(&doc.analysis, &doc.text, offset(&doc.text, pos)),
+            _ => complete::complete(&doc.analysis, &doc.text, offset(&doc.text, pos), typed),
         }
     }
 

@@ -3,10 +3,9 @@
 import { EditorView, basicSetup } from "codemirror";
 import { EditorState, StateEffect } from "@codemirror/state";
 import { linter, lintGutter, forceLinting } from "@codemirror/lint";
-import { autocompletion } from "@codemirror/autocomplete";
 import { marked } from "marked";
 import { loadCarto } from "./carto.js";
-import { rulesLanguage, hoverDocs, completionSource } from "./rules-lang.js";
+import { rulesLanguage, rulesServer, ROOT_URI } from "./rules-lang.js";
 import { setupPlay } from "./play.js";
 import { setupMeasure } from "./measure.js";
 import { readAddress, writeAddress, stateOf } from "./address.js";
@@ -127,11 +126,6 @@ async function main() {
   app.rulesName = () => (bundled.rules[app.base] === app.text() ? app.base : CHECK_NAME);
   app.setsList = () => Object.entries(app.sets).map(([k, v]) => `${k}=${v}`);
 
-  const importedWords = () => {
-    const names = [...app.text().matchAll(/import\s+"([^"]+)"/g)].map((m) => m[1]);
-    return names.map((n) => bundled.rules[n] || "").join("\n");
-  };
-
   const lint = linter((view) => {
     const text = view.state.doc.toString();
     const t0 = performance.now();
@@ -148,18 +142,27 @@ async function main() {
     }));
   }, { delay: DEBOUNCE_MS, needsRefresh: (u) => u.transactions.some((t) => t.effects.some((e) => e.is(mapChanged))) });
 
+  // Hover, completion, definitions, rename: the language server in its worker (rules-lang.js).
+  const language = rulesLanguage(bundled.builtins.filter((b) => b.kind !== "field").map((b) => b.name));
+  const server = rulesServer({
+    bundled,
+    language,
+    after: $("editor"),
+    extraFiles: () => app.maps().map((m) => ({ uri: `${ROOT_URI}/${m.name}`, languageId: "toml", text: m.text })),
+    showMap: () => { app.showFile("map"); return app.mapView; },
+  });
+  app.lsp = server.client;
   const view = new EditorView({
     parent: $("editor"),
     state: EditorState.create({
       doc: initial.text,
       extensions: [
         basicSetup,
-        rulesLanguage(bundled.builtins.filter((b) => b.kind !== "field").map((b) => b.name)),
+        language,
         lint,
         lintGutter(),
         EditorView.lineWrapping,
-        hoverDocs(bundled.builtins),
-        autocompletion({ override: [completionSource(bundled.builtins, importedWords)] }),
+        server.extension,
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           app.edited = performance.now();

@@ -5,6 +5,7 @@
 //! length). Every function is also callable natively ([`call`]), which the unit tests use.
 
 mod api;
+mod lsp;
 mod play;
 mod sim;
 
