@@ -172,6 +172,33 @@ function nativeHover(text, at) {
 }
 
 export const tests = {
+  async "a map attribute goes to its line in the map of one's own (my.toml, a file the server sees)"({ page, open, shot }) {
+    await open();
+    await page.evaluate(() => window.carto.setMapText(window.carto.bundled.maps.france));
+    await page.evaluate(() => window.carto.setText(`import "france"
+variant "mine" {
+  title = "Mine"
+  map = "my.toml"
+}
+rule taste on placed when turn_tile().square.wine == turn_tile().square.wine {
+  score(player, 1)
+}
+`));
+    await page.waitForFunction(() => window.carto.lastCheck && window.carto.lastCheck.errors === 0, null, { timeout: 20000 });
+    await cursorAt(page, "wine ==", 1);
+    await page.keyboard.press("F12");
+    await page.waitForFunction(() => !document.getElementById("map-editor").hidden, null, { timeout: 15000 });
+    const at = await page.evaluate(() => {
+      const v = window.carto.mapView;
+      const l = v.state.doc.lineAt(v.state.selection.main.head);
+      return { line: l.number, text: l.text, head: v.state.selection.main.head - l.from };
+    });
+    // maps/france.toml's line 45 is the first to give a square `wine`: `attrs = { wine = "purple" }`.
+    assert(at.line === 45 && at.text.slice(at.head).startsWith("wine ="), `at the attribute: ${JSON.stringify(at)}`);
+    await shot();
+  },
+
+
   async "hover, completion, definition and rename in the editor at 1400×1000"({ page, open }) {
     await everything(page, open, "wide");
   },
