@@ -1,5 +1,5 @@
 // The language server behind the editor (issue 35, C): `carto lsp`'s own server, compiled to
-// WebAssembly in a web worker, answers hover, completion, go to definition and rename in the page,
+// WebAssembly in a web worker, answers hover, completion, go to definition, references and rename in the page,
 // at 1400×1000 and at 390×844; and its hover for a builtin is the native `carto lsp`'s, word for
 // word (the same server: the browser and the editors cannot disagree).
 import { assert, CARTO } from "./run.mjs";
@@ -93,6 +93,14 @@ async function everything(page, open, name) {
     const v = window.carto.view;
     return v.state.doc.lineAt(v.state.selection.main.head).number === 5;
   }, null, { timeout: 15000 });
+  // References (Shift+F12): the declaration and the two uses, listed in a panel.
+  await cursorAt(page, "bonus >", 1);
+  await page.keyboard.press("Shift+F12");
+  await page.waitForSelector(".cm-lsp-reference-panel .cm-lsp-reference", { timeout: 15000 });
+  const refs = await page.$$eval(".cm-lsp-reference-panel .cm-lsp-reference", (els) => els.map((e) => e.textContent));
+  assert(refs.length === 3 && refs.every((r) => r.includes("bonus")), `three references: ${refs.join(" | ")}`);
+  await page.screenshot({ path: path.join(SHOTS, `web-lsp-${name}-references.png`) });
+  await page.keyboard.press("Escape");
   // ... and into the imported bundled file: france.rules shown read-only at the action.
   await cursorAt(page, "sell_abroad", 4);
   await page.keyboard.press("F12");
