@@ -173,6 +173,8 @@ function peekPanel(parent, after, language) {
   after.after(box);
   const hide = () => shown(false);
   close.addEventListener("click", hide);
+  // Another file's tab (the map) hides the rules editor: the look goes with it.
+  new MutationObserver(() => { if (after.hidden) hide(); }).observe(after, { attributes: true, attributeFilter: ["hidden"] });
   let view = null;
   return (name, text) => {
     const extensions = [

@@ -121,7 +121,15 @@ async function everything(page, open, name) {
   });
   assert(visible, "the action's line is in view in the read-only look");
   await page.screenshot({ path: path.join(SHOTS, `web-lsp-${name}-definition.png`) });
+  // The map's tab hides it with the rules; Close closes it.
+  await page.evaluate(() => window.carto.showFile("map"));
+  assert(await page.evaluate(() => document.querySelector(".peek").hidden), "the look goes with the rules' tab");
+  await page.evaluate(() => window.carto.showFile("rules"));
+  await cursorAt(page, "sell_abroad", 4);
+  await page.keyboard.press("F12");
+  await page.waitForSelector(".peek:not([hidden])", { timeout: 15000 });
   await page.click(".peek-close");
+  assert(await page.evaluate(() => document.querySelector(".peek").hidden), "Close closes it");
 
   // Rename the parameter (F2): every use changes, nothing else.
   await cursorAt(page, "bonus >", 1);
