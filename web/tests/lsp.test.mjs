@@ -224,6 +224,34 @@ rule taste on placed when turn_tile().square.wine == turn_tile().square.wine {
     await everything(page, open, "phone");
   },
 
+  async "a hover shows a stranger's comment as text: no element of its HTML runs"({ page, open, shot }) {
+    await open();
+    await page.evaluate(() => window.carto.setText(`import "base"
+variant "mine" {
+  title = "Mine"
+}
+# Scores one. <img src="x" onerror="window.pwned = 1"> <b onclick="window.pwned = 2">bold</b> <a href="javascript:window.pwned = 3">link</a>
+rule taste on placed {
+  score(player, 1)
+}
+`));
+    await page.waitForFunction(() => window.carto.lastCheck && window.carto.lastCheck.errors === 0, null, { timeout: 20000 });
+    const p = await pointAt(page, "taste", 2);
+    await page.mouse.move(p.x, p.y);
+    await page.waitForFunction(() => document.querySelector(".cm-lsp-hover-tooltip")?.textContent.includes("Scores one"), null, { timeout: 15000 });
+    const tip = await page.evaluate(() => {
+      const t = document.querySelector(".cm-lsp-hover-tooltip");
+      const attrs = [...t.querySelectorAll("*")].flatMap((e) => [...e.attributes].map((a) => `${e.tagName}.${a.name}`));
+      return { imgs: t.querySelectorAll("img, script, iframe").length, attrs, text: t.textContent };
+    });
+    assert(tip.imgs === 0, `no image or script element: ${JSON.stringify(tip)}`);
+    assert(!tip.attrs.some((a) => /\.(on\w+|src|href)$/i.test(a)), `no handler, source or script link: ${tip.attrs}`);
+    assert(tip.text.includes("bold") && tip.text.includes("link"), `the words stay: ${tip.text}`);
+    await page.click(".cm-lsp-hover-tooltip", { force: true }).catch(() => {});
+    assert(await page.evaluate(() => window.pwned === undefined), "nothing ran");
+    await shot();
+  },
+
   async "the browser's hover for a builtin is carto lsp's, word for word"({ page, open, shot }) {
     await start(page, open);
     const at = await page.evaluate(() => {
