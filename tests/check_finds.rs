@@ -162,3 +162,74 @@ fn rule_never_runs_after_a_rule_that_takes_its_chips() {
     assert_eq!(out.matches("never runs:").count(), 1, "{out}");
     insta::assert_snapshot!("rule_never_runs_after_a_rule_that_takes_its_chips", out);
 }
+
+// W0002, widened: a later rule's condition that asks for the chips Great Britain's `collect` takes
+// in another form than `collect`'s own still implies `collect`'s, so the rule never runs.
+fn never_runs_after_collect(when: &str) -> String {
+    common::check(&format!(
+        "import \"great-britain\"\nvariant \"v\" {{\n  title = \"V\"\n}}\n\
+         rule later on placed when {when} {{\n  score(player, 5)\n}}\n"
+    ))
+}
+
+/// The comparison written the other way round (`0 < count(…)`).
+#[test]
+fn rule_never_runs_when_its_count_is_compared_the_other_way_round() {
+    let out = never_runs_after_collect("0 < count(c in chips(at(square)) where not c.face_up)");
+    assert!(!out.contains("error"), "{out}");
+    assert_eq!(
+        out.matches("rule `later` never runs: rule `collect`")
+            .count(),
+        1,
+        "{out}"
+    );
+}
+
+/// More chips than `collect`'s condition asks for (`>= 2`, `== 1`).
+#[test]
+fn rule_never_runs_when_it_asks_for_more_of_the_chips() {
+    for when in [
+        "count(c in chips(at(square)) where not c.face_up) >= 2",
+        "count(c in chips(at(square)) where not c.face_up) == 1",
+    ] {
+        let out = never_runs_after_collect(when);
+        assert_eq!(
+            out.matches("rule `later` never runs").count(),
+            1,
+            "{when}:\n{out}"
+        );
+    }
+}
+
+/// `any(c in L where F)` for `count(c in L where F) > 0`.
+#[test]
+fn rule_never_runs_when_it_asks_with_any() {
+    let out = never_runs_after_collect("any(c in chips(at(square)) where not c.face_up)");
+    assert_eq!(out.matches("rule `later` never runs").count(), 1, "{out}");
+}
+
+/// The length of a filtered list (`len([c in L where F]) > 0`), and a condition besides.
+#[test]
+fn rule_never_runs_when_it_counts_a_filtered_list() {
+    let out = never_runs_after_collect(
+        "len([c in chips(at(square)) where not c.face_up]) > 0 and turn_number() > 3",
+    );
+    assert_eq!(out.matches("rule `later` never runs").count(), 1, "{out}");
+}
+
+/// Conditions that do not imply `collect`'s, or need no chip, are not warned about: face-up chips
+/// (`collect` may not run), `!= 1` and `>= 0` (no chip needed), fewer of any chip.
+#[test]
+fn rule_that_may_run_after_collect_is_not_warned_about() {
+    for when in [
+        "count(c in chips(at(square)) where c.face_up) > 0",
+        "count(c in chips(at(square)) where not c.face_up) != 1",
+        "0 <= count(c in chips(at(square)) where not c.face_up)",
+        "len(chips(at(square))) >= 1",
+        "any(c in chips(at(square)) where c.value == 2)",
+    ] {
+        let out = never_runs_after_collect(when);
+        assert!(!out.contains("never runs"), "{when}:\n{out}");
+        assert!(!out.contains("error"), "{when}:\n{out}");
+    }
+}

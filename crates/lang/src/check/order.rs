@@ -2,15 +2,19 @@
 //! rules on one trigger run in the order of the program (an imported file's first), so a rule that
 //! needs chips in a place that an earlier rule always empties, under a condition the later rule's
 //! own implies, never finds them (a house rule's `placed` rule reading the chips a bundled `placed`
-//! rule already collected). Warned where the checker can tell: the earlier rule's `when` is a part
-//! of the later rule's (or it has none), its body moves every chip of the place away, and the later
-//! rule's `when` needs a chip there.
+//! rule already collected). Warned where the checker can tell: each part of the earlier rule's
+//! `when` is implied by a part of the later rule's (or it has none), its body moves every chip of
+//! the place away, and the later rule's `when` needs a chip there. A part implies another when it
+//! is the same, or when both ask for at least some elements of one list (`count(x in L where F) >
+//! k`, `k < count(…)`, `len(L) >= k`, `count(…) == k` with k at least 1, `… != 0`, `any(x in L
+//! where F)`) and the first asks for as many or more, of the same `where` or of any when the
+//! second has none.
 
 use super::Checker;
 use crate::ast::{AggOp, BinOp};
 use crate::builtins::{Builtin, Changes, PTy, Role, Trigger};
 use crate::diag::{Code, Diagnostic};
-use crate::ir::{Expr, Rule, Stmt, Value};
+use crate::ir::{Expr, Rule, Slot, Stmt, Value};
 
 impl Checker {
     /// Warns at each rule of the file checked that an earlier rule on its trigger keeps from ever
@@ -84,7 +88,10 @@ fn keeps_from_running(earlier: &Rule, later: &Rule) -> bool {
     if let Some(w) = &earlier.when {
         let mut parts = Vec::new();
         w.conjuncts(&mut parts);
-        if !parts.iter().all(|p| later_parts.contains(p)) {
+        if !parts
+            .iter()
+            .all(|q| later_parts.iter().any(|p| implies(p, q)))
+        {
             return false;
         }
     }
@@ -93,6 +100,113 @@ fn keeps_from_running(earlier: &Rule, later: &Rule) -> bool {
         .iter()
         .filter_map(|p| needs_chips_in(p))
         .any(|place| emptied.contains(&place))
+}
+
+/// A condition that holds only when at least `min` (1 or more) elements of `list` pass `filter`
+/// (the element bound to `var`; no filter: any element).
+struct AtLeast<'a> {
+    list: &'a Expr,
+    var: Slot,
+    filter: Option<&'a Expr>,
+    min: i64,
+}
+
+/// Whether condition `p` holding means that `q` holds (see the module's comment).
+fn implies(p: &Expr, q: &Expr) -> bool {
+    if p == q {
+        return true;
+    }
+    let (Some(p), Some(q)) = (at_least(p), at_least(q)) else {
+        return false;
+    };
+    let filter_implied = match q.filter {
+        None => true,
+        Some(f) => p.var == q.var && p.filter == Some(f),
+    };
+    p.list == q.list && filter_implied && p.min >= q.min
+}
+
+/// `count(x in L where F) > k` and the other forms of "at least so many elements" (see the
+/// module's comment), as an [`AtLeast`].
+fn at_least(e: &Expr) -> Option<AtLeast<'_>> {
+    match e {
+        Expr::Aggregate {
+            op: AggOp::Any,
+            var,
+            list,
+            filter,
+            map: None,
+        } => Some(AtLeast {
+            list,
+            var: *var,
+            filter: filter.as_deref(),
+            min: 1,
+        }),
+        Expr::Binary(op, a, b) => {
+            let (op, counted, k) = match (a.as_ref(), b.as_ref()) {
+                (_, Expr::Const(Value::Int(k))) => (*op, a.as_ref(), *k),
+                (Expr::Const(Value::Int(k)), _) => (flipped(*op)?, b.as_ref(), *k),
+                _ => return None,
+            };
+            let min = match op {
+                BinOp::Gt => k.checked_add(1)?,
+                BinOp::Ge | BinOp::Eq => k,
+                BinOp::Ne if k == 0 => 1,
+                _ => return None,
+            };
+            let (list, var, filter) = counted_elements(counted)?;
+            (min >= 1).then_some(AtLeast {
+                list,
+                var,
+                filter,
+                min,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// `k OP x` as `x OP' k`.
+fn flipped(op: BinOp) -> Option<BinOp> {
+    Some(match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        BinOp::Eq | BinOp::Ne => op,
+        _ => return None,
+    })
+}
+
+/// What a count counts: `len(L)` and `len([x in L where F])` (a list and its filter), `count(x in
+/// L where F)`.
+fn counted_elements(e: &Expr) -> Option<(&Expr, Slot, Option<&Expr>)> {
+    match e {
+        Expr::Call(b, args) if b.role() == Role::Count => list_elements(args.first()?),
+        Expr::Aggregate {
+            op: AggOp::Count,
+            var,
+            list,
+            filter,
+            map: None,
+        } => Some((list.as_ref(), *var, filter.as_deref())),
+        _ => None,
+    }
+}
+
+/// A list and its filter: `[x in L where F]`, or any other list whole.
+fn list_elements(l: &Expr) -> Option<(&Expr, Slot, Option<&Expr>)> {
+    match l {
+        Expr::Aggregate {
+            op: AggOp::Collect,
+            var,
+            list,
+            filter,
+            map: None,
+        } => Some((list.as_ref(), *var, filter.as_deref())),
+        Expr::Aggregate { .. } => None,
+        l => Some((l, Slot::MAX, None)),
+    }
 }
 
 /// The chips an effect moves and where to, when it moves the chips its arguments name to the place
@@ -140,31 +254,8 @@ fn chips_place(e: &Expr) -> Option<&Expr> {
     }
 }
 
-/// The place whose chips a condition needs: `len(chips(P)) > 0` (`>= 1`, `!= 0`), `count(c in
-/// chips(P) …) > 0`, `any(c in chips(P) …)`.
+/// The place whose chips a condition needs: `chips(P)` as the list of an [`AtLeast`]
+/// (`len(chips(P)) > 0`, `count(c in chips(P) …) >= 1`, `any(c in chips(P) …)`, `0 < len(…)`).
 fn needs_chips_in(e: &Expr) -> Option<&Expr> {
-    let some = |op: BinOp, k: &Expr| {
-        matches!(
-            (op, k),
-            (BinOp::Gt | BinOp::Ne, Expr::Const(Value::Int(0)))
-                | (BinOp::Ge, Expr::Const(Value::Int(1)))
-        )
-    };
-    match e {
-        Expr::Binary(op, counted, k) if some(*op, k) => match counted.as_ref() {
-            Expr::Call(b, args) if b.role() == Role::Count => args.first().and_then(chips_place),
-            Expr::Aggregate {
-                op: AggOp::Count,
-                list,
-                ..
-            } => chips_place(list),
-            _ => None,
-        },
-        Expr::Aggregate {
-            op: AggOp::Any,
-            list,
-            ..
-        } => chips_place(list),
-        _ => None,
-    }
+    chips_place(at_least(e)?.list)
 }
