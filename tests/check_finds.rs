@@ -233,3 +233,37 @@ fn rule_that_may_run_after_collect_is_not_warned_about() {
         assert!(!out.contains("error"), "{when}:\n{out}");
     }
 }
+
+/// W0002 where the earlier rule moves each chip away in every branch of an `if … else` (Iberia's
+/// `collect`: to the player's area, or to the box when the chip's band is full): a house rule's
+/// `placed` rule that needs a face-down chip on the square never runs; one that needs no chip there
+/// is not warned about.
+#[test]
+fn rule_never_runs_after_a_rule_that_moves_each_chip_away_in_every_branch() {
+    let out = common::check(
+        "import \"iberia\"\nvariant \"v\" {\n  title = \"V\"\n}\n\
+         rule later on placed when count(c in chips(at(square)) where not c.face_up) > 0 {\n  score(player, 5)\n}\n\
+         rule other on placed when square.x > 3 {\n  score(player, 1)\n}\n",
+    );
+    assert!(!out.contains("error"), "{out}");
+    assert_eq!(
+        out.matches("rule `later` never runs: rule `collect`")
+            .count(),
+        1,
+        "{out}"
+    );
+    assert_eq!(out.matches("never runs:").count(), 1, "{out}");
+}
+
+/// No W0002 when the earlier rule's loop puts chips back on the place it takes them from (a
+/// `collect` changed to lay each chip back after scoring it).
+#[test]
+fn rule_after_a_rule_that_lays_the_chips_back_is_not_warned_about() {
+    let out = common::check(
+        "import \"great-britain\"\nvariant \"v\" {\n  title = \"V\"\n}\n\
+         change rule collect {\n  for c in chips(at(square)) {\n    move(c, hand(player), up)\n    score(player, c.value)\n    move(c, at(square), down)\n  }\n}\n\
+         rule later on placed when count(c in chips(at(square)) where not c.face_up) > 0 {\n  score(player, 5)\n}\n",
+    );
+    assert!(!out.contains("error"), "{out}");
+    assert!(!out.contains("never runs"), "{out}");
+}

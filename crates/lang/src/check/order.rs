@@ -224,7 +224,9 @@ fn moved(b: Builtin, args: &[Expr]) -> Option<(&Expr, &Expr)> {
 }
 
 /// The place (a place expression) a top-level statement moves every chip of away:
-/// `move(chips(P), Q, …)`, or `for c in chips(P) { … move(c, Q, …) … }`, Q not P.
+/// `move(chips(P), Q, …)`, or `for c in chips(P) { … move(c, Q, …) … }` (the move at the loop's
+/// top level, or in every branch of an `if … else`), Q not P, and nothing in the loop moves a chip
+/// to P.
 fn empties(s: &Stmt) -> Option<&Expr> {
     match s {
         Stmt::Effect(b, args, _) => {
@@ -233,17 +235,38 @@ fn empties(s: &Stmt) -> Option<&Expr> {
         }
         Stmt::For(slot, list, body) => {
             let place = chips_place(list)?;
-            body.iter()
-                .any(|s| match s {
-                    Stmt::Effect(b, args, _) => moved(*b, args).is_some_and(|(chips, to)| {
-                        matches!(chips, Expr::Local(c) if c == slot) && to != place
-                    }),
-                    _ => false,
-                })
-                .then_some(place)
+            (moves_away(body, *slot, place) && !moves_to(body, place)).then_some(place)
         }
         _ => None,
     }
+}
+
+/// Whether `stmts` always move the chip bound to `slot` to a place other than `place`: a move of
+/// it among them, or an `if … else` each of whose branches does.
+fn moves_away(stmts: &[Stmt], slot: Slot, place: &Expr) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Effect(b, args, _) => moved(*b, args).is_some_and(|(chips, to)| {
+            matches!(chips, Expr::Local(c) if *c == slot) && to != place
+        }),
+        Stmt::If(branches, Some(otherwise)) => {
+            branches.iter().all(|(_, b)| moves_away(b, slot, place))
+                && moves_away(otherwise, slot, place)
+        }
+        _ => false,
+    })
+}
+
+/// Whether a move among `stmts` (at any depth) puts chips in `place`.
+fn moves_to(stmts: &[Stmt], place: &Expr) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Effect(b, args, _) => moved(*b, args).is_some_and(|(_, to)| to == place),
+        Stmt::If(branches, otherwise) => {
+            branches.iter().any(|(_, b)| moves_to(b, place))
+                || otherwise.as_deref().is_some_and(|b| moves_to(b, place))
+        }
+        Stmt::For(_, _, b) => moves_to(b, place),
+        _ => false,
+    })
 }
 
 /// `chips(P)`: the place P.
