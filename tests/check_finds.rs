@@ -267,3 +267,49 @@ fn rule_after_a_rule_that_lays_the_chips_back_is_not_warned_about() {
     assert!(!out.contains("error"), "{out}");
     assert!(!out.contains("never runs"), "{out}");
 }
+
+// W0002 for state the rules keep: an earlier rule on the trigger sets a state to a constant that a
+// part of the later rule's `when` rules out, and no other rule changes it (an action may: actions
+// run at decisions, never between the rules of one trigger).
+fn state_rules(rest: &str) -> String {
+    common::check(&format!(
+        "import \"base\"\nvariant \"v\" {{\n  title = \"V\"\n  map = unbounded\n}}\n\
+         state moved: bool per player\nstate season: int = 1\n\
+         rule clear on turn_start {{\n  set(player.moved, false)\n  set(season, 1)\n}}\n\
+         action mark phase after {{\n  set(player.moved, true)\n  add(season, 1)\n}}\n{rest}"
+    ))
+}
+
+/// A flag the earlier rule clears, read as it is (`when player.moved`), and a counter it sets, read
+/// in a comparison either way round (`season > 1`, `2 <= season`).
+#[test]
+fn rule_never_runs_after_a_rule_that_sets_the_state_it_needs() {
+    for when in ["player.moved", "season > 1", "2 <= season", "season != 1"] {
+        let out = state_rules(&format!(
+            "rule bonus on turn_start when {when} {{\n  score(player, 1)\n}}\n"
+        ));
+        assert!(!out.contains("error"), "{when}:\n{out}");
+        assert_eq!(
+            out.matches("rule `bonus` never runs: rule `clear`").count(),
+            1,
+            "{when}:\n{out}"
+        );
+        assert!(out.contains("sets `"), "{when}:\n{out}");
+    }
+}
+
+/// Not warned about: a condition the value meets (`not player.moved`, `season == 1`), a state
+/// another rule also changes, a rule on another trigger.
+#[test]
+fn rule_after_a_rule_that_sets_a_state_it_may_find_is_not_warned_about() {
+    for rest in [
+        "rule bonus on turn_start when not player.moved {\n  score(player, 1)\n}\n",
+        "rule bonus on turn_start when season == 1 {\n  score(player, 1)\n}\n",
+        "rule also on turn_start {\n  set(player.moved, true)\n}\nrule bonus on turn_start when player.moved {\n  score(player, 1)\n}\n",
+        "rule bonus on turn_end when player.moved {\n  score(player, 1)\n}\n",
+    ] {
+        let out = state_rules(rest);
+        assert!(!out.contains("error"), "{rest}:\n{out}");
+        assert!(!out.contains("never runs"), "{rest}:\n{out}");
+    }
+}

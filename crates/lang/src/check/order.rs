@@ -8,13 +8,15 @@
 //! is the same, or when both ask for at least some elements of one list (`count(x in L where F) >
 //! k`, `k < count(…)`, `len(L) >= k`, `count(…) == k` with k at least 1, `… != 0`, `any(x in L
 //! where F)`) and the first asks for as many or more, of the same `where` or of any when the
-//! second has none.
+//! second has none. Or the earlier rule sets a state the rules keep to a constant (`set(player.moved,
+//! false)`), no other rule changes that state, and a part of the later `when` is false with that
+//! value (`player.moved`, `season > 1`).
 
 use super::Checker;
 use crate::ast::{AggOp, BinOp};
 use crate::builtins::{Builtin, Changes, PTy, Role, Trigger};
 use crate::diag::{Code, Diagnostic};
-use crate::ir::{Expr, Rule, Slot, Stmt, Value};
+use crate::ir::{Expr, Program, Rule, Slot, Stmt, Value};
 
 impl Checker {
     /// Warns at each rule of the file checked that an earlier rule on its trigger keeps from ever
@@ -31,20 +33,21 @@ impl Checker {
                 if later.origin.file != 0 || !later.changes.is_empty() {
                     continue;
                 }
-                let first = ids[..k]
-                    .iter()
-                    .map(|&a| &self.prog.rules[a as usize])
-                    .find(|earlier| keeps_from_running(earlier, later));
-                if let Some(earlier) = first {
+                let first = ids[..k].iter().find_map(|&a| {
+                    let earlier = &self.prog.rules[a as usize];
+                    keeps_from_running(&self.prog, earlier, later).map(|why| (earlier, why))
+                });
+                if let Some((earlier, why)) = first {
                     found.push((
                         later.origin.span.clone(),
                         later.name.clone(),
                         earlier.clone(),
+                        why,
                     ));
                 }
             }
         }
-        for (span, name, earlier) in found {
+        for (span, name, earlier, why) in found {
             let file = self
                 .files
                 .get(earlier.origin.file as usize)
@@ -60,28 +63,55 @@ impl Checker {
                     span,
                     format!(
                         "rule `{name}` never runs: rule `{}` ({file}:{line}) runs before it on `{}` \
-                         and takes every chip it needs",
+                         and {}",
                         earlier.name,
-                        earlier.trigger.name()
+                        earlier.trigger.name(),
+                        why.what()
                     ),
                 )
                 .with_label("never runs")
                 .with_note(format!(
                     "rules on one trigger run in the order of the program, an imported file's first; \
-                     to act before `{}`, `replace` or `change` it (or read what it did: the chips are \
-                     where it moved them)",
-                    earlier.name
+                     to act before `{}`, `replace` or `change` it (or read what it did: {})",
+                    earlier.name,
+                    why.where_it_is()
                 )),
             );
         }
     }
 }
 
-/// Whether `earlier` keeps `later` (on the same trigger, after it) from ever running.
-fn keeps_from_running(earlier: &Rule, later: &Rule) -> bool {
-    let Some(needs) = later.when.as_ref() else {
-        return false;
-    };
+/// Why an earlier rule keeps a later one from ever running.
+enum Why {
+    /// It takes every chip of a place the later rule's `when` needs one of.
+    Chips,
+    /// It sets a state the rules keep (named) to a value (written) the later `when` rules out.
+    State(String, String),
+}
+
+impl Why {
+    fn what(&self) -> String {
+        match self {
+            Why::Chips => "takes every chip it needs".into(),
+            Why::State(name, v) => {
+                format!(
+                    "sets `{name}` to {v}, which its condition rules out (no other rule sets it)"
+                )
+            }
+        }
+    }
+
+    fn where_it_is(&self) -> String {
+        match self {
+            Why::Chips => "the chips are where it moved them".into(),
+            Why::State(name, v) => format!("`{name}` is {v}"),
+        }
+    }
+}
+
+/// Whether `earlier` keeps `later` (on the same trigger, after it) from ever running, and why.
+fn keeps_from_running(prog: &Program, earlier: &Rule, later: &Rule) -> Option<Why> {
+    let needs = later.when.as_ref()?;
     let mut later_parts = Vec::new();
     needs.conjuncts(&mut later_parts);
     // Whenever `later`'s condition holds, `earlier`'s held before it ran.
@@ -92,14 +122,149 @@ fn keeps_from_running(earlier: &Rule, later: &Rule) -> bool {
             .iter()
             .all(|q| later_parts.iter().any(|p| implies(p, q)))
         {
-            return false;
+            return None;
         }
     }
     let emptied: Vec<&Expr> = earlier.body.stmts.iter().filter_map(empties).collect();
-    later_parts
+    if later_parts
         .iter()
         .filter_map(|p| needs_chips_in(p))
         .any(|place| emptied.contains(&place))
+    {
+        return Some(Why::Chips);
+    }
+    state_ruled_out(prog, earlier, &later_parts)
+}
+
+/// [`Why::State`]: a top-level `set(S, V)` of `earlier` (V a constant; S the game's or the
+/// trigger's player's), no other write of S in any rule (actions run at decisions, never between
+/// the rules of one trigger), and a part of the later `when` false when S is V: `S` (V false),
+/// `not S` (V true), `S OP k` either way round.
+fn state_ruled_out(prog: &Program, earlier: &Rule, later_parts: &[&Expr]) -> Option<Why> {
+    let bound = earlier.trigger.bindings().len();
+    earlier.body.stmts.iter().find_map(|s| {
+        let Stmt::Effect(b, args, _) = s else {
+            return None;
+        };
+        let (place, Expr::Const(v)) = set_of(*b, args)? else {
+            return None;
+        };
+        let (id, player) = kept_place(place, bound)?;
+        let writes: usize = prog
+            .rules
+            .iter()
+            .map(|r| writes_of(&r.body.stmts, id))
+            .sum();
+        if writes != 1 {
+            return None;
+        }
+        let read = Builtin::state_read(id, player.cloned());
+        later_parts.iter().any(|p| rules_out(p, &read, v)).then(|| {
+            let v = match v {
+                Value::Bool(b) => b.to_string(),
+                Value::Int(i) => i.to_string(),
+                _ => "it".into(),
+            };
+            let name = prog
+                .states
+                .get(id as usize)
+                .map_or("?", |d| d.name.as_str());
+            Why::State(name.to_string(), v)
+        })
+    })
+}
+
+/// `set(S, V)`: a change of a kept state whose value argument has the state's type (`add`'s
+/// amount is an int).
+fn set_of(b: Builtin, args: &[Expr]) -> Option<(&Expr, &Expr)> {
+    if b.changes() != Some(Changes::STATE) {
+        return None;
+    }
+    let state = b.args_of(args, |p| matches!(p, PTy::State(_))).next()?;
+    let value = b.args_of(args, |p| matches!(p, PTy::OfState)).next()?;
+    Some((state, value))
+}
+
+/// A kept state named as a place (`season`, `player.bid` with `player` bound by the trigger: a
+/// slot below `bound`): its id and its player.
+fn kept_place(place: &Expr, bound: usize) -> Option<(u16, Option<&Expr>)> {
+    match place {
+        Expr::Const(Value::State(id, _)) => Some((*id, None)),
+        Expr::Call(_, args) => match args.as_slice() {
+            [Expr::Const(Value::State(id, _)), p @ Expr::Local(k)] if (*k as usize) < bound => {
+                Some((*id, Some(p)))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// How many changes of kept state `id` (`set`, `add`, of any player's) `stmts` hold, at any depth.
+fn writes_of(stmts: &[Stmt], id: u16) -> usize {
+    stmts
+        .iter()
+        .map(|s| match s {
+            Stmt::Effect(b, args, _) if b.changes() == Some(Changes::STATE) => {
+                let state = b.args_of(args, |p| matches!(p, PTy::State(_))).next();
+                let of = |e: &Expr| match e {
+                    Expr::Const(Value::State(i, _)) => Some(*i),
+                    Expr::Call(_, a) => match a.first() {
+                        Some(Expr::Const(Value::State(i, _))) => Some(*i),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                // A write whose state the checker cannot name may be this one.
+                usize::from(state.and_then(of).is_none_or(|i| i == id))
+            }
+            Stmt::If(branches, otherwise) => {
+                branches
+                    .iter()
+                    .map(|(_, b)| writes_of(b, id))
+                    .sum::<usize>()
+                    + otherwise.as_deref().map_or(0, |b| writes_of(b, id))
+            }
+            Stmt::For(_, _, b) => writes_of(b, id),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Whether condition `p` is false when the state read by `read` has value `v`.
+fn rules_out(p: &Expr, read: &Expr, v: &Value) -> bool {
+    match p {
+        p if p == read => *v == Value::Bool(false),
+        Expr::Not(x) if x.as_ref() == read => *v == Value::Bool(true),
+        Expr::Binary(op, a, b) => {
+            let (op, k) = match (a.as_ref(), b.as_ref()) {
+                (x, Expr::Const(k)) if x == read => (*op, k),
+                (Expr::Const(k), x) if x == read => match flipped(*op) {
+                    Some(op) => (op, k),
+                    None => return false,
+                },
+                _ => return false,
+            };
+            match (v, k) {
+                (Value::Int(v), Value::Int(k)) => !match op {
+                    BinOp::Eq => v == k,
+                    BinOp::Ne => v != k,
+                    BinOp::Lt => v < k,
+                    BinOp::Le => v <= k,
+                    BinOp::Gt => v > k,
+                    BinOp::Ge => v >= k,
+                    _ => return false,
+                },
+                (Value::Bool(v), Value::Bool(k)) => match op {
+                    BinOp::Eq => v != k,
+                    BinOp::Ne => v == k,
+                    _ => false,
+                },
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 /// A condition that holds only when at least `min` (1 or more) elements of `list` pass `filter`
