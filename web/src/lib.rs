@@ -7,6 +7,7 @@
 mod api;
 mod play;
 mod sim;
+mod tune;
 
 use std::cell::RefCell;
 
