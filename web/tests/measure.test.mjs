@@ -240,6 +240,29 @@ export const tests = {
     await page.$eval("#tune-chart", (c) => c.scrollIntoView());
     await page.screenshot({ path: SHOT("phone-tune") });
   },
+  async "on a phone: the original's values, and a comparison's link opened on a phone"({ page, open, shot }) {
+    await page.setViewportSize(PHONE);
+    await measureTab(page, open, HOUSE);
+    await page.click("#sim-vs-values summary");
+    await page.waitForSelector("#vs-sale_town", { timeout: 10000 });
+    assert((await page.inputValue("#vs-sale_town")) === "9", "the original's value, France's 9");
+    await noSideways(page, "the original's values");
+    await page.$eval("#vs-sale_town", (e) => e.scrollIntoView({ block: "center" }));
+    await shot();
+    await page.fill("#sim-games", "6");
+    await page.click("#sim-share");
+    await page.waitForTimeout(300);
+    const friend = await page.context().browser().newContext({ viewport: PHONE });
+    const other = await friend.newPage();
+    await other.goto(page.url());
+    await other.waitForFunction(() => window.carto && window.carto.doc && window.carto.doc.name === "my-france", null, { timeout: 60000 });
+    assert(await other.isVisible("#sim-run"), "the link opens the Measure tab");
+    assert((await other.inputValue("#sim-vs-rules")) === "france" && (await other.inputValue("#sim-games")) === "6", "with the comparison");
+    await noSideways(other, "the friend's Measure tab");
+    await other.screenshot({ path: SHOT("phone-link-friend") });
+    await friend.close();
+  },
+
   async "a link reopens the same rules and parameters"({ page, open, shot }) {
     await open();
     await page.evaluate(() => window.carto.setText(window.carto.text().replace("param road_tile: int = 1", "param road_tile: int = 3")));
