@@ -26,7 +26,7 @@ export function shareChart(report, labels) {
   if (!rows.length) return "";
   const fair = 1 / report.players.length;
   let h = "headline" in report ? names(labels) : "";
-  h += `<figure class="share-chart" role="img" aria-label="win share per player with 95% intervals">`
+  h += `<figure class="share-chart" aria-label="win share per player with 95% intervals">`
     + `<figcaption>Who wins: each player's win share (the bar), its 95% interval (the dark band) and a fair share, ${pct(fair)} (the dashed line)</figcaption>`;
   for (const row of rows) {
     h += `<div class="share-seat"><div class="share-who">${esc(row.who)}</div>`;

@@ -8,6 +8,14 @@ import { esc } from "./measure-view.js";
 export const DEFAULT_TUNE_GAMES = 2000;
 export const DEFAULT_FIRST_ROUND = 50;
 
+// The parameters that take numbers, each offered with its range.
+const values = (p) => {
+  const r = /^in (-?\d+)\.\.(-?\d+)$/.exec(p.range ?? "");
+  if (r) return `${p.name}=${r[1]}..${r[2]}`;
+  const v = Number(p.value);
+  return `${p.name}=${Math.max(0, v - 5)}..${v + 5}`;
+};
+
 export function setupTune(app, el) {
   el.innerHTML = `
     <h3>Find the value that balances it</h3>
@@ -35,13 +43,6 @@ export function setupTune(app, el) {
       <p><code id="tune-command"></code></p><pre id="tune-table"></pre></details>`;
   const $ = (id) => document.getElementById(id);
 
-  // The parameters that take numbers, each offered with its range.
-  const values = (p) => {
-    const r = /^in (-?\d+)\.\.(-?\d+)$/.exec(p.range ?? "");
-    if (r) return `${p.name}=${r[1]}..${r[2]}`;
-    const v = Number(p.value);
-    return `${p.name}=${Math.max(0, v - 5)}..${v + 5}`;
-  };
   let wanted = null; // a parameter a link named, kept until the rules have it
   function params() {
     const sel = $("tune-param");
@@ -140,31 +141,32 @@ export function setupTune(app, el) {
     $("tune-chart").innerHTML = chart(r.result);
   }
 
-  // Every value's figure with its 95% interval, the target and where each value stands.
-  function chart(res) {
-    const t = res.run.target;
-    const goal = t.kind === "balance" ? 1 / res.run.players.length : t.kind === "win" ? t.share : t.mean;
-    const share = t.kind === "balance" || t.kind === "win";
-    const what = t.kind === "balance" ? `${res.run.players[0]}'s win share` : t.kind === "win" ? `${res.run.players[t.seat]}'s win share` : t.kind === "turns" ? "turns" : "the winner's lead";
-    const cs = res.candidates;
-    const all = cs.flatMap((c) => [c.figure.lo, c.figure.hi]).concat([goal]).filter(Number.isFinite);
-    let lo = Math.min(...all), hi = Math.max(...all);
-    if (share) { lo = Math.max(0, lo); hi = Math.min(1, hi); }
-    const span = hi - lo || 1;
-    const x = (v) => Math.max(0, Math.min(100, ((v - lo) / span) * 100));
-    const fmt = (v) => (share ? `${(v * 100).toFixed(1)}%` : v.toFixed(2));
-    const best = (res.best ?? []).join(" ");
-    let h = `<figure class="tune-chart" role="img" aria-label="each value's figure with its 95% interval and the target">`
-      + `<figcaption>${esc(what)} under each value (the dot, with its 95% interval) against the target ${fmt(goal)} (the dashed line)${best ? `: the best is <b>${esc(best)}</b>` : ""}</figcaption>`;
-    for (const c of cs) {
-      const name = c.point.join(" ");
-      const state = name === best ? "best" : c.out ? `out after round ${c.out.round}` : "still in the race";
-      h += `<div class="tune-row ${name === best ? "best" : c.out ? "out" : ""}"><span class="tune-value">${esc(name)}</span>`
-        + `<span class="share-track"><span class="share-ci" style="left:${x(c.figure.lo)}%;width:${x(c.figure.hi) - x(c.figure.lo)}%"></span>`
-        + `<span class="tune-dot" style="left:${x(c.figure.mean)}%"></span><span class="share-fair" style="left:${x(goal)}%"></span></span>`
-        + `<span class="tune-state">${fmt(c.figure.mean)} · ${c.games} games · ${state}</span></div>`;
-    }
-    return h + "</figure>";
-  }
   showTarget();
+}
+
+// Every value's figure with its 95% interval, the target and where each value stands.
+function chart(res) {
+  const t = res.run.target;
+  const goal = t.kind === "balance" ? 1 / res.run.players.length : t.kind === "win" ? t.share : t.mean;
+  const share = t.kind === "balance" || t.kind === "win";
+  const what = t.kind === "balance" ? `${res.run.players[0]}'s win share` : t.kind === "win" ? `${res.run.players[t.seat]}'s win share` : t.kind === "turns" ? "turns" : "the winner's lead";
+  const cs = res.candidates;
+  const all = cs.flatMap((c) => [c.figure.lo, c.figure.hi]).concat([goal]).filter(Number.isFinite);
+  let lo = Math.min(...all), hi = Math.max(...all);
+  if (share) { lo = Math.max(0, lo); hi = Math.min(1, hi); }
+  const span = hi - lo || 1;
+  const x = (v) => Math.max(0, Math.min(100, ((v - lo) / span) * 100));
+  const fmt = (v) => (share ? `${(v * 100).toFixed(1)}%` : v.toFixed(2));
+  const best = (res.best ?? []).join(" ");
+  let h = `<figure class="tune-chart" aria-label="each value's figure with its 95% interval and the target">`
+    + `<figcaption>${esc(what)} under each value (the dot, with its 95% interval) against the target ${fmt(goal)} (the dashed line)${best ? `: the best is <b>${esc(best)}</b>` : ""}</figcaption>`;
+  for (const c of cs) {
+    const name = c.point.join(" ");
+    const state = name === best ? "best" : c.out ? `out after round ${c.out.round}` : "still in the race";
+    h += `<div class="tune-row ${name === best ? "best" : c.out ? "out" : ""}"><span class="tune-value">${esc(name)}</span>`
+      + `<span class="share-track"><span class="share-ci" style="left:${x(c.figure.lo)}%;width:${x(c.figure.hi) - x(c.figure.lo)}%"></span>`
+      + `<span class="tune-dot" style="left:${x(c.figure.mean)}%"></span><span class="share-fair" style="left:${x(goal)}%"></span></span>`
+      + `<span class="tune-state">${fmt(c.figure.mean)} · ${c.games} games · ${state}</span></div>`;
+  }
+  return h + "</figure>";
 }
