@@ -76,6 +76,8 @@ export function setupMeasure(app, el) {
     games: Number($("sim-games").value), seed: Number($("sim-seed").value),
     agents: list($("sim-agents").value), players: list($("sim-players").value), report: true,
   });
+  // One run at a time in the worker (a sim or a race): both Run buttons wait for it.
+  app.measureBusy = (busy) => { $("sim-run").disabled = busy; $("tune-run").disabled = busy; };
   app.simWorker = () => (worker ??= new Worker(new URL("worker.js", import.meta.url), { type: "module" }));
 
   $("sim-run").addEventListener("click", () => {
@@ -83,7 +85,7 @@ export function setupMeasure(app, el) {
     for (const id of ["sim-error", "sim-table", "sim-command", "sim-status"]) $(id).textContent = "";
     $("sim-chart").replaceChildren();
     $("sim-words").replaceChildren();
-    $("sim-run").disabled = true;
+    app.measureBusy(true);
     $("sim-stop").disabled = false;
     app.simReport = null;
     const names = original.labels();
@@ -107,7 +109,7 @@ export function setupMeasure(app, el) {
   $("sim-stop").addEventListener("click", () => worker && worker.postMessage({ stop: true }));
 
   function done() {
-    $("sim-run").disabled = false;
+    app.measureBusy(false);
     $("sim-stop").disabled = true;
   }
 

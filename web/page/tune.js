@@ -100,7 +100,7 @@ export function setupTune(app, el) {
     const w = app.simWorker();
     for (const id of ["tune-error", "tune-table", "tune-command", "tune-status"]) $(id).textContent = "";
     $("tune-chart").replaceChildren();
-    $("tune-run").disabled = true;
+    app.measureBusy(true);
     $("tune-stop").disabled = false;
     app.tuneReport = null;
     stopping = false;
@@ -128,7 +128,7 @@ export function setupTune(app, el) {
   $("tune-stop").addEventListener("click", () => { stopping = true; app.simWorker().postMessage({ stop: true }); });
 
   function done() {
-    $("tune-run").disabled = false;
+    app.measureBusy(false);
     $("tune-stop").disabled = true;
   }
 

@@ -198,6 +198,7 @@ export const tests = {
     await page.evaluate(() => { window.carto.tuneReport = null; });
     await page.click("#tune-run");
     await page.waitForFunction(() => document.getElementById("tune-progress").value > 0, null, { timeout: 60000 });
+    assert(await page.isDisabled("#sim-run"), "one run at a time: the sim waits for the race");
     await page.click("#tune-stop");
     await page.waitForFunction(() => window.carto.tuneReport, null, { timeout: 60000 });
     assert((await page.textContent("#tune-status")).startsWith("stopped: "), "the status says it stopped");
