@@ -22,6 +22,7 @@ pub mod stats;
 pub(crate) mod story;
 pub mod sweep;
 pub mod tune;
+pub mod tune_table;
 
 use serde::{Deserialize, Serialize};
 

@@ -8,7 +8,7 @@ import { loadCarto } from "./carto.js";
 import { rulesLanguage, rulesServer, ROOT_URI } from "./rules-lang.js";
 import { setupPlay } from "./play.js";
 import { setupMeasure } from "./measure.js";
-import { readAddress, writeAddress, stateOf } from "./address.js";
+import { readAddress, writeAddress, stateOf, measureOf } from "./address.js";
 import { loadWork, saveWork, keepBeforeLink, loadBeforeLink } from "./work.js";
 import { setupHome } from "./home.js";
 import { setupGuide } from "./guide.js";
@@ -119,6 +119,7 @@ async function main() {
   app.sets = initial.sets || {};
   app.initialMap = initial.map ?? "";
   app.mapStart = initial.mapStart ?? "";
+  app.initialMeasure = measureOf(initial.measure); // the Measure tab's comparison (measure.js)
   start.value = initial.base in TEMPLATES || bundled.rules[initial.base] ? initial.base : "base";
 
   // The name the rules are loaded under: the bundled name while the text is the bundled file's
@@ -250,6 +251,7 @@ async function main() {
     start.value = s.base in TEMPLATES || bundled.rules[s.base] ? s.base : "base";
     if (s.text !== app.text()) app.setText(s.text);
     else refreshDoc();
+    if (s.measure) app.applyMeasure(measureOf(s.measure));
   }
   // An undone replacement gives the text its variant and parameters back.
   function afterEdit() {
@@ -412,6 +414,7 @@ async function main() {
   setupGuide(app);
   setupHome(app, { work, beforeLink: fromAddress ? null : loadBeforeLink() });
   app.setMode(fromAddress ? "read" : "home");
+  if (fromAddress?.measure?.open) app.showTab("measure"); // a link made on the Measure tab opens it
   document.body.dataset.ready = "1";
 }
 

@@ -8,6 +8,7 @@ mod api;
 mod lsp;
 mod play;
 mod sim;
+mod tune;
 
 use std::cell::RefCell;
 

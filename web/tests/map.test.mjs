@@ -93,7 +93,7 @@ export const tests = {
     await page.click("#sim-run");
     await page.waitForFunction(() => window.carto.simReport, null, { timeout: 300000 });
     f = await files();
-    const sim = native(["sim", "my.rules", "--games", "20", "--seed", "7", "--quiet"], f);
+    const sim = native(["sim", "my.rules", "--games", "20", "--seed", "7", "--agents", "greedy", "--report", "--quiet"], f);
     assert(sim.code === 0, sim.stderr);
     assert((await page.textContent("#sim-table")) === sim.stdout, `the page's table is carto sim's:\n${await page.textContent("#sim-table")}\n---\n${sim.stdout}`);
 
