@@ -262,8 +262,8 @@ fn rows(info: &RunInfo, r: &Results) -> Vec<Row> {
     out
 }
 
-/// The rows of what was played and what scored: every action taken and every rule's points per
-/// game, where not 0 in every game.
+/// The rows of what was played, what fired and what scored: every action taken and asked, every
+/// rule fired, and every rule's points per game, where not 0 in every game.
 fn played_and_scored(r: &Results) -> Vec<Row> {
     let l = &r.layout;
     let g = l.seats();
@@ -271,6 +271,10 @@ fn played_and_scored(r: &Results) -> Vec<Row> {
     for (f, name) in l.figures.iter().enumerate() {
         let (what, section) = if let Some(a) = name.strip_prefix("action: ") {
             (format!("`{a}` taken per game"), "what was played")
+        } else if let Some(a) = name.strip_prefix("asked: ") {
+            (format!("`{a}` asked per game"), "what was played")
+        } else if let Some(r) = name.strip_prefix("fired: ") {
+            (format!("`{r}` fired per game"), "what fired")
         } else if let Some(p) = name.strip_prefix("points: ") {
             (format!("points from `{p}` per game"), "what scored")
         } else {
@@ -294,8 +298,12 @@ fn played_and_scored(r: &Results) -> Vec<Row> {
             digits: 2,
         });
     }
-    // What was played before what it scored.
-    out.sort_by_key(|row| row.section != "what was played");
+    // What was played, then the rules that fired, then what they scored.
+    out.sort_by_key(|row| match row.section {
+        "what was played" => 0,
+        "what fired" => 1,
+        _ => 2,
+    });
     out
 }
 
