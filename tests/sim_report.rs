@@ -305,3 +305,105 @@ fn rules_fired_and_asks_are_counted_and_compared_by_name() {
         json!({"mean": 3.0, "ci95": [3.0, 3.0]})
     );
 }
+
+#[test]
+fn a_report_per_player_count_is_the_report_of_each_count() {
+    let doc = json(&[
+        "sim",
+        "base",
+        "--players",
+        "2..3",
+        "--games",
+        "6",
+        "--format",
+        "json",
+    ]);
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["label"], "2 players");
+    assert_eq!(runs[1]["run"]["players"], json!(["ann", "bob", "cyd"]));
+    // Each count's report is the report of that count played alone, on the same seeds.
+    let alone = json(&[
+        "sim",
+        "base",
+        "--players",
+        "ann,bob,cyd",
+        "--games",
+        "6",
+        "--report",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(runs[1]["report"], alone["report"]);
+    // Side by side: every seat's win share, with the fair share of the count.
+    let across = doc["across"].as_array().unwrap();
+    assert_eq!(across[1]["win_shares"].as_array().unwrap().len(), 3);
+    assert_eq!(across[1]["fair_share"], json!(1.0 / 3.0));
+    let ann = row(&alone, "win", "ann")["value"]["mean"].clone();
+    assert_eq!(across[1]["win_shares"][0]["win_share"]["mean"], ann);
+    let text = ok(&[
+        "sim",
+        "base",
+        "--players",
+        "2..3",
+        "--games",
+        "6",
+        "--quiet",
+    ]);
+    assert!(text.contains("=== 3 players ==="), "{text}");
+    assert!(text.contains("PER PLAYER COUNT"), "{text}");
+    for bad in [
+        vec!["sim", "base", "--players", "1..3"],
+        vec!["sim", "base", "--players", "2..x"],
+        vec!["sim", "base", "--players", "2..3", "--format", "csv"],
+        vec!["sim", "base", "--skill", "--agents", "greedy"],
+        vec!["sim", "base", "--skill", "--trace-games", "0"],
+    ] {
+        let (code, _, err) = carto(&bad);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(
+            err.contains("--players") || err.contains("--skill") || err.contains("--trace"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn skill_pairings_and_the_trace() {
+    let doc = json(&[
+        "sim",
+        "base",
+        "--skill",
+        "--games",
+        "1",
+        "--trace-games",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let labels: Vec<&str> = doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["random", "greedy", "mcts:16", "mcts:64"]);
+    assert_eq!(
+        doc["runs"][3]["run"]["agents"],
+        json!(["mcts:64", "mcts:64"])
+    );
+    let trace = doc["skill_trace"].as_array().unwrap();
+    let ns: Vec<u64> = trace.iter().map(|t| t["n"].as_u64().unwrap()).collect();
+    assert_eq!(ns, [4, 8, 16, 32, 64]);
+    // The first step by hand from its two seatings played alone: mcts:8 as ann, then as bob.
+    let share = |agents: &str, seat: &str| {
+        let d = json(&[
+            "sim", "base", "--agents", agents, "--games", "2", "--report", "--format", "json",
+        ]);
+        row(&d, "win", seat)["value"]["mean"].as_f64().unwrap()
+    };
+    let want = (share("mcts:8,mcts:4", "ann") + share("mcts:4,mcts:8", "bob")) / 2.0;
+    let got = trace[0]["stronger_win_share"]["mean"].as_f64().unwrap();
+    assert!((got - want).abs() < 1e-12, "{got} {want}");
+    assert_eq!(trace[0]["games"], 2);
+}

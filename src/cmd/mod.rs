@@ -30,6 +30,7 @@ pub(crate) mod render;
 pub(crate) mod replay;
 pub(crate) mod run;
 pub(crate) mod sim;
+pub(crate) mod sim_many;
 pub(crate) mod tune;
 pub(crate) mod view;
 

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 const THREADS_PER_CORE: usize = 4;
 
 /// Player names when `--players` is not given: as many as the agents (at least two).
-const DEFAULT_PLAYERS: [&str; 6] = ["ann", "bob", "cyd", "dee", "eve", "fay"];
+pub(super) const DEFAULT_PLAYERS: [&str; 6] = ["ann", "bob", "cyd", "dee", "eve", "fay"];
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Format {
@@ -64,7 +64,8 @@ pub(crate) struct Args {
     /// `random`, and `greedy` with --report.
     #[arg(long, value_delimiter = ',', value_parser = super::AGENT_NAMES)]
     pub(crate) agents: Vec<String>,
-    /// Player names, comma-separated (default: as many as the agents, at least two).
+    /// Player names, comma-separated (default: as many as the agents, at least two); or a range
+    /// of player counts, `2..4`, for the report once per count (implies --report).
     #[arg(long, value_delimiter = ',')]
     pub(crate) players: Vec<String>,
     /// Threads to play on (default: every core); the results do not depend on it.
@@ -84,6 +85,15 @@ pub(crate) struct Args {
     /// with --vs or --vs-rules, yours minus the original in a player's words (docs/report.md).
     #[arg(long)]
     pub(crate) report: bool,
+    /// Writes the report once per skill pairing (every seat random, greedy, mcts:16, then mcts:64;
+    /// --games each) and the skill trace: mcts:2N against mcts:N for N = 4 to 64, the stronger in
+    /// every seat in turn, 100 games a seating ("does thinking more keep paying?"). Implies
+    /// --report.
+    #[arg(long)]
+    pub(crate) skill: bool,
+    /// With --skill: the games of each seating of each step of the skill trace.
+    #[arg(long, value_name = "N", default_value_t = carto::sim::skill::TRACE_GAMES)]
+    pub(crate) trace_games: u64,
 }
 
 #[derive(clap::Subcommand)]
@@ -118,6 +128,9 @@ pub(crate) fn run_cmd(args: Args) -> Result<(), Failure> {
         return merge(&files, format);
     }
     check_counts(&args)?;
+    if args.skill || player_counts(&args.players)?.is_some() {
+        return super::sim_many::run_many(&args);
+    }
     let (info, variants) = run_info(&args)?;
     let plot = match &args.plot {
         Some(path) => Some((path, create(path)?)),
@@ -197,6 +210,12 @@ fn check_counts(args: &Args) -> Result<(), Failure> {
                 .into(),
         ));
     }
+    if args.trace_games == 0 || args.trace_games > super::MAX_GAMES {
+        return Err(Failure::Usage(format!(
+            "--trace-games must be 1 to {}",
+            super::MAX_GAMES
+        )));
+    }
     if args.plot.is_some() && args.sweep.is_empty() {
         return Err(Failure::Usage(
             "--plot draws a sweep: give --sweep NAME=A..B as well".into(),
@@ -221,8 +240,17 @@ fn create(path: &str) -> Result<std::fs::File, Failure> {
 /// What the run is (variant, changes, players, agents, seed), with its settings (one; two for a
 /// comparison; one per point of a sweep), loaded and checked against the players.
 fn run_info(args: &Args) -> Result<(RunInfo, Vec<Variant>), Failure> {
-    let variant = args.variant.clone().unwrap_or_default();
     let (agents, players) = agents_and_players(args)?;
+    run_info_for(args, agents, players)
+}
+
+/// [`run_info`] for the given agents and players (one run of several: `sim_many`).
+pub(super) fn run_info_for(
+    args: &Args,
+    agents: Vec<String>,
+    players: Vec<String>,
+) -> Result<(RunInfo, Vec<Variant>), Failure> {
+    let variant = args.variant.clone().unwrap_or_default();
     let variants = if args.sweep.is_empty() {
         let (a, b) = load_settings(&variant, args)?;
         let mut v = vec![a];
@@ -242,7 +270,7 @@ fn run_info(args: &Args) -> Result<(RunInfo, Vec<Variant>), Failure> {
         players,
         agents,
         seed: args.seed,
-        report: args.report,
+        report: args.report || args.skill,
     };
     Ok((info, variants))
 }
@@ -311,7 +339,7 @@ fn load_sweep(variant: &str, args: &Args) -> Result<Vec<Variant>, Failure> {
 
 /// The threads to play on: `--threads`, else one per core; never more than the games, nor more
 /// than a few per core (said on standard error when `--threads` asked for more).
-fn threads(args: &Args) -> usize {
+pub(super) fn threads(args: &Args) -> usize {
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
@@ -334,7 +362,7 @@ fn threads(args: &Args) -> usize {
 }
 
 /// Ctrl-C stops the run after the games under way; a second Ctrl-C stops at once.
-fn stop_on_ctrl_c() {
+pub(super) fn stop_on_ctrl_c() {
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
@@ -344,8 +372,8 @@ fn stop_on_ctrl_c() {
 
 /// Plays the games of `spec` with a progress bar (unless `--quiet`), writing the `--per-game`
 /// rows as they come.
-fn play(spec: &Spec, info: &RunInfo, args: &Args) -> Result<Results, Failure> {
-    let bar = carto::sim::progress::bar(args.games, args.quiet);
+pub(super) fn play(spec: &Spec, info: &RunInfo, args: &Args) -> Result<Results, Failure> {
+    let bar = carto::sim::progress::bar(spec.games, args.quiet);
     let mut tick = |done: u64| {
         if let Some(b) = &bar {
             b.set_position(done);
@@ -395,12 +423,42 @@ fn game_failed(info: &RunInfo, e: &SimError) -> Failure {
     ))
 }
 
+/// `--players A..B`: the player counts A to B (`None` for names).
+pub(super) fn player_counts(players: &[String]) -> Result<Option<Vec<usize>>, Failure> {
+    let [one] = players else {
+        return Ok(None);
+    };
+    let Some((a, b)) = one.trim().split_once("..") else {
+        return Ok(None);
+    };
+    let (Ok(a), Ok(b)) = (a.trim().parse::<usize>(), b.trim().parse::<usize>()) else {
+        return Err(Failure::Usage(format!(
+            "--players {one}: a range of player counts is `A..B` with two numbers (`2..4`); \
+             names are given comma-separated (`ann,bob`)"
+        )));
+    };
+    if a < 2 || b < a || b > DEFAULT_PLAYERS.len() {
+        return Err(Failure::Usage(format!(
+            "--players {one}: player counts from 2 to {}, the smaller first (`2..4`)",
+            DEFAULT_PLAYERS.len()
+        )));
+    }
+    Ok(Some((a..=b).collect()))
+}
+
 /// The agent of each seat and the players' names.
-fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure> {
+pub(super) fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure> {
     let mut agents: Vec<String> = args.agents.iter().map(|a| a.trim().to_string()).collect();
     if agents.is_empty() {
         // The report's figures mean little when the players play without aim.
-        agents.push(if args.report { "greedy" } else { "random" }.into());
+        agents.push(
+            if args.report || args.skill {
+                "greedy"
+            } else {
+                "random"
+            }
+            .into(),
+        );
     }
     seats(
         agents,

@@ -403,7 +403,7 @@ fn difference(row: &Row, l: &Layout, r: &Results, info: &RunInfo) -> Est {
 }
 
 /// A value as people read it: a percentage or a number.
-fn show(v: f64, percent: bool, digits: usize) -> String {
+pub(crate) fn show(v: f64, percent: bool, digits: usize) -> String {
     if !v.is_finite() {
         return "-".into();
     }
@@ -420,7 +420,7 @@ fn show(v: f64, percent: bool, digits: usize) -> String {
 }
 
 /// A value's interval as `[lo, hi]`, or nothing.
-fn show_ci(e: &Est, percent: bool, digits: usize) -> String {
+pub(crate) fn show_ci(e: &Est, percent: bool, digits: usize) -> String {
     if e.has_interval() {
         format!(
             "[{}, {}]",
@@ -433,7 +433,7 @@ fn show_ci(e: &Est, percent: bool, digits: usize) -> String {
 }
 
 /// A difference with its half-width: `+4.2 (±1.1)`, percentages in points (`-5.0 points (±2.1)`).
-fn show_diff(d: &Est, percent: bool, digits: usize) -> String {
+pub(crate) fn show_diff(d: &Est, percent: bool, digits: usize) -> String {
     let k = if percent { 100.0 } else { 1.0 };
     let unit = if percent { " points" } else { "" };
     let v = d.mean * k;
@@ -502,7 +502,7 @@ fn shares(info: &RunInfo, r: &Results, k: usize) -> Vec<f64> {
 }
 
 /// The balance line under setting `k`, and its JSON.
-fn balance_of(info: &RunInfo, r: &Results, k: usize) -> Option<(String, Value)> {
+pub(crate) fn balance_of(info: &RunInfo, r: &Results, k: usize) -> Option<(String, Value)> {
     let (b, hi, lo) = balance(&shares(info, r, k), r.games())?;
     let text = format!(
         "{} {} (between {} and {})",
@@ -704,6 +704,36 @@ fn headline(info: &RunInfo, r: &Results) -> Vec<String> {
     out
 }
 
+/// A figure of one report for the table across runs (`--players 2..4`, `--skill`): its value
+/// (the original's in a comparison), and in a comparison yours and the difference.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Side {
+    pub(crate) value: Est,
+    pub(crate) yours: Option<Est>,
+    pub(crate) diff: Option<Est>,
+    pub(crate) percent: bool,
+    pub(crate) digits: usize,
+}
+
+/// The report's figure `figure` of group `who` (a seat, or the game: `seats`), if the run has it.
+pub(crate) fn side(info: &RunInfo, r: &Results, figure: &str, who: usize) -> Option<Side> {
+    let l = &r.layout;
+    let group = l.groups.get(who)?;
+    let rows = rows(info, r);
+    let row = rows
+        .iter()
+        .find(|row| row.figure == figure && &row.who == group)?;
+    let (o, y) = if yours_is_b(info) { (0, 1) } else { (1, 0) };
+    let paired = r.diff().is_some();
+    Some(Side {
+        value: value(row, l, r, if paired { o } else { 0 }),
+        yours: paired.then(|| value(row, l, r, y)),
+        diff: paired.then(|| difference(row, l, r, info)),
+        percent: row.percent,
+        digits: row.digits,
+    })
+}
+
 /// The report as JSON: one object per row (per setting and, in a comparison, the difference and
 /// the sentence), the balance and the agents.
 pub fn json(info: &RunInfo, r: &Results) -> Value {
@@ -763,7 +793,7 @@ pub fn json(info: &RunInfo, r: &Results) -> Value {
     doc
 }
 
-fn fin(v: f64) -> Value {
+pub(crate) fn fin(v: f64) -> Value {
     if v.is_finite() {
         json!(v)
     } else {
