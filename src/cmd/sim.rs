@@ -8,8 +8,9 @@ use carto::sim::run::{layout_for, run, Results, SimError, Spec, Watch};
 use carto::sim::stats::{Layout, SCORE, TURNS, WIN, WIN_UNIT};
 use carto::sim::RunInfo;
 use carto::sim::{csv, report};
-use carto::variant::{load_variant_with, InputError, Variant};
+use carto::variant::{load_variant_at, InputError, Variant};
 use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Threads per core at most: more only add memory and switching.
@@ -32,7 +33,7 @@ pub(crate) struct Args {
     pub(crate) merge: Option<MergeCommand>,
     /// A bundled variant (see `carto list`) or the path of a rules file.
     #[arg(required = true, value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
-    pub(crate) variant: Option<String>,
+    pub(crate) variant: Option<PathBuf>,
     /// How many games to play.
     #[arg(long, default_value_t = 1000)]
     pub(crate) games: u64,
@@ -50,7 +51,7 @@ pub(crate) struct Args {
     pub(crate) vs: Vec<String>,
     /// Compares with these rules: the same games again under another rules file.
     #[arg(long, value_name = "FILE")]
-    pub(crate) vs_rules: Option<String>,
+    pub(crate) vs_rules: Option<PathBuf>,
     /// Plays the same games under every value of a parameter: `NAME=A..B`, `NAME=A..B:STEP` or
     /// `NAME=V1,V2,…`; several make a grid (at most 64 points). Each value is compared with the
     /// first.
@@ -59,7 +60,7 @@ pub(crate) struct Args {
     /// With `--sweep`: draws score, win share and first-seat advantage against the value, with
     /// 95% intervals, as an SVG chart.
     #[arg(long, value_name = "FILE.svg")]
-    pub(crate) plot: Option<String>,
+    pub(crate) plot: Option<PathBuf>,
     /// The agent of each seat, comma-separated (one for every seat: `--agents greedy`); default
     /// `random`, and `greedy` with --report.
     #[arg(long, value_delimiter = ',', value_parser = super::AGENT_NAMES)]
@@ -76,7 +77,7 @@ pub(crate) struct Args {
     pub(crate) format: Format,
     /// Writes one CSV row per game (and setting) to this file.
     #[arg(long, value_name = "FILE.csv")]
-    pub(crate) per_game: Option<String>,
+    pub(crate) per_game: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     pub(crate) quiet: bool,
@@ -103,7 +104,7 @@ pub(crate) enum MergeCommand {
     Merge {
         /// The JSON results of the slices (`carto sim --first-game K --format json`).
         #[arg(required = true)]
-        files: Vec<String>,
+        files: Vec<PathBuf>,
         /// How to write the merged results: a table, JSON or CSV.
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
@@ -133,7 +134,7 @@ pub(crate) fn run_cmd(args: Args) -> Result<(), Failure> {
     }
     let (info, variants) = run_info(&args)?;
     let plot = match &args.plot {
-        Some(path) => Some((path, create(path)?)),
+        Some(path) => Some((path.display(), create(path)?)),
         None => None,
     };
     let spec = Spec {
@@ -227,12 +228,12 @@ fn check_counts(args: &Args) -> Result<(), Failure> {
 /// Creates a file to write at the end, so that a name that cannot be written fails before the
 /// games are played.
 /// Creates the `--plot` file, never onto a file this command read (the rules, a map, a tile set).
-fn create(path: &str) -> Result<std::fs::File, Failure> {
-    carto::files::refuse_input(path.as_ref(), "the chart").map_err(super::overwrite_refused)?;
+fn create(path: &Path) -> Result<std::fs::File, Failure> {
+    carto::files::refuse_input(path, "the chart").map_err(super::overwrite_refused)?;
     std::fs::File::create(path).map_err(|e| {
         Failure::Input(InputError::new(
             Code::CannotWrite,
-            format!("error: cannot write `{path}`: {e}"),
+            format!("error: cannot write `{}`: {e}", path.display()),
         ))
     })
 }
@@ -250,14 +251,16 @@ pub(super) fn run_info_for(
     agents: Vec<String>,
     players: Vec<String>,
 ) -> Result<(RunInfo, Vec<Variant>), Failure> {
-    let variant = args.variant.clone().unwrap_or_default();
+    let path = args.variant.clone().unwrap_or_default();
+    // A name that is not UTF-8 is read as it is; reports show it with `�`.
+    let variant = path.to_string_lossy().into_owned();
     let variants = if args.sweep.is_empty() {
-        let (a, b) = load_settings(&variant, args)?;
+        let (a, b) = load_settings(&path, args)?;
         let mut v = vec![a];
         v.extend(b);
         v
     } else {
-        load_sweep(&variant, args)?
+        load_sweep(&path, args)?
     };
     check_players(&variants[0], &players)?;
     check_barred(&variants, &agents)?;
@@ -265,7 +268,10 @@ pub(super) fn run_info_for(
         variant,
         sets: args.sets.clone(),
         vs: args.vs.clone(),
-        vs_rules: args.vs_rules.clone(),
+        vs_rules: args
+            .vs_rules
+            .as_ref()
+            .map(|p| p.to_string_lossy().into_owned()),
         sweep: args.sweep.clone(),
         players,
         agents,
@@ -306,7 +312,7 @@ fn check_barred(variants: &[Variant], agents: &[String]) -> Result<(), Failure> 
 }
 
 /// One variant per point of the sweep's grid: `--set`, then the point's values.
-fn load_sweep(variant: &str, args: &Args) -> Result<Vec<Variant>, Failure> {
+fn load_sweep(variant: &Path, args: &Args) -> Result<Vec<Variant>, Failure> {
     let axes = carto::sim::sweep::parse_axes(&args.sweep).map_err(Failure::Usage)?;
     for a in &axes {
         if let Some(s) = args
@@ -321,7 +327,7 @@ fn load_sweep(variant: &str, args: &Args) -> Result<Vec<Variant>, Failure> {
         }
     }
     // Read, parsed and checked once; each point sets its values on the program as loaded.
-    let loaded = load_variant_with(variant, &[], &|_, e| InputError::new(Code::BadSet, e))?;
+    let loaded = load_variant_at(variant, &[], &|_, e| InputError::new(Code::BadSet, e))?;
     if !loaded.warnings.is_empty() {
         eprint!("{}", loaded.warnings);
     }
@@ -507,9 +513,9 @@ pub(crate) fn seats(
 }
 
 /// The setting, and the one to compare it with.
-fn load_settings(variant: &str, args: &Args) -> Result<(Variant, Option<Variant>), Failure> {
+fn load_settings(variant: &Path, args: &Args) -> Result<(Variant, Option<Variant>), Failure> {
     let sets = &args.sets;
-    let a = load_variant_with(variant, sets, &|i, e| {
+    let a = load_variant_at(variant, sets, &|i, e| {
         InputError::new(Code::BadSet, format!("error: `--set {}`: {e}", sets[i]))
     })?;
     if !a.warnings.is_empty() {
@@ -520,7 +526,7 @@ fn load_settings(variant: &str, args: &Args) -> Result<(Variant, Option<Variant>
     }
     let all: Vec<String> = sets.iter().chain(&args.vs).cloned().collect();
     let rules = args.vs_rules.as_deref().unwrap_or(variant);
-    let b = load_variant_with(rules, &all, &|i, e| {
+    let b = load_variant_at(rules, &all, &|i, e| {
         let flag = if i < sets.len() { "--set" } else { "--vs" };
         InputError::new(Code::BadSet, format!("error: `{flag} {}`: {e}", all[i]))
     })?;
@@ -551,13 +557,15 @@ fn bad_report(text: String) -> InputError {
     InputError::new(Code::BadReport, text)
 }
 
-fn merge(files: &[String], format: Format) -> Result<(), Failure> {
+fn merge(files: &[PathBuf], format: Format) -> Result<(), Failure> {
     let mut slices = Vec::new();
     for f in files {
-        let text = carto::variant::read_text(f)?;
+        let text = carto::files::read_text(f)
+            .map_err(|e| InputError::new(Code::Unreadable, format!("error: {e}")))?;
+        let f = f.to_string_lossy().into_owned();
         let (info, r) =
             report::from_json(&text).map_err(|e| bad_report(format!("error: `{f}`: {e}")))?;
-        slices.push((f.clone(), info, r));
+        slices.push((f, info, r));
     }
     let (info, r) =
         carto::sim::merge::merge(slices).map_err(|e| bad_report(format!("error: {e}")))?;
@@ -578,17 +586,16 @@ struct PerGame {
 }
 
 impl PerGame {
-    fn create(path: &str, info: &RunInfo, layout: &Layout) -> Result<PerGame, Failure> {
-        carto::files::refuse_input(path.as_ref(), "the per-game table")
-            .map_err(super::overwrite_refused)?;
+    fn create(path: &Path, info: &RunInfo, layout: &Layout) -> Result<PerGame, Failure> {
+        carto::files::refuse_input(path, "the per-game table").map_err(super::overwrite_refused)?;
         let file = std::fs::File::create(path).map_err(|e| {
             InputError::new(
                 Code::CannotWrite,
-                format!("error: cannot write `{path}`: {e}"),
+                format!("error: cannot write `{}`: {e}", path.display()),
             )
         })?;
         let mut p = PerGame {
-            path: path.to_string(),
+            path: path.to_string_lossy().into_owned(),
             out: std::io::BufWriter::new(file),
             info: info.clone(),
             labels: info.setting_labels(),
