@@ -104,11 +104,12 @@ pub fn across_text(title: &str, runs: &[Labelled]) -> String {
             let p = &info.players[seat];
             cells.push(match (w.yours, w.diff) {
                 (Some(y), Some(d)) => format!(
-                    "{p} {} → {} ({:+.1} points {})",
+                    "{p} {} → {} ({:+.1} points [{:.1}, {:.1}])",
                     show(w.value.mean, true, 1),
                     show(y.mean, true, 1),
                     d.mean * 100.0,
-                    show_ci(&d, true, 1)
+                    d.lo * 100.0,
+                    d.hi * 100.0
                 ),
                 _ => format!(
                     "{p} {} {}",
