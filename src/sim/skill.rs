@@ -4,7 +4,7 @@
 //! Each run is an ordinary run (its own report); this file puts their figures side by side.
 //! Definitions and sources: docs/report.md.
 
-use super::findings::{fin, show, show_ci, side, Est};
+use super::findings::{fin, show, show_ci, side, wilson, Est};
 use super::run::Results;
 use super::stats::{WIN, WIN_UNIT};
 use super::RunInfo;
@@ -21,9 +21,6 @@ pub const TRACE: [u32; 5] = [4, 8, 16, 32, 64];
 
 /// Games per seating of each step of the trace (the stronger agent takes every seat in turn).
 pub const TRACE_GAMES: u64 = 100;
-
-/// The normal 97.5% quantile.
-const Z: f64 = 1.959_963_984_540_054;
 
 /// One of several runs: its label ("3 players", "greedy", "mcts:8 against mcts:4, seat 1"), what
 /// it was, and its results.
@@ -44,31 +41,24 @@ pub fn trace_agents(n: u32, seats: usize, stronger: usize) -> Vec<String> {
         .collect()
 }
 
-/// The stronger agent's win share over the seatings of a step: `runs[r]` has it at seat `r`. The
-/// mean of its shares at each seat (so no seat's edge favours it), with the normal interval of a
-/// mean of independent means: the standard error is √(Σ seᵣ²)/k, each seᵣ = sdᵣ/√nᵣ.
+/// The stronger agent's win share over the seatings of a step: `runs[r]` has it at seat `r`. Its
+/// wins (a tie shares the win) over every seating's games, so every seat counts alike and the first
+/// player's edge favours neither; Wilson's interval of that share (pooling the seatings treats
+/// them as one binomial, which can only overstate the variance when the seats differ).
 pub(crate) fn stronger_share(runs: &[&Results]) -> Option<Est> {
-    let k = runs.len();
-    if k == 0 {
+    if runs.is_empty() {
         return None;
     }
-    let (mut sum, mut var) = (0.0, 0.0);
+    let (mut won, mut games) = (0.0, 0.0);
     for (r, res) in runs.iter().enumerate() {
         let h = &res.stats.first()?.hists[res.layout.at(r, WIN)];
         if h.n() == 0 {
             return None;
         }
-        let unit = WIN_UNIT as f64;
-        sum += h.mean() / unit;
-        var += (h.sd() / unit).powi(2) / h.n() as f64;
+        won += h.sum() as f64 / WIN_UNIT as f64;
+        games += h.n() as f64;
     }
-    let mean = sum / k as f64;
-    let half = Z * var.sqrt() / k as f64;
-    Some(Est {
-        mean,
-        lo: mean - half,
-        hi: mean + half,
-    })
+    Some(wilson(won, games))
 }
 
 /// The words for a step of the trace.
@@ -255,17 +245,15 @@ mod tests {
 
     #[test]
     fn the_stronger_share_by_hand() {
-        // Seating 1: mcts:2N is ann, wins 3 of 4 (shares 1,1,1,0: mean 0.75, sample variance
-        // (3·0.0625 + 0.5625)/3 = 0.25, se² 0.25/4 = 0.0625).
-        // Seating 2: mcts:2N is bob, wins 1 of 4 (0,0,0,1: mean 0.25, variance 0.25, se² 0.0625).
-        // Mean (0.75 + 0.25)/2 = 0.5; se √(0.0625 + 0.0625)/2 = 0.176777; half 1.96·0.176777 =
-        // 0.346476.
+        // Seating 1: mcts:2N is ann, wins 3 of 4; seating 2: mcts:2N is bob, wins 1 of 4. Pooled:
+        // 4 of 8, p = 0.5. Wilson: z² = 3.8415, d = 1 + z²/8 = 1.48018, centre (0.5 + z²/16)/d =
+        // 0.5, half 1.96·√(0.25/8 + z²/256)/d = 1.96·0.215073/1.48018 = 0.284784.
         let a = results(&[60, 60, 60, 0], &[0, 0, 0, 60]);
         let b = results(&[60, 60, 60, 0], &[0, 0, 0, 60]);
         let e = stronger_share(&[&a, &b]).unwrap();
         assert!((e.mean - 0.5).abs() < 1e-12, "{e:?}");
-        assert!((e.lo - (0.5 - 0.346476)).abs() < 1e-5, "{e:?}");
-        assert!((e.hi - (0.5 + 0.346476)).abs() < 1e-5, "{e:?}");
+        assert!((e.lo - 0.215216).abs() < 1e-5, "{e:?}");
+        assert!((e.hi - 0.784784).abs() < 1e-5, "{e:?}");
         assert_eq!(
             verdict(&e, 0.5),
             "no gain the games can show at 95% confidence"
