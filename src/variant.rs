@@ -462,6 +462,23 @@ pub fn load_variant_with(
     variant_from_source(&source, name_or_path, sets, set_error)
 }
 
+/// [`load_variant_with`] for a path typed on the command line, whatever its name: a name that is not
+/// UTF-8 (Linux names are bytes) is read as it is and shown lossily (with `�`) in messages and in
+/// the game's configuration; the files it names are found relative to its folder as for any file.
+pub fn load_variant_at(
+    path: &std::path::Path,
+    sets: &[String],
+    set_error: &dyn Fn(usize, String) -> InputError,
+) -> Result<Variant, InputError> {
+    if let Some(name) = path.to_str() {
+        return load_variant_with(name, sets, set_error);
+    }
+    let name = path.to_string_lossy();
+    let text = crate::files::read_text(path)
+        .map_err(|e| InputError::new(Code::Unreadable, format!("error: {e}")))?;
+    variant_from_source(&Source::new(&*name, text), &name, sets, set_error)
+}
+
 /// [`load_variant_with`] for rules text already read (`name_or_path` names it in the game's
 /// configuration). What the text names (imports, map, tile sets) is read as for a file: bundled names,
 /// else paths relative to `source.name`.

@@ -18,7 +18,7 @@ pub(crate) struct Args {
     /// Writes the SVG to this file (`-`: standard output). Default: standard output, or a file
     /// named after the input (`game.log` gives `game.svg`) when standard output is a terminal.
     #[arg(short, long, value_name = "FILE")]
-    pub(crate) output: Option<String>,
+    pub(crate) output: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub(crate) log: LogArgs,
 }
@@ -29,7 +29,7 @@ pub(crate) struct LogArgs {
     /// The rules the game was played with, when they are not where the log says (a log names its
     /// rules relative to its own folder, and carto reads nothing outside it).
     #[arg(long, value_name = "FILE")]
-    pub(crate) rules: Option<String>,
+    pub(crate) rules: Option<std::path::PathBuf>,
     /// Draws a log that disagrees with its replay (an edited score or line), with a warning: what is
     /// drawn is the replay, not the log's values.
     #[arg(long)]
@@ -141,7 +141,7 @@ fn no_such_map(name: &str) -> String {
 /// or, when that is a terminal (where a page of SVG or HTML is of no use), to a file named after
 /// the input in the current folder, saying so.
 pub(crate) fn write_out(
-    path: Option<&str>,
+    path: Option<&std::path::Path>,
     input: Option<&std::path::Path>,
     ext: &str,
     text: &str,
@@ -158,7 +158,7 @@ pub(crate) fn write_out(
                 .filter(|s| !s.is_empty())
                 .unwrap_or("game");
             let name = format!("{stem}.{ext}");
-            super::write_to(&name, text, "the output")?;
+            super::write_to(name.as_ref(), text, "the output")?;
             eprintln!(
                 "wrote {name} (standard output is a terminal; `-o FILE` names the file, `-o -` \
                  prints it)"

@@ -7,7 +7,7 @@ use super::Failure;
 use carto::diag::Code;
 use carto::sim::run::{run, Spec, Watch};
 use carto::sim::tune::{from_json, to_json, Race, Target, TuneInfo};
-use carto::variant::{load_variant_with, InputError, Variant};
+use carto::variant::{load_variant_at, InputError, Variant};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -23,8 +23,8 @@ pub(crate) struct Args {
     #[command(subcommand)]
     pub(crate) merge: Option<MergeCommand>,
     /// A bundled variant (see `carto list`) or the path of a rules file.
-    #[arg(required = true)]
-    pub(crate) variant: Option<String>,
+    #[arg(required = true, value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
+    pub(crate) variant: Option<std::path::PathBuf>,
     /// The parameters and their values: `NAME=A..B`, `NAME=A..B:STEP` or `NAME=V1,V2,…`; several
     /// make a grid (at most 64 points).
     #[arg(required = true, value_name = "NAME=A..B")]
@@ -78,7 +78,7 @@ pub(crate) enum MergeCommand {
     /// values on all their games.
     Merge {
         #[arg(required = true)]
-        files: Vec<String>,
+        files: Vec<std::path::PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -217,7 +217,9 @@ fn usage(e: String) -> Failure {
 
 /// The run and one variant per point of the grid.
 fn load(args: &Args) -> Result<(TuneInfo, Vec<Variant>), Failure> {
-    let variant = args.variant.clone().unwrap_or_default();
+    let path = args.variant.clone().unwrap_or_default();
+    // A name that is not UTF-8 is read as it is; reports show it with `�`.
+    let variant = path.to_string_lossy().into_owned();
     if args.games == 0 || args.games > super::MAX_GAMES {
         return Err(Failure::Usage(format!(
             "--games must be 1 to {}",
@@ -235,7 +237,7 @@ fn load(args: &Args) -> Result<(TuneInfo, Vec<Variant>), Failure> {
     let target =
         Target::parse(args.target.as_deref().unwrap_or(""), &players).map_err(Failure::Usage)?;
     let axes = carto::sim::sweep::parse_axes(&args.params).map_err(usage)?;
-    let loaded = load_variant_with(&variant, &[], &|_, e| InputError::new(Code::BadSet, e))?;
+    let loaded = load_variant_at(&path, &[], &|_, e| InputError::new(Code::BadSet, e))?;
     if !loaded.warnings.is_empty() {
         eprint!("{}", loaded.warnings);
     }
@@ -271,11 +273,13 @@ fn output(info: &TuneInfo, race: &Race, format: Format) -> String {
     }
 }
 
-fn merge(files: &[String], format: Format) -> Result<(), Failure> {
+fn merge(files: &[std::path::PathBuf], format: Format) -> Result<(), Failure> {
     let bad = |t: String| Failure::Input(InputError::new(Code::BadReport, t));
     let mut acc: Option<(TuneInfo, Race, String)> = None;
     for f in files {
-        let text = carto::variant::read_text(f)?;
+        let text = carto::files::read_text(f)
+            .map_err(|e| InputError::new(Code::Unreadable, format!("error: {e}")))?;
+        let f = &f.to_string_lossy().into_owned();
         let (info, race) = from_json(&text).map_err(|e| bad(format!("error: `{f}`: {e}")))?;
         match &mut acc {
             None => acc = Some((info, race, f.clone())),
