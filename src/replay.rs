@@ -410,8 +410,8 @@ pub(crate) fn replay_game_with(
     // A rule's failure says where the rule is.
     let game_bad = |line: usize, e: crate::game::GameError| {
         let at = v
-            .rule_location(&e)
-            .map(|at| format!("\n  the rule is at {at}"))
+            .failure_note(&e)
+            .map(|note| format!("\n  {note}"))
             .unwrap_or_default();
         fail(e.code(), src, line, format!("{e}{at}"), &changed)
     };

@@ -148,13 +148,12 @@ fn prepare(src: &Source) -> Result<Setup, InputError> {
     let mut game = variant
         .new_game(Arc::new(cfg), &h.players, h.seed, true)
         .map_err(|e| {
-            fail(
-                src,
-                e.code(),
-                0..0,
-                e.to_string(),
-                "while setting up the game",
-            )
+            let mut d = Diagnostic::error(e.code(), 0..0, e.to_string())
+                .with_label("while setting up the game");
+            if let Some(note) = variant.failure_note(&e) {
+                d = d.with_note(note);
+            }
+            InputError::in_file(src, vec![d])
         })?;
     lay_chips(src, &h, &mut game)?;
     Ok(Setup {
@@ -716,8 +715,8 @@ fn play_steps(
     // A rule's failure is reported at the script's line, with where the rule is.
     let game_fail = |span: Range<usize>, e: crate::game::GameError, label: &str| {
         let mut d = Diagnostic::error(e.code(), span, e.to_string()).with_label(label);
-        if let Some(at) = variant.rule_location(&e) {
-            d = d.with_note(format!("the rule is at {at}"));
+        if let Some(note) = variant.failure_note(&e) {
+            d = d.with_note(note);
         }
         InputError::in_file(src, vec![d])
     };

@@ -345,42 +345,49 @@ impl Variant {
     }
 
     /// A problem of a running game, for people: a rule's failure (an overflow, the operation budget)
-    /// points at the rule or action in its file, with the caret line; anything else is said as is.
+    /// points at the effect or expression that failed in its file, with the caret line (at the
+    /// rule or action when the place is not known); anything else is said as is.
     pub fn explain(&self, e: &crate::game::GameError) -> String {
         self.locate(e).unwrap_or_else(|| format!("error: {e}\n"))
     }
 
     fn locate(&self, e: &crate::game::GameError) -> Option<String> {
-        let (crate::game::GameError::Rule {
-            rule,
-            action,
-            message,
-        }
-        | crate::game::GameError::OutOfRange {
-            rule,
-            action,
-            message,
-        }) = e
-        else {
-            return None;
+        let (src, span, placed) = self.failed_at(e)?;
+        let label = match placed {
+            true => "failed here",
+            false => "while running this",
         };
-        let (src, span) = self.rule_source(rule)?;
-        let what = if *action { "action" } else { "rule" };
-        let d = Diagnostic::error(e.code(), span, format!("{what} `{rule}`: {message}"))
-            .with_label("while running this");
+        let d = Diagnostic::error(e.code(), span, e.to_string()).with_label(label);
         Some(src.render(&[d]))
     }
 
-    /// Where the rule or action a game error names is: `file:line:col`.
-    pub(crate) fn rule_location(&self, e: &crate::game::GameError) -> Option<String> {
-        let (crate::game::GameError::Rule { rule, .. }
-        | crate::game::GameError::OutOfRange { rule, .. }) = e
-        else {
+    /// Where a rule's failure is: the file, the span, and whether it is the effect or expression
+    /// that failed (else the first line of the rule or action).
+    fn failed_at(
+        &self,
+        e: &crate::game::GameError,
+    ) -> Option<(&Source, std::ops::Range<usize>, bool)> {
+        let crate::game::GameError::Rule { rule, at, .. } = e else {
             return None;
         };
+        if let Some(at) = at {
+            let file = self.program.files.get(at.file as usize)?;
+            let src = self.texts.iter().find(|s| s.name == *file)?;
+            return Some((src, at.span(), true));
+        }
         let (src, span) = self.rule_source(rule)?;
+        Some((src, span, false))
+    }
+
+    /// Where a game error happened in the rules, said for a note under a move's error: `it
+    /// failed at file:line:col` (the effect or expression), or `the rule is at file:line:col`.
+    pub(crate) fn failure_note(&self, e: &crate::game::GameError) -> Option<String> {
+        let (src, span, placed) = self.failed_at(e)?;
         let (line, col) = src.line_col(span.start);
-        Some(format!("{}:{line}:{col}", src.name))
+        Some(match placed {
+            true => format!("it failed at {}:{line}:{col}", src.name),
+            false => format!("the rule is at {}:{line}:{col}", src.name),
+        })
     }
 
     /// Where a house rule removes the action `name` (`file:line:col`), if one does.

@@ -156,3 +156,32 @@ fn every_example_produces_its_code() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every way a running rule fails (the `E08xx` examples that play a game of their rules), played
+/// by `carto play RULES --seed 1 --quiet`: the error is rendered at the effect or expression that
+/// failed in the rules file (`file:line:col`, the line, a caret, `failed here`), each checked by
+/// hand in the snapshot.
+#[test]
+fn running_errors_point_at_what_failed() {
+    let mut shown = String::new();
+    for ex in examples(&page()) {
+        if !ex.code.starts_with("E08") || matches!(ex.code.as_str(), "E0802" | "E0803") {
+            continue;
+        }
+        let dir = common::fresh_dir("running-errors", &ex.code);
+        for (name, text) in ex.files.iter().chain(&ex.needs) {
+            common::write_file(&dir, name, text);
+        }
+        let rules = ex
+            .files
+            .iter()
+            .find(|(n, _)| n.ends_with(".rules"))
+            .map(|(n, _)| n.clone())
+            .expect("a rules file");
+        let (status, _, err) = common::carto_in(&dir, &["play", &rules, "--seed", "1", "--quiet"]);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(status, 1, "{}: {err}", ex.code);
+        shown.push_str(&format!("### {} (exit {status})\n{err}\n", ex.code));
+    }
+    insta::assert_snapshot!(shown);
+}

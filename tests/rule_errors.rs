@@ -1,5 +1,5 @@
 //! Issue 8, A4 and A6, the examples not pinned elsewhere, through the built binary: a division by
-//! zero in a rule is an error naming the rule (like an overflow, `tests/cli.rs` `score_overflows`);
+//! zero in a rule is an error naming the rule and the effect that failed (like an overflow, `tests/cli.rs` `score_overflows`);
 //! rules that grant extra turns on every turn do not run away: the chain ends with the tiles.
 
 use crate::common;
@@ -27,7 +27,12 @@ fn division_by_zero_names_the_rule() {
         err.contains("error: rule `split`: division by zero"),
         "{err}"
     );
-    assert!(err.contains("div.rules:6:1"), "{err}");
+    // The caret is under the effect that failed, not the rule's first line.
+    assert!(err.contains("div.rules:7:3"), "{err}");
+    assert!(
+        err.contains("7 │   score(player, 10 / zero)\n  │   ^^^^^^^^^^^^^^^^^^^^^^^^ failed here"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -266,27 +266,8 @@ impl Greedy {
         g.choose(i)?;
         self.unforced = false;
         let unforced_now = self.watch_forced && self.forced.no_forced(g)?;
-        // The rest of the turn takes the quiet choice: the phases' actions are passed without
-        // the rules listing them.
-        g.pass_actions();
-        // End the game after this turn: no tile to draw, so the final scoring runs next.
-        g.st.stack.clear();
+        let turn_over = rest_of_turn(g, copying)?;
         // Followers in the supply are counted before the final scoring returns any.
-        let turn = g.st.turn;
-        let mut turn_over = false;
-        while g.st.turn == turn {
-            let pending = if copying {
-                g.advance()?
-            } else {
-                g.advance_in_turn()?
-            };
-            if !pending {
-                turn_over = !copying && !g.is_over();
-                break;
-            }
-            let q = quiet_option(&g.options);
-            g.choose(q)?;
-        }
         let spare = u32::from(g.st.followers_in_supply(me));
         // The turn is over and the final scoring comes next: where it scores only the features
         // with followers, by their facts, and no forced action applies first, it is read from the
@@ -326,13 +307,7 @@ impl Greedy {
             return Ok(worth(lead(&o, g.st.players.len(), me), left, spare));
         }
         finish_quietly(g)?;
-        if g.st.players.len() <= 8 {
-            let mut scores: Points = [0; 8];
-            for (s, p) in scores.iter_mut().zip(&g.st.players) {
-                *s = p.score;
-            }
-            self.copy_out = Some((scores, spare));
-        }
+        self.copy_out = final_scores(g).map(|scores| (scores, spare));
         Ok(worth(margin(g, me), left, spare))
     }
 
@@ -739,6 +714,41 @@ impl Agent for Greedy {
         }
         Ok(self.best[rng.below(self.best.len() as u32) as usize])
     }
+}
+
+/// Plays the rest of the turn of a copy after its option: the quiet choice at each decision (the
+/// phases' actions passed without the rules listing them), with no tile left to draw so that the
+/// final scoring runs next. Whether the turn ended with the game not over (never when `copying`:
+/// such a copy plays on to the end).
+fn rest_of_turn(g: &mut Game<Interp>, copying: bool) -> Result<bool, GameError> {
+    g.pass_actions();
+    g.st.stack.clear();
+    let turn = g.st.turn;
+    while g.st.turn == turn {
+        let pending = if copying {
+            g.advance()?
+        } else {
+            g.advance_in_turn()?
+        };
+        if !pending {
+            return Ok(!copying && !g.is_over());
+        }
+        let q = quiet_option(&g.options);
+        g.choose(q)?;
+    }
+    Ok(false)
+}
+
+/// The scores of a finished copy (for at most 8 players).
+fn final_scores(g: &Game<Interp>) -> Option<Points> {
+    if g.st.players.len() > 8 {
+        return None;
+    }
+    let mut scores: Points = [0; 8];
+    for (s, p) in scores.iter_mut().zip(&g.st.players) {
+        *s = p.score;
+    }
+    Some(scores)
 }
 
 #[cfg(test)]

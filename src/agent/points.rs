@@ -332,8 +332,8 @@ const FEATURE: u16 = 0;
 
 fn pure_stmt(s: &Stmt) -> bool {
     match s {
-        Stmt::Let(slot, e) => *slot != FEATURE && pure(e),
-        Stmt::If(arms, otherwise) => {
+        Stmt::Let(slot, e, _) => *slot != FEATURE && pure(e),
+        Stmt::If(arms, otherwise, _) => {
             arms.iter()
                 .all(|(c, body)| pure(c) && body.iter().all(pure_stmt))
                 && otherwise
@@ -353,8 +353,8 @@ fn pure_stmt(s: &Stmt) -> bool {
 pub(crate) fn winners_only_scored(prog: &Program) -> bool {
     fn stmt(s: &Stmt) -> bool {
         match s {
-            Stmt::Let(_, e) => !reads_winners(e),
-            Stmt::If(arms, otherwise) => {
+            Stmt::Let(_, e, _) => !reads_winners(e),
+            Stmt::If(arms, otherwise, _) => {
                 arms.iter()
                     .all(|(c, body)| !reads_winners(c) && body.iter().all(stmt))
                     && otherwise.as_ref().is_none_or(|body| body.iter().all(stmt))

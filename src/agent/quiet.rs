@@ -49,11 +49,11 @@ pub(crate) fn chips_only(game: &Game<Interp>) -> Vec<bool> {
 fn stmts_move_chips_off_map(stmts: &[Stmt]) -> bool {
     stmts.iter().all(|s| match s {
         Stmt::Let(..) => true,
-        Stmt::If(arms, other) => {
+        Stmt::If(arms, other, _) => {
             arms.iter().all(|(_, b)| stmts_move_chips_off_map(b))
                 && other.as_deref().is_none_or(stmts_move_chips_off_map)
         }
-        Stmt::For(_, _, b) => stmts_move_chips_off_map(b),
+        Stmt::For(_, _, b, _) => stmts_move_chips_off_map(b),
         // Its places (the arguments its row types `place`) are off the map, and the chips it
         // moves are the chips of a place off the map.
         Stmt::Effect(b, args, _) => {
@@ -191,11 +191,11 @@ pub(crate) fn chip_actions(game: &Game<Interp>) -> Vec<bool> {
 fn moves_chips_only(stmts: &[Stmt]) -> bool {
     stmts.iter().all(|s| match s {
         Stmt::Let(..) => true,
-        Stmt::If(arms, other) => {
+        Stmt::If(arms, other, _) => {
             arms.iter().all(|(_, b)| moves_chips_only(b))
                 && other.as_deref().is_none_or(moves_chips_only)
         }
-        Stmt::For(_, _, b) => moves_chips_only(b),
+        Stmt::For(_, _, b, _) => moves_chips_only(b),
         Stmt::Effect(b, _, _) => moves_chips(*b),
         Stmt::Ask { .. } => false,
     })
@@ -270,12 +270,12 @@ pub(crate) fn returned_rules_harmless(game: &Game<Interp>) -> bool {
 /// returning follower (slot 1, which nothing binds again).
 fn harmless_on_return(stmts: &[Stmt]) -> bool {
     stmts.iter().all(|s| match s {
-        Stmt::Let(slot, _) => *slot != 1,
-        Stmt::If(arms, other) => {
+        Stmt::Let(slot, _, _) => *slot != 1,
+        Stmt::If(arms, other, _) => {
             arms.iter().all(|(_, b)| harmless_on_return(b))
                 && other.as_deref().is_none_or(harmless_on_return)
         }
-        Stmt::For(slot, _, b) => *slot != 1 && harmless_on_return(b),
+        Stmt::For(slot, _, b, _) => *slot != 1 && harmless_on_return(b),
         Stmt::Effect(b, args, _) => match b.changes() {
             // Chips moved or a line logged, nothing dealt afresh.
             Some(c) if c.within(Changes::CHIPS.with(Changes::LOG)) => !c.has(Changes::DEALS),

@@ -583,73 +583,8 @@ impl Preview {
     /// the board it joins, and, for roads and cities, whether it is complete once the tile is down.
     fn group_segments(&mut self, b: &Board, t: &CompiledTile, cell: u32, rot: usize) {
         let n = t.kinds.len();
-        let r = &t.rot[rot];
-        // Sides each road or city segment leaves open: its own, less those facing water, less two
-        // for each side joined to a feature of the board (its side and the neighbour's close).
-        let mut open = [0i32; MAX_SEGS];
-        for (i, o) in open.iter_mut().enumerate().take(n) {
-            if matches!(t.kinds[i], FeatureKind::Road | FeatureKind::City) {
-                *o = t.seg_sides[i][rot].count_ones() as i32;
-            }
-        }
-        self.joins.clear();
-        for s in 0..4 {
-            let nb = b.neighbour(cell, s);
-            let seg = r.side_seg[s];
-            let nt = b.tile[nb as usize];
-            if nt != NONE {
-                let other = &b.placed[nt as usize];
-                let oseg = other.side_seg[opposite(s)];
-                if seg != NO_SEG && oseg != NO_SEG {
-                    let root = b.features.root(other.first_node + u32::from(oseg));
-                    self.joins.push((seg, root));
-                    open[seg as usize] -= 2;
-                }
-                for h in [2 * s, 2 * s + 1] {
-                    let fseg = r.half_seg[h];
-                    let of = other.half_seg[facing_half(h)];
-                    if fseg != NO_SEG && of != NO_SEG {
-                        let root = b.features.root(other.first_node + u32::from(of));
-                        self.joins.push((fseg, root));
-                    }
-                }
-            } else if b.kind[nb as usize] != CellKind::Land && seg != NO_SEG {
-                open[seg as usize] -= 1;
-            }
-        }
-        // Segments joining one feature of the board are one feature: the segments joined to each
-        // feature of the board (a bit each), then those sets merged where they share a segment
-        // (a segment joined to two features joins them), in sets apart.
-        let mut root_segs = [(NONE, 0u32); MAX_JOINS];
-        let mut roots = 0;
-        for &(seg, root) in &self.joins {
-            let k = root_segs[..roots]
-                .iter()
-                .position(|&(r, _)| r == root)
-                .unwrap_or_else(|| {
-                    root_segs[roots] = (root, 0);
-                    roots += 1;
-                    roots - 1
-                });
-            root_segs[k].1 |= 1 << seg;
-        }
-        let mut sets = [0u32; MAX_JOINS];
-        let mut count = 0;
-        for &(_, m) in &root_segs[..roots] {
-            let mut merged = m;
-            let mut k = 0;
-            while k < count {
-                if sets[k] & merged != 0 {
-                    merged |= sets[k];
-                    count -= 1;
-                    sets[k] = sets[count];
-                } else {
-                    k += 1;
-                }
-            }
-            sets[count] = merged;
-            count += 1;
-        }
+        let open = self.open_sides_and_joins(b, t, cell, rot);
+        let (sets, count) = joined_sets(&self.joins);
         let joined_segs = sets[..count].iter().fold(0, |a, m| a | m);
         // One group per set, and per city segment joined to nothing (a farm next to it may count
         // it complete), in the order of their first segments. Any other segment joined to nothing
@@ -697,6 +632,55 @@ impl Preview {
                 matches!(g.kind, Some(FeatureKind::Road | FeatureKind::City)) && g.open == 0;
             self.completes_city |= g.complete && g.kind == Some(FeatureKind::City);
         }
+    }
+
+    /// The sides each road or city segment of the tile leaves open (its own, less those facing
+    /// water, less two for each side joined to a feature of the board), and the segments joined to
+    /// features of the board (`joins`: a segment and the feature's root).
+    #[inline]
+    fn open_sides_and_joins(
+        &mut self,
+        b: &Board,
+        t: &CompiledTile,
+        cell: u32,
+        rot: usize,
+    ) -> [i32; MAX_SEGS] {
+        let n = t.kinds.len();
+        let r = &t.rot[rot];
+        // Sides each road or city segment leaves open: its own, less those facing water, less two
+        // for each side joined to a feature of the board (its side and the neighbour's close).
+        let mut open = [0i32; MAX_SEGS];
+        for (i, o) in open.iter_mut().enumerate().take(n) {
+            if matches!(t.kinds[i], FeatureKind::Road | FeatureKind::City) {
+                *o = t.seg_sides[i][rot].count_ones() as i32;
+            }
+        }
+        self.joins.clear();
+        for s in 0..4 {
+            let nb = b.neighbour(cell, s);
+            let seg = r.side_seg[s];
+            let nt = b.tile[nb as usize];
+            if nt != NONE {
+                let other = &b.placed[nt as usize];
+                let oseg = other.side_seg[opposite(s)];
+                if seg != NO_SEG && oseg != NO_SEG {
+                    let root = b.features.root(other.first_node + u32::from(oseg));
+                    self.joins.push((seg, root));
+                    open[seg as usize] -= 2;
+                }
+                for h in [2 * s, 2 * s + 1] {
+                    let fseg = r.half_seg[h];
+                    let of = other.half_seg[facing_half(h)];
+                    if fseg != NO_SEG && of != NO_SEG {
+                        let root = b.features.root(other.first_node + u32::from(of));
+                        self.joins.push((fseg, root));
+                    }
+                }
+            } else if b.kind[nb as usize] != CellKind::Land && seg != NO_SEG {
+                open[seg as usize] -= 1;
+            }
+        }
+        open
     }
 
     /// The facts of group `g` of the placed tile `t` once the tile is down.
@@ -929,6 +913,46 @@ impl Preview {
             .filter(|h| h.owner == me && roots.contains(&h.root))
             .count() as u32
     }
+}
+
+/// The segments joined to each feature of the board (a bit each), merged where they share a
+/// segment (a segment joined to two features joins them): the sets apart, and how many.
+#[inline]
+fn joined_sets(joins: &[(u8, u32)]) -> ([u32; MAX_JOINS], usize) {
+    // Segments joining one feature of the board are one feature: the segments joined to each
+    // feature of the board (a bit each), then those sets merged where they share a segment
+    // (a segment joined to two features joins them), in sets apart.
+    let mut root_segs = [(NONE, 0u32); MAX_JOINS];
+    let mut roots = 0;
+    for &(seg, root) in joins {
+        let k = root_segs[..roots]
+            .iter()
+            .position(|&(r, _)| r == root)
+            .unwrap_or_else(|| {
+                root_segs[roots] = (root, 0);
+                roots += 1;
+                roots - 1
+            });
+        root_segs[k].1 |= 1 << seg;
+    }
+    let mut sets = [0u32; MAX_JOINS];
+    let mut count = 0;
+    for &(_, m) in &root_segs[..roots] {
+        let mut merged = m;
+        let mut k = 0;
+        while k < count {
+            if sets[k] & merged != 0 {
+                merged |= sets[k];
+                count -= 1;
+                sets[k] = sets[count];
+            } else {
+                k += 1;
+            }
+        }
+        sets[count] = merged;
+        count += 1;
+    }
+    (sets, count)
 }
 
 /// Coats of arms on the segments of group `g` of the placed tile `t`.

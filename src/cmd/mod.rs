@@ -257,7 +257,9 @@ pub(crate) fn new_game(
     seed: u64,
     record: bool,
 ) -> Result<Game<Interp>, Failure> {
-    Ok(v.new_game(v.config.clone(), players, seed, record)?)
+    // A setup block's failure points at the effect that failed, as a rule's does.
+    v.new_game(v.config.clone(), players, seed, record)
+        .map_err(|e| Failure::Input(InputError::new(e.code(), v.explain(&e))))
 }
 
 pub(crate) fn plural(n: usize) -> &'static str {

@@ -682,71 +682,12 @@ impl Words {
                 let owner = self.noun(owner);
                 fill(&format!("{{0's}} `{}`", field.name), &[owner])
             }
-            ExprKind::Field(owner, field) => {
-                let is_feature = matches!(&owner.kind, ExprKind::Name(n) if n == "feature");
-                let owner = self.noun(owner);
-                if is_feature
-                    && field.name == "tiles"
-                    && self.feature_kind.as_deref() == Some("monastery")
-                {
-                    return format!("the number of tiles in and around {owner} (its own tile and each filled square of the 8 around it)");
-                }
-                if !self.is_attr_only(&field.name) {
-                    if let Some((p, _)) = field_phrase(&field.name) {
-                        return fill(p, &[owner]);
-                    }
-                }
-                // `x.square.band` reads "the `band` mark of *x*'s square".
-                match owner.strip_prefix("the square of ") {
-                    Some(of) if !of.contains(' ') => {
-                        format!("the `{}` mark of {} square", field.name, possessive(of))
-                    }
-                    _ => format!("the `{}` of {owner}", field.name),
-                }
-            }
-            ExprKind::Index(t, i) => {
-                // A table parameter shows its entries: "the value in `trade` (1 → 1, 2 → 3, …)".
-                let entries = match (&t.kind, self.values.get(&self.noun_name(t))) {
-                    (ExprKind::Name(_), Some(serde_json::Value::Object(m))) => {
-                        let rows: Vec<String> =
-                            m.iter().map(|(k, v)| format!("{k} → {v}")).collect();
-                        format!(" ({})", rows.join(", "))
-                    }
-                    _ => String::new(),
-                };
-                format!(
-                    "the value in {}{entries} for {}",
-                    self.noun(t),
-                    self.noun(i)
-                )
-            }
+            ExprKind::Field(owner, field) => self.field_noun(owner, &field.name),
+            ExprKind::Index(t, i) => self.index_noun(t, i),
             ExprKind::Call(name, args) => self.call(&name.name, args, true),
             ExprKind::Unary(UnOp::Neg, x) => format!("−{}", self.operand(x, 6)),
             ExprKind::Unary(UnOp::Not, _) => self.pred(e, false),
-            ExprKind::Binary(op, a, b) if is_arithmetic(*op) => {
-                if let Some(n) = self.const_int(e) {
-                    let formula = self.formula(e);
-                    return if formula.contains('`') {
-                        format!("{n} ({formula})")
-                    } else {
-                        n.to_string()
-                    };
-                }
-                let p = precedence(*op);
-                let (a, b) = (self.operand(a, p), self.operand(b, p + 1));
-                let sym = match op {
-                    BinOp::Add => "+",
-                    BinOp::Sub => "−",
-                    BinOp::Mul => "×",
-                    BinOp::Div => "÷",
-                    _ => "mod",
-                };
-                if *op == BinOp::Div {
-                    format!("{a} {sym} {b} (rounded down)")
-                } else {
-                    format!("{a} {sym} {b}")
-                }
-            }
+            ExprKind::Binary(op, a, b) if is_arithmetic(*op) => self.arithmetic_noun(e, *op, a, b),
             ExprKind::Binary(..) => self.pred(e, false),
             ExprKind::If(c, a, b) => match self.const_bool(c) {
                 Some(v) => {
@@ -765,6 +706,70 @@ impl Words {
                 filter,
                 map,
             } => self.aggregate(*op, &var.name, list, filter.as_deref(), map.as_deref()),
+        }
+    }
+
+    /// `owner.name` read as a thing (a field or a square's mark).
+    fn field_noun(&mut self, owner: &Expr, name: &str) -> String {
+        let is_feature = matches!(&owner.kind, ExprKind::Name(n) if n == "feature");
+        let owner = self.noun(owner);
+        if is_feature && name == "tiles" && self.feature_kind.as_deref() == Some("monastery") {
+            return format!("the number of tiles in and around {owner} (its own tile and each filled square of the 8 around it)");
+        }
+        if !self.is_attr_only(name) {
+            if let Some((p, _)) = field_phrase(name) {
+                return fill(p, &[owner]);
+            }
+        }
+        // `x.square.band` reads "the `band` mark of *x*'s square".
+        match owner.strip_prefix("the square of ") {
+            Some(of) if !of.contains(' ') => {
+                format!("the `{}` mark of {} square", name, possessive(of))
+            }
+            _ => format!("the `{}` of {owner}", name),
+        }
+    }
+
+    /// `t[i]` read as a thing.
+    fn index_noun(&mut self, t: &Expr, i: &Expr) -> String {
+        // A table parameter shows its entries: "the value in `trade` (1 → 1, 2 → 3, …)".
+        let entries = match (&t.kind, self.values.get(&self.noun_name(t))) {
+            (ExprKind::Name(_), Some(serde_json::Value::Object(m))) => {
+                let rows: Vec<String> = m.iter().map(|(k, v)| format!("{k} → {v}")).collect();
+                format!(" ({})", rows.join(", "))
+            }
+            _ => String::new(),
+        };
+        format!(
+            "the value in {}{entries} for {}",
+            self.noun(t),
+            self.noun(i)
+        )
+    }
+
+    /// `a OP b` for an arithmetic `op`, read as a thing (its value when it is a constant).
+    fn arithmetic_noun(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> String {
+        if let Some(n) = self.const_int(e) {
+            let formula = self.formula(e);
+            return if formula.contains('`') {
+                format!("{n} ({formula})")
+            } else {
+                n.to_string()
+            };
+        }
+        let p = precedence(op);
+        let (a, b) = (self.operand(a, p), self.operand(b, p + 1));
+        let sym = match op {
+            BinOp::Add => "+",
+            BinOp::Sub => "−",
+            BinOp::Mul => "×",
+            BinOp::Div => "÷",
+            _ => "mod",
+        };
+        if op == BinOp::Div {
+            format!("{a} {sym} {b} (rounded down)")
+        } else {
+            format!("{a} {sym} {b}")
         }
     }
 

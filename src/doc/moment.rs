@@ -27,13 +27,29 @@ pub(crate) fn moment<'a>(trigger: &str, when: Option<&'a Expr>, border_fills: bo
     if let Some(w) = when {
         conjuncts(w, &mut parts);
     }
+    if trigger == "scored" {
+        return scored(parts, border_fills);
+    }
+    let (lead, binds, you) = trigger_moment(trigger);
+    Moment {
+        lead,
+        binds,
+        you_current: you,
+        kind: None,
+        rest: parts,
+    }
+}
+
+/// The words of a trigger's moment: how it begins ("when you place a tile on a square"), what each
+/// name it binds is called, and whether `player` is the current player (`you`).
+fn trigger_moment(trigger: &str) -> (String, Vec<(String, String)>, bool) {
     let b = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
         pairs
             .iter()
             .map(|(n, p)| (n.to_string(), p.to_string()))
             .collect()
     };
-    let (lead, binds, you) = match trigger {
+    match trigger {
         "placed" => (
             "when you place a tile on a square".to_string(),
             b(&[
@@ -110,7 +126,6 @@ pub(crate) fn moment<'a>(trigger: &str, when: Option<&'a Expr>, border_fills: bo
             b(&[("player", "you"), ("tile", "the tile drawn")]),
             true,
         ),
-        "scored" => return scored(parts, border_fills),
         // A trigger without a rule-book moment here still reads as its row of the engine's table
         // says, with the names it binds in that row's words.
         other => match Trigger::from_name(other) {
@@ -124,13 +139,6 @@ pub(crate) fn moment<'a>(trigger: &str, when: Option<&'a Expr>, border_fills: bo
             ),
             None => (format!("when `{other}` happens"), Vec::new(), false),
         },
-    };
-    Moment {
-        lead,
-        binds,
-        you_current: you,
-        kind: None,
-        rest: parts,
     }
 }
 

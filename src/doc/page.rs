@@ -590,7 +590,7 @@ fn askers(prog: &crate::lang::ir::Program) -> Vec<String> {
         for s in stmts {
             match s {
                 Stmt::Ask { action, .. } => out.push(*action as usize),
-                Stmt::If(branches, other) => {
+                Stmt::If(branches, other, _) => {
                     for (_, b) in branches {
                         walk(b, out);
                     }
@@ -598,7 +598,7 @@ fn askers(prog: &crate::lang::ir::Program) -> Vec<String> {
                         walk(b, out);
                     }
                 }
-                Stmt::For(_, _, b) => walk(b, out),
+                Stmt::For(_, _, b, _) => walk(b, out),
                 Stmt::Let(..) | Stmt::Effect(..) => {}
             }
         }

@@ -146,7 +146,6 @@ impl<H: Hooks> Story<'_, H> {
 
     fn turn(&mut self, t: u32, events: &[&Event], last: u32, running: &mut [i64]) {
         let g = self.game;
-        let b = &g.st.board;
         let player = events.iter().find_map(|e| e.player);
         let head = match player {
             Some(p) if !(t == last && g.is_over() && events.iter().all(|e| e.player.is_none())) => {
@@ -157,99 +156,8 @@ impl<H: Hooks> Story<'_, H> {
         let _ = write!(self.out, r#"<div class="head">{head}</div><ul>"#);
         let mut changed = false;
         for e in events {
-            let line = match &e.kind {
-                EvKind::TilePlaced { ty, cell, rot } => {
-                    let (x, y) = b.xy(*cell);
-                    let pic = tile_picture(g, *ty, *rot);
-                    let turned = match rot & 3 {
-                        0 => String::new(),
-                        r => format!(", turned {}°", u32::from(r) * 90),
-                    };
-                    format!(
-                        r#"<span class="drawn">{pic}<span>drew tile <b>{}</b> and placed it at {x},{y}{turned}</span></span>"#,
-                        esc(tile_id(g, *ty))
-                    )
-                }
-                EvKind::TileDiscarded { ty } => {
-                    let pic = tile_picture(g, *ty, 0);
-                    format!(
-                        r#"<span class="drawn">{pic}<span>drew tile <b>{}</b>, which fits nowhere: discarded</span></span>"#,
-                        esc(tile_id(g, *ty))
-                    )
-                }
-                EvKind::FollowerPlaced { cell, kind, .. } => {
-                    let (x, y) = b.xy(*cell);
-                    format!(
-                        "placed a {} on the {} at {x},{y}",
-                        svg::role(Some(*kind)),
-                        svg::feature_word(Some(*kind))
-                    )
-                }
-                EvKind::FollowerReturned { f } => format!(
-                    "{}'s follower comes back to them",
-                    esc(self.name(self.follower_owner(*f)))
-                ),
-                EvKind::FollowerMoved { f, from, to } => format!(
-                    "{}'s follower moves from {} to {}",
-                    esc(self.name(self.follower_owner(*f))),
-                    self.follower_place(*f, *from),
-                    self.follower_place(*f, *to)
-                ),
-                EvKind::FollowerStrength { f, strength } => format!(
-                    "{}'s follower now counts as {strength}",
-                    esc(self.name(self.follower_owner(*f)))
-                ),
-                EvKind::ChipMoved {
-                    chip,
-                    from,
-                    to,
-                    face_up,
-                } => self.chip(*chip, *from, *to, *face_up),
-                EvKind::Score {
-                    player,
-                    points,
-                    what,
-                    at,
-                    ..
-                } => {
-                    if let Some(r) = running.get_mut(*player as usize) {
-                        *r = r.saturating_add(*points);
-                    }
-                    changed = true;
-                    let why = match (what, at) {
-                        (Some(f), _) => format!(" for {}", super::text::describe_feature(g, f)),
-                        (None, Some(c)) => {
-                            let (x, y) = b.xy(*c);
-                            format!(" for the square at {x},{y}")
-                        }
-                        _ => String::new(),
-                    };
-                    format!(
-                        r#"{} <span class="pts">{points:+}</span>{}"#,
-                        self.who(*player),
-                        esc(&why)
-                    )
-                }
-                EvKind::Choice {
-                    taken, asked: true, ..
-                } => match e.player {
-                    Some(p) => format!("{} is asked, and chooses {}", self.who(p), esc(taken)),
-                    None => continue,
-                },
-                EvKind::Note(text) => esc(text),
-                EvKind::Counter {
-                    id,
-                    of,
-                    value,
-                    reset,
-                } => match g.cfg.counters.get(*id as usize) {
-                    Some(d) => {
-                        let of = of.map(|p| self.name(p).to_string());
-                        esc(&d.said(of.as_deref(), *value, *reset))
-                    }
-                    None => continue,
-                },
-                EvKind::Choice { .. } | EvKind::TurnEnd { .. } => continue,
+            let Some(line) = self.sentence(e, running, &mut changed) else {
+                continue;
             };
             let class = if line.starts_with(r#"<span class="drawn">"#) {
                 r#" class="pic""#
@@ -266,17 +174,123 @@ impl<H: Hooks> Story<'_, H> {
         }
         self.out.push_str("</ul>");
         if changed {
-            let scores: Vec<String> = running
-                .iter()
-                .enumerate()
-                .map(|(p, s)| format!("{} {s}", self.who(p as u8)))
-                .collect();
-            let _ = write!(
-                self.out,
-                r#"<div class="scores">Scores: {}</div>"#,
-                scores.join(" · ")
-            );
+            self.scores(running);
         }
+    }
+
+    /// What event `e` says, as a list item (`None` for an event the story does not tell); a score
+    /// is added to `running` and sets `changed`.
+    fn sentence(&self, e: &Event, running: &mut [i64], changed: &mut bool) -> Option<String> {
+        let g = self.game;
+        let b = &g.st.board;
+        Some(match &e.kind {
+            EvKind::TilePlaced { ty, cell, rot } => {
+                let (x, y) = b.xy(*cell);
+                let pic = tile_picture(g, *ty, *rot);
+                let turned = match rot & 3 {
+                    0 => String::new(),
+                    r => format!(", turned {}°", u32::from(r) * 90),
+                };
+                format!(
+                    r#"<span class="drawn">{pic}<span>drew tile <b>{}</b> and placed it at {x},{y}{turned}</span></span>"#,
+                    esc(tile_id(g, *ty))
+                )
+            }
+            EvKind::TileDiscarded { ty } => {
+                let pic = tile_picture(g, *ty, 0);
+                format!(
+                    r#"<span class="drawn">{pic}<span>drew tile <b>{}</b>, which fits nowhere: discarded</span></span>"#,
+                    esc(tile_id(g, *ty))
+                )
+            }
+            EvKind::FollowerPlaced { cell, kind, .. } => {
+                let (x, y) = b.xy(*cell);
+                format!(
+                    "placed a {} on the {} at {x},{y}",
+                    svg::role(Some(*kind)),
+                    svg::feature_word(Some(*kind))
+                )
+            }
+            EvKind::FollowerReturned { f } => format!(
+                "{}'s follower comes back to them",
+                esc(self.name(self.follower_owner(*f)))
+            ),
+            EvKind::FollowerMoved { f, from, to } => format!(
+                "{}'s follower moves from {} to {}",
+                esc(self.name(self.follower_owner(*f))),
+                self.follower_place(*f, *from),
+                self.follower_place(*f, *to)
+            ),
+            EvKind::FollowerStrength { f, strength } => format!(
+                "{}'s follower now counts as {strength}",
+                esc(self.name(self.follower_owner(*f)))
+            ),
+            EvKind::ChipMoved {
+                chip,
+                from,
+                to,
+                face_up,
+            } => self.chip(*chip, *from, *to, *face_up),
+            EvKind::Score {
+                player,
+                points,
+                what,
+                at,
+                ..
+            } => {
+                if let Some(r) = running.get_mut(*player as usize) {
+                    *r = r.saturating_add(*points);
+                }
+                *changed = true;
+                let why = match (what, at) {
+                    (Some(f), _) => format!(" for {}", super::text::describe_feature(g, f)),
+                    (None, Some(c)) => {
+                        let (x, y) = b.xy(*c);
+                        format!(" for the square at {x},{y}")
+                    }
+                    _ => String::new(),
+                };
+                format!(
+                    r#"{} <span class="pts">{points:+}</span>{}"#,
+                    self.who(*player),
+                    esc(&why)
+                )
+            }
+            EvKind::Choice {
+                taken, asked: true, ..
+            } => match e.player {
+                Some(p) => format!("{} is asked, and chooses {}", self.who(p), esc(taken)),
+                None => return None,
+            },
+            EvKind::Note(text) => esc(text),
+            EvKind::Counter {
+                id,
+                of,
+                value,
+                reset,
+            } => match g.cfg.counters.get(*id as usize) {
+                Some(d) => {
+                    let of = of.map(|p| self.name(p).to_string());
+                    esc(&d.said(of.as_deref(), *value, *reset))
+                }
+                None => return None,
+            },
+            EvKind::Choice { .. } | EvKind::TurnEnd { .. } => return None,
+        })
+    }
+
+    /// The scores after a turn that changed them.
+    fn scores(&mut self, running: &[i64]) {
+        let scores: Vec<String> = running
+            .iter()
+            .enumerate()
+            .map(|(p, s)| format!("{} {s}", self.who(p as u8)))
+            .collect();
+        let _ = write!(
+            self.out,
+            r#"<div class="scores">Scores: {}</div>"#,
+            scores.join(" · ")
+        );
     }
 
     /// "the orange 2 chip goes from the map at 8,13 to ann's hand, face up"

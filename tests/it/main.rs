@@ -26,6 +26,8 @@ mod error_codes;
 mod expansions;
 #[path = "../fmt.rs"]
 mod fmt;
+#[path = "../function_length.rs"]
+mod function_length;
 #[path = "../generated.rs"]
 mod generated;
 #[path = "../grammar_doc.rs"]

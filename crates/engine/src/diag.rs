@@ -203,8 +203,9 @@ codes! {
     MoveRefused "E0705",
     /// A script's `expect` that does not hold.
     ExpectationFailed "E0706",
-    /// A rule or action that failed while the game ran: a number overflowing, a division by zero,
-    /// the operation budget of a turn used up.
+    /// A rule, action or setup block that failed while the game ran on a value it cannot use: no
+    /// such chip, tile, follower or player, a follower not on the board. (Each other way a running
+    /// rule fails has a code of its own, E0804 to E0813.)
     RuleFailed "E0801",
     /// The game's setup that cannot be done: a setup block that failed, start squares or tiles the
     /// setup needs and does not have.
@@ -215,6 +216,28 @@ codes! {
     /// A rule set a state the rules keep to a value outside its range (`state NAME: int in LO..HI`):
     /// refused, never clamped.
     StateOutOfRange "E0804",
+    /// A running rule's number that does not fit in 64 bits: an operator, `abs`, a sum, a score,
+    /// `add` to a state.
+    Overflow "E0805",
+    /// A running rule's division or remainder by zero (by a value known only while it runs).
+    RuleDividedByZero "E0806",
+    /// The rules that ran over the operation budget of a turn.
+    OverBudget "E0807",
+    /// Rules that trigger each other more than 32 deep.
+    TriggersTooDeep "E0808",
+    /// Rules that repeat without end: a forced action taken 1000 times in a turn, `on answered`
+    /// rules that ask again every time, every turn skipped.
+    RunsAway "E0809",
+    /// A range of more than 100,000 numbers used as a list.
+    LongRange "E0810",
+    /// An element that is not there: an index past the end of a list, a table without the key,
+    /// `first` of an empty list.
+    NoSuchElement "E0811",
+    /// A chip put on a square whose chip slots are all taken.
+    NoFreeSlot "E0812",
+    /// A map or tile attribute the game does not have (the endless table, a map without it, tile
+    /// sets not read).
+    NoAttribute "E0813",
     /// A line of a game log that is not JSON.
     LogLine "E0901",
     /// A log's `game_start` line that is missing or does not fit its variant: no rules, no seed, a

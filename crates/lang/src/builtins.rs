@@ -3,6 +3,7 @@
 //!
 //! Growing the language usually means adding a row here (and its meaning in the interpreter).
 
+use crate::game::Fault;
 use std::fmt;
 
 /// The base of a type; a [`Ty`] is a base or a list of a base.
@@ -629,8 +630,8 @@ builtins! {
         "the larger of two numbers (`max(x in L: e)` is the aggregate)", "the larger of {0} and {1}",
         example r#"rule r on scored { score(feature.winners, max(feature.tiles - 2, 0)) }"#;
     Abs "abs"("x": t(Int)) -> rt(Int), Query(|me, _, a| match a[0] {
-            Value::Int(x) => x.checked_abs().map(Value::Int).ok_or_else(|| me.fail(format!("`abs({x})` overflows (numbers run from {} to {})", i64::MIN, i64::MAX))),
-            _ => Err(me.fail("`abs` needs a number")),
+            Value::Int(x) => x.checked_abs().map(Value::Int).ok_or_else(|| me.fail(Fault::Overflow, format!("`abs({x})` overflows (numbers run from {} to {})", i64::MIN, i64::MAX))),
+            _ => Err(me.fail(Fault::BadValue, "`abs` needs a number")),
         }),
         reads NONE, static true, pure true, role Role::Query,
         "the absolute value of a number (-3 gives 3)", "the absolute value of {0}",

@@ -13,6 +13,7 @@
 
 use super::ast::{AggOp, BinOp, Span};
 use super::builtins::{Builtin, Field, HeaderKey, Phase, Trigger, Ty};
+pub use crate::game::At;
 use crate::geometry::FeatureKind;
 
 pub(crate) type ParamId = u16;
@@ -115,19 +116,25 @@ impl Expr {
     }
 }
 
+/// Each statement keeps where it is written ([`At`]: the file and the span of the expression or
+/// effect that may fail), for the errors of a running rule.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
-    Let(Slot, Expr),
-    If(Vec<(Expr, Vec<Stmt>)>, Option<Vec<Stmt>>),
-    For(Slot, Expr, Vec<Stmt>),
-    /// An effect; `span` locates it for runtime errors.
-    Effect(Builtin, Vec<Expr>, Span),
+    /// `let`: the slot, the value, where the value is written.
+    Let(Slot, Expr, At),
+    /// The branches, the `else`, and where each branch's condition is written.
+    If(Vec<(Expr, Vec<Stmt>)>, Option<Vec<Stmt>>, Vec<At>),
+    /// `for`: the slot, the list, the body, where the list is written.
+    For(Slot, Expr, Vec<Stmt>, At),
+    /// An effect, and where its call is written.
+    Effect(Builtin, Vec<Expr>, At),
     /// `ask WHO ACTION(ARGS)`: queues a decision of the asked action (index into `Program::actions`)
     /// for a player, or for each player of a set (in turn order from the current player) or a list.
     Ask {
         who: Expr,
         action: ActionId,
         args: Vec<Expr>,
+        at: At,
     },
 }
 
@@ -342,6 +349,8 @@ pub struct Rule {
     pub name: String,
     pub trigger: Trigger,
     pub when: Option<Expr>,
+    /// Where `when` is written (for the errors of a running rule).
+    pub(crate) when_at: At,
     pub body: Body,
     pub origin: Origin,
     /// The house rules (`change rule …`) applied to the definition at `origin`, in order.
@@ -375,6 +384,8 @@ pub(crate) struct Choice {
     pub from: Expr,
     pub filter: Option<Expr>,
     pub(crate) ty: Ty,
+    /// Where the choice is written (for the errors of listing its options).
+    pub(crate) at: At,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -386,6 +397,8 @@ pub struct Action {
     pub(crate) params: u16,
     pub limits: Vec<Limit>,
     pub(crate) when: Option<Expr>,
+    /// Where `when` is written (for the errors of a running action).
+    pub(crate) when_at: At,
     /// The source text of each `and`-joined part of `when`, to say which part refuses the action.
     pub(crate) when_text: Vec<String>,
     pub(crate) choices: Vec<Choice>,

@@ -3,6 +3,7 @@
 //!
 //! This room holds the game's types (the game, its options, its errors, a trigger's context) and the
 //! small questions about a game in progress; its parts live beside it:
+//! - `error`: how a running game fails;
 //! - `hooks`: what the engine asks of the rules;
 //! - `config`: what does not change between games of a variant;
 //! - `setup`: a new game (players, followers, chips, the draw stack, start tiles, the rules' setup);
@@ -13,6 +14,7 @@
 
 mod choose;
 mod config;
+mod error;
 mod hooks;
 mod names;
 mod scoring;
@@ -21,6 +23,7 @@ mod steps;
 mod trigger;
 
 pub use config::{compile_tiles, Config, LaidChip, SourceFile};
+pub use error::{At, Fault, GameError, Running};
 pub use hooks::Hooks;
 pub use names::canonical_option;
 pub use trigger::{Bound, Moment, Origin, Phase, Trigger};
@@ -43,61 +46,6 @@ pub struct Ctx {
     pub chip: u16,
     pub follower: u16,
     pub feature: FeatureInfo,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GameError {
-    /// A rule or action (`action`) failed while running (or ran over its operation budget).
-    Rule {
-        rule: String,
-        action: bool,
-        message: String,
-    },
-    /// A rule or action set a state the rules keep to a value outside its range.
-    OutOfRange {
-        rule: String,
-        action: bool,
-        message: String,
-    },
-    /// The setup cannot be done with this map and these settings.
-    Setup(String),
-    /// A player's input could not be had (a person's answers ended before the game did).
-    Input(String),
-}
-
-impl GameError {
-    /// Its kind's code: one for each way a running game fails.
-    pub fn code(&self) -> crate::diag::Code {
-        use crate::diag::Code;
-        match self {
-            GameError::Rule { .. } => Code::RuleFailed,
-            GameError::OutOfRange { .. } => Code::StateOutOfRange,
-            GameError::Setup(_) => Code::SetupFailed,
-            GameError::Input(_) => Code::AnswersEnded,
-        }
-    }
-}
-
-impl std::fmt::Display for GameError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GameError::Rule {
-                rule,
-                action,
-                message,
-            }
-            | GameError::OutOfRange {
-                rule,
-                action,
-                message,
-            } => {
-                let what = if *action { "action" } else { "rule" };
-                write!(f, "{what} `{rule}`: {message}")
-            }
-            GameError::Setup(m) => write!(f, "setup: {m}"),
-            GameError::Input(m) => write!(f, "input: {m}"),
-        }
-    }
 }
 
 /// A legal option at a decision.

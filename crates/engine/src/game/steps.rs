@@ -64,14 +64,13 @@ impl<H: Hooks> Game<H> {
             if std::mem::take(&mut self.asks_open) && self.hooks.listens(Trigger::Answered) {
                 self.answered_run += 1;
                 if self.answered_run > MAX_ANSWERED_RUN {
-                    return Err(GameError::Rule {
-                        rule: "on answered".into(),
-                        action: false,
-                        message: format!(
+                    return Err(GameError::runaway(
+                        "on answered",
+                        format!(
                             "the rules `on answered` ran {MAX_ANSWERED_RUN} times at one step (do \
                              they ask again every time the asked decisions are answered?)"
                         ),
-                    });
+                    ));
                 }
                 let ctx = self.ctx();
                 self.fire(Trigger::Answered, &ctx)?;
@@ -435,14 +434,13 @@ impl<H: Hooks> Game<H> {
                 skipped.push(at);
             }
         }
-        Err(GameError::Rule {
-            rule: "skip_turn".into(),
-            action: false,
-            message: format!(
+        Err(GameError::runaway(
+            "skip_turn",
+            format!(
                 "{MAX_SKIPPED} turns in a row were skipped (do the rules skip every player's turn \
                  again and again?)"
             ),
-        })
+        ))
     }
 }
 

@@ -171,6 +171,7 @@ impl Checker {
             who: who_x,
             action: sig.index,
             args: out,
+            at: self.site(&span),
         })
     }
 

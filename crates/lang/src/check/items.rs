@@ -151,6 +151,7 @@ impl Checker {
         for (n, bound) in t.binds() {
             sc.bind(n, Ty::from(*bound));
         }
+        let when_at = when_at(e.parts.when, when.as_ref());
         let when = when.as_ref().map(|w| {
             self.in_file(e.parts.when, |c| {
                 c.never(w, "rule");
@@ -163,6 +164,7 @@ impl Checker {
             name: name.name.clone(),
             trigger: t,
             when,
+            when_at,
             body: ir::Body {
                 stmts,
                 locals: sc.next,
@@ -262,6 +264,7 @@ impl Checker {
             params,
             limits,
             when,
+            when_at: when_at(e.parts.when, a.when.as_ref()),
             when_text,
             choices,
             body: ir::Body {
@@ -399,6 +402,7 @@ impl Checker {
             };
             let slot = sc.bind(&c.name.name, ty);
             let filter = c.filter.as_ref().map(|f| self.expect(f, sc, Ty::BOOL));
+            let end = c.filter.as_ref().map_or(c.from.span.end, |f| f.span.end);
             choices.push(ir::Choice {
                 name: c.name.name.clone(),
                 slot,
@@ -406,6 +410,7 @@ impl Checker {
                 from,
                 filter,
                 ty,
+                at: ir::At::new(self.file, &(c.from.span.start..end)),
             });
         }
         self.file = saved;
@@ -437,4 +442,9 @@ pub(super) fn int_literal(e: &ast::Expr) -> Option<i64> {
         },
         _ => None,
     }
+}
+
+/// Where a rule's or action's `when` is written, in file `file` (nowhere when it has none).
+fn when_at(file: usize, when: Option<&ast::Expr>) -> ir::At {
+    when.map_or(ir::At::default(), |w| ir::At::new(file, &w.span))
 }

@@ -398,7 +398,7 @@ fn empties(s: &Stmt) -> Option<&Expr> {
             let (chips, to) = moved(*b, args)?;
             chips_place(chips).filter(|p| *p != to)
         }
-        Stmt::For(slot, list, body) => {
+        Stmt::For(slot, list, body, _) => {
             let place = chips_place(list)?;
             (moves_away(body, *slot, place) && !moves_to(body, place)).then_some(place)
         }

@@ -15,21 +15,23 @@ impl Checker {
 
     fn stmt(&mut self, s: &ast::Stmt, sc: &mut Scope) -> Option<Stmt> {
         Some(match &s.kind {
-            StmtKind::Let(name, e) => {
-                let (e, t) = self.expr(e, sc);
+            StmtKind::Let(name, e_ast) => {
+                let (e, t) = self.expr(e_ast, sc);
                 if t == Ty::UNIT {
                     return None;
                 }
-                Stmt::Let(sc.bind(&name.name, t), e)
+                Stmt::Let(sc.bind(&name.name, t), e, self.site(&e_ast.span))
             }
             StmtKind::If(branches, otherwise) => {
                 let mut out = Vec::new();
+                let mut at = Vec::new();
                 for (c, b) in branches {
+                    at.push(self.site(&c.span));
                     let c = self.expect(c, sc, Ty::BOOL);
                     out.push((c, self.block(b, sc)));
                 }
                 let otherwise = otherwise.as_ref().map(|b| self.block(b, sc));
-                Stmt::If(out, otherwise)
+                Stmt::If(out, otherwise, at)
             }
             StmtKind::For(var, list, body) => {
                 let (l, t) = self.expr(list, sc);
@@ -38,17 +40,20 @@ impl Checker {
                 let slot = sc.bind(&var.name, elem);
                 let body = self.block(body, sc);
                 sc.vars.truncate(mark);
-                Stmt::For(slot, l, body)
+                Stmt::For(slot, l, body, self.site(&list.span))
             }
             StmtKind::Ask { who, action, args } => {
                 return self.stmt_ask(who, action, args, s.span.clone(), sc)
             }
             StmtKind::Call(name, args) => {
                 let (b, args, _) = self.call(name, args, s.span.clone(), sc, true)?;
-                Stmt::Effect(b, args, s.span.clone())
+                Stmt::Effect(b, args, self.site(&s.span))
             }
         })
     }
 
-    // ------------------------------------------------------------ expressions
+    /// Where `span` is in the file being checked.
+    pub(super) fn site(&self, span: &crate::ast::Span) -> crate::ir::At {
+        crate::ir::At::new(self.file, span)
+    }
 }

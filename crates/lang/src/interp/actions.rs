@@ -2,7 +2,8 @@
 //! choices that passes the filters), running a chosen offer, naming it, and why one is refused.
 
 use super::lower::TestId;
-use super::{Chosen, Interp, Offer, MAX_ACTIONS_PER_TURN, R};
+use super::{placed, Chosen, Interp, Offer, MAX_ACTIONS_PER_TURN, R};
+use crate::game::Fault;
 use crate::game::{Hooks, Opt, Phase};
 use crate::ir::{Action, ChoiceKind, Expr, Limit, Value};
 use crate::sight::Seat;
@@ -291,7 +292,7 @@ impl Interp {
             let saved = self.enter(a.body.locals.max(2));
             self.set(0, Value::Player(st.current))?;
             let ok = match self.code.action_when[ai] {
-                Some(w) => self.truth(st, w)?,
+                Some(w) => self.truth(st, w).map_err(|e| placed(e, a.when_at))?,
                 None => true,
             };
             if ok {
@@ -331,7 +332,9 @@ impl Interp {
         };
         let filter = self.code.choice_filter[ai as usize][k];
         let from = self.code.choice_from[ai as usize][k];
-        let from = self.value(st, from)?;
+        // An error of the choice's list or `where` (or of a later choice, when it has no place
+        // yet) is placed at the choice.
+        let from = self.value(st, from).map_err(|e| placed(e, ch.at))?;
         match &ch.kind {
             ChoiceKind::One => self.enumerate_one(st, at, from, filter, chosen, out),
             ChoiceKind::Chips { .. } => {
@@ -339,6 +342,7 @@ impl Interp {
                 self.enumerate_chips(st, at, from, size, filter, chosen, out)
             }
         }
+        .map_err(|e| placed(e, ch.at))
     }
 
     /// An offer of the values chosen so far.
@@ -461,11 +465,19 @@ impl Interp {
         self.run.actions_this_turn += 1;
         if self.run.actions_this_turn > MAX_ACTIONS_PER_TURN {
             self.current = (prog.rules.len() + ai) as u16;
-            return Err(self.fail(format!(
+            // Placed at the condition that stays true (nowhere when it has none).
+            let e = self.fail(
+                Fault::RunsAway,
+                format!(
                 "taken {} times in turn {}: a turn takes at most {MAX_ACTIONS_PER_TURN} actions \
                  (does its condition stay true after it runs?)",
                 self.run.used_turn[ai], st.turn
-            )));
+            ),
+            );
+            return Err(match a.when {
+                Some(_) => placed(e, a.when_at),
+                None => e,
+            });
         }
         self.run.used_turn[ai] += 1;
         let k = st.current as usize * prog.actions.len() + ai;

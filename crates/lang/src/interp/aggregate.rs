@@ -8,6 +8,7 @@
 use super::{Interp, R};
 use crate::ast::AggOp;
 use crate::builtins::Field;
+use crate::game::Fault;
 use crate::ir::{Expr, Program, Stmt, Value};
 use crate::state::State;
 
@@ -139,8 +140,8 @@ fn find_static(e: &Expr, out: &mut Vec<(usize, Vec<Key>)>) {
 fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<(usize, Vec<Key>)>) {
     for s in stmts {
         match s {
-            Stmt::Let(_, e) => find_static(e, out),
-            Stmt::If(branches, other) => {
+            Stmt::Let(_, e, _) => find_static(e, out),
+            Stmt::If(branches, other, _) => {
                 for (c, b) in branches {
                     find_static(c, out);
                     find_static_stmts(b, out);
@@ -149,7 +150,7 @@ fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<(usize, Vec<Key>)>) {
                     find_static_stmts(b, out);
                 }
             }
-            Stmt::For(_, e, b) => {
+            Stmt::For(_, e, b, _) => {
                 find_static(e, out);
                 find_static_stmts(b, out);
             }
@@ -511,17 +512,23 @@ impl Interp {
                 continue;
             }
             let Value::Int(i) = mapped else {
-                return Err(self.fail(format!("{} of something that is not a number", op.name())));
+                return Err(self.fail(
+                    Fault::BadValue,
+                    format!("{} of something that is not a number", op.name()),
+                ));
             };
             match op {
                 // Only a sum can overflow: `max` and `min` of large numbers are no sum.
                 AggOp::Sum => {
                     let Some(s) = sum.checked_add(i) else {
-                        return Err(self.fail(format!(
-                            "the sum overflows (numbers run from {} to {})",
-                            i64::MIN,
-                            i64::MAX
-                        )));
+                        return Err(self.fail(
+                            Fault::Overflow,
+                            format!(
+                                "the sum overflows (numbers run from {} to {})",
+                                i64::MIN,
+                                i64::MAX
+                            ),
+                        ));
                     };
                     sum = s;
                 }
@@ -565,7 +572,12 @@ impl Interp {
                 None => true,
                 Some(m) => match m(self, st)? {
                     Value::Bool(b) => b,
-                    v => return Err(self.fail(format!("{} of {v:?}, not true/false", op.name()))),
+                    v => {
+                        return Err(self.fail(
+                            Fault::BadValue,
+                            format!("{} of {v:?}, not true/false", op.name()),
+                        ))
+                    }
                 },
             };
             any |= b;
@@ -610,7 +622,8 @@ impl Interp {
                     }
                     AggOp::Sort => {
                         let Value::Int(key) = mapped else {
-                            return Err(self.fail("sort by something that is not a number"));
+                            return Err(self
+                                .fail(Fault::BadValue, "sort by something that is not a number"));
                         };
                         keys.push(key);
                         found.push(item);

@@ -4,6 +4,7 @@
 //! offers (its `when` and choices read with `player` = the asked player and its parameters bound).
 
 use super::{AskRequest, Chosen, Interp, R};
+use crate::game::Fault;
 use crate::game::Opt;
 use crate::ir::Value;
 use crate::state::State;
@@ -32,18 +33,28 @@ impl Interp {
                 for v in self.elems(who)? {
                     match v {
                         Value::Player(p) => ps.push(p),
-                        v => return Err(self.fail(format!("`ask` needs players, found {v:?}"))),
+                        v => {
+                            return Err(self.fail(
+                                Fault::BadValue,
+                                format!("`ask` needs players, found {v:?}"),
+                            ))
+                        }
                     }
                 }
                 ps
             }
-            v => return Err(self.fail(format!("`ask` needs players, found {v:?}"))),
+            v => {
+                return Err(self.fail(Fault::BadValue, format!("`ask` needs players, found {v:?}")))
+            }
         };
         let start = self.run.ask_vals.len() as u32;
         for i in 0..nargs {
             let v = arg(self, st, i)?;
             if matches!(v, Value::List(_)) {
-                return Err(self.fail("an asked action's argument is one value, not a list"));
+                return Err(self.fail(
+                    Fault::BadValue,
+                    "an asked action's argument is one value, not a list",
+                ));
             }
             self.run.ask_vals.push(v);
         }

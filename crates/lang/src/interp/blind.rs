@@ -154,11 +154,11 @@ impl Taint {
         let mut changed = false;
         for s in stmts {
             changed |= match s {
-                Stmt::Let(slot, e) => {
+                Stmt::Let(slot, e, _) => {
                     let c = self.grow_expr(e);
                     (self.tainted(e) && self.add(*slot)) | c
                 }
-                Stmt::If(arms, other) => {
+                Stmt::If(arms, other, _) => {
                     let mut c = false;
                     for (cond, b) in arms {
                         c |= self.grow_expr(cond);
@@ -166,7 +166,7 @@ impl Taint {
                     }
                     c | other.as_deref().is_some_and(|b| self.grow(b))
                 }
-                Stmt::For(slot, e, b) => {
+                Stmt::For(slot, e, b, _) => {
                     let c = self.grow_expr(e);
                     let c = (self.tainted(e) && self.add(*slot)) | c;
                     c | self.grow(b)
@@ -202,7 +202,7 @@ impl Taint {
     fn blind(&self, stmts: &[Stmt]) -> bool {
         stmts.iter().all(|s| match s {
             Stmt::Let(..) => true,
-            Stmt::If(arms, other) => {
+            Stmt::If(arms, other, _) => {
                 let branches = || {
                     arms.iter()
                         .map(|(_, b)| b.as_slice())
@@ -214,7 +214,7 @@ impl Taint {
                     branches().all(|b| self.blind(b))
                 }
             }
-            Stmt::For(_, e, b) => {
+            Stmt::For(_, e, b, _) => {
                 if self.tainted(e) {
                     chips_only(b)
                 } else {
@@ -233,10 +233,10 @@ impl Taint {
 fn chips_only(stmts: &[Stmt]) -> bool {
     stmts.iter().all(|s| match s {
         Stmt::Let(..) => true,
-        Stmt::If(arms, other) => {
+        Stmt::If(arms, other, _) => {
             arms.iter().all(|(_, b)| chips_only(b)) && other.as_deref().is_none_or(chips_only)
         }
-        Stmt::For(_, _, b) => chips_only(b),
+        Stmt::For(_, _, b, _) => chips_only(b),
         Stmt::Effect(b, _, _) => chip_effect(*b),
         Stmt::Ask { .. } => false,
     })

@@ -4,6 +4,7 @@
 use super::caches::Event;
 use super::{Interp, R};
 use crate::builtins::{Builtin, Run};
+use crate::game::Fault;
 use crate::game::{Ctx, Trigger};
 use crate::ir::{Face, Place as IrPlace, Value};
 use crate::state::{FollowerAt, Place, State, TileStack};
@@ -45,7 +46,7 @@ impl Interp {
                             .copied()
                             .unwrap_or(0);
                         let s = if n == 1 { "" } else { "s" };
-                        return Err(self.fail(format!(
+                        return Err(self.fail(Fault::NoFreeSlot, format!(
                             "no free slot left on square {x},{y}: the map gives it {n} chip slot{s} \
                              (its `slots` attribute; at most {}), and each holds one chip",
                             crate::map::MAX_SLOTS
@@ -88,7 +89,10 @@ impl Interp {
         });
         match b.run() {
             Run::Effect(run) => run(self, st, a),
-            Run::Query(_) => Err(self.fail(format!("`{}` is not an effect", b.info().name))),
+            Run::Query(_) => Err(self.fail(
+                Fault::BadValue,
+                format!("`{}` is not an effect", b.info().name),
+            )),
         }
     }
 
@@ -96,7 +100,7 @@ impl Interp {
     pub(crate) fn move_effect(&mut self, st: &mut State, a: &[Value]) -> R<()> {
         let chips = self.chip_list(arg(a, 0))?;
         let Value::Place(to) = arg(a, 1) else {
-            return Err(self.fail("move needs a place"));
+            return Err(self.fail(Fault::BadValue, "move needs a place"));
         };
         self.move_chips(st, &chips, to, face_up(arg(a, 2)))
     }
@@ -179,7 +183,7 @@ impl Interp {
         let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
         let (who, pts) = (arg(0), arg(1));
         let Value::Int(pts) = pts else {
-            return Err(self.fail("score needs a number of points"));
+            return Err(self.fail(Fault::BadValue, "score needs a number of points"));
         };
         let mask = match who {
             Value::Players(m) => m,
@@ -192,10 +196,13 @@ impl Interp {
             }
             let have = st.players[p as usize].score;
             if have.checked_add(pts).is_none() {
-                return Err(self.fail(format!(
-                    "scoring {pts} for {} overflows their score of {have}",
-                    st.players[p as usize].name
-                )));
+                return Err(self.fail(
+                    Fault::Overflow,
+                    format!(
+                        "scoring {pts} for {} overflows their score of {have}",
+                        st.players[p as usize].name
+                    ),
+                ));
             }
             st.score(p, pts, self.current);
         }
@@ -207,10 +214,10 @@ impl Interp {
         let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
         let face_up = |v: Value| matches!(v, Value::Face(Face::Up));
         let Value::Int(n) = arg(0) else {
-            return Err(self.fail("draw needs a count"));
+            return Err(self.fail(Fault::BadValue, "draw needs a count"));
         };
         let (Value::Place(from), Value::Place(to)) = (arg(1), arg(2)) else {
-            return Err(self.fail("draw needs two places"));
+            return Err(self.fail(Fault::BadValue, "draw needs two places"));
         };
         let mut avail: Vec<u16> = self
             .chips_in(st, from)
@@ -260,7 +267,7 @@ impl Interp {
     pub(crate) fn deal(&mut self, st: &mut State, a: &[Value]) -> R<()> {
         let arg = |i: usize| a.get(i).copied().unwrap_or(Value::Unit);
         let Value::Int(n) = arg(1) else {
-            return Err(self.fail("deal needs a count"));
+            return Err(self.fail(Fault::BadValue, "deal needs a count"));
         };
         for v in self.elems(arg(0))? {
             if let Value::Square(c) = v {

@@ -7,6 +7,7 @@
 use super::{Interp, R};
 use crate::ast::BinOp;
 use crate::builtins::{Builtin, MAX_PARAMS};
+use crate::game::Fault;
 use crate::ir::{Expr, Value};
 use crate::state::State;
 
@@ -14,14 +15,17 @@ impl Interp {
     pub(super) fn int(&mut self, st: &mut State, e: &Expr) -> R<i64> {
         match self.eval(st, e)? {
             Value::Int(i) => Ok(i),
-            v => Err(self.fail(format!("expected a number, found {v:?}"))),
+            v => Err(self.fail(Fault::BadValue, format!("expected a number, found {v:?}"))),
         }
     }
 
     pub(super) fn bool(&mut self, st: &mut State, e: &Expr) -> R<bool> {
         match self.eval(st, e)? {
             Value::Bool(b) => Ok(b),
-            v => Err(self.fail(format!("expected true or false, found {v:?}"))),
+            v => Err(self.fail(
+                Fault::BadValue,
+                format!("expected true or false, found {v:?}"),
+            )),
         }
     }
 
@@ -78,7 +82,7 @@ impl Interp {
             Expr::Neg(x) => {
                 let i = self.int(st, x)?;
                 let Some(n) = i.checked_neg() else {
-                    return Err(self.fail(format!("`-({i})` overflows")));
+                    return Err(self.fail(Fault::Overflow, format!("`-({i})` overflows")));
                 };
                 Value::Int(n)
             }

@@ -5,9 +5,10 @@
 
 use super::fields::SquareFlag;
 use super::lower::{Arg, Atom, Code, CodeId, Op, Operand, QueryFn, Span, Test, TestId};
-use super::{Interp, R};
+use super::{placed, Interp, R};
 use crate::ast::BinOp;
 use crate::builtins::{Field, ReadField, MAX_PARAMS};
+use crate::game::Fault;
 use crate::ir::Value;
 use crate::state::{Place, State};
 
@@ -197,7 +198,7 @@ impl Interp {
                 let i = self.number(st, x)?;
                 match i.checked_neg() {
                     Some(n) => Ok(Value::Int(n)),
-                    None => Err(self.fail(format!("`-({i})` overflows"))),
+                    None => Err(self.fail(Fault::Overflow, format!("`-({i})` overflows"))),
                 }
             }
             Code::ToPlayers(x) => Ok(match self.arg(st, x)? {
@@ -252,7 +253,7 @@ impl Interp {
     pub(super) fn number(&mut self, st: &mut State, a: Arg) -> R<i64> {
         match self.arg(st, a)? {
             Value::Int(i) => Ok(i),
-            v => Err(self.fail(format!("expected a number, found {v:?}"))),
+            v => Err(self.fail(Fault::BadValue, format!("expected a number, found {v:?}"))),
         }
     }
 
@@ -585,53 +586,70 @@ impl Interp {
     pub(super) fn as_bool(&self, v: Value) -> R<bool> {
         match v {
             Value::Bool(b) => Ok(b),
-            v => Err(self.fail(format!("expected true or false, found {v:?}"))),
+            v => Err(self.fail(
+                Fault::BadValue,
+                format!("expected true or false, found {v:?}"),
+            )),
         }
     }
 
-    /// Runs a block of statements.
+    /// Runs a block of statements. An error is placed at the statement it comes from (unless a
+    /// statement inside it placed it already).
     pub(super) fn run_block(&mut self, st: &mut State, block: Span) -> R<()> {
         for k in block.range() {
-            self.tick()?;
-            match self.code.ops[k] {
-                Op::Let(slot, x) => {
-                    let v = self.arg(st, x)?;
-                    self.set(slot, v)?;
-                }
-                Op::If(branches, otherwise) => {
-                    let mut done = false;
-                    for b in branches.range() {
-                        let (c, body) = self.code.branches[b];
-                        if self.truth(st, c)? {
-                            self.run_block(st, body)?;
-                            done = true;
-                            break;
-                        }
-                    }
-                    if let (false, Some(body)) = (done, otherwise) {
+            if let Err(e) = self.run_op(st, k) {
+                return Err(placed(e, self.code.op_at[k]));
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the statement `k` of the plan.
+    #[inline]
+    fn run_op(&mut self, st: &mut State, k: usize) -> R<()> {
+        self.tick()?;
+        match self.code.ops[k] {
+            Op::Let(slot, x) => {
+                let v = self.arg(st, x)?;
+                self.set(slot, v)?;
+            }
+            Op::If(branches, otherwise) => {
+                let mut done = false;
+                for b in branches.range() {
+                    let (c, body) = self.code.branches[b];
+                    let holds = match self.truth(st, c) {
+                        Ok(holds) => holds,
+                        Err(e) => return Err(placed(e, self.code.branch_at[b])),
+                    };
+                    if holds {
                         self.run_block(st, body)?;
+                        done = true;
+                        break;
                     }
                 }
-                Op::For(slot, x, body) => {
-                    let v = self.arg(st, x)?;
-                    for k in 0..self.len_of(v)? {
-                        let item = self.elem_at(v, k);
-                        self.set(slot, item)?;
-                        self.run_block(st, body)?;
-                    }
+                if let (false, Some(body)) = (done, otherwise) {
+                    self.run_block(st, body)?;
                 }
-                Op::Effect(b, args) => {
-                    let mut a = [Value::Unit; MAX_PARAMS];
-                    self.args_into(st, args, &mut a)?;
-                    self.effect(st, b, &a[..args.len as usize])?;
+            }
+            Op::For(slot, x, body) => {
+                let v = self.arg(st, x)?;
+                for k in 0..self.len_of(v)? {
+                    let item = self.elem_at(v, k);
+                    self.set(slot, item)?;
+                    self.run_block(st, body)?;
                 }
-                Op::Ask { who, action, args } => {
-                    let who = self.arg(st, who)?;
-                    self.ask(st, who, action, args.len as usize, |me, st, i| {
-                        let a = me.code.args[args.start as usize + i];
-                        me.arg(st, a)
-                    })?;
-                }
+            }
+            Op::Effect(b, args) => {
+                let mut a = [Value::Unit; MAX_PARAMS];
+                self.args_into(st, args, &mut a)?;
+                self.effect(st, b, &a[..args.len as usize])?;
+            }
+            Op::Ask { who, action, args } => {
+                let who = self.arg(st, who)?;
+                self.ask(st, who, action, args.len as usize, |me, st, i| {
+                    let a = me.code.args[args.start as usize + i];
+                    me.arg(st, a)
+                })?;
             }
         }
         Ok(())

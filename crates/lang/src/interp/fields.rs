@@ -7,6 +7,7 @@ use super::{Interp, R};
 use crate::board::CellKind;
 use crate::builtins::Field;
 use crate::features::NONE;
+use crate::game::Fault;
 use crate::game::GameError;
 use crate::ir::Value;
 use crate::map::SquareKind;
@@ -105,9 +106,9 @@ impl Interp {
             Value::Player(_) => "player",
             Value::Tile(_) => "tile",
             Value::Stack(_) => "stack",
-            v => return self.fail(format!("{v:?} has no fields")),
+            v => return self.fail(Fault::BadValue, format!("{v:?} has no fields")),
         };
-        self.fail(format!("not a field of a {kind}"))
+        self.fail(Fault::BadValue, format!("not a field of a {kind}"))
     }
 
     pub(crate) fn chip_of(&self, st: &State, v: Value) -> R<Chip> {
@@ -117,7 +118,7 @@ impl Interp {
         st.chips
             .get(c as usize)
             .copied()
-            .ok_or_else(|| self.fail("no such chip"))
+            .ok_or_else(|| self.fail(Fault::BadValue, "no such chip"))
     }
 
     pub(crate) fn square_of(&self, v: Value) -> R<u32> {
@@ -205,14 +206,14 @@ impl Interp {
         st.followers
             .get(fo as usize)
             .copied()
-            .ok_or_else(|| self.fail("no such follower"))
+            .ok_or_else(|| self.fail(Fault::BadValue, "no such follower"))
     }
 
     /// `follower.feature`: an error off the board.
     pub(crate) fn follower_feature(&mut self, st: &mut State, v: Value) -> R<Value> {
         match self.follower_of(st, v)?.at {
             FollowerAt::Board(node) => Ok(Value::Feature(st.board.features.find(node))),
-            _ => Err(self.fail("the follower is not on the board")),
+            _ => Err(self.fail(Fault::BadValue, "the follower is not on the board")),
         }
     }
 
@@ -221,7 +222,7 @@ impl Interp {
         let x = self.follower_of(st, v)?;
         match x.at {
             FollowerAt::Board(_) => Ok(Value::Square(x.cell)),
-            _ => Err(self.fail("the follower is not on the board")),
+            _ => Err(self.fail(Fault::BadValue, "the follower is not on the board")),
         }
     }
 
@@ -231,7 +232,7 @@ impl Interp {
             return Err(self.no_field(v));
         };
         if st.players.get(p as usize).is_none() {
-            return Err(self.fail("no such player"));
+            return Err(self.fail(Fault::BadValue, "no such player"));
         }
         Ok(p)
     }
@@ -266,9 +267,10 @@ impl Interp {
                     Ok(Value::Int(st.tiles[ty as usize].total_shields as i64))
                 }
                 Some(_) if t as usize == st.board.placed.len() => Err(self.fail(
+                    Fault::BadValue,
                     "the tile drawn is not placed yet: it has no square (read it on `placed`)",
                 )),
-                _ => Err(self.fail("no such tile")),
+                _ => Err(self.fail(Fault::BadValue, "no such tile")),
             };
         };
         Ok(if square {
@@ -284,7 +286,7 @@ impl Interp {
         };
         st.tile_stacks
             .get(s as usize)
-            .ok_or_else(|| self.fail("no such stack"))
+            .ok_or_else(|| self.fail(Fault::BadValue, "no such stack"))
     }
 
     pub(super) fn map_square<'a>(

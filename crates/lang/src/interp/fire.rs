@@ -2,7 +2,8 @@
 //! `dispatch` does not rule out).
 
 use super::dispatch::Known;
-use super::{Interp, R};
+use super::{placed, Interp, R};
+use crate::game::Fault;
 use crate::game::{Ctx, Trigger};
 use crate::state::State;
 
@@ -37,7 +38,7 @@ impl Interp {
 
     pub(super) fn fire_inner(&mut self, st: &mut State, t: Trigger, ctx: &Ctx) -> R<()> {
         if self.depth > 32 {
-            return Err(self.fail("rules trigger each other more than 32 deep"));
+            return Err(self.fail(Fault::TooDeep, "rules trigger each other more than 32 deep"));
         }
         let prog = self.prog.clone();
         for &r in prog.rules_for(t) {
@@ -60,7 +61,7 @@ impl Interp {
             };
             let ok = ok
                 && match self.code.rule_when[r as usize] {
-                    Some(w) => self.truth(st, w)?,
+                    Some(w) => self.truth(st, w).map_err(|e| placed(e, rule.when_at))?,
                     None => true,
                 };
             #[cfg(any(test, feature = "oracle"))]

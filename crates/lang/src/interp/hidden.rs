@@ -131,13 +131,13 @@ fn expr_hidden(t: &Taint, e: &Expr) -> bool {
 /// Whether running `stmts` may read what a sample deals afresh (see the module comment).
 fn stmts_hidden(t: &Taint, stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
-        Stmt::Let(_, e) => expr_hidden(t, e),
-        Stmt::If(arms, other) => {
+        Stmt::Let(_, e, _) => expr_hidden(t, e),
+        Stmt::If(arms, other, _) => {
             arms.iter()
                 .any(|(c, b)| expr_hidden(t, c) || stmts_hidden(t, b))
                 || other.as_deref().is_some_and(|b| stmts_hidden(t, b))
         }
-        Stmt::For(_, e, b) => expr_hidden(t, e) || stmts_hidden(t, b),
+        Stmt::For(_, e, b, _) => expr_hidden(t, e) || stmts_hidden(t, b),
         Stmt::Effect(b, args, _) => {
             let changes = b.changes().unwrap_or(Changes::DEALS);
             // Chips from elsewhere moved to a place that may be a hand.

@@ -3,6 +3,7 @@
 //! state's range stops the game with its own error (E0804), never clamped.
 
 use super::{Interp, R};
+use crate::game::Fault;
 use crate::game::GameError;
 use crate::ir::{StateDef, Value, NO_PLAYER};
 use crate::state::State;
@@ -11,16 +12,19 @@ impl Interp {
     /// The declaration a `Value::State` names, and its player (`None` for one kept for the game).
     fn kept(&self, v: Value) -> R<(u16, Option<u8>, &StateDef)> {
         let Value::State(id, p) = v else {
-            return Err(self.fail("expected a state the rules keep"));
+            return Err(self.fail(Fault::BadValue, "expected a state the rules keep"));
         };
         let def = self
             .prog
             .states
             .get(id as usize)
-            .ok_or_else(|| self.fail("no such state"))?;
+            .ok_or_else(|| self.fail(Fault::BadValue, "no such state"))?;
         let player = (p != NO_PLAYER).then_some(p);
         if def.per_player && player.is_none() {
-            return Err(self.fail(format!("`{}` is kept per player: whose?", def.name)));
+            return Err(self.fail(
+                Fault::BadValue,
+                format!("`{}` is kept per player: whose?", def.name),
+            ));
         }
         Ok((id, player, def))
     }
@@ -30,7 +34,10 @@ impl Interp {
         let (id, player, def) = self.kept(a[0])?;
         match st.counters.get(id, player) {
             Some(v) => Ok(def.value(v)),
-            None => Err(self.fail(format!("`{}` has no value for this player", def.name))),
+            None => Err(self.fail(
+                Fault::BadValue,
+                format!("`{}` has no value for this player", def.name),
+            )),
         }
     }
 
@@ -38,7 +45,7 @@ impl Interp {
     pub(crate) fn state_of(&mut self, _: &mut State, a: &[Value; 4]) -> R<Value> {
         match (a[0], a[1]) {
             (Value::State(id, _), Value::Player(p)) => Ok(Value::State(id, p)),
-            _ => Err(self.fail("expected a state and a player")),
+            _ => Err(self.fail(Fault::BadValue, "expected a state and a player")),
         }
     }
 
@@ -47,7 +54,7 @@ impl Interp {
         let v = match a.get(1) {
             Some(Value::Int(i)) => *i,
             Some(Value::Bool(b)) => i64::from(*b),
-            _ => return Err(self.fail("`set` needs an int or a bool")),
+            _ => return Err(self.fail(Fault::BadValue, "`set` needs an int or a bool")),
         };
         self.put_state(st, a.first().copied().unwrap_or(Value::Unit), v, None)
     }
@@ -56,15 +63,18 @@ impl Interp {
     pub(crate) fn add_state(&mut self, st: &mut State, a: &[Value]) -> R<()> {
         let handle = a.first().copied().unwrap_or(Value::Unit);
         let Some(&Value::Int(n)) = a.get(1) else {
-            return Err(self.fail("`add` needs an int"));
+            return Err(self.fail(Fault::BadValue, "`add` needs an int"));
         };
         let (id, player, def) = self.kept(handle)?;
         let now = st.counters.get(id, player).unwrap_or(def.start);
         let Some(v) = now.checked_add(n) else {
-            return Err(self.fail(format!(
-                "`{}` overflows: {now} + {n} does not fit in 64 bits",
-                def.name
-            )));
+            return Err(self.fail(
+                Fault::Overflow,
+                format!(
+                    "`{}` overflows: {now} + {n} does not fit in 64 bits",
+                    def.name
+                ),
+            ));
         };
         self.put_state(st, handle, v, Some((now, n)))
     }
@@ -93,17 +103,13 @@ impl Interp {
                 None => String::new(),
             };
             let message = format!("{whose} {why}{how}: the value is refused, not clamped");
-            let GameError::Rule { rule, action, .. } = *self.fail("") else {
-                return Err(self.fail(message));
-            };
-            return Err(Box::new(GameError::OutOfRange {
-                rule,
-                action,
-                message,
-            }));
+            return Err(self.fail(Fault::StateOutOfRange, message));
         }
         if !st.set_counter(id, player, v) {
-            return Err(self.fail(format!("`{}` has no value for this player", def.name)));
+            return Err(self.fail(
+                Fault::BadValue,
+                format!("`{}` has no value for this player", def.name),
+            ));
         }
         Ok(())
     }

@@ -18,7 +18,7 @@
 use super::fields::SquareFlag;
 use crate::ast::{AggOp, BinOp};
 use crate::builtins::{Builtin, Field, PlaceKind, ReadField, Role, Run, MAX_PARAMS};
-use crate::ir::{ChoiceKind, Expr, Program, Slot, Stmt, Value};
+use crate::ir::{At, ChoiceKind, Expr, Program, Slot, Stmt, Value};
 
 /// A value node of the plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,8 +227,12 @@ pub(super) struct Plan {
     pub(crate) againsts: Vec<Against>,
     /// Statements; a block is a span of them.
     pub(crate) ops: Vec<Op>,
+    /// Where each statement of `ops` is written (for the errors of a running rule).
+    pub(crate) op_at: Vec<At>,
     /// The branches of `if`s: a condition and its block.
     pub(crate) branches: Vec<(TestId, Span)>,
+    /// Where the condition of each branch of `branches` is written.
+    pub(crate) branch_at: Vec<At>,
     pub(crate) rule_when: Vec<Option<TestId>>,
     pub(crate) action_when: Vec<Option<TestId>>,
     /// Per action, per choice: the list it chooses from, its `where`, and the `size` of a
@@ -547,30 +551,47 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// Lowers statements to a block (a span of `Plan::ops`).
+    /// Lowers statements to a block (a span of `Plan::ops`, and of `Plan::op_at` beside it).
     fn block(&mut self, stmts: &[Stmt]) -> Span {
-        let ops: Vec<Op> = stmts.iter().map(|s| self.stmt(s)).collect();
+        let (ops, at): (Vec<Op>, Vec<At>) = stmts.iter().map(|s| self.stmt(s)).unzip();
+        span_of(&mut self.plan.op_at, &at);
         span_of(&mut self.plan.ops, &ops)
     }
 
-    fn stmt(&mut self, s: &Stmt) -> Op {
+    /// A statement lowered, and where it is written.
+    fn stmt(&mut self, s: &Stmt) -> (Op, At) {
         match s {
-            Stmt::Let(slot, x) => Op::Let(*slot, self.arg(x)),
-            Stmt::If(branches, otherwise) => {
+            Stmt::Let(slot, x, at) => (Op::Let(*slot, self.arg(x)), *at),
+            Stmt::If(branches, otherwise, at) => {
                 let bs: Vec<(TestId, Span)> = branches
                     .iter()
                     .map(|(c, b)| (self.test(c, true), self.block(b)))
                     .collect();
                 let otherwise = otherwise.as_deref().map(|b| self.block(b));
-                Op::If(span_of(&mut self.plan.branches, &bs), otherwise)
+                span_of(&mut self.plan.branch_at, at);
+                let first = at.first().copied().unwrap_or_default();
+                (
+                    Op::If(span_of(&mut self.plan.branches, &bs), otherwise),
+                    first,
+                )
             }
-            Stmt::For(slot, x, body) => Op::For(*slot, self.arg(x), self.block(body)),
-            Stmt::Effect(b, args, _) => Op::Effect(*b, self.args(args.iter().take(MAX_PARAMS))),
-            Stmt::Ask { who, action, args } => Op::Ask {
-                who: self.arg(who),
-                action: *action,
-                args: self.args(args),
-            },
+            Stmt::For(slot, x, body, at) => (Op::For(*slot, self.arg(x), self.block(body)), *at),
+            Stmt::Effect(b, args, at) => {
+                (Op::Effect(*b, self.args(args.iter().take(MAX_PARAMS))), *at)
+            }
+            Stmt::Ask {
+                who,
+                action,
+                args,
+                at,
+            } => (
+                Op::Ask {
+                    who: self.arg(who),
+                    action: *action,
+                    args: self.args(args),
+                },
+                *at,
+            ),
         }
     }
 }

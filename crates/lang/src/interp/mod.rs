@@ -37,7 +37,7 @@ mod unheld;
 mod values;
 
 use super::ir::{Program, Value};
-use crate::game::{Ctx, GameError, Hooks, Opt, Phase, Trigger};
+use crate::game::{At, Ctx, Fault, GameError, Hooks, Opt, Phase, Running, Trigger};
 use crate::map::MapBoard;
 use crate::state::State;
 use caches::{Caches, Event};
@@ -121,12 +121,18 @@ pub struct Interp {
 /// Results inside the interpreter: the error is boxed so that the common path moves little data.
 type R<T> = Result<T, Box<GameError>>;
 
-fn err(rule: &str, action: bool, message: impl Into<String>) -> Box<GameError> {
-    Box::new(GameError::Rule {
-        rule: rule.to_string(),
-        action,
-        message: message.into(),
-    })
+/// `e` placed at `at` in the rules, unless it has a place already (an error is placed by the
+/// innermost statement or condition it comes through: the effect or expression that failed).
+#[cold]
+#[inline(never)]
+pub(crate) fn placed(mut e: Box<GameError>, at: At) -> Box<GameError> {
+    if let GameError::Rule {
+        at: place @ None, ..
+    } = e.as_mut()
+    {
+        *place = Some(at);
+    }
+    e
 }
 
 impl Interp {
@@ -175,13 +181,24 @@ impl Interp {
             .unwrap_or("?")
     }
 
-    pub(crate) fn fail(&self, message: impl Into<String>) -> Box<GameError> {
+    /// An error of kind `fault` of the rule, action or setup block running; its place in the rules
+    /// is put on it by the statement or condition it comes through first ([`placed`]).
+    pub(crate) fn fail(&self, fault: Fault, message: impl Into<String>) -> Box<GameError> {
         // The setup blocks run last in `names`: the setup is not an action.
-        if self.current as usize + 1 == self.prep.names.len() {
-            return Box::new(GameError::Setup(message.into()));
-        }
-        let action = self.current as usize >= self.prog.rules.len();
-        err(self.name(), action, message)
+        let what = if self.current as usize + 1 == self.prep.names.len() {
+            Running::Setup
+        } else if self.current as usize >= self.prog.rules.len() {
+            Running::Action
+        } else {
+            Running::Rule
+        };
+        Box::new(GameError::Rule {
+            rule: self.name().to_string(),
+            what,
+            fault,
+            message: message.into(),
+            at: None,
+        })
     }
 
     #[inline]
@@ -206,7 +223,7 @@ impl Interp {
     #[cold]
     #[inline(never)]
     fn over_budget(&self) -> Box<GameError> {
-        self.fail(format!(
+        self.fail(Fault::OverBudget, format!(
             "the rules ran over the operation budget of a turn ({OP_BUDGET} operations) here: does it loop over a very long list, or do rules keep triggering each other?"
         ))
     }

@@ -4,6 +4,7 @@
 use super::{Interp, R};
 use crate::builtins::{Builtin, Field, Run};
 use crate::features::NONE;
+use crate::game::Fault;
 use crate::ir::{Place as IrPlace, Value};
 use crate::map::AttrValue;
 use crate::state::{FollowerAt, Place, State};
@@ -169,7 +170,7 @@ impl Interp {
     /// `squares_with(attribute, value)`: indexed on first use.
     pub(crate) fn squares_with(&mut self, st: &mut State, a: &[Value; 4]) -> R<Value> {
         let Value::Str(name) = a[0] else {
-            return Err(self.fail("squares_with needs an attribute name"));
+            return Err(self.fail(Fault::BadValue, "squares_with needs an attribute name"));
         };
         let i = match self
             .caches
@@ -294,7 +295,10 @@ impl Interp {
     /// `has(square, attr)`: whether the map gives the square that attribute.
     pub(crate) fn has_attr(&self, st: &State, square: Value, attr: Value) -> R<Value> {
         let (Value::Square(c), Value::Str(name)) = (square, attr) else {
-            return Err(self.fail("`has` needs a square and an attribute name"));
+            return Err(self.fail(
+                Fault::BadValue,
+                "`has` needs a square and an attribute name",
+            ));
         };
         let name = self
             .run
@@ -311,7 +315,7 @@ impl Interp {
     /// `first(list)`, read in place: the list is not copied.
     pub(crate) fn first(&self, list: Value) -> R<Value> {
         match self.len_of(list)? {
-            0 => Err(self.fail("`first` of an empty list")),
+            0 => Err(self.fail(Fault::NoSuchElement, "`first` of an empty list")),
             _ => Ok(self.elem_at(list, 0)),
         }
     }
@@ -337,7 +341,7 @@ impl Interp {
     /// `take(list, k)`: its first `k` elements.
     pub(crate) fn take(&mut self, list: Value, k: Value) -> R<Value> {
         let Value::Int(k) = k else {
-            return Err(self.fail("`take` needs a number"));
+            return Err(self.fail(Fault::BadValue, "`take` needs a number"));
         };
         let n = self.len_of(list)?;
         let k = usize::try_from(k).unwrap_or(0).min(n);
@@ -353,7 +357,7 @@ impl Interp {
     pub(crate) fn ints2(&self, a: &[Value; 4], pick: fn(i64, i64) -> i64) -> R<Value> {
         match (a[0], a[1]) {
             (Value::Int(x), Value::Int(y)) => Ok(Value::Int(pick(x, y))),
-            _ => Err(self.fail("`min`/`max` need numbers")),
+            _ => Err(self.fail(Fault::BadValue, "`min`/`max` need numbers")),
         }
     }
 
@@ -386,10 +390,16 @@ impl Interp {
             .cloned()
             .unwrap_or_default();
         let Some(map) = &self.memo.map else {
-            return Err(self.fail("squares_with: the endless table has no map attributes"));
+            return Err(self.fail(
+                Fault::NoAttribute,
+                "squares_with: the endless table has no map attributes",
+            ));
         };
         if !map.squares.iter().any(|s| s.attrs.contains_key(&name)) {
-            return Err(self.fail(format!("the map has no square attribute `{name}`")));
+            return Err(self.fail(
+                Fault::NoAttribute,
+                format!("the map has no square attribute `{name}`"),
+            ));
         }
         let mut out = Vec::new();
         for &v in &self.memo.all_squares {

@@ -171,15 +171,15 @@ impl Interp {
 /// expression `settled`.
 fn scores_and_moves_chips(stmts: &[Stmt], settled: &dyn Fn(&crate::ir::Expr) -> bool) -> bool {
     stmts.iter().all(|s| match s {
-        Stmt::Let(_, e) => settled(e),
-        Stmt::If(arms, other) => {
+        Stmt::Let(_, e, _) => settled(e),
+        Stmt::If(arms, other, _) => {
             arms.iter()
                 .all(|(c, b)| settled(c) && scores_and_moves_chips(b, settled))
                 && other
                     .as_deref()
                     .is_none_or(|b| scores_and_moves_chips(b, settled))
         }
-        Stmt::For(_, e, b) => settled(e) && scores_and_moves_chips(b, settled),
+        Stmt::For(_, e, b, _) => settled(e) && scores_and_moves_chips(b, settled),
         Stmt::Effect(b, args, _) => {
             b.changes()
                 .is_some_and(|c| c.within(Changes::SCORES.with(Changes::CHIPS).with(Changes::LOG)))

@@ -3,6 +3,7 @@
 //! walk over its members. Nothing here runs unless a rule reads an attribute.
 
 use super::{Interp, R};
+use crate::game::Fault;
 use crate::ir::{TileAttr, Value};
 use crate::state::State;
 use crate::tiles::AttrType;
@@ -17,7 +18,7 @@ impl Interp {
             Some(p) => Ok(p.ty as usize),
             None => match st.current_tile {
                 Some(ty) if t as usize == st.board.placed.len() => Ok(ty as usize),
-                _ => Err(self.fail("no such tile")),
+                _ => Err(self.fail(Fault::BadValue, "no such tile")),
             },
         }
     }
@@ -27,7 +28,10 @@ impl Interp {
         let ty = self.tile_type_of(st, v)?;
         match self.prog.tile_names.get(ty) {
             Some(&(id, n)) => Ok(if name { n } else { id }),
-            None => Err(self.fail("the tile sets of this game were not read when checking")),
+            None => Err(self.fail(
+                Fault::NoAttribute,
+                "the tile sets of this game were not read when checking",
+            )),
         }
     }
 

@@ -19,12 +19,12 @@ pub(super) fn scores_unheld(prog: &Program) -> bool {
 
 fn winners_only(s: &Stmt) -> bool {
     match s {
-        Stmt::Let(slot, _) => *slot != FEATURE,
-        Stmt::If(arms, otherwise) => {
+        Stmt::Let(slot, _, _) => *slot != FEATURE,
+        Stmt::If(arms, otherwise, _) => {
             arms.iter().all(|(_, body)| body.iter().all(winners_only))
                 && otherwise.iter().flatten().all(winners_only)
         }
-        Stmt::For(slot, _, body) => *slot != FEATURE && body.iter().all(winners_only),
+        Stmt::For(slot, _, body, _) => *slot != FEATURE && body.iter().all(winners_only),
         Stmt::Effect(b, args, _) if b.scores_only() => matches!(
             args.first(),
             Some(Expr::Field(x, Field::FeatureWinners)) if matches!(**x, Expr::Local(FEATURE))

@@ -4,6 +4,7 @@
 use super::{Interp, R};
 use crate::ast::BinOp;
 use crate::features::NONE;
+use crate::game::Fault;
 use crate::ir::Value;
 use crate::state::State;
 
@@ -14,7 +15,7 @@ impl Interp {
             Value::List(i) => Ok(self.lists.get(i as usize).cloned().unwrap_or_default()),
             Value::Range(a, b) => {
                 if b.saturating_sub(a) > 100_000 {
-                    return Err(self.fail("a range of more than 100000 numbers"));
+                    return Err(self.fail(Fault::LongRange, "a range of more than 100000 numbers"));
                 }
                 Ok((a..=b).map(Value::Int).collect())
             }
@@ -22,7 +23,7 @@ impl Interp {
                 .filter(|p| m & (1 << p) != 0)
                 .map(Value::Player)
                 .collect()),
-            v => Err(self.fail(format!("expected a list, found {v:?}"))),
+            v => Err(self.fail(Fault::BadValue, format!("expected a list, found {v:?}"))),
         }
     }
 
@@ -33,12 +34,12 @@ impl Interp {
             Value::List(i) => Ok(self.lists.get(i as usize).map_or(0, |l| l.len())),
             Value::Range(a, b) => {
                 if b.saturating_sub(a) > 100_000 {
-                    return Err(self.fail("a range of more than 100000 numbers"));
+                    return Err(self.fail(Fault::LongRange, "a range of more than 100000 numbers"));
                 }
                 Ok(if b < a { 0 } else { (b - a + 1) as usize })
             }
             Value::Players(m) => Ok(m.count_ones() as usize),
-            v => Err(self.fail(format!("expected a list, found {v:?}"))),
+            v => Err(self.fail(Fault::BadValue, format!("expected a list, found {v:?}"))),
         }
     }
 
@@ -84,7 +85,10 @@ impl Interp {
                     .copied()
                     .unwrap_or(Value::Unit))
             }
-            v => Err(self.fail(format!("a map attribute of {v:?}, which is not a square"))),
+            v => Err(self.fail(
+                Fault::BadValue,
+                format!("a map attribute of {v:?}, which is not a square"),
+            )),
         }
     }
 
@@ -99,14 +103,20 @@ impl Interp {
                     .and_then(|t| t.iter().find(|(k, _)| *k == i));
                 match row {
                     Some(&(_, v)) => Ok(Value::Int(v)),
-                    None => Err(self.fail(format!("the table has no entry for {i}"))),
+                    None => Err(self.fail(
+                        Fault::NoSuchElement,
+                        format!("the table has no entry for {i}"),
+                    )),
                 }
             }
             Value::List(l) => match self.lists.get(l as usize).and_then(|l| l.get(i as usize)) {
                 Some(v) => Ok(*v),
-                None => Err(self.fail(format!("index {i} is past the end of the list"))),
+                None => Err(self.fail(
+                    Fault::NoSuchElement,
+                    format!("index {i} is past the end of the list"),
+                )),
             },
-            v => Err(self.fail(format!("cannot index {v:?}"))),
+            v => Err(self.fail(Fault::BadValue, format!("cannot index {v:?}"))),
         }
     }
 
@@ -119,18 +129,21 @@ impl Interp {
             return Ok(Value::Bool(if op == BinOp::Eq { eq } else { !eq }));
         }
         let (Value::Int(x), Value::Int(y)) = (x, y) else {
-            return Err(self.fail(format!(
-                "`{}` needs numbers, found {x:?} and {y:?}",
-                op.symbol()
-            )));
+            return Err(self.fail(
+                Fault::BadValue,
+                format!("`{}` needs numbers, found {x:?} and {y:?}", op.symbol()),
+            ));
         };
         let overflow = || {
-            self.fail(format!(
-                "`{x} {} {y}` overflows (numbers run from {} to {})",
-                op.symbol(),
-                i64::MIN,
-                i64::MAX
-            ))
+            self.fail(
+                Fault::Overflow,
+                format!(
+                    "`{x} {} {y}` overflows (numbers run from {} to {})",
+                    op.symbol(),
+                    i64::MIN,
+                    i64::MAX
+                ),
+            )
         };
         Ok(match op {
             BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
@@ -138,7 +151,7 @@ impl Interp {
             BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
             BinOp::Div | BinOp::Rem => {
                 if y == 0 {
-                    return Err(self.fail("division by zero"));
+                    return Err(self.fail(Fault::DivisionByZero, "division by zero"));
                 }
                 Value::Int(
                     if op == BinOp::Div {
