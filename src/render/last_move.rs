@@ -111,9 +111,16 @@ pub(crate) fn draw<H: Hooks>(
         );
     }
     // Points: a pill in the player's colour over the scored feature's tile, in its upper half;
-    // several on one tile, or one that would cover a place's name, a follower or other points, moved to the
-    // nearest free place above, below or beside.
+    // several on one tile, or one that would cover a label (a place's name, a coordinate, a square's
+    // badge), a chip, a follower or other points, moved to the nearest free place above, below or
+    // beside, inside the board.
     let mut taken: Vec<[f64; 4]> = base.names.boxes.clone();
+    for id in 0..snap.chips.len() {
+        let k = svg::fan_position(snap, id);
+        if let Some((cx, cy, r)) = svg::chip_spot(game, base, (snap, tile_at), id, k) {
+            taken.push([cx - r, cy - r, cx + r, cy + r]);
+        }
+    }
     for fo in &snap.followers {
         if let crate::state::FollowerAt::Board(node) = fo.at {
             let (x, y) = b.xy(fo.cell);
@@ -129,7 +136,7 @@ pub(crate) fn draw<H: Hooks>(
         let colour = svg::player_colour(p as usize);
         let label = format!("{points:+}");
         let w = 12.0 + 11.0 * label.chars().count() as f64;
-        let (cx, cy) = pill_place(&taken, (px + s / 2.0, py + 16.0), w);
+        let (cx, cy) = pill_place(&taken, base.board_box(), (px + s / 2.0, py + 16.0), w);
         taken.push([cx - w / 2.0, cy - 11.0, cx + w / 2.0, cy + 11.0]);
         let name = svg::player_name(game, p as usize, "");
         let _ = write!(
@@ -145,14 +152,18 @@ pub(crate) fn draw<H: Hooks>(
     }
 }
 
-/// Where a pill `w` wide goes: at `at` if it covers nothing `taken`, else at the nearest free place
-/// in steps of half a pill around it (up first).
-fn pill_place(taken: &[[f64; 4]], at: (f64, f64), w: f64) -> (f64, f64) {
+/// Where a pill `w` wide goes: at `at` if it covers nothing `taken` and lies inside `inside`, else
+/// at the nearest such place in steps of half a pill around it (up first).
+fn pill_place(taken: &[[f64; 4]], inside: [f64; 4], at: (f64, f64), w: f64) -> (f64, f64) {
     let free = |(cx, cy): (f64, f64)| {
         let r = [cx - w / 2.0 - 1.0, cy - 12.0, cx + w / 2.0 + 1.0, cy + 12.0];
-        !taken
-            .iter()
-            .any(|t| r[0] < t[2] && t[0] < r[2] && r[1] < t[3] && t[1] < r[3])
+        r[0] >= inside[0]
+            && r[1] >= inside[1]
+            && r[2] <= inside[2]
+            && r[3] <= inside[3]
+            && !taken
+                .iter()
+                .any(|t| r[0] < t[2] && t[0] < r[2] && r[1] < t[3] && t[1] < r[3])
     };
     for ring in 0..12 {
         let d = 12.0 * f64::from(ring);
