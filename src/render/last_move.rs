@@ -18,8 +18,8 @@ pub(crate) struct LastMove {
     pub(crate) tile: Option<u32>,
     /// The followers placed.
     pub(crate) followers: Vec<u16>,
-    /// Points earned: (player, points, the cell they are shown on).
-    pub(crate) points: Vec<(u8, i64, u32)>,
+    /// Points earned: (player, points, the cell they are shown on, the rule that gave them).
+    pub(crate) points: Vec<(u8, i64, u32, u16)>,
 }
 
 /// The last move of every turn, 0 to `last`.
@@ -43,10 +43,10 @@ pub fn every_turn<H: Hooks>(game: &Game<H>, last: u32) -> Vec<LastMove> {
                 points,
                 what,
                 at,
-                ..
+                rule,
             } => {
                 if let Some(cell) = what.as_ref().map(|w| w.cell).or(*at).or(m.tile) {
-                    m.points.push((*player, *points, cell));
+                    m.points.push((*player, *points, cell, *rule));
                 }
             }
             _ => {}
@@ -130,7 +130,7 @@ pub(crate) fn draw<H: Hooks>(
             taken.push([px + ax - r, py + ay - r, px + ax + r, py + ay + r]);
         }
     }
-    for &(p, points, cell) in &m.points {
+    for &(p, points, cell, rule) in &m.points {
         let (x, y) = b.xy(cell);
         let (px, py) = base.px(x, y);
         let colour = svg::player_colour(p as usize);
@@ -139,9 +139,13 @@ pub(crate) fn draw<H: Hooks>(
         let (cx, cy) = pill_place(&taken, base.board_box(), (px + s / 2.0, py + 16.0), w);
         taken.push([cx - w / 2.0, cy - 11.0, cx + w / 2.0, cy + 11.0]);
         let name = svg::player_name(game, p as usize, "");
+        // The rule that gave them, by its name in the rules (a page says its heading, sentence and
+        // line: "why these points?").
+        let rule = esc(game.rule_name(rule));
         let _ = write!(
             out,
-            r##"<g class="points"><title>{} {label}</title><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="22" rx="11" fill="{colour}" stroke="{}" stroke-width="2"/><text x="{cx:.1}" y="{:.1}" font-size="16" font-weight="bold" text-anchor="middle" fill="{}">{label}</text></g>"##,
+            r##"<g class="points" data-player="{}" data-points="{points}" data-rule="{rule}"><title>{} {label} ({rule})</title><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="22" rx="11" fill="{colour}" stroke="{}" stroke-width="2"/><text x="{cx:.1}" y="{:.1}" font-size="16" font-weight="bold" text-anchor="middle" fill="{}">{label}</text></g>"##,
+            esc(name),
             esc(name),
             cx - w / 2.0,
             cy - 11.0,

@@ -1435,6 +1435,13 @@ pub(crate) fn panel_width<H: Hooks>(game: &Game<H>) -> f64 {
 
 /// The board at a snapshot, with the players' areas and scores below it.
 pub fn board_svg<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> String {
+    board_svg_since(game, snap, None)
+}
+
+/// The board at a snapshot, with the points scored since turn `since` (its own included) floated
+/// over what scored them, rather than the last turn's alone (a player back at the table after the
+/// others' turns sees their own points too); the last move framed.
+pub fn board_svg_since<H: Hooks>(game: &Game<H>, snap: &Snapshot, since: Option<u32>) -> String {
     let base = base(game, snap);
     let mut out = String::new();
     open_board(
@@ -1468,7 +1475,15 @@ pub fn board_svg<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> String {
     }
     let moves = super::last_move::every_turn(game, snap.turn);
     if let Some(m) = moves.last() {
-        super::last_move::draw(&mut out, game, &base, snap, &tile_at, m);
+        let mut m = m.clone();
+        if let Some(from) = since {
+            m.points = moves
+                .iter()
+                .skip(from as usize)
+                .flat_map(|t| t.points.iter().copied())
+                .collect();
+        }
+        super::last_move::draw(&mut out, game, &base, snap, &tile_at, &m);
     }
     panel(&mut out, game, &base, snap);
     out.push_str("</svg>\n");
