@@ -68,7 +68,11 @@ export const tests = {
     await page.click("#play-new");
     await page.waitForFunction(() => window.carto.playView && window.carto.playView.places.length, null, { timeout: 30000 });
     assert(!(await page.evaluate(() => window.carto.playView.error)), "the game runs");
-    // Its log, with the files downloaded beside it, replays identically.
+    // Its log (given once the game is over: here the computer plays seat 1 too), with the files
+    // downloaded beside it, replays identically.
+    await page.selectOption("#play-you-agent", "greedy");
+    await page.click("#play-new");
+    await page.waitForFunction(() => window.carto.playView?.over && !window.carto.playBusy, null, { timeout: 120000 });
     const dir = native(["--version"]).dir;
     const save = async (click) => {
       const [d] = await Promise.all([page.waitForEvent("download"), page.click(click)]);
