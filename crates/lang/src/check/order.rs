@@ -218,14 +218,14 @@ fn writes_of(stmts: &[Stmt], id: u16) -> usize {
                 // A write whose state the checker cannot name may be this one.
                 usize::from(state.and_then(of).is_none_or(|i| i == id))
             }
-            Stmt::If(branches, otherwise) => {
+            Stmt::If(branches, otherwise, _) => {
                 branches
                     .iter()
                     .map(|(_, b)| writes_of(b, id))
                     .sum::<usize>()
                     + otherwise.as_deref().map_or(0, |b| writes_of(b, id))
             }
-            Stmt::For(_, _, b) => writes_of(b, id),
+            Stmt::For(_, _, b, _) => writes_of(b, id),
             _ => 0,
         })
         .sum()
@@ -413,7 +413,7 @@ fn moves_away(stmts: &[Stmt], slot: Slot, place: &Expr) -> bool {
         Stmt::Effect(b, args, _) => moved(*b, args).is_some_and(|(chips, to)| {
             matches!(chips, Expr::Local(c) if *c == slot) && to != place
         }),
-        Stmt::If(branches, Some(otherwise)) => {
+        Stmt::If(branches, Some(otherwise), _) => {
             branches.iter().all(|(_, b)| moves_away(b, slot, place))
                 && moves_away(otherwise, slot, place)
         }
@@ -425,11 +425,11 @@ fn moves_away(stmts: &[Stmt], slot: Slot, place: &Expr) -> bool {
 fn moves_to(stmts: &[Stmt], place: &Expr) -> bool {
     stmts.iter().any(|s| match s {
         Stmt::Effect(b, args, _) => moved(*b, args).is_some_and(|(_, to)| to == place),
-        Stmt::If(branches, otherwise) => {
+        Stmt::If(branches, otherwise, _) => {
             branches.iter().any(|(_, b)| moves_to(b, place))
                 || otherwise.as_deref().is_some_and(|b| moves_to(b, place))
         }
-        Stmt::For(_, _, b) => moves_to(b, place),
+        Stmt::For(_, _, b, _) => moves_to(b, place),
         _ => false,
     })
 }
