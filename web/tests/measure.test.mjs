@@ -192,7 +192,7 @@ export const tests = {
     assert(cli.code === 0, cli.stderr);
     assert(r.table === cli.stdout, `the page's table is carto tune's:\n${r.table}\n---\n${cli.stdout}`);
     assert((await page.textContent("#tune-command")).startsWith("carto tune base road_tile=0..3 --target balance --games 96"), "the command is shown");
-    const rows = await page.$$eval(".tune-row", (rs) => rs.map((x) => x.textContent));
+    const rows = await page.$$eval(".tune-row:not(.tune-axis-row)", (rs) => rs.map((x) => x.textContent));
     assert(rows.length === 4 && rows.some((x) => x.includes("best")), `every value is drawn, the best said: ${rows}`);
     const notOut = r.result.not_ruled_out.map((p) => p.join(" ")).join(", ") || "none";
     assert((await page.textContent(".tune-open")).includes(`cannot rule out: ${notOut} (`) && cli.stdout.includes(`the games cannot rule out: ${notOut} (`), "the values not ruled out, as carto tune says them");
