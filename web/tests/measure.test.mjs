@@ -66,6 +66,7 @@ export const tests = {
     assert((await page.textContent("#sim-command")).endsWith("--report"), "the command says --report");
     const bars = await page.$$eval(".share-chart .share-bar", (b) => b.length);
     assert(bars === 2, `the win share of both players is drawn (${bars} bars)`);
+    assert((await page.textContent(".sim-played")) === "24 games, played by ann (greedy), bob (greedy).", "who played is said");
     const lines = await page.$$eval("#sim-words li", (l) => l.map((x) => x.textContent));
     assert(lines.some((l) => l.startsWith("lead changes per game: ")), `the report's figures are listed: ${lines.join(" | ")}`);
     await shot();
