@@ -57,7 +57,7 @@ function plain(f) {
 // The report in words: headline, balance and every figure's sentence, by section.
 export function figuresHtml(report, labels) {
   const paired = "headline" in report;
-  let h = "";
+  let h = `<p class="sim-played">${report.games} games, played by ${report.players.map((p, i) => `${esc(p)} (${esc(report.agents[i])})`).join(", ")}.</p>`;
   if (paired) {
     h += `<ul class="sim-headline">${report.headline.map((s) => `<li>${words(s)}</li>`).join("")}</ul>`;
     h += `<p class="sim-balance">Balance (the largest gap between seats' win shares): ${balanceLine(report.balance.original, labels.original)}; ${balanceLine(report.balance.yours, labels.yours)}.</p>`;

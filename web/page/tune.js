@@ -168,5 +168,8 @@ function chart(res) {
       + `<span class="tune-dot" style="left:${x(c.figure.mean)}%"></span><span class="share-fair" style="left:${x(goal)}%"></span></span>`
       + `<span class="tune-state">${fmt(c.figure.mean)} · ${c.games} games · ${state}</span></div>`;
   }
+  h += `<div class="tune-row tune-axis-row"><span></span><span class="tune-axis"><span>${fmt(lo)}</span><span>${fmt(hi)}</span></span><span></span></div>`;
+  const open = (res.not_ruled_out ?? []).map((p) => p.join(" "));
+  h += `<p class="tune-open">The games cannot rule out: ${open.length ? open.map(esc).join(", ") : "none"} (the values whose 95% interval holds the target).</p>`;
   return h + "</figure>";
 }

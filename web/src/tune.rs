@@ -286,6 +286,27 @@ mod tests {
         );
     }
 
+    /// Every target's command text reads back as the same target (`carto tune --target`).
+    #[test]
+    fn targets_read_back() {
+        let players = vec!["ann".to_string(), "bob".to_string()];
+        for t in [
+            "balance",
+            "win:bob=0.45",
+            "win:2=0.5",
+            "turns=70",
+            "gap=5.5",
+        ] {
+            let target = Target::parse(t, &players).unwrap();
+            let text = target_text(&target, &players);
+            assert_eq!(Target::parse(&text, &players), Ok(target), "{t} -> {text}");
+        }
+        assert_eq!(
+            target_text(&Target::parse("win:2=0.5", &players).unwrap(), &players),
+            "win:bob=0.5"
+        );
+    }
+
     #[test]
     fn bad_requests_are_refused() {
         let ok = json!({"name": "base", "text": base(), "params": ["road_tile=0..2"],

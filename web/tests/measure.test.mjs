@@ -5,6 +5,8 @@
 // Stop stops both; nothing scrolls sideways on a phone.
 import { assert, native } from "./run.mjs";
 import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
+import fs from "node:fs";
 
 const SHOT = (name) => fileURLToPath(new URL(`../../target/browser/web-measure-${name}.png`, import.meta.url));
 
@@ -64,6 +66,7 @@ export const tests = {
     assert((await page.textContent("#sim-command")).endsWith("--report"), "the command says --report");
     const bars = await page.$$eval(".share-chart .share-bar", (b) => b.length);
     assert(bars === 2, `the win share of both players is drawn (${bars} bars)`);
+    assert((await page.textContent(".sim-played")) === "24 games, played by ann (greedy), bob (greedy).", "who played is said");
     const lines = await page.$$eval("#sim-words li", (l) => l.map((x) => x.textContent));
     assert(lines.some((l) => l.startsWith("lead changes per game: ")), `the report's figures are listed: ${lines.join(" | ")}`);
     await shot();
@@ -190,8 +193,10 @@ export const tests = {
     assert(cli.code === 0, cli.stderr);
     assert(r.table === cli.stdout, `the page's table is carto tune's:\n${r.table}\n---\n${cli.stdout}`);
     assert((await page.textContent("#tune-command")).startsWith("carto tune base road_tile=0..3 --target balance --games 96"), "the command is shown");
-    const rows = await page.$$eval(".tune-row", (rs) => rs.map((x) => x.textContent));
+    const rows = await page.$$eval(".tune-row:not(.tune-axis-row)", (rs) => rs.map((x) => x.textContent));
     assert(rows.length === 4 && rows.some((x) => x.includes("best")), `every value is drawn, the best said: ${rows}`);
+    const notOut = r.result.not_ruled_out.map((p) => p.join(" ")).join(", ") || "none";
+    assert((await page.textContent(".tune-open")).includes(`cannot rule out: ${notOut} (`) && cli.stdout.includes(`the games cannot rule out: ${notOut} (`), "the values not ruled out, as carto tune says them");
     await shot();
     // A long race, stopped: the evidence so far.
     await page.fill("#tune-games", "100000");
@@ -262,6 +267,24 @@ export const tests = {
     await noSideways(other, "the friend's Measure tab");
     await other.screenshot({ path: SHOT("phone-link-friend") });
     await friend.close();
+  },
+
+  async "a link's original that is not this playground's France is measured as the link carried it"({ page, base }) {
+    // A link from another carto whose France pays 7 for a town sale: the link's text is measured.
+    const france = fs.readFileSync(new URL("../../rules/france.rules", import.meta.url), "utf8");
+    const theirs = france.replace("param sale_town: int = 9", "param sale_town: int = 7");
+    assert(theirs !== france, "the link's France differs");
+    const state = { base: "template:house", text: HOUSE, sets: {}, measure: { open: true, compare: true, vs_rules: "france", vs_text: theirs, vs: {}, games: "8", seed: "4", agents: "greedy", players: "", tune: null } };
+    const code = zlib.deflateRawSync(Buffer.from(JSON.stringify(state))).toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    await page.goto(base + "#s=" + code);
+    await page.waitForFunction(() => window.carto && window.carto.doc && window.carto.doc.name === "my-france", null, { timeout: 60000 });
+    await page.waitForFunction(() => document.getElementById("sim-vs-note").textContent.includes("not this playground's bundled france"), null, { timeout: 10000 });
+    assert((await page.inputValue("#vs-sale_town")) === "7", "the original's form shows the link's France");
+    const r = await run(page, 8, 4);
+    assert(r.command.includes("--vs-rules original.rules"), `the command names the link's text as a file: ${r.command}`);
+    const cli = native(["sim", "my.rules", "--vs-rules", "original.rules", "--games", "8", "--seed", "4", "--agents", "greedy", "--report", "--quiet"], { "my.rules": HOUSE, "original.rules": theirs });
+    assert(cli.code === 0, cli.stderr);
+    assert(r.table === cli.stdout, `the link's France is what was measured:\n${r.table}\n---\n${cli.stdout}`);
   },
 
   async "a link reopens the same rules and parameters"({ page, open, shot }) {
