@@ -150,6 +150,17 @@ pub fn load_map_typed(name: &str) -> Result<MapBoard, String> {
     parse_map(&src, &BundledResolver).map_err(|d| src.render(&d))
 }
 
+/// [`load_map_typed`] for a path typed on the command line whatever its name: one that is not UTF-8
+/// is read as it is and shown lossily (with `�`).
+pub fn load_map_at(path: &std::path::Path) -> Result<MapBoard, String> {
+    if let Some(name) = path.to_str() {
+        return load_map_typed(name);
+    }
+    let text = crate::files::read_text(path)?;
+    let src = Source::new(&*path.to_string_lossy(), text);
+    parse_map(&src, &BundledResolver).map_err(|d| src.render(&d))
+}
+
 /// Loads a map by bundled name or path (relative to the rules file that names it).
 pub fn load_map(name: &str, from: &Source) -> Result<MapBoard, String> {
     load_map_recorded(name, from, None)

@@ -327,3 +327,47 @@ fn render_and_view_write_names_that_are_not_utf8() {
         assert!(exists(&dir, out_name));
     }
 }
+
+#[test]
+#[cfg(unix)]
+fn a_map_typed_may_have_a_name_that_is_not_utf8() {
+    let dir = fresh_dir("typed", "bytes_map");
+    std::fs::write(
+        dir.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"m\xe9.toml")),
+        MAP,
+    )
+    .unwrap();
+    let (code, out, err) = run_bytes(&dir, &[b"render", b"--map", b"m\xe9.toml", b"-o", b"m.svg"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(exists(&dir, b"m.svg"));
+    std::fs::write(dir.join("v.rules"), "import \"base\"\nvariant \"v\" {}\n").unwrap();
+    let (code, out, err) = run_bytes(&dir, &[b"check", b"v.rules", b"--map", b"m\xe9.toml"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // A broken one is named with `�`.
+    std::fs::write(
+        dir.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"b\xe9.toml")),
+        "grid = 3\n",
+    )
+    .unwrap();
+    let (code, _, err) = run_bytes(&dir, &[b"check", b"v.rules", b"--map", b"b\xe9.toml"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("b\u{FFFD}.toml"), "{err}");
+}
+
+#[test]
+#[cfg(unix)]
+fn fmt_rewrites_a_file_whose_name_is_not_utf8() {
+    let dir = fresh_dir("typed", "bytes_fmt");
+    let name = <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"f\xe9.rules");
+    std::fs::write(dir.join(name), "import   \"base\"\nvariant \"f\" {}\n").unwrap();
+    let (code, out, err) = run_bytes(&dir, &[b"fmt", b"--check", b"f\xe9.rules"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.starts_with("f\u{FFFD}.rules:1: not formatted"), "{out}");
+    let (code, out, err) = run_bytes(&dir, &[b"fmt", b"f\xe9.rules"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(out, "f\u{FFFD}.rules: formatted\n");
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    assert!(text.starts_with("import \"base\"\n"), "{text}");
+    // Nothing is left beside it.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
