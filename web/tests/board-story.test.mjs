@@ -3,7 +3,12 @@
 // from the action's page, its option and the map; each score floated over the board says who got how
 // many from which rule, and a tap opens the rule's heading, file:line and sentence over the board.
 // At 1400×1000 and 390×844, with screenshots.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { assert } from "./run.mjs";
+
+// The sale's screenshot beside the tests' own (target/browser/), by the page's width.
+const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "target", "browser");
 
 // Chips in every hand from the start, France's map, and a sale on a town the tile covers.
 const RULES = `import "base"
@@ -81,6 +86,9 @@ async function saleWords(page, shot) {
     assert(title.startsWith("When the square of the tile placed this turn is a town"), "its title is the rule's sentence: " + title);
   }
   await shot();
+  const width = await page.evaluate(() => window.innerWidth);
+  await page.locator("#play-options").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, `web-board-story-sale-${width}.png`) });
   return sales[0][0];
 }
 
