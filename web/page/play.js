@@ -232,7 +232,7 @@ export function setupPlay(app, el) {
       g.setAttribute("aria-label", `${who} ${signed} for ${heading}: why?`);
       g.style.cursor = "pointer";
       g.parentNode.append(g); // above the legal squares' marks, so a tap reaches it
-      const open = (e) => { e.stopPropagation(); whyBox(g, { who, signed, heading, r }); };
+      const open = (e) => { e.stopPropagation(); e.preventDefault(); whyBox(g, { who, signed, heading, r }); };
       g.addEventListener("click", open);
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") open(e); });
       return `${who} ${signed} for ${heading}`;
@@ -256,8 +256,13 @@ export function setupPlay(app, el) {
     box.style.left = `${Math.max(8, Math.min(wrap.width - w - 8, at.left - wrap.left + at.width / 2 - w / 2))}px`;
     const below = at.bottom - wrap.top + 6;
     box.style.top = `${below + box.offsetHeight > wrap.height ? Math.max(8, at.top - wrap.top - box.offsetHeight - 6) : below}px`;
-    box.querySelector(".why-close").addEventListener("click", () => { box.hidden = true; });
+    const close = box.querySelector(".why-close");
+    close.addEventListener("click", () => { box.hidden = true; g.focus(); });
+    close.focus();
   }
+  // Escape, or a tap elsewhere on the board, closes the box.
+  $("play-why-box").addEventListener("keydown", (e) => { if (e.key === "Escape") $("play-why-box").hidden = true; });
+  $("board").addEventListener("click", () => { $("play-why-box").hidden = true; });
 
   // The decision waiting, with whose it is ("ann: placing the tile"; the turn is said before it).
   const decision = (v) => (v.pending

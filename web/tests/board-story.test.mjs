@@ -128,6 +128,12 @@ async function whyOnTheBoard(page, sold) {
   for (const part of [`${who} +${points}`, r.heading, `${r.file}:${r.line}`, r.sentence]) {
     assert(box.includes(part), `the box says ${part}: ${box}`);
   }
+  // Escape closes it, and Enter on the score (it takes the focus back) opens it again.
+  await page.keyboard.press("Escape");
+  assert(await page.isHidden("#play-why-box"), "Escape closes the box");
+  await pill.focus();
+  await page.keyboard.press("Enter");
+  assert(await page.isVisible("#play-why-box"), "Enter on the score opens it");
   // Inside the board's box, on screen.
   const [b, w, width] = await page.evaluate(() => [document.getElementById("play-why-box").getBoundingClientRect().toJSON(), document.querySelector(".board-wrap").getBoundingClientRect().toJSON(), window.innerWidth]);
   assert(b.left >= w.left - 1 && b.right <= w.right + 1 && b.top >= w.top - 1 && b.right <= width, `the box lies over the board: ${JSON.stringify(b)} in ${JSON.stringify(w)}`);
