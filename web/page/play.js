@@ -232,7 +232,7 @@ export function setupPlay(app, el) {
       g.setAttribute("aria-label", `${who} ${signed} for ${heading}: why?`);
       g.style.cursor = "pointer";
       g.parentNode.append(g); // above the legal squares' marks, so a tap reaches it
-      const open = (e) => { e.stopPropagation(); whyBox(g, { who, signed, heading, r }); };
+      const open = (e) => { e.stopPropagation(); e.preventDefault(); whyBox(g, { who, signed, heading, r }); };
       g.addEventListener("click", open);
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") open(e); });
       return `${who} ${signed} for ${heading}`;
@@ -256,8 +256,13 @@ export function setupPlay(app, el) {
     box.style.left = `${Math.max(8, Math.min(wrap.width - w - 8, at.left - wrap.left + at.width / 2 - w / 2))}px`;
     const below = at.bottom - wrap.top + 6;
     box.style.top = `${below + box.offsetHeight > wrap.height ? Math.max(8, at.top - wrap.top - box.offsetHeight - 6) : below}px`;
-    box.querySelector(".why-close").addEventListener("click", () => { box.hidden = true; });
+    const close = box.querySelector(".why-close");
+    close.addEventListener("click", () => { box.hidden = true; g.focus(); });
+    close.focus();
   }
+  // Escape, or a tap elsewhere on the board, closes the box.
+  $("play-why-box").addEventListener("keydown", (e) => { if (e.key === "Escape") $("play-why-box").hidden = true; });
+  $("board").addEventListener("click", () => { $("play-why-box").hidden = true; });
 
   // The decision waiting, with whose it is ("ann: placing the tile"; the turn is said before it).
   const decision = (v) => (v.pending
@@ -394,7 +399,7 @@ export function setupPlay(app, el) {
   // face-down chip named by its place alone (`down@supply`); squares by their coordinates; a
   // follower (`ann.9`) as its owner's; other values as named.
   function argWords(token) {
-    if (/^-?\d+,-?\d+$/.test(token)) return `the square ${token}`;
+    if (/^-?\d+,-?\d+$/.test(token)) return squareWords(token);
     const follower = /^([^.@+]+)\.(\d+)$/.exec(token);
     if (follower) return `${follower[1]}'s follower ${follower[2]}`;
     const groups = [];
@@ -410,9 +415,10 @@ export function setupPlay(app, el) {
         key = part;
         one = ["face-down chip", ` from ${placeWords(down[1])}`];
       } else {
-        const at = /^([a-z_]+)@(.+)$/.exec(part);
+        // A thing at a square (`stack@1,11:TB-D`: a tile stack, its top tile named after the colon).
+        const at = /^([a-z_]+)@(-?\d+,-?\d+)(?::(.+))?$/.exec(part);
         key = part;
-        one = [at ? `${at[1].replace(/_/g, " ")}` : part.replace(/_/g, " "), at ? ` at ${at[2]}` : ""];
+        one = at ? [at[1].replace(/_/g, " "), ` on ${squareWords(at[2])}${at[3] ? ` (top tile ${at[3]})` : ""}`] : [part.replace(/_/g, " "), ""];
       }
       const g = groups.find((x) => x.key === key);
       if (g) g.n++;
@@ -421,6 +427,9 @@ export function setupPlay(app, el) {
     const said = groups.map(({ n, one: [noun, rest] }) => `${countWords(n, noun)}${rest}`);
     return said.length > 1 ? `${said.slice(0, -1).join(", ")} and ${said[said.length - 1]}` : said[0];
   }
+
+  // A square by the name the map gives it, else by its coordinates: "Lyon (14,12)", "the square 3,4".
+  const squareWords = (xy) => (view.square_names?.[xy] ? `${view.square_names[xy]} (${xy})` : `the square ${xy}`);
 
   // "an orange chip", "two blue chips", "5 chips".
   function countWords(n, noun) {

@@ -172,6 +172,21 @@ fn own_places(s: &Session) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// Every named square of the map, as `"x,y": name`.
+fn square_names(v: &Variant) -> Value {
+    let mut out = serde_json::Map::new();
+    if let Some(m) = v.map.as_ref() {
+        for y in 0..m.height {
+            for x in 0..m.width {
+                if let Some(name) = m.square(x, y).and_then(|sq| sq.name.clone()) {
+                    out.insert(format!("{x},{y}"), json!(name));
+                }
+            }
+        }
+    }
+    Value::Object(out)
+}
+
 /// The name of the map's square at `x`,`y`, when it has one.
 fn square_name(v: &Variant, x: i64, y: i64) -> Option<String> {
     let (x, y) = (i32::try_from(x).ok()?, i32::try_from(y).ok()?);
@@ -500,6 +515,8 @@ fn view(s: &Session) -> Value {
             let (x, y) = g.st.board.xy(p.cell);
             square_name(&s.v, i64::from(x), i64::from(y))
         }),
+        // The map's named squares ("x,y" → name): an action's square said by its name.
+        "square_names": square_names(&s.v),
         "to_come": to_come(g),
         "events": events_json(s),
         "players": players,

@@ -3,7 +3,12 @@
 // from the action's page, its option and the map; each score floated over the board says who got how
 // many from which rule, and a tap opens the rule's heading, file:line and sentence over the board.
 // At 1400×1000 and 390×844, with screenshots.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { assert } from "./run.mjs";
+
+// The sale's screenshot beside the tests' own (target/browser/), by the page's width.
+const SHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "target", "browser");
 
 // Chips in every hand from the start, France's map, and a sale on a town the tile covers.
 const RULES = `import "base"
@@ -81,6 +86,9 @@ async function saleWords(page, shot) {
     assert(title.startsWith("When the square of the tile placed this turn is a town"), "its title is the rule's sentence: " + title);
   }
   await shot();
+  const width = await page.evaluate(() => window.innerWidth);
+  await page.locator("#play-options").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SHOTS, `web-board-story-sale-${width}.png`) });
   return sales[0][0];
 }
 
@@ -120,6 +128,12 @@ async function whyOnTheBoard(page, sold) {
   for (const part of [`${who} +${points}`, r.heading, `${r.file}:${r.line}`, r.sentence]) {
     assert(box.includes(part), `the box says ${part}: ${box}`);
   }
+  // Escape closes it, and Enter on the score (it takes the focus back) opens it again.
+  await page.keyboard.press("Escape");
+  assert(await page.isHidden("#play-why-box"), "Escape closes the box");
+  await pill.focus();
+  await page.keyboard.press("Enter");
+  assert(await page.isVisible("#play-why-box"), "Enter on the score opens it");
   // Inside the board's box, on screen.
   const [b, w, width] = await page.evaluate(() => [document.getElementById("play-why-box").getBoundingClientRect().toJSON(), document.querySelector(".board-wrap").getBoundingClientRect().toJSON(), window.innerWidth]);
   assert(b.left >= w.left - 1 && b.right <= w.right + 1 && b.top >= w.top - 1 && b.right <= width, `the box lies over the board: ${JSON.stringify(b)} in ${JSON.stringify(w)}`);

@@ -158,7 +158,15 @@ action mark phase score limit per turn 1 choose s: neighbours(turn_tile().square
     assert(bonus[0] === "Take bonus: 3 points", "with the points every copy agrees on: " + bonus[0]);
     assert(bonus[1].includes("you score 3"), "its sentence as the title: " + bonus[1]);
     assert(labels.some(([t]) => t === "Done: end my turn"), "passing is said in words: " + JSON.stringify(labels));
-    assert(labels.some(([t]) => /^Mark — the square -?\d+,-?\d+: 1 point$/.test(t)), "a square chosen is said as a square: " + JSON.stringify(labels));
+    assert(labels.some(([t]) => /^Mark — (the square |.+ \()-?\d+,-?\d+\)?: 1 point$/.test(t)), "a square chosen is said as a square: " + JSON.stringify(labels));
+    // By the map's name where it has one, else by its coordinates.
+    const names = (await viewOf(page)).square_names;
+    for (const [name, t] of await page.$$eval("#play-options button.opt", (els) => els.map((e) => [e.dataset.name, e.textContent]))) {
+      const xy = /^mark (-?\d+,-?\d+)$/.exec(name)?.[1];
+      if (!xy) continue;
+      const want = `Mark — ${names[xy] ? `${names[xy]} (${xy})` : `the square ${xy}`}: 1 point`;
+      assert(t === want, `"${t}", not "${want}"`);
+    }
     // A tile on a named square of the map is told by the square's name.
     const named = (await viewOf(page)).events.filter((e) => e.event === "tile_placed" && e.square);
     const story = await page.textContent("#play-story");
