@@ -8,7 +8,6 @@
 use super::caches::Caches;
 use super::run::RunState;
 use super::Interp;
-use crate::ir::Value;
 use std::sync::Arc;
 
 impl Clone for Interp {
@@ -21,11 +20,8 @@ impl Clone for Interp {
             run: self.run.clone(),
             caches: self.caches.clone(),
             frame: self.frame.clone(),
-            base: self.base,
             lists: self.lists.clone(),
-            n_lists: self.n_lists,
-            ops: self.ops,
-            budget_turn: self.budget_turn,
+            budget: self.budget,
             current: self.current,
             depth: self.depth,
             subsets: self.subsets.clone(),
@@ -49,11 +45,8 @@ impl Clone for Interp {
             run,
             caches,
             frame,
-            base,
             lists,
-            n_lists,
-            ops,
-            budget_turn,
+            budget,
             current,
             depth,
             // Work lists only: nothing in them outlives an enumeration.
@@ -64,24 +57,12 @@ impl Clone for Interp {
         copy_run(&mut self.run, run);
         copy_caches(&mut self.caches, caches);
         self.frame.clone_from(frame);
-        self.base = *base;
-        // Only the lists in use: those past `n_lists` are free, and cleared before reuse. Between
-        // runs (a copy is made at a decision) every run starts a fresh arena, and only an offer's
-        // value can still name a list: without one, no list is copied.
-        if self.lists.len() < *n_lists {
-            self.lists.resize_with(*n_lists, Vec::new);
-        }
-        let live = *depth > 0
-            || run.decision.names_lists()
-            || frame.iter().any(|v| matches!(v, Value::List(_)));
-        if live {
-            for (mine, theirs) in self.lists.iter_mut().zip(&lists[..*n_lists]) {
-                mine.clone_from(theirs);
-            }
-        }
-        self.n_lists = *n_lists;
-        self.ops = *ops;
-        self.budget_turn = *budget_turn;
+        // Only the lists in use. Between runs (a copy is made at a decision) every run starts a
+        // fresh arena, and only an offer's value can still name a list: without one, no list is
+        // copied.
+        let live = *depth > 0 || run.decision.names_lists() || frame.names_lists();
+        self.lists.copy_from(lists, live);
+        self.budget = *budget;
         self.current = *current;
         self.depth = *depth;
     }

@@ -36,11 +36,7 @@ impl Interp {
         self.tick()?;
         match e {
             Expr::Const(v) => Ok(*v),
-            Expr::Local(s) => Ok(self
-                .frame
-                .get(self.base + *s as usize)
-                .copied()
-                .unwrap_or(Value::Unit)),
+            Expr::Local(s) => Ok(self.local(*s)),
             Expr::Param(p) => Ok(self.param(*p)),
             Expr::Field(x, f) => {
                 let v = self.eval(st, x)?;

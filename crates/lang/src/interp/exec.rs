@@ -211,19 +211,19 @@ impl Interp {
             }
             // Counted above.
             Code::Local(s) => {
-                self.ops -= 1;
+                self.budget.refund(1);
                 self.arg(st, Arg::Local(s))
             }
             Code::Param(p) => {
-                self.ops -= 1;
+                self.budget.refund(1);
                 self.arg(st, Arg::Param(p))
             }
             Code::Const(i) => {
-                self.ops -= 1;
+                self.budget.refund(1);
                 self.arg(st, Arg::Const(i))
             }
             Code::Truth(t) => {
-                self.ops -= 1;
+                self.budget.refund(1);
                 Ok(Value::Bool(self.truth(st, t)?))
             }
             Code::LocalField(..)

@@ -6,8 +6,10 @@
 
 mod actions;
 mod aggregate;
+mod arena;
 mod asks;
 mod blind;
+mod budget;
 mod caches;
 mod copy;
 mod dispatch;
@@ -18,6 +20,7 @@ mod eval;
 mod exec;
 mod fields;
 mod fire;
+mod frame;
 mod hidden;
 mod kept;
 mod lower;
@@ -99,13 +102,9 @@ pub struct Interp {
     memo: Arc<MapMemo>,
     run: RunState,
     caches: Caches,
-    frame: Vec<Value>,
-    base: usize,
-    lists: Vec<Vec<Value>>,
-    n_lists: usize,
-    ops: u64,
-    /// The turn the operation budget was last reset in.
-    budget_turn: u32,
+    frame: frame::Frame,
+    lists: arena::Arena,
+    budget: budget::Budget,
     /// The rule or action running (an index into `Prepared::names`).
     current: u16,
     depth: u32,
@@ -155,12 +154,9 @@ impl Interp {
             run,
             caches,
             prog,
-            frame: Vec::new(),
-            base: 0,
-            lists: Vec::new(),
-            n_lists: 0,
-            ops: 0,
-            budget_turn: u32::MAX,
+            frame: frame::Frame::default(),
+            lists: arena::Arena::default(),
+            budget: budget::Budget::new(),
             current: 0,
             depth: 0,
             subsets: Vec::new(),
@@ -203,8 +199,7 @@ impl Interp {
 
     #[inline]
     pub(crate) fn tick(&mut self) -> R<()> {
-        self.ops += 1;
-        if self.ops > OP_BUDGET {
+        if !self.budget.spend(1) {
             return Err(self.over_budget());
         }
         Ok(())
@@ -213,8 +208,7 @@ impl Interp {
     /// Two operations at once (as two `tick`s: the error is the same).
     #[inline]
     pub(crate) fn tick2(&mut self) -> R<()> {
-        self.ops += 2;
-        if self.ops > OP_BUDGET {
+        if !self.budget.spend(2) {
             return Err(self.over_budget());
         }
         Ok(())
@@ -237,13 +231,7 @@ impl Interp {
     }
 
     pub(crate) fn new_list(&mut self) -> u32 {
-        if self.n_lists == self.lists.len() {
-            self.lists.push(Vec::new());
-        }
-        let i = self.n_lists;
-        self.lists[i].clear();
-        self.n_lists += 1;
-        i as u32
+        self.lists.new_list()
     }
 
     pub(crate) fn list_of(&mut self, vals: impl IntoIterator<Item = Value>) -> Value {
@@ -256,45 +244,30 @@ impl Interp {
     /// budget when a new turn has begun (the budget covers the whole turn).
     fn begin(&mut self, name: u16, turn: u32) {
         if self.depth == 0 {
-            if self.budget_turn != turn {
-                self.budget_turn = turn;
-                self.ops = 0;
-            }
-            self.n_lists = 0;
+            self.budget.begin(turn);
+            self.lists.reset();
         }
         self.current = name;
     }
 
     fn enter(&mut self, locals: u16) -> usize {
-        let saved = self.base;
-        self.base = self.frame.len();
-        self.frame
-            .resize(self.base + locals as usize + 1, Value::Unit);
-        saved
+        self.frame.enter(locals)
     }
 
     fn leave(&mut self, saved: usize) {
-        self.frame.truncate(self.base);
-        self.base = saved;
+        self.frame.leave(saved)
     }
 
     #[inline]
     fn set(&mut self, slot: u16, v: Value) -> R<()> {
-        let i = self.base + slot as usize;
-        if i >= self.frame.len() {
-            self.frame.resize(i + 1, Value::Unit);
-        }
-        self.frame[i] = v;
+        self.frame.set(slot, v);
         Ok(())
     }
 
     /// The value in a local slot of the running body.
     #[inline]
     fn local(&self, slot: u16) -> Value {
-        self.frame
-            .get(self.base + slot as usize)
-            .copied()
-            .unwrap_or(Value::Unit)
+        self.frame.get(slot)
     }
 
     fn param(&self, p: u16) -> Value {

@@ -133,10 +133,11 @@ impl Interp {
         let mut walked = None;
         for (i, p) in parts.iter().enumerate() {
             // Each part by the walker, leaving no trace.
-            let (ops, n_lists, frame) = (self.ops, self.n_lists, self.frame.clone());
-            self.ops = 0;
+            let (budget, n_lists, frame) = (self.budget, self.lists.in_use(), self.frame.clone());
+            self.budget.restart();
             let holds = self.bool(st, p);
-            (self.ops, self.n_lists, self.frame) = (ops, n_lists, frame);
+            (self.budget, self.frame) = (budget, frame);
+            self.lists.release_to(n_lists);
             match holds {
                 Ok(true) => {}
                 Ok(false) => {
@@ -173,9 +174,9 @@ impl Interp {
         got: Value,
         walk: impl FnOnce(&mut Self, &mut State) -> R<Value>,
     ) {
-        let (ops, n_lists, current) = (self.ops, self.n_lists, self.current);
+        let (budget, n_lists, current) = (self.budget, self.lists.in_use(), self.current);
         let frame = self.frame.clone();
-        self.ops = 0;
+        self.budget.restart();
         let walked = walk(self, st);
         let same = match &walked {
             Ok(w) => self.same_value(got, *w),
@@ -192,8 +193,8 @@ impl Interp {
                 self.shown(got),
             );
         }
-        self.ops = ops;
-        self.n_lists = n_lists;
+        self.budget = budget;
+        self.lists.release_to(n_lists);
         self.current = current;
         self.frame = frame;
     }

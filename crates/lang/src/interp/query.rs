@@ -154,7 +154,7 @@ impl Interp {
 
     /// `squares()`: every square of the map.
     pub(crate) fn all_squares_query(&mut self) -> Value {
-        self.ops += self.memo.all_squares.len() as u64 / 8;
+        self.budget.spend(self.memo.all_squares.len() as u64 / 8);
         let l = self.new_list();
         self.lists[l as usize].extend_from_slice(&self.memo.all_squares);
         Value::List(l)
@@ -194,7 +194,8 @@ impl Interp {
                 self.caches.attr_index.len() - 1
             }
         };
-        self.ops += self.caches.attr_index[i].2.len() as u64 / 8;
+        self.budget
+            .spend(self.caches.attr_index[i].2.len() as u64 / 8);
         let l = self.new_list();
         self.lists[l as usize].extend_from_slice(&self.caches.attr_index[i].2);
         Ok(Value::List(l))
