@@ -44,14 +44,11 @@ impl Interp {
                 Gate::Learn(cell) => cell,
                 Gate::Open => return Ok(false),
             };
-            // As `fire_inner` learns it: the trigger's values bound, the static parts evaluated.
-            self.begin(r as u16, st.turn);
-            let saved = self.enter(prog.rules[r].body.locals.max(4));
-            let learnt = self
-                .bind_trigger(st, t, ctx)
-                .and_then(|_| self.learn_static(st, r, cell));
+            // As `fire_inner` learns it (`enter_rule`): the trigger's values bound, the static
+            // parts evaluated.
+            let (saved, learnt) = self.enter_rule(st, r, t, ctx, Some(cell))?;
             self.leave(saved);
-            if learnt? {
+            if learnt {
                 return Ok(false);
             }
         }
