@@ -3,9 +3,11 @@
 //! edits changes one digit of the file (so its diagnostics change back and forth), and is answered
 //! with the diagnostics of every open document, as `textDocument/didChange` is.
 //!
-//!     cargo run --release --example lsp_edit [RULES-NAME]
+//!     cargo run --release --example lsp_edit [RULES-NAME [EDITS]]
 //!
 //! Prints the mean and the slowest edit. Not a test: figures go in docs/editors.md with this command.
+//! EDITS (default 200) lets callgrind count the instructions of an edit, which a busy machine does
+//! not change: (the count with 21 edits - the count with 1) / 20 (docs/editors.md).
 
 use serde_json::json;
 use std::time::Instant;
@@ -28,7 +30,9 @@ fn main() {
     let open = json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
         "params": {"textDocument": {"uri": uri, "languageId": "carto", "version": 0, "text": text}}});
     s.handle(&open);
-    let edits = 200;
+    let edits: usize = std::env::args()
+        .nth(2)
+        .map_or(200, |n| n.parse().expect("EDITS is a number"));
     let mut times = Vec::with_capacity(edits);
     for i in 0..edits {
         // `players = 2..6` becomes `2..5` and back: a real edit, checked in full each time.

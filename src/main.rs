@@ -133,17 +133,17 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
 
 /// The first argument that is not UTF-8, named by its position and shown with its undecodable bytes
 /// as `�`, when clap refuses it (an argument that is not a file to read: clap would only say that
-/// "one or more arguments" are invalid). The files `check`, `replay`, `run`, `view` and `render` read
-/// may have any name (Linux names are bytes).
+/// "one or more arguments" are invalid). The files commands read and write may have any name
+/// (Linux names are bytes).
 fn non_utf8_argument() -> Option<String> {
     let (i, arg) = std::env::args_os()
         .enumerate()
         .skip(1)
         .find(|(_, a)| a.to_str().is_none())?;
     Some(format!(
-        "argument {i} (`{}`) is not valid UTF-8: this argument takes UTF-8 (the files `check`, \
-         `replay`, `run`, `view` and `render` read may have any name; for another file, `mv` it to \
-         a UTF-8 name or give it through a link with such a name)",
+        "argument {i} (`{}`) is not valid UTF-8: this argument takes UTF-8 (it is no file's name: \
+         a variant, a log, a script, `--map`, `--rules`, `--log`, `-o` and `--out` may name any \
+         file)",
         arg.to_string_lossy()
     ))
 }

@@ -107,7 +107,7 @@ pub fn replay(src: &Source) -> Result<Replay, InputError> {
 }
 
 /// [`replay`], with the rules read from `rules` (a path the user gave) instead of those the log names.
-pub fn replay_with(src: &Source, rules: Option<&str>) -> Result<Replay, InputError> {
+pub fn replay_with(src: &Source, rules: Option<&std::path::Path>) -> Result<Replay, InputError> {
     let r = replay_game_with(src, rules, &mut |_| {})?;
     let (lines, spacing_differs) = verify(src, &r)?;
     let turns = r.lines.iter().filter(|l| l["event"] == "turn_end").count();
@@ -300,7 +300,7 @@ fn load_logged_variant(
     src: &Source,
     start: &Value,
     rules: &str,
-    given: Option<&str>,
+    given: Option<&std::path::Path>,
 ) -> Result<Variant, InputError> {
     let bad = |msg: String| fail(Code::LogRules, src, 0, msg, &[]);
     let sets = param_sets(start);
@@ -309,8 +309,9 @@ fn load_logged_variant(
         fail(Code::BadSet, src, 0, msg, &[])
     };
     if let Some(path) = given {
-        return crate::variant::load_variant_with(path, &sets, &set_error)
-            .map_err(|e| with_rules_change(e, start, path, false));
+        // A name that is not UTF-8 is read as it is, shown with `�`.
+        return crate::variant::load_variant_at(path, &sets, &set_error)
+            .map_err(|e| with_rules_change(e, start, &path.to_string_lossy(), false));
     }
     let bundled = crate::lang::check::BUNDLED_RULES
         .iter()
@@ -375,7 +376,7 @@ fn with_rules_change(e: InputError, start: &Value, path: &str, bundled: bool) ->
 /// decision, before the choice is taken.
 pub(crate) fn replay_game_with(
     src: &Source,
-    given: Option<&str>,
+    given: Option<&std::path::Path>,
     at_decision: &mut dyn FnMut(&crate::game::Game<crate::lang::interp::Interp>),
 ) -> Result<Replayed, InputError> {
     let lines = parse_lines(src)?;

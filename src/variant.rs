@@ -150,6 +150,17 @@ pub fn load_map_typed(name: &str) -> Result<MapBoard, String> {
     parse_map(&src, &BundledResolver).map_err(|d| src.render(&d))
 }
 
+/// [`load_map_typed`] for a path typed on the command line whatever its name: one that is not UTF-8
+/// is read as it is and shown lossily (with `�`).
+pub fn load_map_at(path: &std::path::Path) -> Result<MapBoard, String> {
+    if let Some(name) = path.to_str() {
+        return load_map_typed(name);
+    }
+    let text = crate::files::read_text(path)?;
+    let src = Source::new(&*path.to_string_lossy(), text);
+    parse_map(&src, &BundledResolver).map_err(|d| src.render(&d))
+}
+
 /// Loads a map by bundled name or path (relative to the rules file that names it).
 pub fn load_map(name: &str, from: &Source) -> Result<MapBoard, String> {
     load_map_recorded(name, from, None)
@@ -467,6 +478,23 @@ pub fn load_variant_with(
 ) -> Result<Variant, InputError> {
     let source = rules_source(name_or_path)?;
     variant_from_source(&source, name_or_path, sets, set_error)
+}
+
+/// [`load_variant_with`] for a path typed on the command line, whatever its name: a name that is not
+/// UTF-8 (Linux names are bytes) is read as it is and shown lossily (with `�`) in messages and in
+/// the game's configuration; the files it names are found relative to its folder as for any file.
+pub fn load_variant_at(
+    path: &std::path::Path,
+    sets: &[String],
+    set_error: &dyn Fn(usize, String) -> InputError,
+) -> Result<Variant, InputError> {
+    if let Some(name) = path.to_str() {
+        return load_variant_with(name, sets, set_error);
+    }
+    let name = path.to_string_lossy();
+    let text = crate::files::read_text(path)
+        .map_err(|e| InputError::new(Code::Unreadable, format!("error: {e}")))?;
+    variant_from_source(&Source::new(&*name, text), &name, sets, set_error)
 }
 
 /// [`load_variant_with`] for rules text already read (`name_or_path` names it in the game's

@@ -162,3 +162,154 @@ fn rule_never_runs_after_a_rule_that_takes_its_chips() {
     assert_eq!(out.matches("never runs:").count(), 1, "{out}");
     insta::assert_snapshot!("rule_never_runs_after_a_rule_that_takes_its_chips", out);
 }
+
+// W0002, widened: a later rule's condition that asks for the chips Great Britain's `collect` takes
+// in another form than `collect`'s own still implies `collect`'s, so the rule never runs.
+fn never_runs_after_collect(when: &str) -> String {
+    common::check(&format!(
+        "import \"great-britain\"\nvariant \"v\" {{\n  title = \"V\"\n}}\n\
+         rule later on placed when {when} {{\n  score(player, 5)\n}}\n"
+    ))
+}
+
+/// The comparison written the other way round (`0 < count(…)`).
+#[test]
+fn rule_never_runs_when_its_count_is_compared_the_other_way_round() {
+    let out = never_runs_after_collect("0 < count(c in chips(at(square)) where not c.face_up)");
+    assert!(!out.contains("error"), "{out}");
+    assert_eq!(
+        out.matches("rule `later` never runs: rule `collect`")
+            .count(),
+        1,
+        "{out}"
+    );
+}
+
+/// More chips than `collect`'s condition asks for (`>= 2`, `== 1`).
+#[test]
+fn rule_never_runs_when_it_asks_for_more_of_the_chips() {
+    for when in [
+        "count(c in chips(at(square)) where not c.face_up) >= 2",
+        "count(c in chips(at(square)) where not c.face_up) == 1",
+    ] {
+        let out = never_runs_after_collect(when);
+        assert_eq!(
+            out.matches("rule `later` never runs").count(),
+            1,
+            "{when}:\n{out}"
+        );
+    }
+}
+
+/// `any(c in L where F)` for `count(c in L where F) > 0`.
+#[test]
+fn rule_never_runs_when_it_asks_with_any() {
+    let out = never_runs_after_collect("any(c in chips(at(square)) where not c.face_up)");
+    assert_eq!(out.matches("rule `later` never runs").count(), 1, "{out}");
+}
+
+/// The length of a filtered list (`len([c in L where F]) > 0`), and a condition besides.
+#[test]
+fn rule_never_runs_when_it_counts_a_filtered_list() {
+    let out = never_runs_after_collect(
+        "len([c in chips(at(square)) where not c.face_up]) > 0 and turn_number() > 3",
+    );
+    assert_eq!(out.matches("rule `later` never runs").count(), 1, "{out}");
+}
+
+/// Conditions that do not imply `collect`'s, or need no chip, are not warned about: face-up chips
+/// (`collect` may not run), `!= 1` and `>= 0` (no chip needed), fewer of any chip.
+#[test]
+fn rule_that_may_run_after_collect_is_not_warned_about() {
+    for when in [
+        "count(c in chips(at(square)) where c.face_up) > 0",
+        "count(c in chips(at(square)) where not c.face_up) != 1",
+        "0 <= count(c in chips(at(square)) where not c.face_up)",
+        "len(chips(at(square))) >= 1",
+        "any(c in chips(at(square)) where c.value == 2)",
+    ] {
+        let out = never_runs_after_collect(when);
+        assert!(!out.contains("never runs"), "{when}:\n{out}");
+        assert!(!out.contains("error"), "{when}:\n{out}");
+    }
+}
+
+/// W0002 where the earlier rule moves each chip away in every branch of an `if … else` (Iberia's
+/// `collect`: to the player's area, or to the box when the chip's band is full): a house rule's
+/// `placed` rule that needs a face-down chip on the square never runs; one that needs no chip there
+/// is not warned about.
+#[test]
+fn rule_never_runs_after_a_rule_that_moves_each_chip_away_in_every_branch() {
+    let out = common::check(
+        "import \"iberia\"\nvariant \"v\" {\n  title = \"V\"\n}\n\
+         rule later on placed when count(c in chips(at(square)) where not c.face_up) > 0 {\n  score(player, 5)\n}\n\
+         rule other on placed when square.x > 3 {\n  score(player, 1)\n}\n",
+    );
+    assert!(!out.contains("error"), "{out}");
+    assert_eq!(
+        out.matches("rule `later` never runs: rule `collect`")
+            .count(),
+        1,
+        "{out}"
+    );
+    assert_eq!(out.matches("never runs:").count(), 1, "{out}");
+}
+
+/// No W0002 when the earlier rule's loop puts chips back on the place it takes them from (a
+/// `collect` changed to lay each chip back after scoring it).
+#[test]
+fn rule_after_a_rule_that_lays_the_chips_back_is_not_warned_about() {
+    let out = common::check(
+        "import \"great-britain\"\nvariant \"v\" {\n  title = \"V\"\n}\n\
+         change rule collect {\n  for c in chips(at(square)) {\n    move(c, hand(player), up)\n    score(player, c.value)\n    move(c, at(square), down)\n  }\n}\n\
+         rule later on placed when count(c in chips(at(square)) where not c.face_up) > 0 {\n  score(player, 5)\n}\n",
+    );
+    assert!(!out.contains("error"), "{out}");
+    assert!(!out.contains("never runs"), "{out}");
+}
+
+// W0002 for state the rules keep: an earlier rule on the trigger sets a state to a constant that a
+// part of the later rule's `when` rules out, and no other rule changes it (an action may: actions
+// run at decisions, never between the rules of one trigger).
+fn state_rules(rest: &str) -> String {
+    common::check(&format!(
+        "import \"base\"\nvariant \"v\" {{\n  title = \"V\"\n  map = unbounded\n}}\n\
+         state moved: bool per player\nstate season: int = 1\n\
+         rule clear on turn_start {{\n  set(player.moved, false)\n  set(season, 1)\n}}\n\
+         action mark phase after {{\n  set(player.moved, true)\n  add(season, 1)\n}}\n{rest}"
+    ))
+}
+
+/// A flag the earlier rule clears, read as it is (`when player.moved`), and a counter it sets, read
+/// in a comparison either way round (`season > 1`, `2 <= season`).
+#[test]
+fn rule_never_runs_after_a_rule_that_sets_the_state_it_needs() {
+    for when in ["player.moved", "season > 1", "2 <= season", "season != 1"] {
+        let out = state_rules(&format!(
+            "rule bonus on turn_start when {when} {{\n  score(player, 1)\n}}\n"
+        ));
+        assert!(!out.contains("error"), "{when}:\n{out}");
+        assert_eq!(
+            out.matches("rule `bonus` never runs: rule `clear`").count(),
+            1,
+            "{when}:\n{out}"
+        );
+        assert!(out.contains("sets `"), "{when}:\n{out}");
+    }
+}
+
+/// Not warned about: a condition the value meets (`not player.moved`, `season == 1`), a state
+/// another rule also changes, a rule on another trigger.
+#[test]
+fn rule_after_a_rule_that_sets_a_state_it_may_find_is_not_warned_about() {
+    for rest in [
+        "rule bonus on turn_start when not player.moved {\n  score(player, 1)\n}\n",
+        "rule bonus on turn_start when season == 1 {\n  score(player, 1)\n}\n",
+        "rule also on turn_start {\n  set(player.moved, true)\n}\nrule bonus on turn_start when player.moved {\n  score(player, 1)\n}\n",
+        "rule bonus on turn_end when player.moved {\n  score(player, 1)\n}\n",
+    ] {
+        let out = state_rules(rest);
+        assert!(!out.contains("error"), "{rest}:\n{out}");
+        assert!(!out.contains("never runs"), "{rest}:\n{out}");
+    }
+}

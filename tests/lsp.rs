@@ -535,3 +535,104 @@ fn every_request_anywhere_answers() {
     }
     assert!(answered > 10_000, "{answered}");
 }
+
+/// Renaming a parameter in a rules file that other files of the folder import, without those files
+/// being open: the rename edits them too (`house.rules` imports `lib.rules` directly, `deep.rules`
+/// through `house.rules`), and not a file that only has a parameter of the same name.
+#[test]
+fn a_rename_edits_the_closed_files_that_import_the_name() {
+    let dir = std::env::temp_dir().join(format!("carto-lsp-closed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = dir.display().to_string();
+    let lib = "import \"base\"\n\nparam bonus: int = 2 \"points for a bonus\"\n\nrule lib_bonus on placed when bonus > 0 {\n  score(player, bonus)\n}\n";
+    let house = "import \"lib.rules\"\nvariant \"house\" {\n  title = \"House\"\n}\n\nrule more on placed {\n  score(player, bonus + 1)\n}\n";
+    let deep = "import \"house.rules\"\n\nrule most on placed {\n  score(player, 2 * bonus)\n}\n";
+    let other = "import \"base\"\n\nparam bonus: int = 5\n\nrule own on placed {\n  score(player, bonus)\n}\n";
+    for (n, t) in [
+        ("lib.rules", lib),
+        ("house.rules", house),
+        ("deep.rules", deep),
+        ("other.rules", other),
+    ] {
+        std::fs::write(dir.join(n), t).unwrap();
+    }
+    let mut c = Client::start(&root);
+    let uri = c.open(&format!("{root}/lib.rules"), lib);
+    let (l, col) = at(lib, "param bonus", 7);
+    let mut p = pos(&uri, l, col);
+    p["newName"] = json!("extra");
+    let edit = c.request("textDocument/rename", p);
+    let changes = edit["changes"].as_object().unwrap();
+    let mut files: Vec<&str> = changes
+        .keys()
+        .map(|k| k.rsplit('/').next().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["deep.rules", "house.rules", "lib.rules"], "{edit}");
+    // Each edit covers exactly a `bonus`: 3 in lib, 1 in house, 1 in deep.
+    let count = |f: &str| {
+        changes[&format!("file://{root}/{f}")]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(
+        (
+            count("lib.rules"),
+            count("house.rules"),
+            count("deep.rules")
+        ),
+        (3, 1, 1)
+    );
+    let (hl, hc) = at(house, "bonus + 1", 0);
+    assert_eq!(
+        changes[&format!("file://{root}/house.rules")][0]["range"],
+        json!({"start": {"line": hl, "character": hc}, "end": {"line": hl, "character": hc + 5}})
+    );
+    // References find the closed files' uses as well; highlights stay in the document.
+    let refs = c.request("textDocument/references", {
+        let mut p = pos(&uri, l, col);
+        p["context"] = json!({"includeDeclaration": true});
+        p
+    });
+    assert_eq!(refs.as_array().unwrap().len(), 5, "{refs}");
+    let hs = c.request("textDocument/documentHighlight", pos(&uri, l, col));
+    assert_eq!(hs.as_array().unwrap().len(), 3, "{hs}");
+    c.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Completion asked by typing a space offers only what follows `on` and `phase` (typing a condition
+/// brings no list at each space: the playground's editor asks at each trigger character); asked
+/// by the user (Ctrl+Space) at the same place, the names in scope.
+#[test]
+fn a_space_typed_completes_only_after_on_and_phase() {
+    use carto::lsp::protocol::Server;
+    let mut s = Server::default();
+    let uri = "file:///nowhere/space.rules";
+    let text = "import \"base\"\nparam bonus: int = 2\nrule r on placed when bonus > 0 {\n  score(player, bonus)\n}\nrule t on \n";
+    s.handle(&json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "carto", "version": 0, "text": text}}}));
+    let mut ask = |line: u32, character: u32, context: Value| {
+        let out = s.handle(&json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/completion",
+            "params": {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}, "context": context}}));
+        let labels: Vec<String> = out[0]["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect();
+        labels
+    };
+    let typed = json!({"triggerKind": 2, "triggerCharacter": " "});
+    let invoked = json!({"triggerKind": 1});
+    // After `when bonus > ` (line 2, column 30): nothing when a space was typed, names when asked.
+    assert!(ask(2, 30, typed.clone()).is_empty());
+    assert!(ask(2, 30, invoked).contains(&"bonus".to_string()));
+    // After `rule t on `: the triggers.
+    let triggers = ask(5, 10, typed);
+    assert!(triggers.contains(&"placed".to_string()), "{triggers:?}");
+    // A `"` typed outside an `import` offers nothing.
+    assert!(ask(1, 19, json!({"triggerKind": 2, "triggerCharacter": "\""})).is_empty());
+}

@@ -29,11 +29,14 @@ fn render_a_scripted_game() {
     );
     assert!(svg.contains("7 followers left"), "the followers came home");
     // The last move, ann's R at 0,-1, is framed in her colour, and the city's 8 points each float
-    // over the tile the city was scored from.
+    // over the tile the city was scored from, each naming the rule that gave them (`city`).
     assert!(svg.contains(
         r#"<g class="last-tile" data-player="ann"><title>ann's last tile, at 0,-1</title>"#
     ));
-    assert!(svg.contains("<title>ann +8</title>") && svg.contains("<title>bob +8</title>"));
+    assert!(svg.contains(
+        r#"<g class="points" data-player="ann" data-points="8" data-rule="city"><title>ann +8 (city)</title>"#
+    ));
+    assert!(svg.contains("<title>bob +8 (city)</title>"));
     insta::assert_snapshot!("tie_svg", svg);
 }
 

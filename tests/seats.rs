@@ -191,3 +191,80 @@ fn a_printed_spot_shows_its_colour() {
         "{france:?}"
     );
 }
+
+/// The points an action is shown to give (the Play tab's "Sell town …: 9 points") are found in
+/// copies of the game where what the person may not see is dealt afresh: France's sales say their
+/// 9 and 5 points though the chips on the map lie face down, and shuffling what the person may not
+/// see never changes what is said of any option.
+#[test]
+fn the_points_an_action_shows_are_the_same_whatever_is_hidden() {
+    use carto::agent::points_as_seen;
+    let (mut sales, mut shuffled) = (0, 0);
+    for seed in 1..=6 {
+        let mut g = crate::common::new_game("france", seed, 2);
+        let mut rng = carto::rng::Rng::new(seed);
+        while g.advance().unwrap() {
+            let names: Vec<String> = g.options.iter().map(|&o| g.option_name(o)).collect();
+            if names.iter().any(|n| n.starts_with("sell_")) {
+                let said: Vec<Option<i64>> =
+                    (0..names.len()).map(|i| points_as_seen(&g, i)).collect();
+                for (n, p) in names.iter().zip(&said) {
+                    let want = match n.split(' ').next() {
+                        Some("sell_town") => Some(9),
+                        Some("sell_abroad") => Some(5),
+                        _ => continue,
+                    };
+                    assert_eq!(*p, want, "{n}");
+                    sales += 1;
+                }
+                for _ in 0..3 {
+                    let other = crate::common::shuffle_hidden(&g, &mut rng);
+                    let again: Vec<Option<i64>> = (0..names.len())
+                        .map(|i| points_as_seen(&other, i))
+                        .collect();
+                    assert_eq!(said, again, "{names:?}");
+                    shuffled += 1;
+                }
+            }
+            let k = rng.below(g.options.len() as u32) as usize;
+            g.choose(k).unwrap();
+        }
+    }
+    assert!(
+        sales > 3 && shuffled > 3,
+        "{sales} sales, {shuffled} shuffles"
+    );
+}
+
+/// An action whose points hang on a face-down chip (scoring the value of a chip taken from the
+/// supply) is shown without points: the copies disagree; and what is shown is the same whatever the
+/// hidden faces are.
+#[test]
+fn points_that_hang_on_a_hidden_face_are_not_said() {
+    use carto::agent::points_as_seen;
+    let dir = fresh_dir("seats", "peek");
+    let text = RULES.replace("CHIPS", CHIPS_A)
+        + "action peek phase score limit per turn 1 choose c: chips(supply) {\n  score(player, c.value)\n}\n";
+    let path = write_file(&dir, "peek.rules", text);
+    let v = carto::variant::load_variant(path.to_str().unwrap(), &[]).unwrap();
+    let names = ["ann".to_string(), "bob".to_string()];
+    let mut g = v.new_game(v.config.clone(), &names, 4, true).unwrap();
+    let mut rng = carto::rng::Rng::new(4);
+    let mut peeks = 0;
+    while g.advance().unwrap() && peeks < 20 {
+        let names: Vec<String> = g.options.iter().map(|&o| g.option_name(o)).collect();
+        for (i, n) in names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.starts_with("peek"))
+        {
+            assert_eq!(points_as_seen(&g, i), None, "{n}");
+            let other = crate::common::shuffle_hidden(&g, &mut rng);
+            assert_eq!(points_as_seen(&other, i), None, "{n}");
+            peeks += 1;
+        }
+        let k = rng.below(g.options.len() as u32) as usize;
+        g.choose(k).unwrap();
+    }
+    assert!(peeks > 5, "{peeks} peeks");
+}

@@ -5,6 +5,7 @@
 use crate::common;
 
 use common::carto;
+use serde_json::json;
 
 fn ok(args: &[&str]) -> String {
     let (code, out, err) = carto(args);
@@ -211,4 +212,198 @@ fn restricted_play_finds_what_an_action_is_worth() {
     );
     let (code, _, err) = carto(&["sim", "france", "--report", "--sweep", "sale_town=1..3"]);
     assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn rules_fired_and_asks_are_counted_and_compared_by_name() {
+    // The start auction asks each of the two players once for a bid (in `setup`), and `settle`
+    // fires once, when both have answered (its `when not settled` holds only then): per game,
+    // exactly 2 asks (1 per seat) and 1 firing, under every seed. Compared with base (which has
+    // neither), the differences are +2 and +1 in every game; rules both have are matched by name.
+    let doc = json(&[
+        "sim",
+        "examples/start-auction.rules",
+        "--games",
+        "12",
+        "--report",
+        "--vs-rules",
+        "base",
+        "--format",
+        "json",
+    ]);
+    let asked = row(&doc, "asked: bid", "game");
+    assert_eq!(asked["yours"]["mean"], 2.0, "{asked}");
+    assert_eq!(asked["original"]["mean"], 0.0, "{asked}");
+    assert_eq!(asked["difference"]["mean"], 2.0, "{asked}");
+    let ann = doc["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["setting"] == "a" && e["figure"] == "asked: bid" && e["who"] == "ann")
+        .unwrap();
+    assert_eq!(ann["hist"], json!([[1, 12]]), "{ann}");
+    let settle = row(&doc, "fired: settle", "game");
+    assert_eq!(
+        (
+            &settle["original"]["mean"],
+            &settle["yours"]["mean"],
+            &settle["difference"]["ci95"]
+        ),
+        (&json!(0.0), &json!(1.0), &json!([1.0, 1.0])),
+        "{settle}"
+    );
+    // `road` is a rule of both: fired under both, its difference is paired game by game.
+    let road = row(&doc, "fired: road", "game");
+    assert!(road["original"]["mean"].as_f64().unwrap() > 1.0, "{road}");
+    assert!(road["difference"]["ci95"].is_array(), "{road}");
+    let text = ok(&[
+        "sim",
+        "examples/start-auction.rules",
+        "--games",
+        "4",
+        "--report",
+        "--quiet",
+    ]);
+    for part in [
+        "WHAT FIRED",
+        "`settle` fired per game                ",
+        "`bid` asked per game",
+    ] {
+        assert!(text.contains(part.trim_end()), "no `{part}` in\n{text}");
+    }
+    let line = |what: &str| {
+        text.lines()
+            .find(|l| l.starts_with(what))
+            .unwrap_or_else(|| panic!("no {what} in {text}"))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(
+        line("`settle` fired"),
+        "`settle` fired per game 1.00 [1.00, 1.00]"
+    );
+    assert_eq!(
+        line("`bid` asked"),
+        "`bid` asked per game 2.00 [2.00, 2.00]"
+    );
+    // A rule fires when its `when` holds, not whenever its trigger does: `three` listens to all
+    // 71 tiles placed and fires for the first 3 only.
+    let three = tmp("three.rules");
+    std::fs::write(
+        &three,
+        "import \"base\"\nvariant \"three\" {\n  title = \"Three\"\n}\n\
+         state n: int in 0..100 \"tiles placed so far, up to 3\"\n\
+         rule three on placed when n < 3 {\n  set(n, n + 1)\n}\n",
+    )
+    .unwrap();
+    let doc = json(&[
+        "sim", &three, "--games", "5", "--report", "--format", "json",
+    ]);
+    assert_eq!(
+        row(&doc, "fired: three", "game")["value"],
+        json!({"mean": 3.0, "ci95": [3.0, 3.0]})
+    );
+}
+
+#[test]
+fn a_report_per_player_count_is_the_report_of_each_count() {
+    let doc = json(&[
+        "sim",
+        "base",
+        "--players",
+        "2..3",
+        "--games",
+        "6",
+        "--format",
+        "json",
+    ]);
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["label"], "2 players");
+    assert_eq!(runs[1]["run"]["players"], json!(["ann", "bob", "cyd"]));
+    // Each count's report is the report of that count played alone, on the same seeds.
+    let alone = json(&[
+        "sim",
+        "base",
+        "--players",
+        "ann,bob,cyd",
+        "--games",
+        "6",
+        "--report",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(runs[1]["report"], alone["report"]);
+    // Side by side: every seat's win share, with the fair share of the count.
+    let across = doc["across"].as_array().unwrap();
+    assert_eq!(across[1]["win_shares"].as_array().unwrap().len(), 3);
+    assert_eq!(across[1]["fair_share"], json!(1.0 / 3.0));
+    let ann = row(&alone, "win", "ann")["value"]["mean"].clone();
+    assert_eq!(across[1]["win_shares"][0]["win_share"]["mean"], ann);
+    let text = ok(&[
+        "sim",
+        "base",
+        "--players",
+        "2..3",
+        "--games",
+        "6",
+        "--quiet",
+    ]);
+    assert!(text.contains("=== 3 players ==="), "{text}");
+    assert!(text.contains("PER PLAYER COUNT"), "{text}");
+    for bad in [
+        vec!["sim", "base", "--players", "1..3"],
+        vec!["sim", "base", "--players", "2..x"],
+        vec!["sim", "base", "--players", "2..3", "--format", "csv"],
+        vec!["sim", "base", "--skill", "--agents", "greedy"],
+        vec!["sim", "base", "--skill", "--trace-games", "0"],
+    ] {
+        let (code, _, err) = carto(&bad);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(
+            err.contains("--players") || err.contains("--skill") || err.contains("--trace"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn skill_pairings_and_the_trace() {
+    let doc = json(&[
+        "sim",
+        "base",
+        "--skill",
+        "--games",
+        "1",
+        "--trace-games",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let labels: Vec<&str> = doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["random", "greedy", "mcts:16", "mcts:64"]);
+    assert_eq!(
+        doc["runs"][3]["run"]["agents"],
+        json!(["mcts:64", "mcts:64"])
+    );
+    let trace = doc["skill_trace"].as_array().unwrap();
+    let ns: Vec<u64> = trace.iter().map(|t| t["n"].as_u64().unwrap()).collect();
+    assert_eq!(ns, [4, 8, 16, 32, 64]);
+    // The first step by hand from its two seatings played alone: mcts:8 as ann, then as bob.
+    let share = |agents: &str, seat: &str| {
+        let d = json(&[
+            "sim", "base", "--agents", agents, "--games", "2", "--report", "--format", "json",
+        ]);
+        row(&d, "win", seat)["value"]["mean"].as_f64().unwrap()
+    };
+    let want = (share("mcts:8,mcts:4", "ann") + share("mcts:4,mcts:8", "bob")) / 2.0;
+    let got = trace[0]["stronger_win_share"]["mean"].as_f64().unwrap();
+    assert!((got - want).abs() < 1e-12, "{got} {want}");
+    assert_eq!(trace[0]["games"], 2);
 }

@@ -128,3 +128,246 @@ fn a_file_whose_name_is_not_utf8_is_read() {
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("no-\u{FFFD}.log"), "{err}");
 }
+
+/// Runs carto in `dir` with arguments that may be any bytes: (exit code, stdout, stderr).
+#[cfg(unix)]
+fn run_bytes(dir: &std::path::Path, args: &[&[u8]]) -> (Option<i32>, String, String) {
+    use std::os::unix::ffi::OsStrExt as _;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_carto"))
+        .args(args.iter().map(|a| std::ffi::OsStr::from_bytes(a)))
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// A folder holding base's rules under a name that is not UTF-8 (`b\xe9se.rules`).
+#[cfg(unix)]
+fn bytes_dir(name: &str) -> std::path::PathBuf {
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = fresh_dir("typed", name);
+    let rules = std::ffi::OsStr::from_bytes(b"b\xe9se.rules");
+    std::fs::write(dir.join(rules), "import \"base\"\nvariant \"bese\" {}\n").unwrap();
+    dir
+}
+
+/// The bytes of a file name in `dir` exist as a file.
+#[cfg(unix)]
+fn exists(dir: &std::path::Path, name: &[u8]) -> bool {
+    use std::os::unix::ffi::OsStrExt as _;
+    dir.join(std::ffi::OsStr::from_bytes(name)).is_file()
+}
+
+#[test]
+#[cfg(unix)]
+fn play_reads_and_logs_to_names_that_are_not_utf8() {
+    let dir = bytes_dir("bytes_play");
+    let (code, out, err) = run_bytes(
+        &dir,
+        &[
+            b"play",
+            b"b\xe9se.rules",
+            b"--log",
+            b"g\xe9.log",
+            b"--quiet",
+        ],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("ann: "), "{out}");
+    assert!(exists(&dir, b"g\xe9.log"));
+    // The log replays with the rules named on the command line.
+    let (code, out, err) = run_bytes(
+        &dir,
+        &[b"replay", b"g\xe9.log", b"--rules", b"b\xe9se.rules"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    // A run's log too.
+    std::fs::write(
+        dir.join("s.script"),
+        "variant base\nplayers ann, bob\nseed 1\ntiles F, E, U\nplace F at 0,-1 r90\n",
+    )
+    .unwrap();
+    let (code, out, err) = run_bytes(&dir, &[b"run", b"s.script", b"--log", b"r\xe9.log"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(exists(&dir, b"r\xe9.log"));
+    // A missing one is said with its name shown.
+    let (code, _, err) = run_bytes(&dir, &[b"play", b"n\xe9.rules"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("n\u{FFFD}.rules"), "{err}");
+}
+
+#[test]
+#[cfg(unix)]
+fn doc_reads_and_writes_names_that_are_not_utf8() {
+    let dir = bytes_dir("bytes_doc");
+    let (code, out, err) = run_bytes(&dir, &[b"doc", b"b\xe9se.rules"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("bese"), "{out}");
+    let (code, out, err) = run_bytes(&dir, &[b"doc", b"base", b"--out", b"d\xe9"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(exists(&dir, b"d\xe9/base.md"));
+}
+
+#[test]
+#[cfg(unix)]
+fn sim_reads_and_writes_names_that_are_not_utf8() {
+    let dir = bytes_dir("bytes_sim");
+    let (code, out, err) = run_bytes(
+        &dir,
+        &[
+            b"sim",
+            b"b\xe9se.rules",
+            b"--games",
+            b"2",
+            b"--quiet",
+            b"--vs-rules",
+            b"b\xe9se.rules",
+            b"--per-game",
+            b"p\xe9.csv",
+        ],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.starts_with("b\u{FFFD}se.rules: 2 games"), "{out}");
+    assert!(exists(&dir, b"p\xe9.csv"));
+    let (code, out, err) = run_bytes(
+        &dir,
+        &[
+            b"sim",
+            b"base",
+            b"--games",
+            b"2",
+            b"--quiet",
+            b"--sweep",
+            b"farm_city=3..4",
+            b"--plot",
+            b"c\xe9.svg",
+        ],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(exists(&dir, b"c\xe9.svg"));
+    let (code, json, err) = run_bytes(
+        &dir,
+        &[b"sim", b"base", b"--games", b"2", b"--format", b"json"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    std::fs::write(
+        dir.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"s\xe9.json")),
+        json,
+    )
+    .unwrap();
+    let (code, out, err) = run_bytes(&dir, &[b"sim", b"merge", b"s\xe9.json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.starts_with("base: 2 games"), "{out}");
+}
+
+#[test]
+#[cfg(unix)]
+fn tune_and_bench_read_names_that_are_not_utf8() {
+    let dir = fresh_dir("typed", "bytes_tune");
+    let rules = format!("{}/examples/compensation.rules", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(rules).unwrap();
+    std::fs::write(
+        dir.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"k\xe9.rules")),
+        text,
+    )
+    .unwrap();
+    let (code, json, err) = run_bytes(
+        &dir,
+        &[
+            b"tune",
+            b"k\xe9.rules",
+            b"k=0..1",
+            b"--target",
+            b"balance",
+            b"--first-game",
+            b"0",
+            b"--games",
+            b"4",
+            b"--format",
+            b"json",
+            b"--quiet",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    std::fs::write(
+        dir.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"t\xe9.json")),
+        json,
+    )
+    .unwrap();
+    let (code, out, err) = run_bytes(&dir, &[b"tune", b"merge", b"t\xe9.json"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("best: k="), "{out}");
+    let (code, out, err) = run_bytes(&dir, &[b"bench", b"k\xe9.rules", b"--games", b"2"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("k\u{FFFD}.rules"), "{out}");
+}
+
+#[test]
+#[cfg(unix)]
+fn render_and_view_write_names_that_are_not_utf8() {
+    let dir = bytes_dir("bytes_render");
+    let (code, out, err) = run_bytes(&dir, &[b"render", b"--map", b"france", b"-o", b"m\xe9.svg"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(exists(&dir, b"m\xe9.svg"));
+    let (code, out, err) = run_bytes(
+        &dir,
+        &[b"play", b"b\xe9se.rules", b"--log", b"g.log", b"--quiet"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    for (cmd, out_name) in [
+        (&b"render"[..], &b"g\xe9.svg"[..]),
+        (b"view", b"g\xe9.html"),
+    ] {
+        let (code, out, err) = run_bytes(
+            &dir,
+            &[cmd, b"g.log", b"--rules", b"b\xe9se.rules", b"-o", out_name],
+        );
+        assert_eq!(code, Some(0), "{out}{err}");
+        assert!(exists(&dir, out_name));
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn a_map_typed_may_have_a_name_that_is_not_utf8() {
+    let dir = fresh_dir("typed", "bytes_map");
+    std::fs::write(
+        dir.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"m\xe9.toml")),
+        MAP,
+    )
+    .unwrap();
+    let (code, out, err) = run_bytes(&dir, &[b"render", b"--map", b"m\xe9.toml", b"-o", b"m.svg"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(exists(&dir, b"m.svg"));
+    std::fs::write(dir.join("v.rules"), "import \"base\"\nvariant \"v\" {}\n").unwrap();
+    let (code, out, err) = run_bytes(&dir, &[b"check", b"v.rules", b"--map", b"m\xe9.toml"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // A broken one is named with `�`.
+    std::fs::write(
+        dir.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"b\xe9.toml")),
+        "grid = 3\n",
+    )
+    .unwrap();
+    let (code, _, err) = run_bytes(&dir, &[b"check", b"v.rules", b"--map", b"b\xe9.toml"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("b\u{FFFD}.toml"), "{err}");
+}
+
+#[test]
+#[cfg(unix)]
+fn fmt_rewrites_a_file_whose_name_is_not_utf8() {
+    let dir = fresh_dir("typed", "bytes_fmt");
+    let name = <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"f\xe9.rules");
+    std::fs::write(dir.join(name), "import   \"base\"\nvariant \"f\" {}\n").unwrap();
+    let (code, out, err) = run_bytes(&dir, &[b"fmt", b"--check", b"f\xe9.rules"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.starts_with("f\u{FFFD}.rules:1: not formatted"), "{out}");
+    let (code, out, err) = run_bytes(&dir, &[b"fmt", b"f\xe9.rules"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert_eq!(out, "f\u{FFFD}.rules: formatted\n");
+    let text = std::fs::read_to_string(dir.join(name)).unwrap();
+    assert!(text.starts_with("import \"base\"\n"), "{text}");
+    // Nothing is left beside it.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the playground into web/dist/: carto.wasm (the carto library, release) and the page
 # (index.html, app.js, worker.js for sim, play-worker.js for games, style), self-contained: any static host serves the folder as is.
+# lsp-worker.js runs the language server (`carto lsp`'s, in its own carto.wasm) behind the editor.
 #
 # The wasm32 target comes from rustup when it has it (`rustup target add wasm32-unknown-unknown`);
 # otherwise from Debian's rustc-web, cargo-web, rust-web-src and lld (the standard library built
@@ -32,5 +33,6 @@ cp "$CARGO_TARGET_DIR/$TARGET/release/carto_web.wasm" "$OUT/carto.wasm"
 node_modules/.bin/esbuild page/app.js --bundle --minify --format=esm --outfile="$OUT/app.js" --log-level=warning
 node_modules/.bin/esbuild page/worker.js --bundle --minify --format=esm --outfile="$OUT/worker.js" --log-level=warning
 node_modules/.bin/esbuild page/play-worker.js --bundle --minify --format=esm --outfile="$OUT/play-worker.js" --log-level=warning
+node_modules/.bin/esbuild page/lsp-worker.js --bundle --minify --format=esm --outfile="$OUT/lsp-worker.js" --log-level=warning
 cp page/index.html page/style.css "$OUT/"
 echo "build.sh: built $OUT ($(du -sh "$OUT" | cut -f1); carto.wasm $(gzip -9c "$OUT/carto.wasm" | wc -c) bytes gzipped)" >&2

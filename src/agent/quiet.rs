@@ -512,8 +512,9 @@ impl ForcedMemo {
     }
 }
 
-/// `probe` with the chips of `game` as they lie, its current player, turn and pending extra turn,
-/// copied the first time in a decision (`probed` says whether it was).
+/// `probe` with the chips of `game` as they lie, and where play stands and what the rules keep
+/// (`State::copy_turn_from`: the turn, round and current player, the extra turns, the order of
+/// play, the kept values), copied the first time in a decision (`probed` says whether it was).
 pub(crate) fn load_probe<'a>(
     probe: &'a mut Scratch,
     probed: &mut bool,
@@ -522,9 +523,7 @@ pub(crate) fn load_probe<'a>(
     if !*probed {
         *probed = true;
         let g = probe.with_chips_of(game);
-        g.st.current = game.st.current;
-        g.st.turn = game.st.turn;
-        g.st.extra_turn_pending = game.st.extra_turn_pending;
+        g.st.copy_turn_from(&game.st);
         return g;
     }
     probe.game_mut().expect("a probe")
@@ -987,6 +986,53 @@ mod tests {
         assert!(
             variants >= 1 && quiet > 100 && not > 10,
             "{variants} variants, {quiet} quiet, {not} not"
+        );
+    }
+
+    /// The probe loaded at a decision holds where play stands and what the rules keep as the game
+    /// does, though it was loaded whole at an earlier decision: at every decision of random games
+    /// of [`order`](../../tests/fixtures/agents/order.rules) (kept values per player and for the
+    /// game, a flag reset each turn, play reversed each round, skipped turns and extra turns for
+    /// another player), the probe's kept values, next player, extra turns and round are the
+    /// game's (each changed many times, so that a probe left as first loaded would show).
+    #[test]
+    fn the_probe_holds_the_games_kept_values_and_order_of_play() {
+        let v = crate::agent::fixture("order");
+        let (mut changed, mut decisions) = (0, 0);
+        for seed in [1, 2] {
+            let names: Vec<String> = ["ann", "bob", "cyd"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            let mut game = v.new_game(v.config.clone(), &names, seed, false).unwrap();
+            let mut probe = Scratch::default();
+            let mut rng = Rng::new(seed);
+            let mut first: Option<(Vec<i64>, u8, bool)> = None;
+            while game.advance().unwrap() {
+                let mut probed = false;
+                let p = load_probe(&mut probe, &mut probed, &game);
+                let at = format!("seed {seed}, turn {}", game.st.turn);
+                assert_eq!(p.st.counters.values, game.st.counters.values, "{at}");
+                assert_eq!(p.st.next_player(), game.st.next_player(), "{at}");
+                assert_eq!(p.st.order.reversed, game.st.order.reversed, "{at}");
+                assert_eq!(p.st.order.skips, game.st.order.skips, "{at}");
+                assert_eq!(p.st.in_extra_turn, game.st.in_extra_turn, "{at}");
+                assert_eq!(p.st.round, game.st.round, "{at}");
+                let now = (
+                    game.st.counters.values.clone(),
+                    game.st.next_player(),
+                    game.st.order.reversed,
+                );
+                let first = first.get_or_insert_with(|| now.clone());
+                changed += usize::from(first.0 != now.0 && (first.1 != now.1 || first.2 != now.2));
+                decisions += 1;
+                let i = rng.below(game.options.len() as u32) as usize;
+                game.choose(i).unwrap();
+            }
+        }
+        assert!(
+            decisions > 100 && changed > 50,
+            "{decisions} decisions, {changed} with kept values and order unlike the first"
         );
     }
 

@@ -1,9 +1,10 @@
 //! `carto bench`: random games on one core, games per second.
 
 use super::{check_players, emit_json, new_game, Failure, Format, MAX_GAMES};
+use carto::diag::Code;
 use carto::game::play_random;
 use carto::rng::Rng;
-use carto::variant::load_variant;
+use carto::variant::InputError;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 const EXAMPLES: &str = "\
@@ -17,7 +18,7 @@ Examples:
 pub(crate) struct Args {
     /// Variants to measure: bundled names or paths of rules files (default: base).
     #[arg(value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
-    variants: Vec<String>,
+    variants: Vec<std::path::PathBuf>,
     /// Games to play for each variant (1 to 100,000,000).
     #[arg(long, default_value_t = 20_000, allow_hyphen_values = true, value_parser = super::parse_count)]
     games: u64,
@@ -46,7 +47,7 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
     if a.games == 0 || a.games > MAX_GAMES {
         return Err(Failure::Usage(format!("--games must be 1 to {MAX_GAMES}")));
     }
-    let names: Vec<String> = if a.variants.is_empty() {
+    let names: Vec<std::path::PathBuf> = if a.variants.is_empty() {
         vec!["base".into()]
     } else {
         a.variants.clone()
@@ -54,9 +55,12 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
     // Every variant is loaded and checked before the first game, so bad input stops the bench at once.
     let mut loaded = Vec::new();
     for name in &names {
-        let v = load_variant(name, &a.sets)?;
+        let sets = &a.sets;
+        let v = carto::variant::load_variant_at(name, sets, &|i, e| {
+            InputError::new(Code::BadSet, format!("error: `--set {}`: {e}", sets[i]))
+        })?;
         check_players(&v, &a.players)?;
-        loaded.push((name, v));
+        loaded.push((name.to_string_lossy().into_owned(), v));
     }
     let text = a.format == Format::Text;
     if text {

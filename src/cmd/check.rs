@@ -21,7 +21,7 @@ pub(crate) struct Args {
     files: Vec<std::path::PathBuf>,
     /// Checks against this map (a bundled name or a path) instead of the one the header names.
     #[arg(long, value_name = "MAP")]
-    map: Option<String>,
+    map: Option<std::path::PathBuf>,
     /// `text` (for people: the problems on stderr, then one summary line per file on stdout, such
     /// as `my.rules: 0 errors, 1 warning`) or `json` (one object on stdout: `files` and
     /// `diagnostics`).
@@ -41,13 +41,16 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
     // own problem, not the header's.
     let map = match a.map.as_deref() {
         None => None,
-        Some(m) => match carto::variant::load_map_typed(m) {
+        Some(path) => match carto::variant::load_map_at(path) {
             Ok(board) => Some(board),
             Err(e) => {
                 let e = e.trim_end().trim_start_matches("error: ");
                 return Err(Failure::Input(InputError::new(
                     Code::MapNotLoaded,
-                    format!("error: cannot load map `{m}` (given by --map): {e}"),
+                    format!(
+                        "error: cannot load map `{}` (given by --map): {e}",
+                        path.display()
+                    ),
                 )));
             }
         },

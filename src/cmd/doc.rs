@@ -20,7 +20,7 @@ pub(crate) enum Format {
 pub(crate) struct Args {
     /// A bundled variant (see `carto list`) or the path of a rules file.
     #[arg(required_unless_present_any = ["all", "builtins"], value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
-    pub(crate) variant: Option<String>,
+    pub(crate) variant: Option<std::path::PathBuf>,
     /// Sets a parameter of the rules: `--set name=value` (repeatable); the page shows the value in force.
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = super::PARAM_NAMES, hide_possible_values = true)]
     pub(crate) sets: Vec<String>,
@@ -34,7 +34,7 @@ pub(crate) struct Args {
     pub(crate) builtins: bool,
     /// Writes the page(s) into this folder (as NAME.md) instead of printing them.
     #[arg(long, value_name = "DIR")]
-    pub(crate) out: Option<String>,
+    pub(crate) out: Option<std::path::PathBuf>,
     /// Shows what this variant changes from VARIANT (say a house rule against the variant it imports):
     /// parameters changed, added, removed; rules and actions added, replaced, changed, removed.
     #[arg(long, value_name = "VARIANT")]
@@ -62,12 +62,12 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         },
     );
     if args.all {
-        return write_all(args.out.as_deref().unwrap_or("docs"), format);
+        return write_all(args.out.as_deref().unwrap_or(Path::new("docs")), format);
     }
     if args.builtins {
         let text = doc::language::markdown();
         return match &args.out {
-            Some(dir) => write_file(&Path::new(dir).join("language.md"), &text),
+            Some(dir) => write_file(&dir.join("language.md"), &text),
             None => {
                 emit!("{text}");
                 Ok(())
@@ -75,7 +75,10 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         };
     }
     let name = args.variant.clone().unwrap_or_default();
-    let v = load_variant(&name, &args.sets)?;
+    let sets = &args.sets;
+    let v = carto::variant::load_variant_at(&name, sets, &|i, e| {
+        InputError::new(Code::BadSet, format!("error: `--set {}`: {e}", sets[i]))
+    })?;
     let page = doc::page(&v);
     let text = match (&args.against, format) {
         (Some(other), f) => {
@@ -118,10 +121,10 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             if format == Format::Markdown && args.against.is_none() {
                 if let Some(m) = &v.map {
                     let svg = carto::render::svg::map_svg(m, &doc::holding_titles(&v));
-                    write_file(&Path::new(dir).join(format!("{}-map.svg", page.name)), &svg)?;
+                    write_file(&dir.join(format!("{}-map.svg", page.name)), &svg)?;
                 }
             }
-            write_file(&Path::new(dir).join(format!("{}.{ext}", page.name)), &text)
+            write_file(&dir.join(format!("{}.{ext}", page.name)), &text)
         }
         None => {
             emit!("{text}");
@@ -135,12 +138,12 @@ fn json_text(v: &serde_json::Value) -> String {
 }
 
 /// One page per bundled variant and the index.
-fn write_all(dir: &str, format: Format) -> Result<(), Failure> {
+fn write_all(dir: &Path, format: Format) -> Result<(), Failure> {
     let mut pages = Vec::new();
     for (name, _) in bundled_variants() {
         let v = load_variant(name, &[])?;
         let page = doc::page(&v);
-        let path = Path::new(dir);
+        let path = dir;
         match format {
             Format::Markdown | Format::Text => {
                 write_file(
@@ -160,7 +163,7 @@ fn write_all(dir: &str, format: Format) -> Result<(), Failure> {
         pages.push(page);
     }
     if format == Format::Markdown {
-        write_file(&Path::new(dir).join("README.md"), &doc::index(&pages))?;
+        write_file(&dir.join("README.md"), &doc::index(&pages))?;
     }
     Ok(())
 }

@@ -14,7 +14,7 @@ pub(crate) struct Args {
     /// The rules files (and scripts, `.script`) to format, rewritten in place; `-` reads standard
     /// input (a rules file) and writes to standard output.
     #[arg(required = true)]
-    files: Vec<String>,
+    files: Vec<std::path::PathBuf>,
     /// Writes nothing: says which files are not in the canonical layout (the first line that
     /// differs) and exits 1 if any is not.
     #[arg(long)]
@@ -42,14 +42,16 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
 
 /// Formats one file; `Ok(false)` when `--check` found it not formatted, `Err` the text for people
 /// of a file that cannot be read, formatted or written.
-fn one(f: &str, check: bool) -> Result<bool, String> {
-    let stdin = f == carto::paths::STDIO;
+fn one(path: &std::path::Path, check: bool) -> Result<bool, String> {
+    let stdin = super::is_stdio(path);
     let text = if stdin {
         carto::files::read_stdin()
     } else {
-        carto::files::read_text(f.as_ref())
+        carto::files::read_text(path)
     }
     .map_err(|e| format!("error: {e}"))?;
+    // A name that is not UTF-8 (Linux names are bytes) is shown with `�`.
+    let f = &*path.to_string_lossy();
     let shown = if stdin { "<stdin>" } else { f };
     let formatted = if f.ends_with(".script") {
         carto::lang::fmt::format_script(&text)
@@ -75,7 +77,7 @@ fn one(f: &str, check: bool) -> Result<bool, String> {
     if stdin {
         emit!("{formatted}");
     } else if formatted != text {
-        write_in_place(f, &formatted)?;
+        write_in_place(path, &formatted)?;
         emitln!("{f}: formatted");
     }
     Ok(true)
@@ -101,14 +103,12 @@ fn first_difference(name: &str, text: &str, formatted: &str) -> String {
 
 /// Replaces the file `f` (the one the user named) with `text`: written beside it first, with its
 /// permissions, then renamed over it, so an interrupted write never leaves half a file.
-fn write_in_place(f: &str, text: &str) -> Result<(), String> {
-    let path = std::path::Path::new(f);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.carto-fmt"));
-    let failed = |e: std::io::Error| format!("error: cannot write `{f}`: {e}");
+fn write_in_place(path: &std::path::Path, text: &str) -> Result<(), String> {
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(".carto-fmt");
+    let tmp = path.with_file_name(name);
+    let failed = |e: std::io::Error| format!("error: cannot write `{}`: {e}", path.display());
     std::fs::write(&tmp, text).map_err(failed)?;
     let done = std::fs::metadata(path)
         .and_then(|m| std::fs::set_permissions(&tmp, m.permissions()))

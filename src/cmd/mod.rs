@@ -30,6 +30,7 @@ pub(crate) mod render;
 pub(crate) mod replay;
 pub(crate) mod run;
 pub(crate) mod sim;
+pub(crate) mod sim_many;
 pub(crate) mod tune;
 pub(crate) mod view;
 
@@ -37,6 +38,7 @@ use carto::diag::Code;
 use carto::game::{Game, GameError};
 use carto::lang::interp::Interp;
 use carto::variant::{InputError, Variant};
+use std::path::{Path, PathBuf};
 
 /// How `check`, `list` and `bench` write their results: text for people or JSON for programs (field
 /// names in docs/json-output.md, pinned by tests/cli.rs).
@@ -94,12 +96,12 @@ pub(crate) fn finish_stdout() -> Result<(), Failure> {
 
 /// Writes `text` to the file `path` (never onto a file this command read), or to standard output
 /// for `-`.
-pub(crate) fn write_to(path: &str, text: &str, what: &str) -> Result<(), Failure> {
-    if path == carto::paths::STDIO {
+pub(crate) fn write_to(path: &Path, text: &str, what: &str) -> Result<(), Failure> {
+    if is_stdio(path) {
         emit!("{text}");
         return Ok(());
     }
-    carto::files::write_text(path.as_ref(), text, what)
+    carto::files::write_text(path, text, what)
         .map_err(|(code, e)| Failure::Input(InputError::new(code, format!("error: {e}"))))
 }
 
@@ -109,10 +111,9 @@ pub(crate) fn write_to(path: &str, text: &str, what: &str) -> Result<(), Failure
 pub(crate) fn write_log(
     game: &Game<Interp>,
     params: &[(String, serde_json::Value)],
-    path: &str,
+    path: &Path,
 ) -> Result<(), Failure> {
-    let file = std::path::Path::new(path);
-    let rules = carto::sources::rules_for_log(&game.cfg.rules, file);
+    let rules = carto::sources::rules_for_log(&game.cfg.rules, path);
     let text = carto::output::json_log_with_rules(game, params, &rules);
     write_to(path, &text, "the log")?;
     let bundled = carto::lang::check::BUNDLED_RULES
@@ -298,6 +299,39 @@ impl clap::builder::TypedValueParser for Completed {
     }
 }
 
+/// Whether a path typed on the command line is `-` (standard input or output).
+pub(crate) fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == carto::paths::STDIO
+}
+
+/// A path typed on the command line, whatever its name (Linux names are bytes: one that is not
+/// UTF-8 is taken as it is), completed from a fixed list like [`Completed`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CompletedPath(fn() -> Vec<String>);
+
+impl clap::builder::TypedValueParser for CompletedPath {
+    type Value = PathBuf;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<PathBuf, clap::Error> {
+        Ok(PathBuf::from(value))
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            (self.0)()
+                .into_iter()
+                .map(|n| clap::builder::PossibleValue::new(&*n.leak())),
+        ))
+    }
+}
+
 /// `--agents` of `play` and `sim`: the names in the help and the shell completions come from the
 /// one table of agents (`carto::agent::AGENTS`); each spec is read, and refused with its message,
 /// by `parse_agent` when the command starts.
@@ -310,7 +344,7 @@ pub(crate) const AGENT_NAMES: Completed = Completed(|| {
 
 /// A variant argument: a bundled variant's name or the path of a rules file; the shells offer the
 /// bundled names (and files, where the shell falls back to them).
-pub(crate) const VARIANT_NAMES: Completed = Completed(|| {
+pub(crate) const VARIANT_NAMES: CompletedPath = CompletedPath(|| {
     carto::variant::bundled_variants()
         .map(|(n, _)| n.to_string())
         .collect()

@@ -3,9 +3,10 @@
 
 use super::{check_players, new_game, Failure};
 use carto::agent::{parse_agent, Agent, View};
+use carto::diag::Code;
 use carto::game::Game;
 use carto::lang::interp::Interp;
-use carto::variant::{load_variant, InputError};
+use carto::variant::InputError;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -19,7 +20,7 @@ Examples:
 pub(crate) struct Args {
     /// A bundled variant (see `carto list`) or the path of a rules file.
     #[arg(value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
-    variant: String,
+    variant: std::path::PathBuf,
     /// The seed of the random choices (0 or more): the same seed plays the same game.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = super::parse_count)]
     seed: u64,
@@ -29,7 +30,7 @@ pub(crate) struct Args {
     /// Writes the JSON Lines game log to this file (`-`: to standard output, instead of the
     /// transcript).
     #[arg(long, value_name = "FILE")]
-    log: Option<String>,
+    log: Option<std::path::PathBuf>,
     /// Sets a parameter of the rules: `--set name=value` (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = super::PARAM_NAMES, hide_possible_values = true)]
     sets: Vec<String>,
@@ -50,7 +51,10 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(a: Args) -> Result<(), Failure> {
-    let mut v = load_variant(&a.variant, &a.sets)?;
+    let sets = &a.sets;
+    let mut v = carto::variant::load_variant_at(&a.variant, sets, &|i, e| {
+        InputError::new(Code::BadSet, format!("error: `--set {}`: {e}", sets[i]))
+    })?;
     if !a.starts.is_empty() {
         if v.map.is_none() {
             return Err(Failure::Usage(format!(
@@ -66,9 +70,9 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
         eprint!("{}", v.warnings);
     }
     check_players(&v, &a.players)?;
-    if let Some(path) = a.log.as_ref().filter(|p| *p != carto::paths::STDIO) {
+    if let Some(path) = a.log.as_ref().filter(|p| !super::is_stdio(p)) {
         // Said before the game is played, not after.
-        carto::files::refuse_input(path.as_ref(), "the log").map_err(super::overwrite_refused)?;
+        carto::files::refuse_input(path, "the log").map_err(super::overwrite_refused)?;
     }
     let mut seats = seat_agents(&a.agents, a.players.len())?;
     let mut game = new_game(&v, &a.players, a.seed, true)?;
@@ -77,7 +81,7 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
         .map_err(|e| Failure::Input(InputError::new(e.code(), v.explain(&e))))?;
     if let Some(path) = &a.log {
         super::write_log(&game, &v.params(), path)?;
-        if path == carto::paths::STDIO {
+        if super::is_stdio(path) {
             // The log is the whole of standard output.
             return Ok(());
         }

@@ -14,11 +14,11 @@ pub(crate) struct Args {
     pub(crate) turn: Option<u32>,
     /// Draws this map alone (a bundled map name, a variant's name, or a map file).
     #[arg(long, value_name = "NAME-or-FILE")]
-    pub(crate) map: Option<String>,
+    pub(crate) map: Option<std::path::PathBuf>,
     /// Writes the SVG to this file (`-`: standard output). Default: standard output, or a file
     /// named after the input (`game.log` gives `game.svg`) when standard output is a terminal.
     #[arg(short, long, value_name = "FILE")]
-    pub(crate) output: Option<String>,
+    pub(crate) output: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub(crate) log: LogArgs,
 }
@@ -29,7 +29,7 @@ pub(crate) struct LogArgs {
     /// The rules the game was played with, when they are not where the log says (a log names its
     /// rules relative to its own folder, and carto reads nothing outside it).
     #[arg(long, value_name = "FILE")]
-    pub(crate) rules: Option<String>,
+    pub(crate) rules: Option<std::path::PathBuf>,
     /// Draws a log that disagrees with its replay (an edited score or line), with a warning: what is
     /// drawn is the replay, not the log's values.
     #[arg(long)]
@@ -83,16 +83,18 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     };
     let input = match (&args.game, &args.map) {
         (Some(g), _) => Some(g.as_path()),
-        (None, m) => m.as_deref().map(std::path::Path::new),
+        (None, m) => m.as_deref(),
     };
     write_out(args.output.as_deref(), input, "svg", &svg)
 }
 
-/// A map by bundled name or path, or the map of a bundled variant or rules file.
-fn load_map(name: &str) -> Result<carto::map::MapBoard, Failure> {
+/// A map by bundled name or path, or the map of a bundled variant or rules file (a path whose name
+/// is not UTF-8 is read as it is).
+fn load_map(path: &std::path::Path) -> Result<carto::map::MapBoard, Failure> {
+    let name = &*path.to_string_lossy();
     let is_rules = name.ends_with(".rules");
     if !is_rules {
-        match carto::variant::load_map_typed(name) {
+        match carto::variant::load_map_at(path) {
             Ok(m) => return Ok(m),
             Err(e) if name.ends_with(".toml") => {
                 // A file that cannot be read is a one-line message; a broken one, rendered diagnostics.
@@ -107,8 +109,11 @@ fn load_map(name: &str) -> Result<carto::map::MapBoard, Failure> {
             Err(_) => {}
         }
     }
-    let v = carto::variant::load_variant(name, &[]).map_err(|e| {
-        if is_rules || name.contains('/') || std::path::Path::new(name).exists() {
+    let v = carto::variant::load_variant_at(path, &[], &|_, e| {
+        InputError::new(Code::BadSet, format!("error: {e}"))
+    })
+    .map_err(|e| {
+        if is_rules || name.contains('/') || path.exists() {
             return Failure::Input(e);
         }
         Failure::Input(InputError::new(Code::MapNotLoaded, no_such_map(name)))
@@ -141,7 +146,7 @@ fn no_such_map(name: &str) -> String {
 /// or, when that is a terminal (where a page of SVG or HTML is of no use), to a file named after
 /// the input in the current folder, saying so.
 pub(crate) fn write_out(
-    path: Option<&str>,
+    path: Option<&std::path::Path>,
     input: Option<&std::path::Path>,
     ext: &str,
     text: &str,
@@ -158,7 +163,7 @@ pub(crate) fn write_out(
                 .filter(|s| !s.is_empty())
                 .unwrap_or("game");
             let name = format!("{stem}.{ext}");
-            super::write_to(&name, text, "the output")?;
+            super::write_to(name.as_ref(), text, "the output")?;
             eprintln!(
                 "wrote {name} (standard output is a terminal; `-o FILE` names the file, `-o -` \
                  prints it)"

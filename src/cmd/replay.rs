@@ -17,7 +17,7 @@ pub(crate) struct Args {
     /// The rules the game was played with, when they are not where the log says (a log names its
     /// rules relative to its own folder, and carto reads nothing outside it).
     #[arg(long, value_name = "FILE")]
-    rules: Option<String>,
+    rules: Option<std::path::PathBuf>,
 }
 
 pub(crate) fn run(a: Args) -> Result<(), Failure> {

@@ -40,7 +40,7 @@ pub(crate) struct Args {
     /// Writes the JSON Lines game log to this file (`-`: to standard output, instead of the
     /// transcript).
     #[arg(long, value_name = "FILE")]
-    log: Option<String>,
+    log: Option<std::path::PathBuf>,
     /// Lists every chip moved at setup on a line of its own (the transcript otherwise sums them up
     /// by colour and value).
     #[arg(long)]
@@ -68,7 +68,7 @@ pub(crate) fn run(a: Args) -> Result<(), Failure> {
     eprint!("{}", r.warnings_text());
     if let Some(path) = &a.log {
         super::write_log(&r.game, &r.variant.params(), path)?;
-        if path == carto::paths::STDIO {
+        if super::is_stdio(path) {
             // The log is the whole of standard output.
             return Ok(());
         }

@@ -8,15 +8,16 @@ use carto::sim::run::{layout_for, run, Results, SimError, Spec, Watch};
 use carto::sim::stats::{Layout, SCORE, TURNS, WIN, WIN_UNIT};
 use carto::sim::RunInfo;
 use carto::sim::{csv, report};
-use carto::variant::{load_variant_with, InputError, Variant};
+use carto::variant::{load_variant_at, InputError, Variant};
 use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Threads per core at most: more only add memory and switching.
 const THREADS_PER_CORE: usize = 4;
 
 /// Player names when `--players` is not given: as many as the agents (at least two).
-const DEFAULT_PLAYERS: [&str; 6] = ["ann", "bob", "cyd", "dee", "eve", "fay"];
+pub(super) const DEFAULT_PLAYERS: [&str; 6] = ["ann", "bob", "cyd", "dee", "eve", "fay"];
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Format {
@@ -32,7 +33,7 @@ pub(crate) struct Args {
     pub(crate) merge: Option<MergeCommand>,
     /// A bundled variant (see `carto list`) or the path of a rules file.
     #[arg(required = true, value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
-    pub(crate) variant: Option<String>,
+    pub(crate) variant: Option<PathBuf>,
     /// How many games to play.
     #[arg(long, default_value_t = 1000)]
     pub(crate) games: u64,
@@ -50,7 +51,7 @@ pub(crate) struct Args {
     pub(crate) vs: Vec<String>,
     /// Compares with these rules: the same games again under another rules file.
     #[arg(long, value_name = "FILE")]
-    pub(crate) vs_rules: Option<String>,
+    pub(crate) vs_rules: Option<PathBuf>,
     /// Plays the same games under every value of a parameter: `NAME=A..B`, `NAME=A..B:STEP` or
     /// `NAME=V1,V2,…`; several make a grid (at most 64 points). Each value is compared with the
     /// first.
@@ -59,12 +60,13 @@ pub(crate) struct Args {
     /// With `--sweep`: draws score, win share and first-seat advantage against the value, with
     /// 95% intervals, as an SVG chart.
     #[arg(long, value_name = "FILE.svg")]
-    pub(crate) plot: Option<String>,
+    pub(crate) plot: Option<PathBuf>,
     /// The agent of each seat, comma-separated (one for every seat: `--agents greedy`); default
     /// `random`, and `greedy` with --report.
     #[arg(long, value_delimiter = ',', value_parser = super::AGENT_NAMES)]
     pub(crate) agents: Vec<String>,
-    /// Player names, comma-separated (default: as many as the agents, at least two).
+    /// Player names, comma-separated (default: as many as the agents, at least two); or a range
+    /// of player counts, `2..4`, for the report once per count (implies --report).
     #[arg(long, value_delimiter = ',')]
     pub(crate) players: Vec<String>,
     /// Threads to play on (default: every core); the results do not depend on it.
@@ -75,7 +77,7 @@ pub(crate) struct Args {
     pub(crate) format: Format,
     /// Writes one CSV row per game (and setting) to this file.
     #[arg(long, value_name = "FILE.csv")]
-    pub(crate) per_game: Option<String>,
+    pub(crate) per_game: Option<PathBuf>,
     /// No progress bar.
     #[arg(long)]
     pub(crate) quiet: bool,
@@ -84,6 +86,15 @@ pub(crate) struct Args {
     /// with --vs or --vs-rules, yours minus the original in a player's words (docs/report.md).
     #[arg(long)]
     pub(crate) report: bool,
+    /// Writes the report once per skill pairing (every seat random, greedy, mcts:16, then mcts:64;
+    /// --games each) and the skill trace: mcts:2N against mcts:N for N = 4 to 64, the stronger in
+    /// every seat in turn, 100 games a seating ("does thinking more keep paying?"). Implies
+    /// --report.
+    #[arg(long)]
+    pub(crate) skill: bool,
+    /// With --skill: the games of each seating of each step of the skill trace.
+    #[arg(long, value_name = "N", default_value_t = carto::sim::skill::TRACE_GAMES)]
+    pub(crate) trace_games: u64,
 }
 
 #[derive(clap::Subcommand)]
@@ -93,7 +104,7 @@ pub(crate) enum MergeCommand {
     Merge {
         /// The JSON results of the slices (`carto sim --first-game K --format json`).
         #[arg(required = true)]
-        files: Vec<String>,
+        files: Vec<PathBuf>,
         /// How to write the merged results: a table, JSON or CSV.
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
@@ -118,9 +129,12 @@ pub(crate) fn run_cmd(args: Args) -> Result<(), Failure> {
         return merge(&files, format);
     }
     check_counts(&args)?;
+    if args.skill || player_counts(&args.players)?.is_some() {
+        return super::sim_many::run_many(&args);
+    }
     let (info, variants) = run_info(&args)?;
     let plot = match &args.plot {
-        Some(path) => Some((path, create(path)?)),
+        Some(path) => Some((path.display(), create(path)?)),
         None => None,
     };
     let spec = Spec {
@@ -197,6 +211,12 @@ fn check_counts(args: &Args) -> Result<(), Failure> {
                 .into(),
         ));
     }
+    if args.trace_games == 0 || args.trace_games > super::MAX_GAMES {
+        return Err(Failure::Usage(format!(
+            "--trace-games must be 1 to {}",
+            super::MAX_GAMES
+        )));
+    }
     if args.plot.is_some() && args.sweep.is_empty() {
         return Err(Failure::Usage(
             "--plot draws a sweep: give --sweep NAME=A..B as well".into(),
@@ -208,12 +228,12 @@ fn check_counts(args: &Args) -> Result<(), Failure> {
 /// Creates a file to write at the end, so that a name that cannot be written fails before the
 /// games are played.
 /// Creates the `--plot` file, never onto a file this command read (the rules, a map, a tile set).
-fn create(path: &str) -> Result<std::fs::File, Failure> {
-    carto::files::refuse_input(path.as_ref(), "the chart").map_err(super::overwrite_refused)?;
+fn create(path: &Path) -> Result<std::fs::File, Failure> {
+    carto::files::refuse_input(path, "the chart").map_err(super::overwrite_refused)?;
     std::fs::File::create(path).map_err(|e| {
         Failure::Input(InputError::new(
             Code::CannotWrite,
-            format!("error: cannot write `{path}`: {e}"),
+            format!("error: cannot write `{}`: {e}", path.display()),
         ))
     })
 }
@@ -221,15 +241,26 @@ fn create(path: &str) -> Result<std::fs::File, Failure> {
 /// What the run is (variant, changes, players, agents, seed), with its settings (one; two for a
 /// comparison; one per point of a sweep), loaded and checked against the players.
 fn run_info(args: &Args) -> Result<(RunInfo, Vec<Variant>), Failure> {
-    let variant = args.variant.clone().unwrap_or_default();
     let (agents, players) = agents_and_players(args)?;
+    run_info_for(args, agents, players)
+}
+
+/// [`run_info`] for the given agents and players (one run of several: `sim_many`).
+pub(super) fn run_info_for(
+    args: &Args,
+    agents: Vec<String>,
+    players: Vec<String>,
+) -> Result<(RunInfo, Vec<Variant>), Failure> {
+    let path = args.variant.clone().unwrap_or_default();
+    // A name that is not UTF-8 is read as it is; reports show it with `�`.
+    let variant = path.to_string_lossy().into_owned();
     let variants = if args.sweep.is_empty() {
-        let (a, b) = load_settings(&variant, args)?;
+        let (a, b) = load_settings(&path, args)?;
         let mut v = vec![a];
         v.extend(b);
         v
     } else {
-        load_sweep(&variant, args)?
+        load_sweep(&path, args)?
     };
     check_players(&variants[0], &players)?;
     check_barred(&variants, &agents)?;
@@ -237,12 +268,15 @@ fn run_info(args: &Args) -> Result<(RunInfo, Vec<Variant>), Failure> {
         variant,
         sets: args.sets.clone(),
         vs: args.vs.clone(),
-        vs_rules: args.vs_rules.clone(),
+        vs_rules: args
+            .vs_rules
+            .as_ref()
+            .map(|p| p.to_string_lossy().into_owned()),
         sweep: args.sweep.clone(),
         players,
         agents,
         seed: args.seed,
-        report: args.report,
+        report: args.report || args.skill,
     };
     Ok((info, variants))
 }
@@ -278,7 +312,7 @@ fn check_barred(variants: &[Variant], agents: &[String]) -> Result<(), Failure> 
 }
 
 /// One variant per point of the sweep's grid: `--set`, then the point's values.
-fn load_sweep(variant: &str, args: &Args) -> Result<Vec<Variant>, Failure> {
+fn load_sweep(variant: &Path, args: &Args) -> Result<Vec<Variant>, Failure> {
     let axes = carto::sim::sweep::parse_axes(&args.sweep).map_err(Failure::Usage)?;
     for a in &axes {
         if let Some(s) = args
@@ -293,7 +327,7 @@ fn load_sweep(variant: &str, args: &Args) -> Result<Vec<Variant>, Failure> {
         }
     }
     // Read, parsed and checked once; each point sets its values on the program as loaded.
-    let loaded = load_variant_with(variant, &[], &|_, e| InputError::new(Code::BadSet, e))?;
+    let loaded = load_variant_at(variant, &[], &|_, e| InputError::new(Code::BadSet, e))?;
     if !loaded.warnings.is_empty() {
         eprint!("{}", loaded.warnings);
     }
@@ -311,7 +345,7 @@ fn load_sweep(variant: &str, args: &Args) -> Result<Vec<Variant>, Failure> {
 
 /// The threads to play on: `--threads`, else one per core; never more than the games, nor more
 /// than a few per core (said on standard error when `--threads` asked for more).
-fn threads(args: &Args) -> usize {
+pub(super) fn threads(args: &Args) -> usize {
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
@@ -334,7 +368,7 @@ fn threads(args: &Args) -> usize {
 }
 
 /// Ctrl-C stops the run after the games under way; a second Ctrl-C stops at once.
-fn stop_on_ctrl_c() {
+pub(super) fn stop_on_ctrl_c() {
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
@@ -344,8 +378,8 @@ fn stop_on_ctrl_c() {
 
 /// Plays the games of `spec` with a progress bar (unless `--quiet`), writing the `--per-game`
 /// rows as they come.
-fn play(spec: &Spec, info: &RunInfo, args: &Args) -> Result<Results, Failure> {
-    let bar = carto::sim::progress::bar(args.games, args.quiet);
+pub(super) fn play(spec: &Spec, info: &RunInfo, args: &Args) -> Result<Results, Failure> {
+    let bar = carto::sim::progress::bar(spec.games, args.quiet);
     let mut tick = |done: u64| {
         if let Some(b) = &bar {
             b.set_position(done);
@@ -395,12 +429,42 @@ fn game_failed(info: &RunInfo, e: &SimError) -> Failure {
     ))
 }
 
+/// `--players A..B`: the player counts A to B (`None` for names).
+pub(super) fn player_counts(players: &[String]) -> Result<Option<Vec<usize>>, Failure> {
+    let [one] = players else {
+        return Ok(None);
+    };
+    let Some((a, b)) = one.trim().split_once("..") else {
+        return Ok(None);
+    };
+    let (Ok(a), Ok(b)) = (a.trim().parse::<usize>(), b.trim().parse::<usize>()) else {
+        return Err(Failure::Usage(format!(
+            "--players {one}: a range of player counts is `A..B` with two numbers (`2..4`); \
+             names are given comma-separated (`ann,bob`)"
+        )));
+    };
+    if a < 2 || b < a || b > DEFAULT_PLAYERS.len() {
+        return Err(Failure::Usage(format!(
+            "--players {one}: player counts from 2 to {}, the smaller first (`2..4`)",
+            DEFAULT_PLAYERS.len()
+        )));
+    }
+    Ok(Some((a..=b).collect()))
+}
+
 /// The agent of each seat and the players' names.
-fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure> {
+pub(super) fn agents_and_players(args: &Args) -> Result<(Vec<String>, Vec<String>), Failure> {
     let mut agents: Vec<String> = args.agents.iter().map(|a| a.trim().to_string()).collect();
     if agents.is_empty() {
         // The report's figures mean little when the players play without aim.
-        agents.push(if args.report { "greedy" } else { "random" }.into());
+        agents.push(
+            if args.report || args.skill {
+                "greedy"
+            } else {
+                "random"
+            }
+            .into(),
+        );
     }
     seats(
         agents,
@@ -449,9 +513,9 @@ pub(crate) fn seats(
 }
 
 /// The setting, and the one to compare it with.
-fn load_settings(variant: &str, args: &Args) -> Result<(Variant, Option<Variant>), Failure> {
+fn load_settings(variant: &Path, args: &Args) -> Result<(Variant, Option<Variant>), Failure> {
     let sets = &args.sets;
-    let a = load_variant_with(variant, sets, &|i, e| {
+    let a = load_variant_at(variant, sets, &|i, e| {
         InputError::new(Code::BadSet, format!("error: `--set {}`: {e}", sets[i]))
     })?;
     if !a.warnings.is_empty() {
@@ -462,7 +526,7 @@ fn load_settings(variant: &str, args: &Args) -> Result<(Variant, Option<Variant>
     }
     let all: Vec<String> = sets.iter().chain(&args.vs).cloned().collect();
     let rules = args.vs_rules.as_deref().unwrap_or(variant);
-    let b = load_variant_with(rules, &all, &|i, e| {
+    let b = load_variant_at(rules, &all, &|i, e| {
         let flag = if i < sets.len() { "--set" } else { "--vs" };
         InputError::new(Code::BadSet, format!("error: `{flag} {}`: {e}", all[i]))
     })?;
@@ -493,13 +557,15 @@ fn bad_report(text: String) -> InputError {
     InputError::new(Code::BadReport, text)
 }
 
-fn merge(files: &[String], format: Format) -> Result<(), Failure> {
+fn merge(files: &[PathBuf], format: Format) -> Result<(), Failure> {
     let mut slices = Vec::new();
     for f in files {
-        let text = carto::variant::read_text(f)?;
+        let text = carto::files::read_text(f)
+            .map_err(|e| InputError::new(Code::Unreadable, format!("error: {e}")))?;
+        let f = f.to_string_lossy().into_owned();
         let (info, r) =
             report::from_json(&text).map_err(|e| bad_report(format!("error: `{f}`: {e}")))?;
-        slices.push((f.clone(), info, r));
+        slices.push((f, info, r));
     }
     let (info, r) =
         carto::sim::merge::merge(slices).map_err(|e| bad_report(format!("error: {e}")))?;
@@ -520,17 +586,16 @@ struct PerGame {
 }
 
 impl PerGame {
-    fn create(path: &str, info: &RunInfo, layout: &Layout) -> Result<PerGame, Failure> {
-        carto::files::refuse_input(path.as_ref(), "the per-game table")
-            .map_err(super::overwrite_refused)?;
+    fn create(path: &Path, info: &RunInfo, layout: &Layout) -> Result<PerGame, Failure> {
+        carto::files::refuse_input(path, "the per-game table").map_err(super::overwrite_refused)?;
         let file = std::fs::File::create(path).map_err(|e| {
             InputError::new(
                 Code::CannotWrite,
-                format!("error: cannot write `{path}`: {e}"),
+                format!("error: cannot write `{}`: {e}", path.display()),
             )
         })?;
         let mut p = PerGame {
-            path: path.to_string(),
+            path: path.to_string_lossy().into_owned(),
             out: std::io::BufWriter::new(file),
             info: info.clone(),
             labels: info.setting_labels(),

@@ -6,8 +6,8 @@
 use super::Failure;
 use carto::diag::Code;
 use carto::sim::run::{run, Spec, Watch};
-use carto::sim::tune::{from_json, round_games, to_json, Race, Target, TuneInfo};
-use carto::variant::{load_variant_with, InputError, Variant};
+use carto::sim::tune::{from_json, to_json, Race, Target, TuneInfo};
+use carto::variant::{load_variant_at, InputError, Variant};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -23,8 +23,8 @@ pub(crate) struct Args {
     #[command(subcommand)]
     pub(crate) merge: Option<MergeCommand>,
     /// A bundled variant (see `carto list`) or the path of a rules file.
-    #[arg(required = true)]
-    pub(crate) variant: Option<String>,
+    #[arg(required = true, value_parser = super::VARIANT_NAMES, hide_possible_values = true)]
+    pub(crate) variant: Option<std::path::PathBuf>,
     /// The parameters and their values: `NAME=A..B`, `NAME=A..B:STEP` or `NAME=V1,V2,…`; several
     /// make a grid (at most 64 points).
     #[arg(required = true, value_name = "NAME=A..B")]
@@ -78,7 +78,7 @@ pub(crate) enum MergeCommand {
     /// values on all their games.
     Merge {
         #[arg(required = true)]
-        files: Vec<String>,
+        files: Vec<std::path::PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
@@ -137,30 +137,21 @@ fn race_on(
 ) -> Result<(), Failure> {
     let bar = carto::sim::progress::bar(args.games, args.quiet);
     let start = Instant::now();
-    let (mut used, mut next) = (0u64, 0u64);
-    for r in 0.. {
-        let alive = race.alive();
-        let left = args.games.saturating_sub(used) / alive.len().max(1) as u64;
-        let n = round_games(args.first_round.max(1), r).min(left);
-        if n == 0 || alive.len() < 2 && r > 0 {
-            break;
-        }
+    while let Some((alive, next, n)) = race.next_round(args.games, args.first_round) {
+        let used: u64 = race.candidates.iter().map(|c| c.games()).sum();
         if let Some(limit) = args.seconds {
             let spent = start.elapsed().as_secs_f64();
             let rate = if used > 0 { spent / used as f64 } else { 0.0 };
-            if r > 0 && spent + rate * (n * alive.len() as u64) as f64 > limit {
+            if race.rounds > 0 && spent + rate * (n * alive.len() as u64) as f64 > limit {
                 break;
             }
         }
-        let base = used;
         let tick = |done: u64| {
             if let Some(b) = &bar {
-                b.set_position(base + done * alive.len() as u64);
+                b.set_position(used + done * alive.len() as u64);
             }
         };
         play_round(race, info, variants, (next, n), threads, &tick)?;
-        used += n * alive.len() as u64;
-        next += n;
         race.eliminate();
     }
     if let Some(b) = &bar {
@@ -226,7 +217,9 @@ fn usage(e: String) -> Failure {
 
 /// The run and one variant per point of the grid.
 fn load(args: &Args) -> Result<(TuneInfo, Vec<Variant>), Failure> {
-    let variant = args.variant.clone().unwrap_or_default();
+    let path = args.variant.clone().unwrap_or_default();
+    // A name that is not UTF-8 is read as it is; reports show it with `�`.
+    let variant = path.to_string_lossy().into_owned();
     if args.games == 0 || args.games > super::MAX_GAMES {
         return Err(Failure::Usage(format!(
             "--games must be 1 to {}",
@@ -244,7 +237,7 @@ fn load(args: &Args) -> Result<(TuneInfo, Vec<Variant>), Failure> {
     let target =
         Target::parse(args.target.as_deref().unwrap_or(""), &players).map_err(Failure::Usage)?;
     let axes = carto::sim::sweep::parse_axes(&args.params).map_err(usage)?;
-    let loaded = load_variant_with(&variant, &[], &|_, e| InputError::new(Code::BadSet, e))?;
+    let loaded = load_variant_at(&path, &[], &|_, e| InputError::new(Code::BadSet, e))?;
     if !loaded.warnings.is_empty() {
         eprint!("{}", loaded.warnings);
     }
@@ -271,7 +264,7 @@ fn load(args: &Args) -> Result<(TuneInfo, Vec<Variant>), Failure> {
 /// The result for people or as JSON.
 fn output(info: &TuneInfo, race: &Race, format: Format) -> String {
     match format {
-        Format::Table => table(info, race),
+        Format::Table => carto::sim::tune_table::table(info, race),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&to_json(info, race)).unwrap_or_default();
             s.push('\n');
@@ -280,92 +273,13 @@ fn output(info: &TuneInfo, race: &Race, format: Format) -> String {
     }
 }
 
-fn table(info: &TuneInfo, race: &Race) -> String {
-    let m = race.measures();
-    let games: u64 = race.candidates.iter().map(|c| c.games()).sum();
-    let seats: Vec<String> = info
-        .players
-        .iter()
-        .zip(&info.agents)
-        .map(|(p, a)| format!("{p} ({a})"))
-        .collect();
-    let what = match info.target {
-        Target::Balance => "first seat's win share",
-        Target::Win { .. } => "win share",
-        Target::Turns { .. } => "turns",
-        Target::Gap { .. } => "gap",
-    };
-    let mut s = format!(
-        "tune: {} {} ({} values), target: {}\nplayed by: {}; {games} games in {} round{} (every value in a round plays the same seeds, from {})\n",
-        info.variant,
-        info.params.join(" "),
-        race.candidates.len(),
-        info.target.describe(&info.players),
-        seats.join(", "),
-        race.rounds,
-        if race.rounds == 1 { "" } else { "s" },
-        info.seed
-    );
-    if let Some(b) = race.best() {
-        let (e, d) = (m[b].0, m[b].1);
-        s.push_str(&format!(
-            "\nbest: {}: {what} {:.3} [{:.3}, {:.3}], {:.3} from the target (at most {:.3}), over {} games\n",
-            race.candidates[b].point.join(" "),
-            e.mean,
-            e.lo,
-            e.hi,
-            d.est,
-            d.most,
-            race.candidates[b].games()
-        ));
-    }
-    let open: Vec<String> = race
-        .not_ruled_out()
-        .iter()
-        .map(|&c| race.candidates[c].point.join(" "))
-        .collect();
-    s.push_str(&format!(
-        "the games cannot rule out: {} (the values whose 95% interval holds the target)\n",
-        if open.is_empty() {
-            "none".to_string()
-        } else {
-            open.join(", ")
-        }
-    ));
-    s.push_str(&format!(
-        "\n{:<16}  {:>7}  {:>8}  {:<16}  {:>8}  evidence\n",
-        "value", "games", what, "95% CI", "distance"
-    ));
-    for (c, cand) in race.candidates.iter().enumerate() {
-        let (e, d) = m[c];
-        let status = match cand.out {
-            Some((r, by)) => format!(
-                "out after round {r}: at least {:.3} from the target, more than {}'s {:.3} at most",
-                d.least,
-                race.candidates[by].point.join(" "),
-                m[by].1.most
-            ),
-            None if Some(c) == race.best() => "best".into(),
-            None => "still in the race".into(),
-        };
-        s.push_str(&format!(
-            "{:<16}  {:>7}  {:>8.3}  {:<16}  {:>8.3}  {status}\n",
-            cand.point.join(" "),
-            cand.games(),
-            e.mean,
-            format!("[{:.3}, {:.3}]", e.lo, e.hi),
-            d.est
-        ));
-    }
-    s.push_str("\nhow the race runs and why: docs/tune.md\n");
-    s
-}
-
-fn merge(files: &[String], format: Format) -> Result<(), Failure> {
+fn merge(files: &[std::path::PathBuf], format: Format) -> Result<(), Failure> {
     let bad = |t: String| Failure::Input(InputError::new(Code::BadReport, t));
     let mut acc: Option<(TuneInfo, Race, String)> = None;
     for f in files {
-        let text = carto::variant::read_text(f)?;
+        let text = carto::files::read_text(f)
+            .map_err(|e| InputError::new(Code::Unreadable, format!("error: {e}")))?;
+        let f = &f.to_string_lossy().into_owned();
         let (info, race) = from_json(&text).map_err(|e| bad(format!("error: `{f}`: {e}")))?;
         match &mut acc {
             None => acc = Some((info, race, f.clone())),

@@ -9,7 +9,7 @@ pub(crate) struct Args {
     /// Writes the page to this file (`-`: standard output). Default: standard output, or a file
     /// named after the input (`game.log` gives `game.html`) when standard output is a terminal.
     #[arg(short, long, value_name = "FILE")]
-    pub(crate) output: Option<String>,
+    pub(crate) output: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub(crate) log: super::render::LogArgs,
 }

@@ -74,12 +74,16 @@ pub struct Workspace {
     /// Maps loaded, by name and the folder of the file naming them (a map is read once, not at each
     /// key pressed); dropped when a `.toml` document changes.
     maps: BTreeMap<(String, String), Result<MapBoard, String>>,
+    /// Files the host holds that are on no disk, by path (the playground's bundled rules and maps
+    /// under its root): read as if on the disk, after the open documents.
+    pub given: BTreeMap<String, String>,
 }
 
 /// Finds an imported file among the open documents first (their text as edited), then as `carto
 /// check` does.
 struct Overlay<'a> {
     docs: &'a BTreeMap<String, Doc>,
+    given: &'a BTreeMap<String, String>,
 }
 
 impl RulesResolver for Overlay<'_> {
@@ -89,6 +93,9 @@ impl RulesResolver for Overlay<'_> {
                 let path = normal(&path.display().to_string());
                 if let Some(d) = self.docs.get(&path) {
                     return Ok(Source::new(path, d.text.as_str()));
+                }
+                if let Some(t) = self.given.get(&path) {
+                    return Ok(Source::new(path, t.as_str()));
                 }
             }
         }
@@ -162,7 +169,10 @@ impl Workspace {
             return Analysis::default();
         };
         let source = Source::new(path, doc.text.as_str());
-        let overlay = Overlay { docs: &self.docs };
+        let overlay = Overlay {
+            docs: &self.docs,
+            given: &self.given,
+        };
         let cache = std::cell::RefCell::new(std::mem::take(&mut self.maps));
         let loader = |m: &str, from: &Source| {
             let folder = from
@@ -172,8 +182,10 @@ impl Workspace {
                 .to_string();
             cache
                 .borrow_mut()
-                .entry((m.to_string(), folder))
-                .or_insert_with(|| crate::variant::load_map(m, from))
+                .entry((m.to_string(), folder.clone()))
+                .or_insert_with(|| {
+                    crate::variant::load_map_given(m, from, None, &self.maps_in(&folder))
+                })
                 .clone()
         };
         let result = check_source(&source, &overlay, &loader);
@@ -206,6 +218,90 @@ impl Workspace {
         self.docs.get(path)
     }
 
+    /// The maps of the open documents and the given files in `folder` and below, each named by its
+    /// path from there (as a header in `folder` writes it): they are read instead of the disk.
+    fn maps_in(&self, folder: &str) -> Vec<Source> {
+        let prefix = if folder.is_empty() {
+            String::new()
+        } else {
+            format!("{folder}/")
+        };
+        let open = self
+            .docs
+            .iter()
+            .filter(|(_, d)| d.kind == DocKind::Map)
+            .map(|(p, d)| (p, &d.text));
+        open.chain(self.given.iter())
+            .filter(|(p, _)| p.ends_with(".toml"))
+            .filter_map(|(p, t)| Some(Source::new(p.strip_prefix(&prefix)?, t.as_str())))
+            .collect()
+    }
+
+    /// The text of a file: an open document's (as edited), a given file's, or the disk's.
+    pub fn text_of(&self, path: &str) -> Option<String> {
+        if let Some(d) = self.docs.get(path) {
+            return Some(d.text.clone());
+        }
+        if let Some(t) = self.given.get(path) {
+            return Some(t.clone());
+        }
+        crate::files::read_text(std::path::Path::new(path)).ok()
+    }
+
+    /// The rules files beside `targets` (files of the user's) that are not open and import one
+    /// of them, directly or through another such file, each with the files it imports (as the
+    /// server resolves imports): who may use a name a target defines without being open. Only a
+    /// file whose text names a target's (or such an importer's) stem is parsed.
+    pub fn closed_importers(&self, targets: &[String]) -> Vec<Analysis> {
+        let mut dirs: Vec<&str> = targets
+            .iter()
+            .map(|t| t.rsplit_once('/').map_or("", |(d, _)| d))
+            .collect();
+        dirs.sort();
+        dirs.dedup();
+        let mut files: Vec<(String, String)> = Vec::new();
+        for dir in dirs {
+            for p in self.rules_in(dir) {
+                if !self.docs.contains_key(&p) && !targets.contains(&p) {
+                    if let Some(text) = self.text_of(&p) {
+                        files.push((p, text));
+                    }
+                }
+            }
+        }
+        let stem = |p: &str| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            name.strip_suffix(".rules").unwrap_or(name).to_string()
+        };
+        let mut stems: Vec<String> = targets.iter().map(|t| stem(t)).collect();
+        let mut chosen = vec![false; files.len()];
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for (i, (p, text)) in files.iter().enumerate() {
+                if !chosen[i] && stems.iter().any(|s| text.contains(s.as_str())) {
+                    chosen[i] = true;
+                    stems.push(stem(p));
+                    grew = true;
+                }
+            }
+        }
+        let overlay = Overlay {
+            docs: &self.docs,
+            given: &self.given,
+        };
+        files
+            .into_iter()
+            .zip(chosen)
+            .filter(|(_, c)| *c)
+            .map(|((p, text), _)| Analysis {
+                files: variant_files(&Source::new(p, text), &overlay),
+                ..Analysis::default()
+            })
+            .filter(|a| a.files.iter().skip(1).any(|f| targets.contains(&f.name)))
+            .collect()
+    }
+
     /// A rough size of what the store holds (texts, trees' names, diagnostics), for the test that
     /// editing does not make it grow.
     pub fn footprint(&self) -> usize {
@@ -223,7 +319,30 @@ impl Workspace {
             .sum::<usize>()
             + self.maps.len()
     }
+
+    /// The paths of the rules files in the folder `dir` (given, and on the disk).
+    fn rules_in(&self, dir: &str) -> Vec<String> {
+        let in_dir = |p: &String| p.rsplit_once('/').map_or("", |(d, _)| d) == dir;
+        let mut paths: Vec<String> = self.given.keys().filter(|p| in_dir(p)).cloned().collect();
+        if let Ok(entries) = std::fs::read_dir(if dir.is_empty() { "." } else { dir }) {
+            for e in entries.flatten().take(MAX_FOLDER_FILES) {
+                let name = e.file_name().to_string_lossy().into_owned();
+                paths.push(if dir.is_empty() {
+                    name
+                } else {
+                    format!("{dir}/{name}")
+                });
+            }
+        }
+        paths.retain(|p| p.ends_with(".rules"));
+        paths.sort();
+        paths.dedup();
+        paths
+    }
 }
+
+/// The most files of a folder that [`Workspace::closed_rules`] reads.
+const MAX_FOLDER_FILES: usize = 500;
 
 /// The file of the header's map (`map = "NAME"`, the document's own header first, then its
 /// imports'): `maps/NAME.toml` for a bundled map, else the path relative to the file naming it.

@@ -18,8 +18,10 @@ fn item(label: &str, kind: CompletionItemKind, detail: &str) -> CompletionItem {
     }
 }
 
-/// The completions at byte `at` of `text`.
-pub fn complete(a: &Analysis, text: &str, at: usize) -> Vec<CompletionItem> {
+/// The completions at byte `at` of `text`; `typed` is the character whose typing asked for them
+/// (a trigger character: after a space only triggers and phases are offered, after a `"` only the
+/// bundled rules of an `import`, so typing a sentence brings no list at each space).
+pub fn complete(a: &Analysis, text: &str, at: usize, typed: Option<&str>) -> Vec<CompletionItem> {
     let at = at.min(text.len());
     let word = text[..at]
         .bytes()
@@ -28,7 +30,11 @@ pub fn complete(a: &Analysis, text: &str, at: usize) -> Vec<CompletionItem> {
         .count();
     let before = &text[..at - word];
     let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-    if line.trim_start().starts_with("import") && line.matches('"').count() == 1 {
+    let import = line.trim_start().starts_with("import") && line.matches('"').count() == 1;
+    if typed == Some("\"") && !import {
+        return Vec::new();
+    }
+    if import {
         return crate::lang::check::BUNDLED_RULES
             .iter()
             .map(|(n, _)| item(n, CompletionItemKind::MODULE, "bundled rules"))
@@ -55,6 +61,7 @@ pub fn complete(a: &Analysis, text: &str, at: usize) -> Vec<CompletionItem> {
                 .map(|(p, _)| item(p, CompletionItemKind::ENUM_MEMBER, "phase"))
                 .collect()
         }
+        _ if typed == Some(" ") => return Vec::new(),
         _ => {}
     }
     names(a, at)

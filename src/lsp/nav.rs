@@ -6,6 +6,7 @@
 use super::analysis::{Analysis, FileInfo, Workspace};
 use super::hover::word_at;
 use super::words::Role;
+use crate::lang::check::BUNDLED_RULES;
 use crate::lang::symbols::SymKind;
 use std::ops::Range;
 
@@ -71,7 +72,7 @@ fn attribute(ws: &Workspace, a: &Analysis, word: &str) -> Option<Place> {
                 .iter()
                 .find(|(m, _)| format!("{m}.toml") == n)
                 .map(|(_, t)| t.to_string())?,
-            None => std::fs::read_to_string(&file).ok()?,
+            None => ws.text_of(&file)?,
         },
     };
     let mut at = 0;
@@ -94,8 +95,21 @@ fn attribute(ws: &Workspace, a: &Analysis, word: &str) -> Option<Place> {
     None
 }
 
-/// Every place naming what byte `at` names (its definitions included when `decl`).
+/// Every place naming what byte `at` names (its definitions included when `decl`), in the open
+/// documents' variants and in the rules files beside the definitions that import them.
 pub fn references(ws: &Workspace, path: &str, at: usize, decl: bool) -> Vec<Place> {
+    places(ws, path, at, decl, true)
+}
+
+/// The places in the document `path` naming what byte `at` names (the folder is not read: an
+/// editor asks at every move of the cursor).
+pub fn highlights(ws: &Workspace, path: &str, at: usize) -> Vec<Place> {
+    let mut out = places(ws, path, at, true, false);
+    out.retain(|(f, _)| f == path);
+    out
+}
+
+fn places(ws: &Workspace, path: &str, at: usize, decl: bool, folder: bool) -> Vec<Place> {
     let Some(a) = ws.doc(path).map(|d| &d.analysis) else {
         return Vec::new();
     };
@@ -123,9 +137,21 @@ pub fn references(ws: &Workspace, path: &str, at: usize, decl: bool) -> Vec<Plac
         .iter()
         .map(|(file, d)| (file.name.clone(), d.span.clone()))
         .collect();
-    // The variant's files of every open document that reads one of the definitions' files.
-    for doc in ws.docs.values() {
-        let da = &doc.analysis;
+    // The variant's files of every open document that reads one of the definitions' files, and of
+    // every rules file beside a definition (of the user's) that is not open but imports it.
+    let mut targets: Vec<String> = defs
+        .iter()
+        .map(|(n, _)| n.clone())
+        .filter(|n| !n.starts_with("rules/"))
+        .collect();
+    targets.dedup();
+    let closed = if folder && !targets.is_empty() {
+        ws.closed_importers(&targets)
+    } else {
+        Vec::new()
+    };
+    let open = ws.docs.values().map(|d| &d.analysis);
+    for da in open.chain(&closed) {
         let reads = da.files.iter().any(|file| {
             defs.iter().any(|(n, _)| *n == file.name) || (defs.is_empty() && file.name == path)
         });
@@ -187,15 +213,14 @@ pub fn rename(ws: &Workspace, path: &str, at: usize, new: &str) -> Result<Vec<Pl
         ));
     }
     let places = references(ws, path, at, true);
-    let bundled = ws
-        .docs
-        .values()
-        .flat_map(|d| &d.analysis.files)
-        .find(|f| f.bundled && places.iter().any(|(n, _)| *n == f.name));
-    if let Some(f) = bundled {
+    let bundled = places.iter().find(|(n, _)| {
+        BUNDLED_RULES
+            .iter()
+            .any(|(b, _)| n.strip_prefix("rules/") == Some(&format!("{b}.rules")))
+    });
+    if let Some((file, _)) = bundled {
         return Err(format!(
-            "the name is also used in the bundled rules file `{}`, which cannot be edited",
-            f.name
+            "the name is also used in the bundled rules file `{file}`, which cannot be edited"
         ));
     }
     Ok(places)

@@ -230,9 +230,12 @@ impl Server {
         let Some(doc) = self.ws.doc(&path) else {
             return Vec::new();
         };
+        let typed = p
+            .pointer("/context/triggerCharacter")
+            .and_then(Value::as_str);
         match doc.kind {
             DocKind::Script => super::script::complete(&doc.text, offset(&doc.text, pos)),
-            _ => complete::complete(&doc.analysis, &doc.text, offset(&doc.text, pos)),
+            _ => complete::complete(&doc.analysis, &doc.text, offset(&doc.text, pos), typed),
         }
     }
 
@@ -270,7 +273,7 @@ impl Server {
             (None, true) => return None,
             _ => file.to_string(),
         };
-        let text = std::fs::read_to_string(&path).ok()?;
+        let text = self.ws.text_of(&path)?;
         Some((path_uri(&path), text))
     }
 
@@ -281,10 +284,9 @@ impl Server {
         let Some(doc) = self.ws.doc(&path) else {
             return Value::Null;
         };
-        let places = nav::references(&self.ws, &path, offset(&doc.text, pos), true);
+        let places = nav::highlights(&self.ws, &path, offset(&doc.text, pos));
         let hs: Vec<Value> = places
             .iter()
-            .filter(|(f, _)| *f == path)
             .map(|(_, s)| json!({"range": range(&doc.text, s)}))
             .collect();
         json!(hs)

@@ -18,8 +18,8 @@ pub(crate) struct LastMove {
     pub(crate) tile: Option<u32>,
     /// The followers placed.
     pub(crate) followers: Vec<u16>,
-    /// Points earned: (player, points, the cell they are shown on).
-    pub(crate) points: Vec<(u8, i64, u32)>,
+    /// Points earned: (player, points, the cell they are shown on, the rule that gave them).
+    pub(crate) points: Vec<(u8, i64, u32, u16)>,
 }
 
 /// The last move of every turn, 0 to `last`.
@@ -43,10 +43,10 @@ pub fn every_turn<H: Hooks>(game: &Game<H>, last: u32) -> Vec<LastMove> {
                 points,
                 what,
                 at,
-                ..
+                rule,
             } => {
                 if let Some(cell) = what.as_ref().map(|w| w.cell).or(*at).or(m.tile) {
-                    m.points.push((*player, *points, cell));
+                    m.points.push((*player, *points, cell, *rule));
                 }
             }
             _ => {}
@@ -111,9 +111,16 @@ pub(crate) fn draw<H: Hooks>(
         );
     }
     // Points: a pill in the player's colour over the scored feature's tile, in its upper half;
-    // several on one tile, or one that would cover a place's name, a follower or other points, moved to the
-    // nearest free place above, below or beside.
+    // several on one tile, or one that would cover a label (a place's name, a coordinate, a square's
+    // badge), a chip, a follower or other points, moved to the nearest free place above, below or
+    // beside, inside the board.
     let mut taken: Vec<[f64; 4]> = base.names.boxes.clone();
+    for id in 0..snap.chips.len() {
+        let k = svg::fan_position(snap, id);
+        if let Some((cx, cy, r)) = svg::chip_spot(game, base, (snap, tile_at), id, k) {
+            taken.push([cx - r, cy - r, cx + r, cy + r]);
+        }
+    }
     for fo in &snap.followers {
         if let crate::state::FollowerAt::Board(node) = fo.at {
             let (x, y) = b.xy(fo.cell);
@@ -123,18 +130,22 @@ pub(crate) fn draw<H: Hooks>(
             taken.push([px + ax - r, py + ay - r, px + ax + r, py + ay + r]);
         }
     }
-    for &(p, points, cell) in &m.points {
+    for &(p, points, cell, rule) in &m.points {
         let (x, y) = b.xy(cell);
         let (px, py) = base.px(x, y);
         let colour = svg::player_colour(p as usize);
         let label = format!("{points:+}");
         let w = 12.0 + 11.0 * label.chars().count() as f64;
-        let (cx, cy) = pill_place(&taken, (px + s / 2.0, py + 16.0), w);
+        let (cx, cy) = pill_place(&taken, base.board_box(), (px + s / 2.0, py + 16.0), w);
         taken.push([cx - w / 2.0, cy - 11.0, cx + w / 2.0, cy + 11.0]);
         let name = svg::player_name(game, p as usize, "");
+        // The rule that gave them, by its name in the rules (a page says its heading, sentence and
+        // line: "why these points?").
+        let rule = esc(game.rule_name(rule));
         let _ = write!(
             out,
-            r##"<g class="points"><title>{} {label}</title><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="22" rx="11" fill="{colour}" stroke="{}" stroke-width="2"/><text x="{cx:.1}" y="{:.1}" font-size="16" font-weight="bold" text-anchor="middle" fill="{}">{label}</text></g>"##,
+            r##"<g class="points" data-player="{}" data-points="{points}" data-rule="{rule}"><title>{} {label} ({rule})</title><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="22" rx="11" fill="{colour}" stroke="{}" stroke-width="2"/><text x="{cx:.1}" y="{:.1}" font-size="16" font-weight="bold" text-anchor="middle" fill="{}">{label}</text></g>"##,
+            esc(name),
             esc(name),
             cx - w / 2.0,
             cy - 11.0,
@@ -145,14 +156,18 @@ pub(crate) fn draw<H: Hooks>(
     }
 }
 
-/// Where a pill `w` wide goes: at `at` if it covers nothing `taken`, else at the nearest free place
-/// in steps of half a pill around it (up first).
-fn pill_place(taken: &[[f64; 4]], at: (f64, f64), w: f64) -> (f64, f64) {
+/// Where a pill `w` wide goes: at `at` if it covers nothing `taken` and lies inside `inside`, else
+/// at the nearest such place in steps of half a pill around it (up first).
+fn pill_place(taken: &[[f64; 4]], inside: [f64; 4], at: (f64, f64), w: f64) -> (f64, f64) {
     let free = |(cx, cy): (f64, f64)| {
         let r = [cx - w / 2.0 - 1.0, cy - 12.0, cx + w / 2.0 + 1.0, cy + 12.0];
-        !taken
-            .iter()
-            .any(|t| r[0] < t[2] && t[0] < r[2] && r[1] < t[3] && t[1] < r[3])
+        r[0] >= inside[0]
+            && r[1] >= inside[1]
+            && r[2] <= inside[2]
+            && r[3] <= inside[3]
+            && !taken
+                .iter()
+                .any(|t| r[0] < t[2] && t[0] < r[2] && r[1] < t[3] && t[1] < r[3])
     };
     for ring in 0..12 {
         let d = 12.0 * f64::from(ring);

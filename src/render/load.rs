@@ -43,7 +43,7 @@ impl Loaded {
 #[derive(Clone, Debug, Default)]
 pub struct LoadOptions {
     /// A rules file the user named (`--rules FILE`), read instead of the rules the log names.
-    pub rules: Option<String>,
+    pub rules: Option<std::path::PathBuf>,
     /// Draws a log that disagrees with its replay (the replay's values, with a warning) instead of
     /// refusing it.
     pub draw_anyway: bool,

@@ -234,7 +234,8 @@ fn label(out: &mut String, x: f64, y: f64, size: f64, anchor: &str, extra: &str,
 #[derive(Default)]
 pub(crate) struct Names {
     pub(crate) svg: String,
-    /// Each name's box: left, top, right, bottom (estimated from its size and length).
+    /// The box of every label on the board (the names, the coordinates, the squares' badges): left,
+    /// top, right, bottom (estimated from its size and length).
     pub(crate) boxes: Vec<[f64; 4]>,
 }
 
@@ -242,36 +243,35 @@ impl Names {
     /// A name centred on `x`, its baseline at `y`.
     fn label(&mut self, (x, y): (f64, f64), size: f64, extra: &str, s: &str) {
         label(&mut self.svg, x, y, size, "middle", extra, s);
-        let half = 0.33 * size * s.chars().count() as f64 + 2.0;
-        self.boxes
-            .push([x - half, y - size * 0.95, x + half, y + size * 0.3]);
+        self.boxes.push(label_box((x, y), size, "middle", s));
     }
 }
 
-fn coordinates(out: &mut String, f: &Frame) {
+/// The box a label takes (left, top, right, bottom), estimated from its size and length (a
+/// character of the board's font is at most about 0.66 of its size wide): what is drawn later, such
+/// as floated points, keeps clear of it.
+pub(crate) fn label_box((x, y): (f64, f64), size: f64, anchor: &str, s: &str) -> [f64; 4] {
+    let w = 0.66 * size * s.chars().count() as f64 + 4.0;
+    let left = match anchor {
+        "middle" => x - w / 2.0,
+        "end" => x - w + 2.0,
+        _ => x - 2.0,
+    };
+    [left, y - size * 0.95, left + w, y + size * 0.3]
+}
+
+fn coordinates(out: &mut String, boxes: &mut Vec<[f64; 4]>, f: &Frame) {
+    let mut one = |(x, y): (f64, f64), anchor: &str, s: String| {
+        label(out, x, y, 13.0, anchor, r##"fill="#555""##, &s);
+        boxes.push(label_box((x, y), 13.0, anchor, &s));
+    };
     for x in f.x0..f.x0 + f.w {
         let (px, _) = f.px(x, f.y0);
-        label(
-            out,
-            px + S / 2.0,
-            f.top - 6.0,
-            13.0,
-            "middle",
-            r##"fill="#555""##,
-            &x.to_string(),
-        );
+        one((px + S / 2.0, f.top - 6.0), "middle", x.to_string());
     }
     for y in f.y0..f.y0 + f.h {
         let (_, py) = f.px(f.x0, y);
-        label(
-            out,
-            LEFT - 5.0,
-            py + S / 2.0 + 5.0,
-            13.0,
-            "end",
-            r##"fill="#555""##,
-            &y.to_string(),
-        );
+        one((LEFT - 5.0, py + S / 2.0 + 5.0), "end", y.to_string());
     }
 }
 
@@ -381,7 +381,7 @@ fn map_squares(
             }
             let group = tints.get(&(x, y)).cloned().unwrap_or_default();
             tint(out, sq, (&group, islands.contains(&(x, y))), px, py, legend);
-            attribute_marks(out, sq, &group, px, py, legend);
+            attribute_marks((out, &mut names.boxes), sq, &group, px, py, legend);
             if let Some(AttrValue::Int(n)) = sq.attrs.get("slots") {
                 slots(out, px, py, (*n).clamp(0, 8) as usize);
                 legend.marks.insert(Mark::Slots);
@@ -528,7 +528,7 @@ fn tint(
 /// A square's own attributes (not its group's tints, not its slots): a spot of colour for a colour,
 /// a badge of text for the others.
 fn attribute_marks(
-    out: &mut String,
+    (out, boxes): (&mut String, &mut Vec<[f64; 4]>),
     sq: &Square,
     group: &[(String, String)],
     px: f64,
@@ -565,6 +565,7 @@ fn attribute_marks(
         }
     }
     if !badges.is_empty() {
+        let text = badges.join(" ");
         label(
             out,
             px + 3.0,
@@ -572,8 +573,9 @@ fn attribute_marks(
             10.0,
             "start",
             r##"fill="#333" font-weight="bold""##,
-            &badges.join(" "),
+            &text,
         );
+        boxes.push(label_box((px + 3.0, py + 26.0), 10.0, "start", &text));
     }
 }
 
@@ -882,7 +884,7 @@ pub fn map_svg(map: &MapBoard, holdings: &[(&str, &str)]) -> String {
     let mut body = String::new();
     let mut names = Names::default();
     let mut legend = Legend::default();
-    coordinates(&mut body, &f);
+    coordinates(&mut body, &mut names.boxes, &f);
     map_squares(&mut body, &mut names, map, &f, &mut legend);
     let width = f.width().max(420.0);
     let k = f.k;
@@ -1013,6 +1015,12 @@ impl Base {
     pub(crate) fn panel_top(&self) -> f64 {
         self.frame.board_bottom() + 14.0
     }
+    /// The board's squares: left, top, right, bottom (what is floated over the board stays inside).
+    pub(crate) fn board_box(&self) -> [f64; 4] {
+        let f = &self.frame;
+        let (l, t) = f.px(f.x0, f.y0);
+        [l, t, l + f64::from(f.w) * S, f.board_bottom()]
+    }
     /// Where the square (x, y) is drawn: its top-left corner and its side, in the picture's units
     /// (for a page that marks squares on the picture, such as the web playground's legal squares).
     pub fn square_px(&self, x: i32, y: i32) -> (f64, f64, f64) {
@@ -1027,7 +1035,7 @@ pub fn base<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> Base {
     let mut body = String::new();
     let mut names = Names::default();
     let mut legend = Legend::default();
-    coordinates(&mut body, &f);
+    coordinates(&mut body, &mut names.boxes, &f);
     match &game.cfg.map {
         Some(m) => map_squares(&mut body, &mut names, m, &f, &mut legend),
         None => {
@@ -1273,40 +1281,50 @@ pub(crate) fn chip_el<H: Hooks>(
     chip_id: usize,
     k: u32,
 ) {
-    let c = &snap.chips[chip_id];
     if game.cfg.chip_set.get(chip_id).is_none() {
         return;
     }
-    let (colour, value) = chip_seen(game, snap, chip_id);
+    if let Some((cx, cy, r)) = chip_spot(game, base, (snap, tile_at), chip_id, k) {
+        let (colour, value) = chip_seen(game, snap, chip_id);
+        chip(out, cx, cy, r, colour, value, snap.chips[chip_id].face_up);
+    }
+}
+
+/// Where chip `chip_id` (the `k`-th in its place) is drawn on the board: its centre and radius;
+/// `None` when it is not on the board (in a hand, the supply, a bag).
+pub(crate) fn chip_spot<H: Hooks>(
+    game: &Game<H>,
+    base: &Base,
+    (snap, tile_at): (&Snapshot, &BTreeMap<u32, (u16, u8)>),
+    chip_id: usize,
+    k: u32,
+) -> Option<(f64, f64, f64)> {
     let b = &game.st.board;
-    match c.place {
+    match snap.chips.get(chip_id)?.place {
         Place::Square(cell) => {
             let (x, y) = b.xy(cell);
             let (px, py) = base.frame.px(x, y);
-            let (cx, cy) = (px + S - 12.0 - 7.0 * f64::from(k), py + S - 12.0);
-            chip(out, cx, cy, 9.0, colour, value, c.face_up);
+            Some((px + S - 12.0 - 7.0 * f64::from(k), py + S - 12.0, 9.0))
         }
         Place::Slot(cell, i) => {
             let (x, y) = b.xy(cell);
             let (px, py) = base.frame.px(x, y);
             let (cx, cy) = slot_xy(px, py, i);
-            chip(out, cx, cy, 6.5, colour, value, c.face_up);
+            Some((cx, cy, 6.5))
         }
-        // Under a follower on the board: at its feet.
+        // Under a follower on the board: at its feet (a base the follower stands on, drawn before
+        // it, so it never covers it).
         Place::Under(f) => {
-            let Some(fo) = snap.followers.get(f as usize) else {
-                return;
+            let fo = snap.followers.get(f as usize)?;
+            let FollowerAt::Board(node) = fo.at else {
+                return None;
             };
-            if let FollowerAt::Board(node) = fo.at {
-                let (x, y) = b.xy(fo.cell);
-                let (px, py) = base.frame.px(x, y);
-                let (ax, ay) = follower_anchor(game, tile_at, fo.cell, node);
-                // A base the follower stands on (drawn before it, so it never covers it).
-                let (cx, cy) = (px + ax + 5.0 * f64::from(k), py + ay + S * 0.15);
-                chip(out, cx, cy, 8.0, colour, value, c.face_up);
-            }
+            let (x, y) = b.xy(fo.cell);
+            let (px, py) = base.frame.px(x, y);
+            let (ax, ay) = follower_anchor(game, tile_at, fo.cell, node);
+            Some((px + ax + 5.0 * f64::from(k), py + ay + S * 0.15, 8.0))
         }
-        _ => {}
+        _ => None,
     }
 }
 
@@ -1417,6 +1435,13 @@ pub(crate) fn panel_width<H: Hooks>(game: &Game<H>) -> f64 {
 
 /// The board at a snapshot, with the players' areas and scores below it.
 pub fn board_svg<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> String {
+    board_svg_since(game, snap, None)
+}
+
+/// The board at a snapshot, with the points scored since turn `since` (its own included) floated
+/// over what scored them, rather than the last turn's alone (a player back at the table after the
+/// others' turns sees their own points too); the last move framed.
+pub fn board_svg_since<H: Hooks>(game: &Game<H>, snap: &Snapshot, since: Option<u32>) -> String {
     let base = base(game, snap);
     let mut out = String::new();
     open_board(
@@ -1450,7 +1475,15 @@ pub fn board_svg<H: Hooks>(game: &Game<H>, snap: &Snapshot) -> String {
     }
     let moves = super::last_move::every_turn(game, snap.turn);
     if let Some(m) = moves.last() {
-        super::last_move::draw(&mut out, game, &base, snap, &tile_at, m);
+        let mut m = m.clone();
+        if let Some(from) = since {
+            m.points = moves
+                .iter()
+                .skip(from as usize)
+                .flat_map(|t| t.points.iter().copied())
+                .collect();
+        }
+        super::last_move::draw(&mut out, game, &base, snap, &tile_at, &m);
     }
     panel(&mut out, game, &base, snap);
     out.push_str("</svg>\n");

@@ -262,8 +262,8 @@ fn rows(info: &RunInfo, r: &Results) -> Vec<Row> {
     out
 }
 
-/// The rows of what was played and what scored: every action taken and every rule's points per
-/// game, where not 0 in every game.
+/// The rows of what was played, what fired and what scored: every action taken and asked, every
+/// rule fired, and every rule's points per game, where not 0 in every game.
 fn played_and_scored(r: &Results) -> Vec<Row> {
     let l = &r.layout;
     let g = l.seats();
@@ -271,6 +271,10 @@ fn played_and_scored(r: &Results) -> Vec<Row> {
     for (f, name) in l.figures.iter().enumerate() {
         let (what, section) = if let Some(a) = name.strip_prefix("action: ") {
             (format!("`{a}` taken per game"), "what was played")
+        } else if let Some(a) = name.strip_prefix("asked: ") {
+            (format!("`{a}` asked per game"), "what was played")
+        } else if let Some(r) = name.strip_prefix("fired: ") {
+            (format!("`{r}` fired per game"), "what fired")
         } else if let Some(p) = name.strip_prefix("points: ") {
             (format!("points from `{p}` per game"), "what scored")
         } else {
@@ -294,8 +298,12 @@ fn played_and_scored(r: &Results) -> Vec<Row> {
             digits: 2,
         });
     }
-    // What was played before what it scored.
-    out.sort_by_key(|row| row.section != "what was played");
+    // What was played, then the rules that fired, then what they scored.
+    out.sort_by_key(|row| match row.section {
+        "what was played" => 0,
+        "what fired" => 1,
+        _ => 2,
+    });
     out
 }
 
@@ -395,7 +403,7 @@ fn difference(row: &Row, l: &Layout, r: &Results, info: &RunInfo) -> Est {
 }
 
 /// A value as people read it: a percentage or a number.
-fn show(v: f64, percent: bool, digits: usize) -> String {
+pub(crate) fn show(v: f64, percent: bool, digits: usize) -> String {
     if !v.is_finite() {
         return "-".into();
     }
@@ -412,7 +420,7 @@ fn show(v: f64, percent: bool, digits: usize) -> String {
 }
 
 /// A value's interval as `[lo, hi]`, or nothing.
-fn show_ci(e: &Est, percent: bool, digits: usize) -> String {
+pub(crate) fn show_ci(e: &Est, percent: bool, digits: usize) -> String {
     if e.has_interval() {
         format!(
             "[{}, {}]",
@@ -425,7 +433,7 @@ fn show_ci(e: &Est, percent: bool, digits: usize) -> String {
 }
 
 /// A difference with its half-width: `+4.2 (±1.1)`, percentages in points (`-5.0 points (±2.1)`).
-fn show_diff(d: &Est, percent: bool, digits: usize) -> String {
+pub(crate) fn show_diff(d: &Est, percent: bool, digits: usize) -> String {
     let k = if percent { 100.0 } else { 1.0 };
     let unit = if percent { " points" } else { "" };
     let v = d.mean * k;
@@ -494,7 +502,7 @@ fn shares(info: &RunInfo, r: &Results, k: usize) -> Vec<f64> {
 }
 
 /// The balance line under setting `k`, and its JSON.
-fn balance_of(info: &RunInfo, r: &Results, k: usize) -> Option<(String, Value)> {
+pub(crate) fn balance_of(info: &RunInfo, r: &Results, k: usize) -> Option<(String, Value)> {
     let (b, hi, lo) = balance(&shares(info, r, k), r.games())?;
     let text = format!(
         "{} {} (between {} and {})",
@@ -696,6 +704,36 @@ fn headline(info: &RunInfo, r: &Results) -> Vec<String> {
     out
 }
 
+/// A figure of one report for the table across runs (`--players 2..4`, `--skill`): its value
+/// (the original's in a comparison), and in a comparison yours and the difference.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Side {
+    pub(crate) value: Est,
+    pub(crate) yours: Option<Est>,
+    pub(crate) diff: Option<Est>,
+    pub(crate) percent: bool,
+    pub(crate) digits: usize,
+}
+
+/// The report's figure `figure` of group `who` (a seat, or the game: `seats`), if the run has it.
+pub(crate) fn side(info: &RunInfo, r: &Results, figure: &str, who: usize) -> Option<Side> {
+    let l = &r.layout;
+    let group = l.groups.get(who)?;
+    let rows = rows(info, r);
+    let row = rows
+        .iter()
+        .find(|row| row.figure == figure && &row.who == group)?;
+    let (o, y) = if yours_is_b(info) { (0, 1) } else { (1, 0) };
+    let paired = r.diff().is_some();
+    Some(Side {
+        value: value(row, l, r, if paired { o } else { 0 }),
+        yours: paired.then(|| value(row, l, r, y)),
+        diff: paired.then(|| difference(row, l, r, info)),
+        percent: row.percent,
+        digits: row.digits,
+    })
+}
+
 /// The report as JSON: one object per row (per setting and, in a comparison, the difference and
 /// the sentence), the balance and the agents.
 pub fn json(info: &RunInfo, r: &Results) -> Value {
@@ -755,7 +793,7 @@ pub fn json(info: &RunInfo, r: &Results) -> Value {
     doc
 }
 
-fn fin(v: f64) -> Value {
+pub(crate) fn fin(v: f64) -> Value {
     if v.is_finite() {
         json!(v)
     } else {

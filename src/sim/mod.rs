@@ -5,7 +5,8 @@
 //! Rooms: `hist` (exact integer histograms), `stats` (what is measured), `play` (one game, counted),
 //! `run` (threads and order), `ci` (intervals of paired differences), `progress` (the bar), `report` (table, CSV and the
 //! JSON that `merge` reads back), `merge` (combining slices), `csv` (the one CSV writer), `sweep`
-//! (the grid of a parameter sweep), `plot` (its chart).
+//! (the grid of a parameter sweep), `plot` (its chart), `skill` (reports across runs: per player
+//! count, per skill pairing, the skill trace).
 
 pub(crate) mod ci;
 pub mod csv;
@@ -18,10 +19,12 @@ pub mod plot;
 pub mod progress;
 pub mod report;
 pub mod run;
+pub mod skill;
 pub mod stats;
 pub(crate) mod story;
 pub mod sweep;
 pub mod tune;
+pub mod tune_table;
 
 use serde::{Deserialize, Serialize};
 

@@ -30,6 +30,9 @@ pub(crate) fn play_counted(
     while game.advance()? {
         let who = game.decider() as usize;
         out.story.decision(who, game.options.len());
+        if out.story.on && game.is_asked() {
+            count_ask(game, who, actions, &mut out.asked);
+        }
         let i = agents[who % agents.len()].choose(&View::of(game), &mut rng)?;
         match game.options.get(i) {
             Some(Opt::Place { .. }) => {
@@ -49,6 +52,10 @@ pub(crate) fn play_counted(
     }
     out.story.snapshot(game.st.players.iter().map(|p| p.score));
     let t = &game.st.tally;
+    if out.story.on {
+        out.fired
+            .extend((0..game.hooks.program().rules.len()).map(|r| t.fired_of(r)));
+    }
     for s in 0..seats {
         out.scores[s] = game.st.players[s].score;
         out.followers[s] = t.followers_placed[s];
@@ -59,4 +66,17 @@ pub(crate) fn play_counted(
         }
     }
     Ok(())
+}
+
+/// An asked decision of seat `who`: the action asked (that of its options) is counted once.
+fn count_ask(game: &Game<Interp>, who: usize, actions: usize, asked: &mut [u32]) {
+    let asked_action = game.options.iter().find_map(|o| match *o {
+        Opt::Action(h) => game.hooks.action_index(h),
+        _ => None,
+    });
+    if let Some(a) = asked_action.map(|a| a as usize).filter(|&a| a < actions) {
+        if let Some(c) = asked.get_mut(who * actions + a) {
+            *c += 1;
+        }
+    }
 }

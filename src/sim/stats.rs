@@ -4,6 +4,7 @@
 
 use super::hist::Hist;
 use super::story::{band_name, Story, BANDS};
+use crate::game::Phase;
 use crate::lang::ir::Program;
 
 /// A win shared by k players counts 60/k (60 is divisible by every player count from 1 to 6), so
@@ -75,6 +76,10 @@ pub struct Mapping {
     pub(crate) action_fig: Vec<usize>,
     /// The first of the report's figures (`--report`), in [`report_figures`] order.
     pub(crate) report: Option<usize>,
+    /// With `--report`, by rule index: the figure of how often it fired (else empty).
+    pub(crate) fired_fig: Vec<usize>,
+    /// With `--report`, by action index: the figure of how often it was asked (asked actions only).
+    pub(crate) asked_fig: Vec<Option<usize>>,
 }
 
 /// The names score events use for a program's rules: its rules, then its actions, then the setup.
@@ -118,10 +123,28 @@ impl Layout {
                 .iter()
                 .map(|a| slot(format!("action: {}", a.name), &mut figures))
                 .collect();
+            let (mut fired_fig, mut asked_fig) = (Vec::new(), Vec::new());
+            if report.is_some() {
+                fired_fig = p
+                    .rules
+                    .iter()
+                    .map(|r| slot(format!("fired: {}", r.name), &mut figures))
+                    .collect();
+                asked_fig = p
+                    .actions
+                    .iter()
+                    .map(|a| {
+                        (a.phase == Some(Phase::Asked))
+                            .then(|| slot(format!("asked: {}", a.name), &mut figures))
+                    })
+                    .collect();
+            }
             maps.push(Mapping {
                 rule_fig,
                 action_fig,
                 report,
+                fired_fig,
+                asked_fig,
             });
         }
         let mut groups = players.to_vec();
@@ -158,6 +181,10 @@ pub(crate) struct Outcome {
     /// `actions[seat * n_actions + action]`.
     pub(crate) actions: Vec<u32>,
     pub(crate) n_actions: usize,
+    /// With `--report`: how often each rule fired (by rule index), and each asked action was asked
+    /// of each seat (`asked[seat * n_actions + action]`).
+    pub(crate) fired: Vec<u32>,
+    pub(crate) asked: Vec<u32>,
     /// The scores turn by turn and the decisions, for `--report`.
     pub(crate) story: Story,
 }
@@ -182,6 +209,11 @@ impl Outcome {
         self.actions.clear();
         self.actions.resize(seats * actions, 0);
         self.n_actions = actions;
+        self.fired.clear();
+        self.asked.clear();
+        if self.story.on {
+            self.asked.resize(seats * actions, 0);
+        }
     }
 
     /// The seats sharing the best score, as a bit set, and how many they are.
@@ -267,8 +299,33 @@ impl Outcome {
             first.saturating_sub(second)
         };
         obs[layout.at(game, MARGIN)] = Some(lead);
+        self.observe_fired_and_asked(layout, map, obs);
         if let Some(at) = map.report {
             self.observe_story(layout, at, mask, obs);
+        }
+    }
+
+    /// With `--report`: how often each rule fired (a figure of the game only) and each asked
+    /// action was asked (per seat asked, and for the game).
+    fn observe_fired_and_asked(&self, layout: &Layout, map: &Mapping, obs: &mut [Option<i64>]) {
+        let game = self.scores.len();
+        for (r, &f) in map.fired_fig.iter().enumerate() {
+            for s in 0..game {
+                obs[layout.at(s, f)] = None;
+            }
+            add(
+                obs,
+                layout.at(game, f),
+                self.fired.get(r).copied().unwrap_or(0) as i64,
+            );
+        }
+        for (a, f) in map.asked_fig.iter().enumerate() {
+            let Some(f) = *f else { continue };
+            for s in 0..game {
+                let v = self.asked.get(s * self.n_actions + a).copied().unwrap_or(0) as i64;
+                add(obs, layout.at(s, f), v);
+                add(obs, layout.at(game, f), v);
+            }
         }
     }
 
@@ -369,6 +426,8 @@ mod tests {
             rule_fig: vec![7],
             action_fig: vec![8],
             report: None,
+            fired_fig: Vec::new(),
+            asked_fig: Vec::new(),
         };
         let mut o = Outcome::default();
         o.reset(3, 1, 1);
@@ -401,5 +460,53 @@ mod tests {
             (v(1, WIN), v(1, MARGIN), v(0, MARGIN), v(3, MARGIN)),
             (Some(60), Some(6), Some(-15), Some(6))
         );
+    }
+
+    #[test]
+    fn rules_fired_and_asks_observed_by_hand() {
+        // Two rules (road, settle) and two actions (sell, bid: bid is asked).
+        let layout = Layout {
+            figures: FIXED
+                .iter()
+                .map(|s| s.to_string())
+                .chain(
+                    [
+                        "fired: road",
+                        "fired: settle",
+                        "asked: bid",
+                        "action: sell",
+                        "action: bid",
+                    ]
+                    .iter()
+                    .map(|s| s.to_string()),
+                )
+                .collect(),
+            groups: vec!["a".into(), "b".into(), "game".into()],
+        };
+        let map = Mapping {
+            rule_fig: Vec::new(),
+            action_fig: vec![10, 11],
+            report: None,
+            fired_fig: vec![7, 8],
+            asked_fig: vec![None, Some(9)],
+        };
+        let mut o = Outcome::default();
+        o.story.on = true;
+        o.reset(2, 0, 2);
+        o.actions = vec![0, 1, 0, 1];
+        o.scores = vec![3, 4];
+        o.fired = vec![5, 1];
+        // a was asked for a bid twice, b once; `sell` is no asked action.
+        o.asked = vec![7, 2, 7, 1];
+        let mut obs = Vec::new();
+        o.observe(&layout, &map, &mut obs);
+        let v = |g: usize, f: usize| obs[layout.at(g, f)];
+        // A rule fires for the game, not for a seat.
+        assert_eq!((v(0, 7), v(1, 7), v(2, 7)), (None, None, Some(5)));
+        assert_eq!(v(2, 8), Some(1));
+        // Asks per seat asked, and their sum for the game; `sell` counts nowhere.
+        assert_eq!((v(0, 9), v(1, 9), v(2, 9)), (Some(2), Some(1), Some(3)));
+        // Taken (answered with a bid) is another figure.
+        assert_eq!((v(0, 11), v(2, 11)), (Some(1), Some(2)));
     }
 }

@@ -250,10 +250,43 @@ impl Race {
 
     /// Adds a round's results: setting k of `r` is value `alive[k]`.
     pub fn add_round(&mut self, alive: &[usize], r: &Results) {
+        self.add_games(alive, r);
+        self.rounds += 1;
+    }
+
+    /// Adds the results of some of a round's games (a round played in parts, as the playground
+    /// plays it to show its progress: the histograms merge exactly, so the parts of a round give
+    /// what the round played at once gives); [`Race::end_round`] closes the round.
+    pub fn add_games(&mut self, alive: &[usize], r: &Results) {
         for (k, &c) in alive.iter().enumerate() {
             self.candidates[c].add(&r.stats[k], &r.played);
         }
+    }
+
+    /// Closes a round played in parts: counts it and puts out the values surely further.
+    pub fn end_round(&mut self) {
         self.rounds += 1;
+        self.eliminate();
+    }
+
+    /// The next round under a budget of `games` in all (every value's games count), the first
+    /// round playing `first_round` games per value: the values in it, its first game and its games
+    /// per value; `None` when the race is over (the budget is spent, or one value is left).
+    pub fn next_round(&self, games: u64, first_round: u64) -> Option<(Vec<usize>, u64, u64)> {
+        let alive = self.alive();
+        let used: u64 = self.candidates.iter().map(Candidate::games).sum();
+        let next = self
+            .candidates
+            .iter()
+            .flat_map(|c| c.played.iter().map(|p| p.1))
+            .max()
+            .unwrap_or(0);
+        let left = games.saturating_sub(used) / alive.len().max(1) as u64;
+        let n = round_games(first_round.max(1), self.rounds).min(left);
+        if n == 0 || alive.len() < 2 && self.rounds > 0 {
+            return None;
+        }
+        Some((alive, next, n))
     }
 
     /// Each value's figure and distance.
@@ -476,6 +509,30 @@ mod tests {
         for bad in ["win:cyd=0.5", "win:ann=2", "turns=x", "fair", "win:ann"] {
             assert!(Target::parse(bad, &p).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn rounds_double_within_the_budget() {
+        let l = layout();
+        let points = (0..3).map(|k| vec![format!("k={k}")]).collect();
+        let mut race = Race::new(Target::Balance, l.clone(), points);
+        // A budget of 100 games, 10 per value first: games 0..10 under all three values.
+        assert_eq!(race.next_round(100, 10), Some((vec![0, 1, 2], 0, 10)));
+        for c in 0..3 {
+            race.candidates[c].add(&stats(&l, 10, 5), &[(0, 10)]);
+        }
+        race.end_round();
+        // 70 games left for 3 values: round 1 plays 20 each, from game 10.
+        assert_eq!(race.next_round(100, 10), Some((vec![0, 1, 2], 10, 20)));
+        race.candidates[0].out = Some((1, 1));
+        for c in 1..3 {
+            race.candidates[c].add(&stats(&l, 20, 10), &[(10, 30)]);
+        }
+        race.end_round();
+        // 30 left for the 2 still in: 15 each (not the 40 the round would play), from game 30.
+        assert_eq!(race.next_round(100, 10), Some((vec![1, 2], 30, 15)));
+        // Spent: over.
+        assert_eq!(race.next_round(70, 10), None);
     }
 
     #[test]

@@ -90,15 +90,10 @@ pages=()
 seats=(ann bob cy dee eve fay)
 counts=(3 5 2 6)
 i=0
-# The first variant on the endless table (base) and the map variants in their listed order, then the
-# other variants on the endless table (the expansions): each map variant keeps the game and the number
-# of players it has always been audited with.
-order=$("$carto" list --format json | python3 -c '
-import json, sys
-vs = json.load(sys.stdin)
-endless = [v["name"] for v in vs if v["map"] is None]
-print(" ".join(endless[:1] + [v["name"] for v in vs if v["map"] is not None] + endless[1:]))')
-for v in $order; do
+# In the listed order: taiwan and usa-east are among the 6-player games (the renderer keeps floated
+# points clear of every label, chip and the board's edge; tests/render_labels.rs checks the final
+# board of every variant at 2 to 6 players).
+for v in $("$carto" list | awk '{print $1}'); do
   n=${counts[$((i % ${#counts[@]}))]}; i=$((i + 1))
   players=$(IFS=,; echo "${seats[*]:0:$n}")
   "$carto" play "$v" --seed 3 --players "$players" --log "$tmp/$v.log" --quiet >/dev/null

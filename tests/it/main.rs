@@ -62,6 +62,8 @@ mod principles;
 mod range_bounds;
 #[path = "../render.rs"]
 mod render;
+#[path = "../render_labels.rs"]
+mod render_labels;
 #[path = "../replays.rs"]
 mod replays;
 #[path = "../rule_errors.rs"]

@@ -2,7 +2,8 @@
 # The Slurm example (examples/slurm) on a real scheduler: starts munged, slurmctld and slurmd on this
 # machine (free ports, a temporary folder, no systemd), submits a job array of 4 slices and the
 # dependent merge with examples/slurm/submit.sh, waits, and checks that the merged result equals one
-# single-machine run of the same seeds, figure by figure. Installs Debian's slurm-wlm and munge when
+# single-machine run of the same seeds, figure by figure; then the same for a tuning job
+# (`submit.sh -m tune`: slices of `carto tune`, merged by `carto tune merge`). Installs Debian's slurm-wlm and munge when
 # missing (needs root, as CI has). Cleans up in a trap. Every wait is bounded.
 #
 #   tests/slurm/check.sh [CARTO_BINARY]      (default: target/debug/carto, built if missing)
@@ -205,4 +206,36 @@ for t in $(seq 0 $((slices - 1))); do
   [ -s "$out/slice-$t.json" ] || fail "slice $t is missing"
 done
 grep -q "^france: 160 games" "$out/merged.txt" || fail "merged.txt does not describe 160 games"
+
+# The tuning job: 3 slices of 30 games under every value of k (examples/compensation.rules), merged
+# by `carto tune merge`; every value's histograms must equal one slice of the same 90 games.
+tslices=3
+tper=30
+tout=$dir/tune-out
+rules=$repo/examples/compensation.rules
+ids=$(CARTO=$carto examples/slurm/submit.sh -m tune -n "$tslices" -g "$tper" -o "$tout" \
+  "$rules" k=0..3 --target win:ann=0.5 --seed 11) || fail "submit.sh -m tune failed"
+read -r array merge <<<"$ids"
+echo "slurm check: submitted tuning array $array ($tslices slices of $tper games) and merge $merge"
+wait_for 600 merge_done || fail "the tuning jobs did not finish within 600 s: $(squeue 2>&1)"
+[ -s "$tout/merged.json" ] || {
+  cat "$tout"/*.out >&2 2>/dev/null || true
+  fail "the tuning merge job wrote no merged.json"
+}
+"$carto" tune "$rules" k=0..3 --target win:ann=0.5 --seed 11 --first-game 0 \
+  --games $((tslices * tper)) --format json --quiet > "$dir/tune-single.json"
+python3 - "$tout/merged.json" "$dir/tune-single.json" <<'PY'
+import json, sys
+merged, single = (json.load(open(p)) for p in sys.argv[1:3])
+m, s = merged["candidates"], single["candidates"]
+if [c["point"] for c in m] != [c["point"] for c in s]:
+    sys.exit(f"different values: merged {m}, single {s}")
+for a, b in zip(m, s):
+    if a["hists"] != b["hists"] or a["games"] != b["games"]:
+        sys.exit(f"value {a['point']}: merged differs from the single run")
+if m[0]["games"] != 90:
+    sys.exit(f"merged {m[0]['games']} games a value, not 90")
+print(f"slurm check: tuning merged = single run: {len(m)} values, {m[0]['games']} games each")
+PY
+grep -q "^best: k=" "$tout/merged.txt" || fail "the tuning merge's table names no best value"
 echo "slurm check: ok"

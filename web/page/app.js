@@ -3,13 +3,12 @@
 import { EditorView, basicSetup } from "codemirror";
 import { EditorState, StateEffect } from "@codemirror/state";
 import { linter, lintGutter, forceLinting } from "@codemirror/lint";
-import { autocompletion } from "@codemirror/autocomplete";
 import { marked } from "marked";
 import { loadCarto } from "./carto.js";
-import { rulesLanguage, hoverDocs, completionSource } from "./rules-lang.js";
+import { rulesLanguage, rulesServer, ROOT_URI } from "./rules-lang.js";
 import { setupPlay } from "./play.js";
 import { setupMeasure } from "./measure.js";
-import { readAddress, writeAddress, stateOf } from "./address.js";
+import { readAddress, writeAddress, stateOf, measureOf } from "./address.js";
 import { loadWork, saveWork, keepBeforeLink, loadBeforeLink } from "./work.js";
 import { setupHome } from "./home.js";
 import { setupGuide } from "./guide.js";
@@ -120,17 +119,13 @@ async function main() {
   app.sets = initial.sets || {};
   app.initialMap = initial.map ?? "";
   app.mapStart = initial.mapStart ?? "";
+  app.initialMeasure = measureOf(initial.measure); // the Measure tab's comparison (measure.js)
   start.value = initial.base in TEMPLATES || bundled.rules[initial.base] ? initial.base : "base";
 
   // The name the rules are loaded under: the bundled name while the text is the bundled file's
   // (so a log names `france`, which `carto replay` finds), else `my.rules`.
   app.rulesName = () => (bundled.rules[app.base] === app.text() ? app.base : CHECK_NAME);
   app.setsList = () => Object.entries(app.sets).map(([k, v]) => `${k}=${v}`);
-
-  const importedWords = () => {
-    const names = [...app.text().matchAll(/import\s+"([^"]+)"/g)].map((m) => m[1]);
-    return names.map((n) => bundled.rules[n] || "").join("\n");
-  };
 
   const lint = linter((view) => {
     const text = view.state.doc.toString();
@@ -148,18 +143,27 @@ async function main() {
     }));
   }, { delay: DEBOUNCE_MS, needsRefresh: (u) => u.transactions.some((t) => t.effects.some((e) => e.is(mapChanged))) });
 
+  // Hover, completion, definitions, rename: the language server in its worker (rules-lang.js).
+  const language = rulesLanguage(bundled.builtins.filter((b) => b.kind !== "field").map((b) => b.name));
+  const server = rulesServer({
+    bundled,
+    language,
+    after: $("editor"),
+    extraFiles: () => app.maps().map((m) => ({ uri: `${ROOT_URI}/${m.name}`, languageId: "toml", text: m.text })),
+    showMap: () => { app.showFile("map"); return app.mapView; },
+  });
+  app.lsp = server.client;
   const view = new EditorView({
     parent: $("editor"),
     state: EditorState.create({
       doc: initial.text,
       extensions: [
         basicSetup,
-        rulesLanguage(bundled.builtins.filter((b) => b.kind !== "field").map((b) => b.name)),
+        language,
         lint,
         lintGutter(),
         EditorView.lineWrapping,
-        hoverDocs(bundled.builtins),
-        autocompletion({ override: [completionSource(bundled.builtins, importedWords)] }),
+        server.extension,
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           app.edited = performance.now();
@@ -247,6 +251,7 @@ async function main() {
     start.value = s.base in TEMPLATES || bundled.rules[s.base] ? s.base : "base";
     if (s.text !== app.text()) app.setText(s.text);
     else refreshDoc();
+    if (s.measure) app.applyMeasure(measureOf(s.measure));
   }
   // An undone replacement gives the text its variant and parameters back.
   function afterEdit() {
@@ -409,6 +414,7 @@ async function main() {
   setupGuide(app);
   setupHome(app, { work, beforeLink: fromAddress ? null : loadBeforeLink() });
   app.setMode(fromAddress ? "read" : "home");
+  if (fromAddress?.measure?.open) app.showTab("measure"); // a link made on the Measure tab opens it
   document.body.dataset.ready = "1";
 }
 

@@ -36,6 +36,7 @@ export function setupPlay(app, el) {
       <div class="board-wrap">
         <div id="board" aria-label="the board: drag to move, wheel or two fingers to zoom, keys + − 0 and arrows"></div>
         <div class="zoom-buttons"><button type="button" id="zoom-in" aria-label="zoom in">+</button><button type="button" id="zoom-out" aria-label="zoom out">−</button><button type="button" id="zoom-fit">fit</button></div>
+        <div id="play-why-box" role="dialog" aria-label="why these points" hidden></div>
         <div id="play-cover" hidden><p id="play-cover-text"></p><button type="button" id="play-cover-go" class="primary"></button></div>
       </div>
       <div class="play-side">
@@ -49,6 +50,8 @@ export function setupPlay(app, el) {
           <button type="button" id="play-log" disabled>Download log</button></span>
         </div>
         <p id="play-scores"></p>
+        <p id="play-points-say" hidden></p>
+        <p id="play-log-note" hidden>The log and the replay come when the game is over: they show every chip's face, face-down ones too.</p>
         <p id="play-state" hidden></p>
         <details id="play-to-come-box"><summary id="play-to-come-head">Tiles still to come</summary><div id="play-to-come"></div></details>
         <h3 class="story-head">What happened</h3>
@@ -159,7 +162,7 @@ export function setupPlay(app, el) {
       el.classList.remove("busy");
       if (view) {
         $("play-undo").disabled = !view.can_undo;
-        $("play-log").disabled = false;
+        logOffered(view);
         $("play-rotate").disabled = false;
         $("play-place").disabled = false;
       }
@@ -182,7 +185,7 @@ export function setupPlay(app, el) {
     if (fresh) closeIn(v);
     liveTitle(v);
     $("play-undo").disabled = !v.can_undo;
-    $("play-log").disabled = false;
+    logOffered(v);
     $("play-scores").textContent = v.players.map((p) => `${p.name} (${p.agent}) ${p.score}`).join(" · ");
     $("play-status").textContent = v.over
       ? `Game over. ${v.players.map((p) => `${p.name} ${p.score}`).join(", ")}`
@@ -191,12 +194,75 @@ export function setupPlay(app, el) {
           : v.yours ? `Turn ${v.turn}, ${v.tiles_left} tiles left — ${decision(v)}` : `${v.decider} decides`;
     wayOn(Boolean(v.error), v.can_undo);
     drawOptions();
+    explainPoints();
     toCome(v);
     rulesState(v);
     $("play-story").innerHTML = storyHtml(v.events || [], rules);
     end(v);
     handOver(v);
   }
+
+  // The log (and the replay) only once the page's seat sees everything: the game over, or no
+  // person playing; until then the page says why.
+  function logOffered(v) {
+    $("play-log").disabled = !v.all_seen;
+    $("play-log").title = v.all_seen ? "the game's log, for carto replay" : "given when the game is over";
+    $("play-log-note").hidden = Boolean(v.all_seen);
+  }
+
+  // The points floated over the board (the last turn's, at what scored them): each says who got
+  // how many and from which rule, on the board itself: its tooltip, and on a tap or Enter a box
+  // over the board with the rule's heading, its file and line, and its sentence. Under the scores,
+  // the same points in a line ("bob +4 for Road, ann +9 for City").
+  function explainPoints() {
+    const pills = [...(board.svg()?.querySelectorAll("g.points[data-rule]") || [])];
+    const say = $("play-points-say");
+    $("play-why-box").hidden = true;
+    say.hidden = !pills.length;
+    if (!pills.length) return;
+    const words = pills.map((g) => {
+      const [who, n, rule] = [g.dataset.player, Number(g.dataset.points), g.dataset.rule];
+      const r = rules?.[rule];
+      const heading = ruleHeading(rules, rule);
+      const signed = `${n < 0 ? "−" : "+"}${Math.abs(n)}`;
+      const where = r ? ` (${r.file}:${r.line})` : "";
+      g.querySelector("title").textContent = `${who} ${signed} for ${heading}${where}${r ? `: ${r.sentence}` : ""}`;
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", `${who} ${signed} for ${heading}: why?`);
+      g.style.cursor = "pointer";
+      g.parentNode.append(g); // above the legal squares' marks, so a tap reaches it
+      const open = (e) => { e.stopPropagation(); e.preventDefault(); whyBox(g, { who, signed, heading, r }); };
+      g.addEventListener("click", open);
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") open(e); });
+      return `${who} ${signed} for ${heading}`;
+    });
+    say.textContent = `On the board: ${words.join(", ")} (tap a score for its rule)`;
+  }
+
+  function whyBox(g, { who, signed, heading, r }) {
+    const box = $("play-why-box");
+    const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+    box.innerHTML = `<button type="button" class="why-close" aria-label="close">×</button>
+      <p><b>${esc(who)} ${esc(signed)}</b> for <b>${esc(heading)}</b>${r ? ` <span class="where">${esc(r.file)}:${r.line}</span>` : ""}</p>
+      ${r ? `<p class="why-sentence">${esc(r.sentence)}</p>` : ""}`;
+    box.dataset.rule = g.dataset.rule;
+    box.hidden = false;
+    // Beside the score, inside the board's box.
+    const wrap = box.parentNode.getBoundingClientRect();
+    const at = g.getBoundingClientRect();
+    const w = Math.min(320, wrap.width - 16);
+    box.style.width = `${w}px`;
+    box.style.left = `${Math.max(8, Math.min(wrap.width - w - 8, at.left - wrap.left + at.width / 2 - w / 2))}px`;
+    const below = at.bottom - wrap.top + 6;
+    box.style.top = `${below + box.offsetHeight > wrap.height ? Math.max(8, at.top - wrap.top - box.offsetHeight - 6) : below}px`;
+    const close = box.querySelector(".why-close");
+    close.addEventListener("click", () => { box.hidden = true; g.focus(); });
+    close.focus();
+  }
+  // Escape, or a tap elsewhere on the board, closes the box.
+  $("play-why-box").addEventListener("keydown", (e) => { if (e.key === "Escape") $("play-why-box").hidden = true; });
+  $("board").addEventListener("click", () => { $("play-why-box").hidden = true; });
 
   // The decision waiting, with whose it is ("ann: placing the tile"; the turn is said before it).
   const decision = (v) => (v.pending
@@ -260,7 +326,7 @@ export function setupPlay(app, el) {
         class: "legal-square", "data-square": k, style: "cursor:pointer",
       });
       const title = svgEl("title", {});
-      title.textContent = `place the tile at ${k} (${opts.length} rotation${opts.length > 1 ? "s" : ""})`;
+      title.textContent = `place the tile at ${k}${p.square ? `, on ${p.square}` : ""} (${opts.length} rotation${opts.length > 1 ? "s" : ""})`;
       r.append(title);
       r.addEventListener("click", () => pick(opts));
       layer.append(r);
@@ -287,30 +353,89 @@ export function setupPlay(app, el) {
     $("play-place").hidden = true;
   }
 
-  // An option in the player's words: the rules' heading of the action, what it is done with (the
-  // rest of the option's name), and the points it gives at once; the rule's sentence as its title.
+  // An option in the player's words, derived from the rules' page of its action (nothing here
+  // knows a variant): the action's heading; where the sentence speaks of the square of the turn's
+  // tile and the map names it, "in Lyon" (a last word of the heading that the sentence says the
+  // square is, "Sell town" when "the square … is a town", gives way to the name); then what is
+  // chosen, each under the name the rules give it ("wine: an orange chip worth 2"); then the points
+  // it gives at once, when the player can know them: "Sell in Lyon — wine: an orange chip worth 2:
+  // 9 points". The rule's sentence is its title.
   function optionWords(o) {
     if (o.name === "pass") return { text: view.followers.length ? "No follower" : view.places.length ? "Pass" : "Done: end my turn" };
     if (o.name === "draw") return { text: "Draw a tile" };
     const [name, ...args] = o.name.split(" ");
     const r = rules?.[name];
-    const heading = r ? r.heading : ruleHeading(null, name);
-    const what = args.length ? ` — ${args.map(argWords).join("; ")}` : "";
-    const points = typeof o.points === "number" && o.points !== 0 ? `: ${o.points > 0 ? "+" : "−"}${Math.abs(o.points)} point${Math.abs(o.points) === 1 ? "" : "s"}` : "";
-    // Where the turn's tile went, when the square has a name and the action acts there.
-    const where = view.square && r && /the tile placed this turn|turn's tile/.test(r.sentence) ? ` in ${view.square}` : "";
-    return { text: `${heading}${what}${where}${points}`, title: r ? r.sentence : o.name };
+    const sentence = r?.sentence || "";
+    let heading = r ? r.heading : ruleHeading(null, name);
+    let where = "";
+    if (view.square && /square of the tile placed this turn|turn's tile/.test(sentence)) {
+      where = ` in ${view.square}`;
+      const words = heading.split(" ");
+      const last = words[words.length - 1].toLowerCase();
+      if (words.length > 1 && new RegExp(`\\bis an? ${last}\\b`).test(sentence)) heading = words.slice(0, -1).join(" ");
+    }
+    const vars = chosenNames(sentence);
+    const what = args.map((a, k) => {
+      const v = vars[k] && vars[k].length > 1 ? `${vars[k].replace(/_/g, " ")}: ` : "";
+      return v + argWords(a);
+    });
+    const points = typeof o.points === "number" && o.points !== 0 ? `: ${pointsWords(o.points)}` : "";
+    return { text: `${heading}${where}${what.length ? ` — ${what.join("; ")}` : ""}${points}`, title: r ? r.sentence : o.name };
   }
 
-  // What an action is done with, in words: chips (`blue2+blue1.up@map:3,4`) by colour and value
-  // (face and place when the name says them), squares by their coordinates, other values as named.
+  // "9 points", "1 point", "−2 points".
+  const pointsWords = (n) => `${n < 0 ? "−" : ""}${Math.abs(n)} point${Math.abs(n) === 1 ? "" : "s"}`;
+
+  // The names an action's sentence gives what is chosen, in order ("you may choose wine, 1 to 2
+  // chips …; and at_square, a square …").
+  function chosenNames(sentence) {
+    const out = [];
+    for (const m of sentence.matchAll(/(?:\bchoose|; and) ([A-Za-z_][A-Za-z0-9_]*), /g)) out.push(m[1]);
+    return out;
+  }
+
+  // What an action is done with, in words: chips (`blue2+blue1.up@map:3,4`) by colour and value,
+  // counted ("two blue chips worth 1"), with their face and place when the name says them; a
+  // face-down chip named by its place alone (`down@supply`); squares by their coordinates; a
+  // follower (`ann.9`) as its owner's; other values as named.
   function argWords(token) {
-    if (/^-?\d+,-?\d+$/.test(token)) return `the square ${token}`;
-    return token.split("+").map((part) => {
+    if (/^-?\d+,-?\d+$/.test(token)) return squareWords(token);
+    const follower = /^([^.@+]+)\.(\d+)$/.exec(token);
+    if (follower) return `${follower[1]}'s follower ${follower[2]}`;
+    const groups = [];
+    for (const part of token.split("+")) {
       const m = /^([a-z_]+?)(\d+)(?:\.(up|down))?(?:@(.+))?$/.exec(part);
-      if (!m) return part.replace(/_/g, " ");
-      return `${m[1].replace(/_/g, " ")} ${m[2]}${m[3] ? ` (face ${m[3]})` : ""}${m[4] ? ` from ${placeWords(m[4])}` : ""}`;
-    }).join(", ");
+      const down = /^down@(.+)$/.exec(part);
+      let key;
+      let one;
+      if (m) {
+        key = part;
+        one = [`${m[1].replace(/_/g, " ")} chip`, ` worth ${m[2]}${m[3] ? `, face ${m[3]}` : ""}${m[4] ? `, from ${placeWords(m[4])}` : ""}`];
+      } else if (down) {
+        key = part;
+        one = ["face-down chip", ` from ${placeWords(down[1])}`];
+      } else {
+        // A thing at a square (`stack@1,11:TB-D`: a tile stack, its top tile named after the colon).
+        const at = /^([a-z_]+)@(-?\d+,-?\d+)(?::(.+))?$/.exec(part);
+        key = part;
+        one = at ? [at[1].replace(/_/g, " "), ` on ${squareWords(at[2])}${at[3] ? ` (top tile ${at[3]})` : ""}`] : [part.replace(/_/g, " "), ""];
+      }
+      const g = groups.find((x) => x.key === key);
+      if (g) g.n++;
+      else groups.push({ key, n: 1, one });
+    }
+    const said = groups.map(({ n, one: [noun, rest] }) => `${countWords(n, noun)}${rest}`);
+    return said.length > 1 ? `${said.slice(0, -1).join(", ")} and ${said[said.length - 1]}` : said[0];
+  }
+
+  // A square by the name the map gives it, else by its coordinates: "Lyon (14,12)", "the square 3,4".
+  const squareWords = (xy) => (view.square_names?.[xy] ? `${view.square_names[xy]} (${xy})` : `the square ${xy}`);
+
+  // "an orange chip", "two blue chips", "5 chips".
+  function countWords(n, noun) {
+    if (n === 1) return `${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun}`;
+    const word = ["", "", "two", "three", "four", "five", "six"][n] || String(n);
+    return `${word} ${noun}s`;
   }
 
   // The placed tile drawn large, one big target per follower option (never overlapping); the

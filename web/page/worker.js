@@ -1,5 +1,6 @@
-// The simulation's Web Worker: its own carto.wasm plays the games a chunk at a time, tells the
-// progress after each chunk, and stops between chunks when told.
+// The simulation's Web Worker: its own carto.wasm plays the games a chunk at a time (a `sim` run,
+// or a part of a `tune` race's round), tells the progress after each chunk, and stops between
+// chunks when told.
 import { loadCarto } from "./carto.js";
 
 // Games per step: doubled while a step takes under 60 ms (a chunk costs a setup of its own), so
@@ -9,14 +10,11 @@ const MAX_CHUNK = 4096;
 let call = null;
 let stopping = false;
 
-self.onmessage = async (e) => {
-  const m = e.data;
-  if (m.stop) { stopping = true; return; }
-  if (!m.start) return;
-  stopping = false;
-  call ??= await loadCarto(new URL("carto.wasm", import.meta.url));
+const pause = () => new Promise((ok) => setTimeout(ok, 0)); // lets a stop message in
+
+async function sim(start) {
   const t0 = performance.now();
-  const s = call({ fn: "sim_start", ...m.start });
+  const s = call({ fn: "sim_start", ...start });
   if (s.error) { self.postMessage({ error: s.error }); return; }
   let done = 0;
   let chunk = FIRST_CHUNK;
@@ -27,8 +25,37 @@ self.onmessage = async (e) => {
     if (r.error) { self.postMessage({ error: r.error }); return; }
     done = r.done;
     self.postMessage({ progress: done, games: s.games, seconds: (performance.now() - t0) / 1000 });
-    await new Promise((ok) => setTimeout(ok, 0)); // lets a stop message in
+    await pause();
   }
   const rep = call({ fn: "sim_report" });
   self.postMessage({ report: rep, stopped: stopping, seconds: (performance.now() - t0) / 1000 });
+}
+
+async function tune(start) {
+  const t0 = performance.now();
+  const s = call({ fn: "tune_start", ...start });
+  if (s.error) { self.postMessage({ error: s.error }); return; }
+  let chunk = 1;
+  for (;;) {
+    if (stopping) break;
+    const t = performance.now();
+    const r = call({ fn: "tune_step", games: chunk });
+    if (r.error) { self.postMessage({ error: r.error }); return; }
+    if (performance.now() - t < 60 && chunk < MAX_CHUNK) chunk *= 2;
+    if (r.over) break;
+    self.postMessage({ progress: r.used, budget: r.budget, rounds: r.rounds, alive: r.alive, seconds: (performance.now() - t0) / 1000 });
+    await pause();
+  }
+  const rep = call({ fn: "tune_report" });
+  self.postMessage({ report: rep, stopped: stopping, seconds: (performance.now() - t0) / 1000 });
+}
+
+self.onmessage = async (e) => {
+  const m = e.data;
+  if (m.stop) { stopping = true; return; }
+  if (!m.start && !m.tune) return;
+  stopping = false;
+  call ??= await loadCarto(new URL("carto.wasm", import.meta.url));
+  if (m.start) await sim(m.start);
+  else await tune(m.tune);
 };

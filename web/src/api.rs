@@ -17,8 +17,10 @@ pub fn dispatch(req: &Value) -> Value {
             &strings(req.get("sets")),
             &given_maps(req),
         ),
+        "lsp" => crate::lsp::step(req),
         f if f.starts_with("play_") => crate::play::dispatch(f, req),
         f if f.starts_with("sim_") => crate::sim::dispatch(f, req),
+        f if f.starts_with("tune_") => crate::tune::dispatch(f, req),
         other => bad(format!("no function `{other}`")).json(),
     }
 }

@@ -5,8 +5,10 @@
 //! length). Every function is also callable natively ([`call`]), which the unit tests use.
 
 mod api;
+mod lsp;
 mod play;
 mod sim;
+mod tune;
 
 use std::cell::RefCell;
 

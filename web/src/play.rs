@@ -11,6 +11,7 @@ use carto::lang::interp::Interp;
 use carto::render::{svg, tile_svg, timeline};
 use carto::rng::Rng;
 use carto::sight::Seat;
+use carto::state::Place;
 use carto::variant::Variant;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -51,6 +52,11 @@ thread_local! {
     static GAME: RefCell<Option<Session>> = const { RefCell::new(None) };
 }
 
+/// Why the log and the replay wait for the end of the game (the page says it under its button).
+pub const NOT_YET: &str =
+    "the log and the replay are given when the game is over: they show every \
+     chip's face, face-down ones too, and the log's seed deals the whole game again";
+
 pub fn dispatch(f: &str, req: &Value) -> Value {
     GAME.with(|g| {
         let mut g = g.borrow_mut();
@@ -79,8 +85,12 @@ pub fn dispatch(f: &str, req: &Value) -> Value {
                 view(s)
             }
             "play_rules" => rules_json(&s.v),
+            // The replay page and the log show every chip's face (the log is the referee's record,
+            // and its seed deals the whole game again): given only when the page's seat sees
+            // everything, the game over (or no person at the table).
+            "play_replay" | "play_log" if s.seat() != Seat::Everyone => refused(NOT_YET).json(),
             "play_replay" => {
-                // The HTML replay page of the game so far (`carto view`'s: steps, slider, score graph).
+                // The HTML replay page of the game (`carto view`'s: steps, slider, score graph).
                 let loaded = carto::render::load::Loaded::of_game(s.game.clone());
                 json!({"html": carto::render::html::view_html(&loaded)})
             }
@@ -115,11 +125,21 @@ fn rules_json(v: &Variant) -> Value {
 /// `carto play --log` writes them; an event at a named square of the map (a town, a large city)
 /// also has the square's name (`"square": "Lyon"`).
 fn events_json(s: &Session) -> Vec<Value> {
+    let own = own_places(s);
     carto::output::json_log_with_rules(&s.game, &s.v.params(), &s.rules)
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .filter(|e| e["turn"].as_u64().unwrap_or(0) > 0 && e["event"] != "game_start")
         .map(|mut e| {
+            // A chip moved face down keeps its face only where the seat saw it (`carto::sight`):
+            // from or to one of its own places; the page is given its id alone.
+            let seen = |k: &str| match &own {
+                None => true,
+                Some(own) => e[k].as_str().is_some_and(|p| own.iter().any(|o| o == p)),
+            };
+            if e["event"] == "chip_moved" && e["face"] == "down" && !seen("from") && !seen("to") {
+                e["chip"] = json!({"id": e["chip"]["id"]});
+            }
             let at = (e["at"][0].as_i64(), e["at"][1].as_i64());
             if let (Some(x), Some(y)) = at {
                 if let Some(name) = square_name(&s.v, x, y) {
@@ -131,20 +151,46 @@ fn events_json(s: &Session) -> Vec<Value> {
         .collect()
 }
 
+/// The places, as the log names them, where the page's seat sees a face-down chip's face
+/// (`Seat::sees_face`): its hand and its own areas; `None` when it sees everything.
+fn own_places(s: &Session) -> Option<Vec<String>> {
+    let seat = s.seat();
+    let Seat::Player(me) = seat else {
+        return None;
+    };
+    let name = s.players.get(me as usize).cloned().unwrap_or_default();
+    let mut out = Vec::new();
+    if seat.sees_face(false, Place::Hand(me)) {
+        out.push(format!("hand:{name}"));
+    }
+    for (h, holding) in s.game.cfg.holdings.iter().enumerate() {
+        let h = u8::try_from(h).unwrap_or(u8::MAX);
+        if seat.sees_face(false, Place::PlayerHolding(h, me)) {
+            out.push(format!("{holding}:{name}"));
+        }
+    }
+    Some(out)
+}
+
+/// Every named square of the map, as `"x,y": name`.
+fn square_names(v: &Variant) -> Value {
+    let mut out = serde_json::Map::new();
+    if let Some(m) = v.map.as_ref() {
+        for y in 0..m.height {
+            for x in 0..m.width {
+                if let Some(name) = m.square(x, y).and_then(|sq| sq.name.clone()) {
+                    out.insert(format!("{x},{y}"), json!(name));
+                }
+            }
+        }
+    }
+    Value::Object(out)
+}
+
 /// The name of the map's square at `x`,`y`, when it has one.
 fn square_name(v: &Variant, x: i64, y: i64) -> Option<String> {
     let (x, y) = (i32::try_from(x).ok()?, i32::try_from(y).ok()?);
     v.map.as_ref()?.square(x, y)?.name.clone()
-}
-
-/// What taking option `i` gives the player deciding, at once: their points after it minus before
-/// (played in a copy of the game; nothing of the game itself moves).
-fn points_of(g: &Game<Interp>, i: usize) -> Option<i64> {
-    let who = g.decider() as usize;
-    let before = g.st.players.get(who)?.score;
-    let mut copy = g.clone();
-    copy.choose(i).ok()?;
-    Some(copy.st.players.get(who)?.score - before)
 }
 
 /// Every part of the feature that segment `seg` of the tile `p` belongs to, as `[x, y, segment]`
@@ -380,15 +426,15 @@ fn view(s: &Session) -> Value {
     let mut snap = timeline::at_turn(g, None);
     snap.seat = s.seat();
     let base = svg::base(g, &snap);
-    let board = svg::board_svg(g, &snap);
+    // The points scored since the person's last decision float on the board (theirs too).
+    let since = s
+        .choices
+        .iter()
+        .rev()
+        .find(|c| c.rng.is_some())
+        .map(|c| c.turn);
+    let board = svg::board_svg_since(g, &snap, since);
     let mine = s.persons_turn();
-    // An action's points are found by taking it in a copy of the game, which knows every chip's
-    // face: they are said only when the seat sees every face (else they could tell a hidden one).
-    let seat = s.seat();
-    let faces_seen =
-        g.st.chips
-            .iter()
-            .all(|c| seat.sees_face(c.face_up, c.place));
     let mut places = Vec::new();
     let mut followers = Vec::new();
     let mut others = Vec::new();
@@ -399,7 +445,8 @@ fn view(s: &Session) -> Value {
             Opt::Place { cell, rot } => {
                 let (x, y) = g.st.board.xy(cell);
                 let (px, py, side) = base.square_px(x, y);
-                places.push(json!({"i": i, "x": x, "y": y, "rot": rot, "px": px, "py": py, "side": side, "name": name}));
+                let square = square_name(&s.v, i64::from(x), i64::from(y));
+                places.push(json!({"i": i, "x": x, "y": y, "rot": rot, "px": px, "py": py, "side": side, "name": name, "square": square}));
             }
             Opt::Follower { seg } => {
                 let Some(p) = placed else { continue };
@@ -412,8 +459,10 @@ fn view(s: &Session) -> Value {
                 followers.push(json!({"i": i, "x": px + ax, "y": py + ay, "seg": seg,
                     "tx": tx, "ty": ty, "name": name, "joins": feature_parts(g, p, seg)}));
             }
+            // The points it gives at once, as the seat can know them (never read from the real
+            // game, which knows the faces it may not see).
             Opt::Action(_) => others.push(json!({"i": i, "name": name,
-                "points": if faces_seen { points_of(g, i) } else { None }})),
+                "points": carto::agent::points_as_seen(g, i)})),
             _ => others.push(json!({"i": i, "name": name})),
         }
     }
@@ -466,11 +515,16 @@ fn view(s: &Session) -> Value {
             let (x, y) = g.st.board.xy(p.cell);
             square_name(&s.v, i64::from(x), i64::from(y))
         }),
+        // The map's named squares ("x,y" → name): an action's square said by its name.
+        "square_names": square_names(&s.v),
         "to_come": to_come(g),
         "events": events_json(s),
         "players": players,
         "state": carto::output::state_json(g),
         "can_undo": s.choices.iter().any(|c| c.rng.is_some()),
+        // Whether the page's seat sees everything (the game over, or no person plays): the log
+        // and the replay are given then, and not before.
+        "all_seen": s.seat() == Seat::Everyone,
     })
 }
 
@@ -569,6 +623,12 @@ mod tests {
             "players": ["ann", "bob"], "agents": ["person", "random"]});
         let first = dispatch("play_new", &req);
         assert!(first["yours"].as_bool().unwrap(), "{}", first["error"]);
+        // Not before the end: the log and the replay show every face.
+        for f in ["play_log", "play_replay"] {
+            let early = dispatch(f, &json!({}));
+            assert_eq!(early["code"], "E0705", "{f}: {early}");
+            assert!(early["log"].is_null() && early["html"].is_null(), "{early}");
+        }
         let mut moves = 0;
         let mut undone = false;
         // The view at the first decision of the person's move, and the decisions in it so far.
@@ -612,5 +672,55 @@ mod tests {
         let r = carto::replay::replay(&carto::diag::Source::new("game.log", log)).unwrap();
         assert!(r.changed.is_empty(), "{:?}", r.changed);
         assert!(r.lines > 100);
+        let page = dispatch("play_replay", &json!({}))["html"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        assert!(page.contains("The game is over: this replay shows every chip's face"));
+    }
+
+    /// During a game of Ukraine (chips drawn face down into the hands), the events given to the page name a face-down chip's colour and
+    /// value only when it went to or came from the person's own hand or area; once the game is
+    /// over, every chip's (the log's).
+    #[test]
+    fn the_page_is_given_no_hidden_face() {
+        let text = carto::bundled::RULES
+            .iter()
+            .find(|(n, _)| *n == "ukraine")
+            .unwrap()
+            .1;
+        let req = json!({"fn": "play_new", "name": "ukraine", "text": text, "seed": 3,
+            "players": ["ann", "bob"], "agents": ["person", "greedy"]});
+        let mut v = dispatch("play_new", &req);
+        let (mut hidden, mut seen_mine) = (0, 0);
+        while !v["over"].as_bool().unwrap() {
+            assert!(v["error"].is_null(), "{}", v["error"]);
+            for e in v["events"].as_array().unwrap() {
+                if e["event"] != "chip_moved" || e["face"] != "down" {
+                    continue;
+                }
+                let mine = e["from"] == "hand:ann" || e["to"] == "hand:ann";
+                assert_eq!(e["chip"]["colour"].is_string(), mine, "{e}");
+                assert_eq!(e["chip"]["value"].is_number(), mine, "{e}");
+                if mine {
+                    seen_mine += 1
+                } else {
+                    hidden += 1
+                }
+            }
+            let n = v["places"].as_array().unwrap().len()
+                + v["followers"].as_array().unwrap().len()
+                + v["others"].as_array().unwrap().len();
+            v = dispatch("play_choose", &json!({"i": n - 1}));
+        }
+        assert!(
+            hidden > 0 && seen_mine > 0,
+            "{hidden} hidden, {seen_mine} seen"
+        );
+        let all = v["events"].as_array().unwrap();
+        assert!(all
+            .iter()
+            .filter(|e| e["event"] == "chip_moved")
+            .all(|e| e["chip"]["colour"].is_string()));
     }
 }

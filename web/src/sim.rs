@@ -15,8 +15,10 @@ use std::sync::atomic::AtomicBool;
 
 /// Player names when none are given: as many as the agents (at least two), as `carto sim` names them.
 const DEFAULT_PLAYERS: [&str; 6] = ["ann", "bob", "cyd", "dee", "eve", "fay"];
+/// The name of an original's rules carried by a link that are not the bundled file of their name.
+pub const ORIGINAL_FILE: &str = "original.rules";
 /// At most this many games in one run (as the command line).
-const MAX_GAMES: u64 = 100_000_000;
+pub const MAX_GAMES: u64 = 100_000_000;
 
 struct SimSession {
     info: RunInfo,
@@ -53,17 +55,40 @@ pub fn dispatch(f: &str, req: &Value) -> Value {
                 }
             }
             "sim_report" => match s.as_ref().and_then(|s| s.results.as_ref().map(|r| (s, r))) {
-                Some((session, r)) => json!({
-                    "table": report::table(&session.info, r),
-                    "json": serde_json::from_str::<Value>(&report::json(&session.info, r)).unwrap_or(Value::Null),
-                    "games": r.games(),
-                    "command": command(&session.info, session.end),
-                }),
+                Some((session, r)) => answer(&session.info, r, session.end),
                 None => bad("no games played yet").json(),
             },
             _ => bad(format!("no function `{f}`")).json(),
         }
     })
+}
+
+/// The results as the page shows them: `table` as `carto sim` prints it (with `--report`: the
+/// report's text, and `report` its JSON as `carto sim --report --format json` writes it under
+/// `report`, whose figures carry the command line's sentences), the games played and the command
+/// that gives the same numbers.
+fn answer(info: &RunInfo, r: &Results, games: u64) -> Value {
+    let table = if info.report {
+        format!(
+            "{}\n{}",
+            report::header(info, r),
+            carto::sim::findings::text(info, r)
+        )
+    } else {
+        report::table(info, r)
+    };
+    // The report's JSON as a value, never through text: serde_json reads floats back to the
+    // nearest value only with its `float_roundtrip` feature, so text read back could differ from
+    // `carto sim --format json`'s in the last digit.
+    let mut v = json!({
+        "table": table,
+        "games": r.games(),
+        "command": command(info, games),
+    });
+    if info.report {
+        v["report"] = carto::sim::findings::json(info, r);
+    }
+    v
 }
 
 /// The `carto sim` command that gives the same numbers.
@@ -84,6 +109,9 @@ fn command(info: &RunInfo, games: u64) -> String {
     for s in &info.vs {
         c.push_str(&format!(" --vs {}", carto::sim::shell_word(s)));
     }
+    if info.report {
+        c.push_str(" --report");
+    }
     c
 }
 
@@ -96,6 +124,15 @@ fn start(req: &Value) -> Result<SimSession, Failed> {
     // The second setting's rules (`--vs-rules`): a bundled variant, by name.
     let vs_rules = match s("vs_rules") {
         "" => None,
+        // The original's text as a link carried it, when it is not (or no longer) the bundled
+        // file of that name: measured as the file `original.rules` (`--vs-rules original.rules`).
+        r if !s("vs_text").is_empty()
+            && !carto::bundled::RULES
+                .iter()
+                .any(|(n, t)| *n == r && *t == s("vs_text")) =>
+        {
+            Some((ORIGINAL_FILE.to_string(), s("vs_text")))
+        }
         r => match carto::bundled::RULES.iter().find(|(n, _)| *n == r) {
             Some((n, t)) => Some((n.to_string(), *t)),
             None => {
@@ -111,9 +148,45 @@ fn start(req: &Value) -> Result<SimSession, Failed> {
         return Err(bad(format!("games must be 1 to {MAX_GAMES}")));
     }
     let seed = req.get("seed").and_then(Value::as_u64).unwrap_or(1);
+    let report = req.get("report").and_then(Value::as_bool).unwrap_or(false);
+    let default = if report { "greedy" } else { "random" };
+    let (agents, players) = seats(req, default)?;
+    let maps = given_maps(req);
+    let a = load(&name, text, &sets, &maps)?;
+    check_players(&a, &players)?;
+    let mut settings = vec![a];
+    if !vs.is_empty() || vs_rules.is_some() {
+        let all: Vec<String> = sets.iter().chain(&vs).cloned().collect();
+        let (b_name, b_text) = vs_rules
+            .as_ref()
+            .map_or((name.as_str(), text), |(n, t)| (n, t));
+        settings.push(load(b_name, b_text, &all, &maps)?);
+    }
+    Ok(SimSession {
+        info: RunInfo {
+            variant: name,
+            sets,
+            vs,
+            vs_rules: vs_rules.map(|(n, _)| n),
+            sweep: Vec::new(),
+            players,
+            agents,
+            seed,
+            report,
+        },
+        settings,
+        next: 0,
+        end: games,
+        results: None,
+    })
+}
+
+/// The agent of each seat and the players' names, as `carto sim` reads `--agents` and `--players`
+/// (`default`: the agent when none is given).
+pub fn seats(req: &Value, default: &str) -> Result<(Vec<String>, Vec<String>), Failed> {
     let mut agents = strings(req.get("agents"));
     if agents.is_empty() {
-        agents.push("random".into());
+        agents.push(default.into());
     }
     let mut players = strings(req.get("players"));
     if players.is_empty() {
@@ -139,41 +212,20 @@ fn start(req: &Value) -> Result<SimSession, Failed> {
     for a in &agents {
         carto::agent::parse_agent(a).map_err(bad)?;
     }
-    let maps = given_maps(req);
-    let a = load(&name, text, &sets, &maps)?;
-    let (lo, hi) = a.players;
+    Ok((agents, players))
+}
+
+/// Refuses a number of players the variant is not for.
+pub fn check_players(v: &Variant, players: &[String]) -> Result<(), Failed> {
+    let (lo, hi) = v.players;
     if players.len() < lo || players.len() > hi {
         return Err(bad(format!(
             "{} is for {lo} to {hi} players, not {}",
-            a.name,
+            v.name,
             players.len()
         )));
     }
-    let mut settings = vec![a];
-    if !vs.is_empty() || vs_rules.is_some() {
-        let all: Vec<String> = sets.iter().chain(&vs).cloned().collect();
-        let (b_name, b_text) = vs_rules
-            .as_ref()
-            .map_or((name.as_str(), text), |(n, t)| (n, t));
-        settings.push(load(b_name, b_text, &all, &maps)?);
-    }
-    Ok(SimSession {
-        info: RunInfo {
-            variant: name,
-            sets,
-            vs,
-            vs_rules: vs_rules.map(|(n, _)| n),
-            sweep: Vec::new(),
-            players,
-            agents,
-            seed,
-            report: false,
-        },
-        settings,
-        next: 0,
-        end: games,
-        results: None,
-    })
+    Ok(())
 }
 
 impl SimSession {

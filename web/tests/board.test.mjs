@@ -153,12 +153,20 @@ action mark phase score limit per turn 1 choose s: neighbours(turn_tile().square
     const labels = await page.$$eval("#play-options button.opt", (els) => els.map((e) => [e.textContent, e.title]));
     const bonus = labels.find(([t]) => t.startsWith("Take bonus"));
     assert(bonus, "the action is offered in words: " + JSON.stringify(labels));
-    // France's chips lie face down: the points are not said (a copy of the game would know the
-    // faces the player may not see).
-    assert(bonus[0] === "Take bonus", "without points where faces are hidden: " + bonus[0]);
+    // France's chips lie face down, yet the bonus gives 3 whatever they are: its points are found
+    // in copies of the game where what the player may not see is dealt afresh, and said.
+    assert(bonus[0] === "Take bonus: 3 points", "with the points every copy agrees on: " + bonus[0]);
     assert(bonus[1].includes("you score 3"), "its sentence as the title: " + bonus[1]);
     assert(labels.some(([t]) => t === "Done: end my turn"), "passing is said in words: " + JSON.stringify(labels));
-    assert(labels.some(([t]) => /^Mark — the square -?\d+,-?\d+$/.test(t)), "a square chosen is said as a square: " + JSON.stringify(labels));
+    assert(labels.some(([t]) => /^Mark — (the square |.+ \()-?\d+,-?\d+\)?: 1 point$/.test(t)), "a square chosen is said as a square: " + JSON.stringify(labels));
+    // By the map's name where it has one, else by its coordinates.
+    const names = (await viewOf(page)).square_names;
+    for (const [name, t] of await page.$$eval("#play-options button.opt", (els) => els.map((e) => [e.dataset.name, e.textContent]))) {
+      const xy = /^mark (-?\d+,-?\d+)$/.exec(name)?.[1];
+      if (!xy) continue;
+      const want = `Mark — ${names[xy] ? `${names[xy]} (${xy})` : `the square ${xy}`}: 1 point`;
+      assert(t === want, `"${t}", not "${want}"`);
+    }
     // A tile on a named square of the map is told by the square's name.
     const named = (await viewOf(page)).events.filter((e) => e.event === "tile_placed" && e.square);
     const story = await page.textContent("#play-story");
@@ -174,7 +182,7 @@ action mark phase score limit per turn 1 choose s: neighbours(turn_tile().square
       await choose(page, () => page.click("#play-options button.opt"));
     }
     const words = await page.$$eval("#play-options button.opt", (els) => els.map((e) => e.textContent));
-    assert(words.includes("Take bonus: +3 points"), "with the points it gives: " + JSON.stringify(words));
+    assert(words.includes("Take bonus: 3 points"), "with the points it gives: " + JSON.stringify(words));
   },
 
   async "friends at one device: a hand-over screen between two people's turns"({ page, open, shot }) {

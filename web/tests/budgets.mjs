@@ -63,6 +63,7 @@ for (const v of ["base", variant]) {
   await page.waitForFunction((n) => window.carto.doc.name === n, v);
   await page.click("nav button[data-tab=measure]");
   await page.fill("#sim-games", String(GAMES));
+  await page.fill("#sim-agents", "random"); // the page's default is greedy
   await page.evaluate(() => { window.carto.simReport = null; });
   await page.click("#sim-run");
   await page.waitForFunction(() => window.carto.simReport, null, { timeout: 600000 });

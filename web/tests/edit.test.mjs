@@ -82,8 +82,8 @@ export const tests = {
       return { x: r.left + 2, y: (r.top + r.bottom) / 2 };
     });
     await page.mouse.move(box.x, box.y);
-    await page.waitForSelector(".cm-tooltip-hover .doc-sig", { timeout: 10000 });
-    const hover = await page.textContent(".cm-tooltip-hover");
+    await page.waitForSelector(".cm-lsp-hover-tooltip", { timeout: 10000 });
+    const hover = await page.textContent(".cm-lsp-hover-tooltip");
     const entry = await page.evaluate(() => window.carto.bundled.builtins.find((b) => b.name === "score"));
     assert(hover.includes(entry.signature) && hover.includes(entry.doc), `the builtin table's line: ${hover}`);
     await shot();

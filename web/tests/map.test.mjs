@@ -68,7 +68,11 @@ export const tests = {
     await page.click("#play-new");
     await page.waitForFunction(() => window.carto.playView && window.carto.playView.places.length, null, { timeout: 30000 });
     assert(!(await page.evaluate(() => window.carto.playView.error)), "the game runs");
-    // Its log, with the files downloaded beside it, replays identically.
+    // Its log (given once the game is over: here the computer plays seat 1 too), with the files
+    // downloaded beside it, replays identically.
+    await page.selectOption("#play-you-agent", "greedy");
+    await page.click("#play-new");
+    await page.waitForFunction(() => window.carto.playView?.over && !window.carto.playBusy, null, { timeout: 120000 });
     const dir = native(["--version"]).dir;
     const save = async (click) => {
       const [d] = await Promise.all([page.waitForEvent("download"), page.click(click)]);
@@ -93,7 +97,7 @@ export const tests = {
     await page.click("#sim-run");
     await page.waitForFunction(() => window.carto.simReport, null, { timeout: 300000 });
     f = await files();
-    const sim = native(["sim", "my.rules", "--games", "20", "--seed", "7", "--quiet"], f);
+    const sim = native(["sim", "my.rules", "--games", "20", "--seed", "7", "--agents", "greedy", "--report", "--quiet"], f);
     assert(sim.code === 0, sim.stderr);
     assert((await page.textContent("#sim-table")) === sim.stdout, `the page's table is carto sim's:\n${await page.textContent("#sim-table")}\n---\n${sim.stdout}`);
 

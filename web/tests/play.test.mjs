@@ -55,12 +55,23 @@ export const tests = {
       assert(!v.error, "no error: " + v.error);
       if (v.over) break;
       assert(v.yours, "the person decides whenever the game waits");
-      if (k === 6) await shot();
+      if (k === 6) {
+        await shot();
+        // The log and the replay wait for the end (they show every chip's face): the button is
+        // off, the page says why, and the game's worker refuses them if asked.
+        assert(await page.isDisabled("#play-log"), "no log during the game");
+        assert((await page.textContent("#play-log-note")).includes("when the game is over") && (await page.isVisible("#play-log-note")), "the page says when the log comes");
+        for (const fn of ["play_log", "play_replay"]) {
+          const r = await page.evaluate((f) => window.carto.playCall({ fn: f }), fn);
+          assert(r.code === "E0705" && !r.log && !r.html, `${fn} refused during the game: ${JSON.stringify(r).slice(0, 200)}`);
+        }
+      }
       await clickOnce(page, k);
     }
     const end = await page.evaluate(() => window.carto.playView);
     assert(end.over, `the game ended after ${k} clicks`);
     assert((await page.textContent("#play-status")).startsWith("Game over"), "the page says so");
+    assert(!(await page.isDisabled("#play-log")) && !(await page.isVisible("#play-log-note")), "the log is offered at the end");
     const dir = native(["--version"]).dir;
     const log = await download(page, dir);
     const text = fs.readFileSync(log, "utf8");

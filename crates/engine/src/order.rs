@@ -56,6 +56,23 @@ impl Order {
 }
 
 impl State {
+    /// Takes from `src` (a state of a game of the same rules) where play stands and what the
+    /// rules keep: the turn, the round, the current player, the extra turns (in one, pending,
+    /// for whom, queued), the regular turn's player, the order of play and the kept values; for
+    /// a copy that was loaded from an earlier moment of the game and answers questions about
+    /// this one (`agent::quiet`'s probe). Keeps every buffer.
+    pub fn copy_turn_from(&mut self, src: &State) {
+        self.turn = src.turn;
+        self.round = src.round;
+        self.current = src.current;
+        self.in_extra_turn = src.in_extra_turn;
+        self.extra_turn_pending = src.extra_turn_pending;
+        self.extra_turn_for = src.extra_turn_for;
+        self.regular = src.regular;
+        self.order.copy_from(&src.order);
+        self.counters.copy_from(&src.counters);
+    }
+
     fn who(&self, p: u8) -> &str {
         self.players
             .get(p as usize)

@@ -1,5 +1,6 @@
 //! Counters kept while a game is played, for statistics over many games (`carto sim`): points by
-//! rule, chips gained and spent, followers placed, per player. The state bumps them as effects
+//! rule, how often each rule fired, chips gained and spent, followers placed, per player. The state
+//! (and the rules' interpreter, for a rule that fires) bumps them as effects
 //! happen, so nothing has to record events or read them back; a new game clears them.
 
 /// Most players a game can have (the counters are laid out per player slot).
@@ -14,6 +15,8 @@ pub struct Tally {
     /// Chips that left each player's area.
     pub chips_spent: [u32; SLOTS],
     pub followers_placed: [u32; SLOTS],
+    /// How often each rule fired (its `when` held and its body ran): `fired[rule]`.
+    pub(crate) fired: Vec<u32>,
 }
 
 impl Tally {
@@ -23,6 +26,7 @@ impl Tally {
         self.chips_gained = src.chips_gained;
         self.chips_spent = src.chips_spent;
         self.followers_placed = src.followers_placed;
+        self.fired.clone_from(&src.fired);
     }
 
     /// Clears every counter, keeping the buffers.
@@ -31,6 +35,7 @@ impl Tally {
         self.chips_gained = [0; SLOTS];
         self.chips_spent = [0; SLOTS];
         self.followers_placed = [0; SLOTS];
+        self.fired.iter_mut().for_each(|f| *f = 0);
     }
 
     #[inline]
@@ -40,6 +45,20 @@ impl Tally {
             self.points.resize(i + SLOTS, 0);
         }
         self.points[i] = self.points[i].saturating_add(points);
+    }
+
+    /// Rule `rule` fired: its `when` held and its body ran.
+    #[inline]
+    pub fn rule_fired(&mut self, rule: usize) {
+        if rule >= self.fired.len() {
+            self.fired.resize(rule + 1, 0);
+        }
+        self.fired[rule] = self.fired[rule].saturating_add(1);
+    }
+
+    /// How often rule `rule` fired this game.
+    pub fn fired_of(&self, rule: usize) -> u32 {
+        self.fired.get(rule).copied().unwrap_or(0)
     }
 
     /// Points player `player` got from rule `rule` this game.

@@ -89,6 +89,7 @@ impl Interp {
             #[cfg(any(test, feature = "oracle"))]
             self.rule_beside_walker(st, r as usize, t, ctx, ok)?;
             if ok {
+                st.tally.rule_fired(r as usize);
                 let body = self.code.rules[r as usize];
                 self.run_block(st, body)?;
             }
