@@ -241,7 +241,10 @@ impl Interp {
         if now.iter().any(|v| matches!(v, Value::List(_))) {
             return self.memoised_by_lists(st, i, now, compute);
         }
-        match self.caches.static_vals[i]
+        match self
+            .caches
+            .static_vals
+            .of(i)
             .iter()
             .position(|(k, _)| k == now)
         {
@@ -283,12 +286,15 @@ impl Interp {
             })
             .sum();
         if items < MIN_LIST_KEY
-            || self.caches.static_vals[i].len() >= 64
+            || self.caches.static_vals.full(i)
             || now.iter().any(|&v| nested(self, v))
         {
             return compute(self, st);
         }
-        let hit = self.caches.static_vals[i]
+        let hit = self
+            .caches
+            .static_vals
+            .of(i)
             .iter()
             .position(|(k, _)| self.flat_key_is(k, now));
         match hit {
@@ -347,13 +353,13 @@ impl Interp {
         h: usize,
         compute: impl Fn(&mut Self, &mut State) -> R<Value>,
     ) -> R<Value> {
-        let v = match &self.caches.static_vals[i][h].1 {
+        let v = match &self.caches.static_vals.of(i)[h].1 {
             StaticVal::Scalar(v) => *v,
             StaticVal::List(_) => {
                 let l = self.new_list();
                 let (vals, lists) = (&self.caches.static_vals, &mut self.lists);
                 if let (StaticVal::List(items), Some(out)) =
-                    (&vals[i][h].1, lists.get_mut(l as usize))
+                    (&vals.of(i)[h].1, lists.get_mut(l as usize))
                 {
                     out.extend_from_slice(items);
                 }
@@ -398,9 +404,7 @@ impl Interp {
             }
             v => StaticVal::Scalar(v),
         };
-        if self.caches.static_vals[i].len() < 64 {
-            self.caches.static_vals[i].push((key, cached));
-        }
+        self.caches.static_vals.store(i, key, cached);
     }
 
     #[cfg(any(test, feature = "oracle"))]
@@ -691,7 +695,7 @@ mod tests {
             })
             .collect();
         assert_eq!(by_value.len(), 1);
-        assert_eq!(interp.caches.static_vals[by_value[0]].len(), 2);
+        assert_eq!(interp.caches.static_vals.of(by_value[0]).len(), 2);
     }
 
     /// Issue 21: `max` and `min` of numbers whose sum overflows are no sum: they were refused with

@@ -118,17 +118,13 @@ impl Interp {
     pub(super) fn forced_still_quiet(&self, st: &State) -> bool {
         self.caches
             .forced_quiet
-            .get(st.current as usize)
-            .copied()
-            .flatten()
+            .get(st.current)
             .is_some_and(|q| Facts::now(st).same(&q.facts, q.reads))
     }
 
     /// Forgets the quiet check of the current player (a check runs again).
     pub(super) fn forget_forced_quiet(&mut self, st: &State) {
-        if let Some(q) = self.caches.forced_quiet.get_mut(st.current as usize) {
-            *q = None;
-        }
+        self.caches.forced_quiet.set(st.current, None);
     }
 
     /// Remembers a forced check that found nothing (`when_only`: every forced `when` was false), if
@@ -143,9 +139,7 @@ impl Interp {
             facts: Facts::now(st),
             reads,
         });
-        if let Some(q) = self.caches.forced_quiet.get_mut(st.current as usize) {
-            *q = quiet;
-        }
+        self.caches.forced_quiet.set(st.current, quiet);
     }
 }
 
