@@ -19,14 +19,13 @@
 //! lie (and in the tainted choices) change everything but the chips alike.
 
 use super::reads::{expr_reads, Reads};
-use super::{Chosen, Interp};
 use crate::builtins::{Builtin, Changes};
 use crate::game::{Moment, Trigger};
 use crate::ir::{Action, ChoiceKind, Expr, Program, Rule, Stmt};
 
 /// Whether effect `b` changes nothing but where chips lie (and the log): its row's
 /// `Changes::CHIPS` and `LOG` (moving, drawing, shuffling chips; not scattering them on squares).
-pub(super) fn chip_effect(b: Builtin) -> bool {
+pub(crate) fn chip_effect(b: Builtin) -> bool {
     b.changes()
         .is_some_and(|c| c.within(Changes::CHIPS.with(Changes::LOG)))
 }
@@ -50,13 +49,13 @@ fn reads_chips(e: &Expr) -> bool {
 
 /// The tainted slots of one body, and what taints an expression by itself (`source`: for this
 /// module, [`reads_chips`]).
-pub(super) struct Taint {
+pub(crate) struct Taint {
     slots: Vec<bool>,
     source: fn(&Expr) -> bool,
 }
 
 impl Taint {
-    pub(super) fn new(locals: u16, source: fn(&Expr) -> bool) -> Taint {
+    pub(crate) fn new(locals: u16, source: fn(&Expr) -> bool) -> Taint {
         Taint {
             slots: vec![false; usize::from(locals)],
             source,
@@ -77,7 +76,7 @@ impl Taint {
     }
 
     /// Whether `e` may be tainted: it is a source, or names a tainted local.
-    pub(super) fn tainted(&self, e: &Expr) -> bool {
+    pub(crate) fn tainted(&self, e: &Expr) -> bool {
         (self.source)(e) || self.names_tainted(e)
     }
 
@@ -116,7 +115,7 @@ impl Taint {
     }
 
     /// Taints the element slot of every aggregate in `e` over a tainted list; whether any changed.
-    pub(super) fn grow_expr(&mut self, e: &Expr) -> bool {
+    pub(crate) fn grow_expr(&mut self, e: &Expr) -> bool {
         match e {
             Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
             Expr::List(items) => items.iter().fold(false, |c, x| self.grow_expr(x) | c),
@@ -150,7 +149,7 @@ impl Taint {
     }
 
     /// Taints what `stmts` bind from tainted values; whether any slot changed.
-    pub(super) fn grow(&mut self, stmts: &[Stmt]) -> bool {
+    pub(crate) fn grow(&mut self, stmts: &[Stmt]) -> bool {
         let mut changed = false;
         for s in stmts {
             changed |= match s {
@@ -181,7 +180,7 @@ impl Taint {
     }
 
     /// Taints an action's choices listed from tainted values; whether any slot changed.
-    pub(super) fn grow_choices(&mut self, a: &Action) -> bool {
+    pub(crate) fn grow_choices(&mut self, a: &Action) -> bool {
         let mut changed = false;
         for ch in &a.choices {
             changed |= self.grow_expr(&ch.from);
@@ -263,7 +262,7 @@ fn rule_blind(r: &Rule) -> bool {
 /// For action `a`, the choices (a bit per choice, in order) whose values reach nothing but chips:
 /// those listed from tainted values, when the body is blind with them tainted. `None` when the
 /// body is not blind (or has more than 64 choices).
-fn free_choices(a: &Action) -> Option<u64> {
+pub(crate) fn free_choices(a: &Action) -> Option<u64> {
     if a.choices.len() > 64 {
         return None;
     }
@@ -286,8 +285,8 @@ fn free_choices(a: &Action) -> Option<u64> {
     )
 }
 
-/// See [`Interp::chips_read_only_to_move_chips`].
-pub(super) fn program_blind_but(prog: &Program, exempt: &[Trigger]) -> bool {
+/// See [`Interp::chips_read_only_to_move_chips`](crate::interp::Interp::chips_read_only_to_move_chips).
+pub(crate) fn program_blind_but(prog: &Program, exempt: &[Trigger]) -> bool {
     Trigger::ALL
         .iter()
         .filter(|t| !exempt.contains(t))
@@ -301,67 +300,6 @@ pub(super) fn program_blind_but(prog: &Program, exempt: &[Trigger]) -> bool {
             .iter()
             .filter(|a| a.phase.is_none())
             .all(|a| chips_only(&a.body.stmts))
-}
-
-impl Interp {
-    /// Whether every rule on a trigger outside `exempt` reads chips (where they lie, which way up,
-    /// and the chips it binds) only to move chips (see the module comment), and every forced action
-    /// only moves chips. Then, once nothing fires the exempt triggers any more, two positions that
-    /// differ only in where chips lie play on alike but for the chips: the same scores, followers
-    /// and strengths, whatever quiet choices follow.
-    pub fn chips_read_only_to_move_chips(&self, exempt: &[Trigger]) -> bool {
-        program_blind_but(&self.prog, exempt)
-    }
-
-    /// Per action of the program (by index), the choices (a bit per choice, in order) whose
-    /// values reach nothing but chips moved (`0` where none does, or where the body reads a chip
-    /// chosen in more than moving it): two offers of an action differing only in those choices
-    /// change everything but the chips alike.
-    pub fn chip_choices(&self) -> Vec<u64> {
-        self.prog
-            .actions
-            .iter()
-            .map(|a| free_choices(a).unwrap_or(0))
-            .collect()
-    }
-
-    /// Whether offers `a` and `b` of the pending decision are of the same action for the same
-    /// player with the same values but in the choices marked in `free` (see
-    /// [`Interp::chip_choices`]).
-    pub fn offers_alike(&self, a: u32, b: u32, free: u64) -> bool {
-        let d = &self.run.decision;
-        let (Some(x), Some(y)) = (d.offers.get(a as usize), d.offers.get(b as usize)) else {
-            return false;
-        };
-        if x.action != y.action || x.player != y.player || x.len != y.len {
-            return false;
-        }
-        let params = self
-            .prog
-            .actions
-            .get(x.action as usize)
-            .map_or(0, |a| u32::from(a.params));
-        (0..x.len).all(|i| {
-            if i >= params && (i - params) < 64 && free >> (i - params) & 1 == 1 {
-                return true;
-            }
-            let (u, v) = (
-                d.offer_vals.get((x.start + i) as usize),
-                d.offer_vals.get((y.start + i) as usize),
-            );
-            match (u, v) {
-                (Some(Chosen::Value(p)), Some(Chosen::Value(q))) => p == q,
-                (
-                    Some(&Chosen::Chips { start: s, len: n }),
-                    Some(&Chosen::Chips { start: t, len: m }),
-                ) => {
-                    let chips = |s: u32, n: u32| d.offer_chips.get(s as usize..(s + n) as usize);
-                    n == m && chips(s, n) == chips(t, m)
-                }
-                _ => false,
-            }
-        })
-    }
 }
 
 #[cfg(test)]

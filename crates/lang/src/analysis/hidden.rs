@@ -16,7 +16,6 @@
 
 use super::blind::Taint;
 use super::reads::Reads;
-use super::Interp;
 use crate::builtins::{Base, Builtin, Changes, PTy, PlaceKind, Role};
 use crate::game::Trigger;
 use crate::ir::{Action, ChoiceKind, Expr, Place, Program, Rule, Stmt, Value};
@@ -180,8 +179,8 @@ fn action_sees(a: &Action) -> bool {
         || stmts_hidden(&t, &a.body.stmts))
 }
 
-/// See [`Interp::faces_read_only_in_hands`].
-pub(super) fn program_sees_but(prog: &Program, exempt: &[Trigger]) -> bool {
+/// See [`Interp::faces_read_only_in_hands`](crate::interp::Interp::faces_read_only_in_hands).
+pub(crate) fn program_sees_but(prog: &Program, exempt: &[Trigger]) -> bool {
     Trigger::ALL
         .iter()
         .filter(|t| !exempt.contains(t))
@@ -191,17 +190,6 @@ pub(super) fn program_sees_but(prog: &Program, exempt: &[Trigger]) -> bool {
                 .all(|&r| rule_sees(&prog.rules[r as usize]))
         })
         && prog.actions.iter().all(action_sees)
-}
-
-impl Interp {
-    /// Whether every rule on a trigger outside `exempt` and every action (its condition, choices
-    /// and body) read nothing a sample of the game deals afresh but the faces of chips in
-    /// players' hands (see the module comment). Then, once nothing fires the exempt triggers any
-    /// more and no tile is drawn, a copy of the game plays as a sample of it whose every chip in a
-    /// player's hand was seen by the player the sample was dealt for.
-    pub fn faces_read_only_in_hands(&self, exempt: &[Trigger]) -> bool {
-        program_sees_but(&self.prog, exempt)
-    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ const FEATURE: u16 = 0;
 /// Whether a `scored` rule of `prog` may do anything for a feature without winners: one whose
 /// body does more than `let`, `if`, `for` and `score(feature.winners, …)` (which scores nobody
 /// there). Conditions and values change nothing, so they are not looked at.
-pub(super) fn scores_unheld(prog: &Program) -> bool {
+pub(crate) fn scores_unheld(prog: &Program) -> bool {
     prog.rules_for(Trigger::Scored)
         .iter()
         .any(|&r| !prog.rules[r as usize].body.stmts.iter().all(winners_only))
