@@ -19,6 +19,7 @@
 //! lie (and in the tainted choices) change everything but the chips alike.
 
 use super::reads::{expr_reads, Reads};
+use super::visit::{all_parts, any_child, bound_slot, each_child, each_part, Part};
 use crate::builtins::{Builtin, Changes};
 use crate::game::{Moment, Trigger};
 use crate::ir::{Action, ChoiceKind, Expr, Program, Rule, Stmt};
@@ -82,99 +83,41 @@ impl Taint {
 
     fn names_tainted(&self, e: &Expr) -> bool {
         match e {
-            Expr::Const(_) | Expr::Param(_) => false,
             Expr::Local(s) => self.has(*s),
-            Expr::List(items) => items.iter().any(|x| self.names_tainted(x)),
-            Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => {
-                self.names_tainted(a) || self.names_tainted(b)
+            Expr::Aggregate { var, .. } => {
+                self.has(*var) || any_child(e, |x| self.names_tainted(x))
             }
-            Expr::If(c, a, b) => {
-                self.names_tainted(c) || self.names_tainted(a) || self.names_tainted(b)
-            }
-            Expr::Field(x, _)
-            | Expr::Attr(x, _)
-            | Expr::Not(x)
-            | Expr::Neg(x)
-            | Expr::ToPlayers(x) => self.names_tainted(x),
-            Expr::Call(_, args) => args.iter().any(|x| self.names_tainted(x)),
-            Expr::Aggregate {
-                var,
-                list,
-                filter,
-                map,
-                ..
-            } => {
-                self.has(*var)
-                    || self.names_tainted(list)
-                    || filter
-                        .iter()
-                        .chain(map.iter())
-                        .any(|x| self.names_tainted(x))
-            }
+            _ => any_child(e, |x| self.names_tainted(x)),
         }
     }
 
     /// Taints the element slot of every aggregate in `e` over a tainted list; whether any changed.
     pub(crate) fn grow_expr(&mut self, e: &Expr) -> bool {
-        match e {
-            Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
-            Expr::List(items) => items.iter().fold(false, |c, x| self.grow_expr(x) | c),
-            Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => {
-                self.grow_expr(a) | self.grow_expr(b)
-            }
-            Expr::If(c, a, b) => self.grow_expr(c) | self.grow_expr(a) | self.grow_expr(b),
-            Expr::Field(x, _)
-            | Expr::Attr(x, _)
-            | Expr::Not(x)
-            | Expr::Neg(x)
-            | Expr::ToPlayers(x) => self.grow_expr(x),
-            Expr::Call(_, args) => args.iter().fold(false, |c, x| self.grow_expr(x) | c),
-            Expr::Aggregate {
-                var,
-                list,
-                filter,
-                map,
-                ..
-            } => {
-                let mut changed = self.grow_expr(list);
-                for x in filter.iter().chain(map.iter()) {
-                    changed |= self.grow_expr(x);
-                }
-                if self.tainted(list) {
-                    changed |= self.add(*var);
-                }
-                changed
+        let mut changed = false;
+        each_child(e, |x| changed |= self.grow_expr(x));
+        if let Expr::Aggregate { var, list, .. } = e {
+            if self.tainted(list) {
+                changed |= self.add(*var);
             }
         }
+        changed
     }
 
     /// Taints what `stmts` bind from tainted values; whether any slot changed.
     pub(crate) fn grow(&mut self, stmts: &[Stmt]) -> bool {
         let mut changed = false;
         for s in stmts {
-            changed |= match s {
-                Stmt::Let(slot, e, _) => {
-                    let c = self.grow_expr(e);
-                    (self.tainted(e) && self.add(*slot)) | c
+            each_part(s, |p| {
+                changed |= match p {
+                    Part::Expr(e) => self.grow_expr(e),
+                    Part::Body(b) => self.grow(b),
                 }
-                Stmt::If(arms, other, _) => {
-                    let mut c = false;
-                    for (cond, b) in arms {
-                        c |= self.grow_expr(cond);
-                        c |= self.grow(b);
-                    }
-                    c | other.as_deref().is_some_and(|b| self.grow(b))
+            });
+            if let Some((slot, e)) = bound_slot(s) {
+                if self.tainted(e) {
+                    changed |= self.add(slot);
                 }
-                Stmt::For(slot, e, b, _) => {
-                    let c = self.grow_expr(e);
-                    let c = (self.tainted(e) && self.add(*slot)) | c;
-                    c | self.grow(b)
-                }
-                Stmt::Effect(_, args, _) => args.iter().fold(false, |c, x| self.grow_expr(x) | c),
-                Stmt::Ask { who, args, .. } => args
-                    .iter()
-                    .fold(self.grow_expr(who), |c, x| self.grow_expr(x) | c),
-            };
+            }
         }
         changed
     }
@@ -231,13 +174,12 @@ impl Taint {
 /// Whether `stmts` do nothing but move, draw and shuffle chips and log.
 fn chips_only(stmts: &[Stmt]) -> bool {
     stmts.iter().all(|s| match s {
-        Stmt::Let(..) => true,
-        Stmt::If(arms, other, _) => {
-            arms.iter().all(|(_, b)| chips_only(b)) && other.as_deref().is_none_or(chips_only)
-        }
-        Stmt::For(_, _, b, _) => chips_only(b),
         Stmt::Effect(b, _, _) => chip_effect(*b),
         Stmt::Ask { .. } => false,
+        _ => all_parts(s, |p| match p {
+            Part::Expr(_) => true,
+            Part::Body(b) => chips_only(b),
+        }),
     })
 }
 

@@ -16,6 +16,7 @@
 
 use super::blind::Taint;
 use super::reads::Reads;
+use super::visit::{any_child, any_part, Part};
 use crate::builtins::{Base, Builtin, Changes, PTy, PlaceKind, Role};
 use crate::game::Trigger;
 use crate::ir::{Action, ChoiceKind, Expr, Place, Program, Rule, Stmt, Value};
@@ -76,67 +77,35 @@ fn lists_supply(b: Builtin, args: &[Expr]) -> bool {
 /// Whether `e` lists chips from elsewhere than a player's hand (anywhere inside it): the source
 /// of this module's taint.
 fn chips_from_elsewhere(e: &Expr) -> bool {
-    let any = |xs: &[&Expr]| xs.iter().any(|x| chips_from_elsewhere(x));
     match e {
-        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
-        Expr::List(items) => items.iter().any(chips_from_elsewhere),
-        Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => any(&[a, b]),
-        Expr::If(c, a, b) => any(&[c, a, b]),
         // A field giving chips (a square's) gives them from elsewhere than a hand.
         Expr::Field(x, f) => f.info().ty.base == Base::Chip || chips_from_elsewhere(x),
-        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => {
-            chips_from_elsewhere(x)
-        }
         Expr::Call(b, args) if b.role() == Role::ChipsIn => {
             !matches!(args.as_slice(), [p] if a_hand(p))
         }
-        Expr::Call(_, args) => args.iter().any(chips_from_elsewhere),
-        Expr::Aggregate {
-            list, filter, map, ..
-        } => {
-            chips_from_elsewhere(list)
-                || filter
-                    .iter()
-                    .chain(map.iter())
-                    .any(|x| chips_from_elsewhere(x))
-        }
+        _ => any_child(e, chips_from_elsewhere),
     }
 }
 
 /// Whether evaluating `e` may read what a sample deals afresh: a face of a chip from elsewhere,
 /// or the supply's chips.
 fn expr_hidden(t: &Taint, e: &Expr) -> bool {
-    let any = |xs: &[&Expr]| xs.iter().any(|x| expr_hidden(t, x));
     match e {
-        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
-        Expr::List(items) => items.iter().any(|x| expr_hidden(t, x)),
-        Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => any(&[a, b]),
-        Expr::If(c, a, b) => any(&[c, a, b]),
         Expr::Field(x, f) => {
             (f.info().reads.has(Reads::FACES) && t.tainted(x)) || expr_hidden(t, x)
         }
-        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => expr_hidden(t, x),
         Expr::Call(b, args) => {
             lists_supply(*b, args)
                 || (reads_faces(*b) && args.iter().any(|x| t.tainted(x)))
-                || args.iter().any(|x| expr_hidden(t, x))
+                || any_child(e, |x| expr_hidden(t, x))
         }
-        Expr::Aggregate {
-            list, filter, map, ..
-        } => expr_hidden(t, list) || filter.iter().chain(map.iter()).any(|x| expr_hidden(t, x)),
+        _ => any_child(e, |x| expr_hidden(t, x)),
     }
 }
 
 /// Whether running `stmts` may read what a sample deals afresh (see the module comment).
 fn stmts_hidden(t: &Taint, stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
-        Stmt::Let(_, e, _) => expr_hidden(t, e),
-        Stmt::If(arms, other, _) => {
-            arms.iter()
-                .any(|(c, b)| expr_hidden(t, c) || stmts_hidden(t, b))
-                || other.as_deref().is_some_and(|b| stmts_hidden(t, b))
-        }
-        Stmt::For(_, e, b, _) => expr_hidden(t, e) || stmts_hidden(t, b),
         Stmt::Effect(b, args, _) => {
             let changes = b.changes().unwrap_or(Changes::DEALS);
             // Chips from elsewhere moved to a place that may be a hand.
@@ -146,6 +115,10 @@ fn stmts_hidden(t: &Taint, stmts: &[Stmt]) -> bool {
             changes.has(Changes::DEALS) || into_hand || args.iter().any(|x| expr_hidden(t, x))
         }
         Stmt::Ask { .. } => true,
+        _ => any_part(s, |p| match p {
+            Part::Expr(e) => expr_hidden(t, e),
+            Part::Body(b) => stmts_hidden(t, b),
+        }),
     })
 }
 

@@ -2,6 +2,7 @@
 //! trigger do, and what the forced actions' conditions read, worked out from the program alone.
 
 use super::reads::{expr_reads, Reads};
+use super::visit::{all_children, all_parts, Part};
 use crate::builtins::Changes;
 use crate::game::Trigger;
 use crate::ir::{Program, Stmt};
@@ -45,21 +46,16 @@ pub(crate) fn forced_reads_only_hands(prog: &Program, (when, _): (Reads, Reads))
 /// expression `settled`.
 fn scores_and_moves_chips(stmts: &[Stmt], settled: &dyn Fn(&crate::ir::Expr) -> bool) -> bool {
     stmts.iter().all(|s| match s {
-        Stmt::Let(_, e, _) => settled(e),
-        Stmt::If(arms, other, _) => {
-            arms.iter()
-                .all(|(c, b)| settled(c) && scores_and_moves_chips(b, settled))
-                && other
-                    .as_deref()
-                    .is_none_or(|b| scores_and_moves_chips(b, settled))
-        }
-        Stmt::For(_, e, b, _) => settled(e) && scores_and_moves_chips(b, settled),
         Stmt::Effect(b, args, _) => {
             b.changes()
                 .is_some_and(|c| c.within(Changes::SCORES.with(Changes::CHIPS).with(Changes::LOG)))
                 && args.iter().all(settled)
         }
         Stmt::Ask { .. } => false,
+        _ => all_parts(s, |p| match p {
+            Part::Expr(e) => settled(e),
+            Part::Body(b) => scores_and_moves_chips(b, settled),
+        }),
     })
 }
 
@@ -69,29 +65,18 @@ fn hand_chips_only(e: &crate::ir::Expr) -> bool {
     use crate::builtins::{Base, PlaceKind, Role};
     use crate::ir::Expr;
     match e {
-        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => true,
-        Expr::List(items) => items.iter().all(hand_chips_only),
-        Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => {
-            hand_chips_only(a) && hand_chips_only(b)
-        }
-        Expr::If(c, a, b) => hand_chips_only(c) && hand_chips_only(a) && hand_chips_only(b),
         // A chip's own fields read only that chip (one from a hand, here).
         Expr::Field(x, f) => {
             (f.info().owner == Base::Chip || !f.info().reads.has(Reads::CHIPS))
                 && hand_chips_only(x)
         }
-        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => hand_chips_only(x),
         Expr::Call(b, args) if b.role() == Role::ChipsIn => match args.as_slice() {
             [Expr::Call(hand, who)] if hand.role() == Role::Place(PlaceKind::Hand) => {
                 who.iter().all(hand_chips_only)
             }
             _ => false,
         },
-        Expr::Call(b, args) => {
-            !b.info().reads.has(Reads::CHIPS) && args.iter().all(hand_chips_only)
-        }
-        Expr::Aggregate {
-            list, filter, map, ..
-        } => hand_chips_only(list) && filter.iter().chain(map.iter()).all(|x| hand_chips_only(x)),
+        Expr::Call(b, _) => !b.info().reads.has(Reads::CHIPS) && all_children(e, hand_chips_only),
+        _ => all_children(e, hand_chips_only),
     }
 }

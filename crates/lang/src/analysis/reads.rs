@@ -10,39 +10,21 @@
 //! turn finds it still quiet when no chip (or tile) it reads has changed since. An action with
 //! limits reads the turn's facts too.
 
+use super::visit::each_child;
 use crate::ir::{Action, ChoiceKind, Expr, Program};
 
 pub(crate) use crate::builtins::Reads;
 
 /// What evaluating `e` reads.
 pub(crate) fn expr_reads(e: &Expr) -> Reads {
-    let all = |xs: &[&Expr]| {
-        xs.iter()
-            .fold(Reads::default(), |r, x| r.with(expr_reads(x)))
+    // Map attributes never change: an attribute reads what its square's expression reads.
+    let mut r = match e {
+        Expr::Field(_, f) => f.info().reads,
+        Expr::Call(b, _) => b.info().reads,
+        _ => Reads::default(),
     };
-    match e {
-        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => Reads::default(),
-        Expr::List(items) => items
-            .iter()
-            .fold(Reads::default(), |r, x| r.with(expr_reads(x))),
-        Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => all(&[a, b]),
-        Expr::If(c, a, b) => all(&[c, a, b]),
-        Expr::Field(x, f) => expr_reads(x).with(f.info().reads),
-        // Map attributes never change.
-        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => expr_reads(x),
-        Expr::Call(b, args) => args
-            .iter()
-            .fold(b.info().reads, |r, x| r.with(expr_reads(x))),
-        Expr::Aggregate {
-            list, filter, map, ..
-        } => {
-            let mut r = expr_reads(list);
-            for x in filter.iter().chain(map.iter()) {
-                r = r.with(expr_reads(x));
-            }
-            r
-        }
-    }
+    each_child(e, |x| r = r.with(expr_reads(x)));
+    r
 }
 
 /// What an action's `when` reads, and what its `when`, limits and choices read together.
