@@ -19,10 +19,12 @@
 //! lie (and in the tainted choices) change everything but the chips alike.
 
 use super::reads::{expr_reads, Reads};
-use super::visit::{all_parts, any_child, bound_slot, each_child, each_part, Part};
+use super::visit::{
+    all_parts, any_child, any_part, bound_slot, each_child, each_choice_expr, each_part, Part,
+};
 use crate::builtins::{Builtin, Changes};
 use crate::game::{Moment, Trigger};
-use crate::ir::{Action, ChoiceKind, Expr, Program, Rule, Stmt};
+use crate::ir::{Action, Expr, Program, Rule, Stmt};
 
 /// Whether effect `b` changes nothing but where chips lie (and the log): its row's
 /// `Changes::CHIPS` and `LOG` (moving, drawing, shuffling chips; not scattering them on squares).
@@ -126,13 +128,7 @@ impl Taint {
     pub(crate) fn grow_choices(&mut self, a: &Action) -> bool {
         let mut changed = false;
         for ch in &a.choices {
-            changed |= self.grow_expr(&ch.from);
-            if let Some(f) = &ch.filter {
-                changed |= self.grow_expr(f);
-            }
-            if let ChoiceKind::Chips { size: Some(s) } = &ch.kind {
-                changed |= self.grow_expr(s);
-            }
+            each_choice_expr(ch, |x| changed |= self.grow_expr(x));
             if self.tainted(&ch.from) {
                 changed |= self.add(ch.slot);
             }
@@ -143,30 +139,20 @@ impl Taint {
     /// Whether a tainted value in `stmts` reaches nothing but chips (see the module comment).
     fn blind(&self, stmts: &[Stmt]) -> bool {
         stmts.iter().all(|s| match s {
-            Stmt::Let(..) => true,
-            Stmt::If(arms, other, _) => {
-                let branches = || {
-                    arms.iter()
-                        .map(|(_, b)| b.as_slice())
-                        .chain(other.as_deref())
-                };
-                if arms.iter().any(|(c, _)| self.tainted(c)) {
-                    branches().all(chips_only)
-                } else {
-                    branches().all(|b| self.blind(b))
-                }
-            }
-            Stmt::For(_, e, b, _) => {
-                if self.tainted(e) {
-                    chips_only(b)
-                } else {
-                    self.blind(b)
-                }
-            }
             Stmt::Effect(b, args, _) => {
                 chip_effect(*b) || (blind_effect(*b) && args.iter().all(|x| !self.tainted(x)))
             }
             Stmt::Ask { .. } => false,
+            // A tainted condition (or loop list) governs only chip effects; an untainted one,
+            // blind bodies.
+            _ => {
+                let governs = any_part(s, |p| matches!(p, Part::Expr(e) if self.tainted(e)));
+                all_parts(s, |p| match p {
+                    Part::Expr(_) => true,
+                    Part::Body(b) if governs => chips_only(b),
+                    Part::Body(b) => self.blind(b),
+                })
+            }
         })
     }
 }

@@ -16,10 +16,10 @@
 
 use super::blind::Taint;
 use super::reads::Reads;
-use super::visit::{any_child, any_part, Part};
+use super::visit::{any_child, any_choice_expr, any_part, Part};
 use crate::builtins::{Base, Builtin, Changes, PTy, PlaceKind, Role};
 use crate::game::Trigger;
-use crate::ir::{Action, ChoiceKind, Expr, Place, Program, Rule, Stmt, Value};
+use crate::ir::{Action, Expr, Place, Program, Rule, Stmt, Value};
 
 /// The kind of place expression `e` names, when a builtin's row says (`Role::Place`).
 fn place_kind(e: &Expr) -> Option<PlaceKind> {
@@ -142,11 +142,10 @@ fn action_sees(a: &Action) -> bool {
             break;
         }
     }
-    let choices = a.choices.iter().any(|ch| {
-        expr_hidden(&t, &ch.from)
-            || ch.filter.as_ref().is_some_and(|f| expr_hidden(&t, f))
-            || matches!(&ch.kind, ChoiceKind::Chips { size: Some(s) } if expr_hidden(&t, s))
-    });
+    let choices = a
+        .choices
+        .iter()
+        .any(|ch| any_choice_expr(ch, |x| expr_hidden(&t, x)));
     !(a.when.as_ref().is_some_and(|w| expr_hidden(&t, w))
         || choices
         || stmts_hidden(&t, &a.body.stmts))

@@ -10,8 +10,8 @@
 //! turn finds it still quiet when no chip (or tile) it reads has changed since. An action with
 //! limits reads the turn's facts too.
 
-use super::visit::each_child;
-use crate::ir::{Action, ChoiceKind, Expr, Program};
+use super::visit::{each_child, each_choice_expr};
+use crate::ir::{Action, Expr, Program};
 
 pub(crate) use crate::builtins::Reads;
 
@@ -35,13 +35,7 @@ fn action_reads(a: &Action) -> (Reads, Reads) {
     }
     let mut all = when;
     for ch in &a.choices {
-        all = all.with(expr_reads(&ch.from));
-        if let Some(f) = &ch.filter {
-            all = all.with(expr_reads(f));
-        }
-        if let ChoiceKind::Chips { size: Some(s) } = &ch.kind {
-            all = all.with(expr_reads(s));
-        }
+        each_choice_expr(ch, |x| all = all.with(expr_reads(x)));
     }
     (when, all)
 }

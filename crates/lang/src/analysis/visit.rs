@@ -4,7 +4,7 @@
 //! and hands every other node to the walker, so a new kind of expression or statement is added
 //! here once, not in each analysis.
 
-use crate::ir::{Expr, Stmt};
+use crate::ir::{Choice, ChoiceKind, Expr, Stmt};
 
 /// Whether `f` holds for an expression directly inside `e` (an aggregate's list, then its filter
 /// and map), tried in order until one does.
@@ -79,4 +79,20 @@ pub(crate) fn bound_slot(s: &Stmt) -> Option<(u16, &Expr)> {
         Stmt::Let(slot, e, _) | Stmt::For(slot, e, _, _) => Some((*slot, e)),
         _ => None,
     }
+}
+
+/// Whether `f` holds for an expression of choice `ch`, tried in order until one does: the list
+/// it is made from, its `where`, and the size of a subset of chips.
+pub(crate) fn any_choice_expr(ch: &Choice, mut f: impl FnMut(&Expr) -> bool) -> bool {
+    f(&ch.from)
+        || ch.filter.as_ref().is_some_and(&mut f)
+        || matches!(&ch.kind, ChoiceKind::Chips { size: Some(s) } if f(s))
+}
+
+/// Calls `f` on every expression of choice `ch`, in order.
+pub(crate) fn each_choice_expr(ch: &Choice, mut f: impl FnMut(&Expr)) {
+    any_choice_expr(ch, |x| {
+        f(x);
+        false
+    });
 }
