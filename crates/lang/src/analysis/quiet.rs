@@ -29,7 +29,8 @@ pub(crate) fn rules_score_and_move_chips_by_square(prog: &Program, t: Trigger) -
 /// [`forced_reads`](super::reads::forced_reads)) reads chips only as the chips in players' areas
 /// (`chips(hand(…))`: their number, faces and which way up) and otherwise only map facts,
 /// parameters, constants and players. Then, while every chip in a player's area but the
-/// decider's lies face up, `Interp::no_forced_while_chips_stay` answers in a copy of the game with its chips as they lie (and its current player and turn) what it answers in a copy whose
+/// decider's lies face up, `Interp::no_forced_while_chips_stay` answers in a copy of the game
+/// with its chips as they lie (and its current player and turn) what it answers in a copy whose
 /// hidden chips (face down, not in the decider's area) are dealt afresh: no chip it reads is
 /// hidden.
 pub(crate) fn forced_reads_only_hands(prog: &Program, (when, _): (Reads, Reads)) -> bool {

@@ -1,8 +1,8 @@
 //! The one walker over the lowered IR that the analyses share: what lies directly inside an
 //! expression ([`any_child`]) and a statement ([`any_part`]), in the order it is written. An
-//! analysis says what it does at the nodes it cares about (a field, a call, an effect, a slot bound)
-//! and hands every other node to the walker, so a new kind of expression or statement is added
-//! here once, not in each analysis.
+//! analysis says what it does at the nodes it cares about (a field, a call, an effect, a slot
+//! bound) and hands every other node to the walker, so a new kind of expression or statement is
+//! added here once, not in each analysis.
 
 use crate::ir::{Choice, ChoiceKind, Expr, Stmt};
 

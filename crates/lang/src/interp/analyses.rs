@@ -8,9 +8,9 @@ use crate::game::Trigger;
 impl Interp {
     /// Whether every rule on a trigger outside `exempt` and every action (its condition, choices
     /// and body) read nothing a sample of the game deals afresh but the faces of chips in
-    /// players' hands (see `crate::analysis::hidden`). Then, once nothing fires the exempt triggers any
-    /// more and no tile is drawn, a copy of the game plays as a sample of it whose every chip in a
-    /// player's hand was seen by the player the sample was dealt for.
+    /// players' hands (see `crate::analysis::hidden`). Then, once nothing fires the exempt
+    /// triggers any more and no tile is drawn, a copy of the game plays as a sample of it whose
+    /// every chip in a player's hand was seen by the player the sample was dealt for.
     pub fn faces_read_only_in_hands(&self, exempt: &[Trigger]) -> bool {
         hidden::program_sees_but(&self.prog, exempt)
     }

@@ -8,7 +8,7 @@
 //!   `any(c in square.chips …)`, `len(chips(at(square))) > 0`), false while no chip lies there: the
 //!   state's count per square says so without evaluating anything;
 //! - parts that read only map facts of the trigger's square (`when square.island and …`: see
-//!   `aggregate::is_static`), evaluated once per square and rule, then remembered for the
+//!   `analysis::statics::is_static`), evaluated once per square and rule, then remembered for the
 //!   interpreter's life (the map and the parameters do not change between its games).
 
 use super::lower::{local_square_chips, Lower, TestId};
@@ -138,7 +138,7 @@ pub(super) fn static_parts(prog: &Program, lw: &mut Lower) -> Vec<Option<StaticP
             let mut conds = Vec::new();
             for p in parts {
                 let mut free = Vec::new();
-                if !super::aggregate::is_static(p, &mut Vec::new(), &mut free) {
+                if !crate::analysis::statics::is_static(p, &mut Vec::new(), &mut free) {
                     break;
                 }
                 // Every outside variable it reads is the one trigger slot.

@@ -4,9 +4,9 @@
 //! agents' look-ahead share it too). Lifetime: the program's. Nothing invalidates it: it is built
 //! once in [`Interp::new`](super::Interp::new) and never written again.
 
-use super::aggregate::{static_aggregates, Key};
 use super::{dispatch, lower};
 use crate::analysis::reads;
+use crate::analysis::statics::{static_aggregates, Key};
 use crate::builtins::Trigger;
 use crate::ir::Program;
 
