@@ -3,6 +3,7 @@
 //! computes each once per value of what it reads and keeps it (`interp/aggregate.rs`, the cache
 //! `StaticVals`). Whether a builtin or field may be part of one is its row's `static` column.
 
+use super::visit::{all_children, each_child, each_part, Part};
 use crate::builtins::Field;
 use crate::ir::{Expr, Program, Stmt};
 
@@ -33,7 +34,6 @@ pub(crate) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<Key>) -> 
         }
     };
     match e {
-        Expr::Const(_) | Expr::Param(_) => true,
         Expr::Local(s) => {
             note(Key::Local(*s));
             true
@@ -46,18 +46,8 @@ pub(crate) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<Key>) -> 
             }
             true
         }
-        Expr::List(items) => items.iter().all(|x| is_static(x, bound, free)),
-        Expr::Range(a, b) | Expr::Binary(_, a, b) | Expr::Index(a, b) => {
-            is_static(a, bound, free) && is_static(b, bound, free)
-        }
-        Expr::If(c, a, b) => {
-            is_static(c, bound, free) && is_static(a, bound, free) && is_static(b, bound, free)
-        }
-        Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) => {
-            is_static(x, bound, free)
-        }
-        Expr::Field(x, f) => f.info().stat && is_static(x, bound, free),
-        Expr::Call(b, args) => b.info().stat && args.iter().all(|a| is_static(a, bound, free)),
+        Expr::Field(_, f) if !f.info().stat => false,
+        Expr::Call(b, _) if !b.info().stat => false,
         Expr::Aggregate {
             var,
             list,
@@ -74,6 +64,7 @@ pub(crate) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<Key>) -> 
             bound.pop();
             ok
         }
+        _ => all_children(e, |x| is_static(x, bound, free)),
     }
 }
 
@@ -86,58 +77,15 @@ fn find_static(e: &Expr, out: &mut Vec<(usize, Vec<Key>)>) {
             return;
         }
     }
-    match e {
-        Expr::List(items) | Expr::Call(_, items) => items.iter().for_each(|x| find_static(x, out)),
-        Expr::Range(a, b) | Expr::Binary(_, a, b) | Expr::Index(a, b) => {
-            find_static(a, out);
-            find_static(b, out);
-        }
-        Expr::If(c, a, b) => {
-            find_static(c, out);
-            find_static(a, out);
-            find_static(b, out);
-        }
-        Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) | Expr::Field(x, _) => {
-            find_static(x, out)
-        }
-        Expr::Aggregate {
-            list, filter, map, ..
-        } => {
-            find_static(list, out);
-            if let Some(f) = filter {
-                find_static(f, out);
-            }
-            if let Some(m) = map {
-                find_static(m, out);
-            }
-        }
-        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => {}
-    }
+    each_child(e, |x| find_static(x, out));
 }
 
 fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<(usize, Vec<Key>)>) {
     for s in stmts {
-        match s {
-            Stmt::Let(_, e, _) => find_static(e, out),
-            Stmt::If(branches, other, _) => {
-                for (c, b) in branches {
-                    find_static(c, out);
-                    find_static_stmts(b, out);
-                }
-                if let Some(b) = other {
-                    find_static_stmts(b, out);
-                }
-            }
-            Stmt::For(_, e, b, _) => {
-                find_static(e, out);
-                find_static_stmts(b, out);
-            }
-            Stmt::Effect(_, args, _) => args.iter().for_each(|a| find_static(a, out)),
-            Stmt::Ask { who, args, .. } => {
-                find_static(who, out);
-                args.iter().for_each(|a| find_static(a, out));
-            }
-        }
+        each_part(s, |p| match p {
+            Part::Expr(e) => find_static(e, out),
+            Part::Body(b) => find_static_stmts(b, out),
+        });
     }
 }
 
