@@ -50,6 +50,9 @@ use crate::game::{Game, GameError, Hooks as _, Opt, Trigger};
 use crate::lang::interp::Interp;
 use crate::rng::Rng;
 use crate::state::{Follower, FollowerAt};
+use decision::Decision;
+
+mod decision;
 
 /// What a follower kept in the supply is worth, in points, at the start of the game (falling to 0
 /// as the tiles run out).
@@ -62,19 +65,10 @@ pub struct Greedy {
     /// The decision's sample as dealt (made when first needed), copied into `scratch` for each
     /// option played; the forced actions' quiet check reads it.
     sample: Scratch,
-    /// Whether `sample` holds this decision's sample.
-    sampled: bool,
-    /// Whether `scratch` was last loaded from this decision's sample (then played an option).
-    scratch_of_sample: bool,
-    /// Whether this decision's sample is a plain copy of the game: nothing its options played in
-    /// copies lead to reads what the player may not see (see `plain_copies`).
-    unsampled: bool,
+    /// What is known of the decision being valued, forgotten when the next one starts.
+    decision: Decision,
     /// A copy of the game with its chips as they lie now, where placements' quiet checks are asked.
     probe: Scratch,
-    /// Whether `probe` has this decision's chips.
-    probed: bool,
-    /// The placement checks asked of `probe` in this decision (see `quiet::Placements`).
-    placements: quiet::Placements,
     /// Rules that only move chips off the map (see `quiet::chips_only`), decided with `rules`.
     chips_only: Vec<bool>,
     /// Actions that only move chips (see `quiet::chip_actions`), decided with `rules`.
@@ -96,9 +90,6 @@ pub struct Greedy {
     /// Per square of this decision where a placement was played in a copy, the points its rules
     /// gave (the copy's scores minus the preview's): see `values`.
     square_points: Vec<(u32, Points)>,
-    /// Whether no `returned` rule would run for any follower returning in this decision (worked
-    /// out when first needed).
-    returns_quiet: Option<bool>,
     /// What the rules allow (decided at the first decision).
     rules: Option<Rules>,
     /// The forced checks' answers (see `quiet::ForcedMemo`), made with `rules`.
@@ -109,11 +100,6 @@ pub struct Greedy {
     /// The value of each option of the decision.
     values: Vec<f64>,
     preview: Preview,
-    /// Whether `preview` has read this decision's position.
-    preview_ready: bool,
-    /// The value of this decision's placements that leave the position as it stands
-    /// (`Preview::leaves_as_it_stands`), once one was valued.
-    as_it_stands_value: Option<f64>,
     /// Reads the position an option played in a copy leaves, once its turn is over.
     after: Preview,
     points: FeaturePoints,
@@ -214,10 +200,8 @@ impl Greedy {
     /// This decision's sample (dealt from `world` the first time it is asked for; a plain copy of
     /// the game where `unsampled`).
     fn sample(&mut self, view: &View, world: &Rng) -> &mut Game<Interp> {
-        if !self.sampled {
-            self.sampled = true;
-            self.scratch_of_sample = false;
-            if self.unsampled {
+        if self.decision.deal_sample() {
+            if self.decision.unsampled() {
                 return self.sample.load(view.game);
             }
             return view.sample(&mut self.sample, &mut world.clone());
@@ -244,19 +228,18 @@ impl Greedy {
         } else if last {
             // A copy of the decision's sample is that sample dealt again.
             self.sample(view, world);
-            self.sampled = false;
+            self.decision.sample_spent();
             self.sample.game_mut().expect("a sample")
         } else {
             self.sample(view, world);
             let sample = self.sample.game_mut().expect("a sample");
             // After an option that placed no tile and moved no follower, the scratch's board is
             // still the sample's: the rest is copied.
-            let board_same = self.scratch_of_sample
+            let board_same = self.decision.load_scratch_from_sample()
                 && self.scratch.game_mut().is_some_and(|g| {
                     g.st.board.placed.len() == sample.st.board.placed.len()
                         && g.st.followers == sample.st.followers
                 });
-            self.scratch_of_sample = true;
             if board_same {
                 self.scratch.reload(sample)
             } else {
@@ -286,9 +269,9 @@ impl Greedy {
             if g.st.board.placed.len() == game.st.board.placed.len()
                 && board_followers_alike(&g.st.followers, &game.st.followers)
             {
-                if !self.preview_ready {
+                if !self.decision.preview_ready() {
                     self.preview.load(game, me, &mut self.points)?;
-                    self.preview_ready = true;
+                    self.decision.set_preview_ready();
                 }
                 let mut o = self.preview.as_it_stands();
                 let now = game.st.players.iter().zip(&g.st.players);
@@ -315,15 +298,21 @@ impl Greedy {
     fn quiet(&mut self, game: &Game<Interp>, i: usize, rules: Rules) -> Result<bool, GameError> {
         match game.options[i] {
             Opt::Place { cell, rot } if rules.placement => {
-                if let Some(q) = self.placements.remembered(game, cell, &self.chips_only) {
+                let placements = self.decision.placements();
+                if let Some(q) = placements.remembered(game, cell, &self.chips_only) {
                     return Ok(q);
                 }
-                if !self.probed {
-                    quiet::load_probe(&mut self.probe, &mut self.probed, game);
+                if !*self.decision.probed() {
+                    quiet::load_probe(&mut self.probe, self.decision.probed(), game);
                 }
                 let probe = self.probe.game_mut().expect("a probe");
-                self.placements
-                    .runs_no_rule(game, probe, cell, rot as usize, &self.chips_only)
+                self.decision.placements().runs_no_rule(
+                    game,
+                    probe,
+                    cell,
+                    rot as usize,
+                    &self.chips_only,
+                )
             }
             opt => Ok(quiet::option_runs_no_rule(game, opt)),
         }
@@ -408,9 +397,8 @@ impl Greedy {
         if !rules.returned_now {
             return false;
         }
-        *self
-            .returns_quiet
-            .get_or_insert_with(|| quiet::returned_runs_for_none(game))
+        self.decision
+            .returns_quiet(|| quiet::returned_runs_for_none(game))
     }
 
     /// The value of option `i` read from the board, when the option is quiet and the preview can
@@ -429,7 +417,7 @@ impl Greedy {
                 // Every placement that leaves the position as it stands is worth the same.
                 let as_it_stands = matches!(opt, Opt::Place { cell, .. }
                     if self.preview.leaves_as_it_stands(game, cell));
-                if let (true, Some(v)) = (as_it_stands, self.as_it_stands_value) {
+                if let (true, Some(v)) = (as_it_stands, self.decision.as_it_stands_value()) {
                     return Ok(Some(v));
                 }
                 if let Some(o) = self.preview.outcome(game, opt, me, &mut self.points)? {
@@ -442,7 +430,7 @@ impl Greedy {
                         }
                         let v = worth(lead(&o, game.st.players.len(), me), left, o.spare);
                         if as_it_stands {
-                            self.as_it_stands_value = Some(v);
+                            self.decision.set_as_it_stands_value(v);
                         }
                         return Ok(Some(v));
                     }
@@ -534,21 +522,18 @@ impl Greedy {
         world: &Rng,
     ) -> Result<bool, GameError> {
         let (game, me) = (view.game, view.me());
-        self.sampled = false;
-        self.scratch_of_sample = false;
-        self.unsampled = false;
-        self.probed = false;
-        self.placements.clear();
-        self.returns_quiet = None;
-        self.as_it_stands_value = None;
+        self.decision.begin();
         let mut read = rules.read && game.st.players.len() <= 8 && !game.is_asked();
         if read && rules.forced {
             read = if rules.forced_hands && quiet::hands_face_up_but(game, me) {
                 // No chip the check reads is hidden: answers remembered are read from the game,
                 // others asked of the probe (the game's chips as they lie), and the sample is dealt
                 // only if an option is played in a copy.
-                self.forced
-                    .decision_allows_by_hands(game, &mut self.probe, &mut self.probed)?
+                self.forced.decision_allows_by_hands(
+                    game,
+                    &mut self.probe,
+                    self.decision.probed(),
+                )?
             } else {
                 // The check only evaluates the forced actions' conditions in the sample (and puts
                 // back the current player): the options are played in copies of that same sample.
@@ -559,8 +544,8 @@ impl Greedy {
                 }
             };
         }
-        self.preview_ready = read;
         if read {
+            self.decision.set_preview_ready();
             self.preview.load(game, me, &mut self.points)?;
         }
         Ok(read)
@@ -586,7 +571,8 @@ impl Greedy {
             }
             self.values.push(v.unwrap_or(f64::NEG_INFINITY));
         }
-        self.unsampled = !self.sampled && self.plain_copies(view, rules);
+        let plain = !self.decision.sampled() && self.plain_copies(view, rules);
+        self.decision.set_unsampled(plain);
         if self.copied.len() > 1 && rules.chips_unread && self.copied_move_chips_only(game) {
             // Each only moves chips once the tile is placed, and nothing read after reads chips:
             // all are worth what one of them is (played in the sample itself).
@@ -617,7 +603,7 @@ impl Greedy {
         // preview's outcome plus those rules' points, the same at every rotation on the square:
         // learnt from the first one played in a copy.
         let by_square = (rules.by_square || rules.by_square_unforced)
-            && self.preview_ready
+            && self.decision.preview_ready()
             && game.st.placed_now == NONE
             && !game.st.extra_turn_pending
             && !game.is_asked();
@@ -962,7 +948,7 @@ mod tests {
                 assert!(name != "peek" || !sees, "peek reads a hidden face");
                 variants += usize::from(sees && players == 2);
                 decisions += checked_against_copies(game, seed, &name, |g, _| {
-                    g.unsampled && !g.copied.is_empty()
+                    g.decision.unsampled() && !g.copied.is_empty()
                 });
             }
         }

@@ -5,6 +5,7 @@
 //! application (`carto`: loading, agents, sim, render, doc, commands) uses it. The generator of rules
 //! files for tests and fuzzing is `crates/gen`, never part of the installed binary.
 
+pub(crate) mod analysis;
 pub mod ast;
 pub mod builtins;
 pub mod check;

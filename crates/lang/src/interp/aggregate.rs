@@ -6,10 +6,10 @@
 //! scatter's free squares are computed once per set of start squares).
 
 use super::{Interp, R};
+use crate::analysis::statics::Key;
 use crate::ast::AggOp;
-use crate::builtins::Field;
 use crate::game::Fault;
-use crate::ir::{Expr, Program, Stmt, Value};
+use crate::ir::{Expr, Value};
 use crate::state::State;
 
 #[derive(Clone, Debug)]
@@ -27,169 +27,6 @@ const LIST_MARK: Value = Value::List(u32::MAX);
 /// Lists read by a static aggregate are a memo key only from this many elements in all: shorter
 /// ones cost less to go through than to look up.
 const MIN_LIST_KEY: usize = 16;
-
-/// What a static aggregate reads of an outside variable: the variable's value, or one of its
-/// properties that never change (`chip.colour`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Key {
-    Local(u16),
-    Field(u16, Field),
-}
-
-impl Key {
-    pub(crate) fn slot(self) -> u16 {
-        match self {
-            Key::Local(s) | Key::Field(s, _) => s,
-        }
-    }
-}
-
-/// Whether an expression's value depends only on the map, the parameters, constants, the variables
-/// of aggregates inside it, and what it reads of the outside variables it names (collected in
-/// `free`: a variable itself, or a property of it that never changes). Such an aggregate is computed
-/// once per value of what it reads of its outside variables.
-pub(super) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<Key>) -> bool {
-    let mut note = |k: Key| {
-        if !bound.contains(&k.slot()) && !free.contains(&k) {
-            free.push(k);
-        }
-    };
-    match e {
-        Expr::Const(_) | Expr::Param(_) => true,
-        Expr::Local(s) => {
-            note(Key::Local(*s));
-            true
-        }
-        // An outside variable read only through a property that never changes: the property is
-        // what the value depends on.
-        Expr::Field(x, f) if f.info().stat && matches!(x.as_ref(), Expr::Local(_)) => {
-            if let Expr::Local(s) = x.as_ref() {
-                note(Key::Field(*s, *f));
-            }
-            true
-        }
-        Expr::List(items) => items.iter().all(|x| is_static(x, bound, free)),
-        Expr::Range(a, b) | Expr::Binary(_, a, b) | Expr::Index(a, b) => {
-            is_static(a, bound, free) && is_static(b, bound, free)
-        }
-        Expr::If(c, a, b) => {
-            is_static(c, bound, free) && is_static(a, bound, free) && is_static(b, bound, free)
-        }
-        Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) => {
-            is_static(x, bound, free)
-        }
-        Expr::Field(x, f) => f.info().stat && is_static(x, bound, free),
-        Expr::Call(b, args) => b.info().stat && args.iter().all(|a| is_static(a, bound, free)),
-        Expr::Aggregate {
-            var,
-            list,
-            filter,
-            map,
-            ..
-        } => {
-            if !is_static(list, bound, free) {
-                return false;
-            }
-            bound.push(*var);
-            let ok = filter.as_deref().is_none_or(|f| is_static(f, bound, free))
-                && map.as_deref().is_none_or(|m| is_static(m, bound, free));
-            bound.pop();
-            ok
-        }
-    }
-}
-
-/// Collects the outermost static aggregates of an expression.
-fn find_static(e: &Expr, out: &mut Vec<(usize, Vec<Key>)>) {
-    if let Expr::Aggregate { .. } = e {
-        let mut free = Vec::new();
-        if is_static(e, &mut Vec::new(), &mut free) {
-            out.push((e as *const Expr as usize, free));
-            return;
-        }
-    }
-    match e {
-        Expr::List(items) | Expr::Call(_, items) => items.iter().for_each(|x| find_static(x, out)),
-        Expr::Range(a, b) | Expr::Binary(_, a, b) | Expr::Index(a, b) => {
-            find_static(a, out);
-            find_static(b, out);
-        }
-        Expr::If(c, a, b) => {
-            find_static(c, out);
-            find_static(a, out);
-            find_static(b, out);
-        }
-        Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) | Expr::Attr(x, _) | Expr::Field(x, _) => {
-            find_static(x, out)
-        }
-        Expr::Aggregate {
-            list, filter, map, ..
-        } => {
-            find_static(list, out);
-            if let Some(f) = filter {
-                find_static(f, out);
-            }
-            if let Some(m) = map {
-                find_static(m, out);
-            }
-        }
-        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => {}
-    }
-}
-
-fn find_static_stmts(stmts: &[Stmt], out: &mut Vec<(usize, Vec<Key>)>) {
-    for s in stmts {
-        match s {
-            Stmt::Let(_, e, _) => find_static(e, out),
-            Stmt::If(branches, other, _) => {
-                for (c, b) in branches {
-                    find_static(c, out);
-                    find_static_stmts(b, out);
-                }
-                if let Some(b) = other {
-                    find_static_stmts(b, out);
-                }
-            }
-            Stmt::For(_, e, b, _) => {
-                find_static(e, out);
-                find_static_stmts(b, out);
-            }
-            Stmt::Effect(_, args, _) => args.iter().for_each(|a| find_static(a, out)),
-            Stmt::Ask { who, args, .. } => {
-                find_static(who, out);
-                args.iter().for_each(|a| find_static(a, out));
-            }
-        }
-    }
-}
-
-pub(super) fn static_aggregates(prog: &Program) -> Vec<(usize, Vec<Key>)> {
-    let mut out = Vec::new();
-    for b in &prog.setup {
-        find_static_stmts(&b.stmts, &mut out);
-    }
-    for r in &prog.rules {
-        if let Some(w) = &r.when {
-            find_static(w, &mut out);
-        }
-        find_static_stmts(&r.body.stmts, &mut out);
-    }
-    for a in &prog.actions {
-        if let Some(w) = &a.when {
-            find_static(w, &mut out);
-        }
-        for c in &a.choices {
-            find_static(&c.from, &mut out);
-            if let Some(f) = &c.filter {
-                find_static(f, &mut out);
-            }
-        }
-        find_static_stmts(&a.body.stmts, &mut out);
-    }
-    out.sort_unstable_by_key(|(k, _)| *k);
-    out.dedup_by_key(|(k, _)| *k);
-    out
-}
 
 impl Interp {
     /// An aggregate, from the memo when it is static.
@@ -241,7 +78,10 @@ impl Interp {
         if now.iter().any(|v| matches!(v, Value::List(_))) {
             return self.memoised_by_lists(st, i, now, compute);
         }
-        match self.caches.static_vals[i]
+        match self
+            .caches
+            .static_vals
+            .of(i)
             .iter()
             .position(|(k, _)| k == now)
         {
@@ -283,12 +123,15 @@ impl Interp {
             })
             .sum();
         if items < MIN_LIST_KEY
-            || self.caches.static_vals[i].len() >= 64
+            || self.caches.static_vals.full(i)
             || now.iter().any(|&v| nested(self, v))
         {
             return compute(self, st);
         }
-        let hit = self.caches.static_vals[i]
+        let hit = self
+            .caches
+            .static_vals
+            .of(i)
             .iter()
             .position(|(k, _)| self.flat_key_is(k, now));
         match hit {
@@ -347,13 +190,13 @@ impl Interp {
         h: usize,
         compute: impl Fn(&mut Self, &mut State) -> R<Value>,
     ) -> R<Value> {
-        let v = match &self.caches.static_vals[i][h].1 {
+        let v = match &self.caches.static_vals.of(i)[h].1 {
             StaticVal::Scalar(v) => *v,
             StaticVal::List(_) => {
                 let l = self.new_list();
                 let (vals, lists) = (&self.caches.static_vals, &mut self.lists);
                 if let (StaticVal::List(items), Some(out)) =
-                    (&vals[i][h].1, lists.get_mut(l as usize))
+                    (&vals.of(i)[h].1, lists.get_mut(l as usize))
                 {
                     out.extend_from_slice(items);
                 }
@@ -398,9 +241,7 @@ impl Interp {
             }
             v => StaticVal::Scalar(v),
         };
-        if self.caches.static_vals[i].len() < 64 {
-            self.caches.static_vals[i].push((key, cached));
-        }
+        self.caches.static_vals.store(i, key, cached);
     }
 
     #[cfg(any(test, feature = "oracle"))]
@@ -658,6 +499,7 @@ struct Each {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtins::Field;
 
     /// Final scores of random games on the endless table with `rules` added (a chip set of two
     /// values), played one after another in one interpreter, and the interpreter at the end.
@@ -691,7 +533,7 @@ mod tests {
             })
             .collect();
         assert_eq!(by_value.len(), 1);
-        assert_eq!(interp.caches.static_vals[by_value[0]].len(), 2);
+        assert_eq!(interp.caches.static_vals.of(by_value[0]).len(), 2);
     }
 
     /// Issue 21: `max` and `min` of numbers whose sum overflows are no sum: they were refused with
@@ -703,26 +545,5 @@ mod tests {
                        score(player, 0 - min(x in [-8000000000000000000, -8000000000000000000]: x) / 1000000000000000000)\n}";
         let (scores, _) = play(rules, 1);
         assert_eq!(scores, vec![vec![17, 17]]);
-    }
-
-    #[test]
-    fn a_variable_read_itself_is_the_key() {
-        let c = Expr::Local(3);
-        let colour = Expr::Field(Box::new(c.clone()), Field::ChipColour);
-        let both = Expr::Binary(
-            crate::ast::BinOp::Eq,
-            Box::new(Expr::List(vec![c])),
-            Box::new(colour.clone()),
-        );
-        let mut free = Vec::new();
-        assert!(is_static(&colour, &mut Vec::new(), &mut free));
-        assert_eq!(free, vec![Key::Field(3, Field::ChipColour)]);
-        let mut free = Vec::new();
-        assert!(is_static(&both, &mut Vec::new(), &mut free));
-        assert_eq!(free, vec![Key::Local(3), Key::Field(3, Field::ChipColour)]);
-        // Bound by an aggregate inside: not a key.
-        let mut free = Vec::new();
-        assert!(is_static(&colour, &mut vec![3], &mut free));
-        assert!(free.is_empty());
     }
 }

@@ -9,10 +9,19 @@
 //! interpreter by [`Interp::check_caches`](super::Interp::check_caches)) recomputes every cached
 //! value on every read and panics, naming the cache and both values, when they differ.
 
-use super::aggregate::StaticVal;
-use super::reads;
-use crate::ir::Value;
 use crate::state::FeatureInfo;
+
+mod attr_index;
+mod feature;
+mod forced_quiet;
+mod static_memo;
+mod static_vals;
+
+pub(super) use attr_index::AttrIndex;
+pub(super) use feature::FeatureFacts;
+pub(super) use forced_quiet::ForcedQuiet;
+pub(super) use static_memo::StaticMemo;
+pub(super) use static_vals::StaticVals;
 
 /// What happened to the game, as far as the caches care.
 #[derive(Clone, Copy, Debug)]
@@ -33,26 +42,20 @@ pub(super) enum Event {
     ActionTaken,
 }
 
+/// The caches, each a type of its own (in `caches/`) whose contents change only through its
+/// methods; what invalidates each is said in its file.
 #[derive(Clone, Default)]
 pub(super) struct Caches {
-    /// The facts of the last feature read (its root, kind, size, followers ...). Stale as soon as
-    /// a tile is placed or a follower moves: every event but `PointsScored` drops it, and
-    /// `FeatureScored` sets it.
-    pub(super) feature: FeatureInfo,
-    /// `squares_with` results: (attribute name as a string index, value, squares), built on first
-    /// use. Depends on the map only: never stale.
-    pub(super) attr_index: Vec<(u32, Value, Vec<Value>)>,
-    /// Per static aggregate (`Prepared::static_aggs`), its values so far keyed by what it reads of
-    /// outside variables (at most 64 each). Depends on the map, parameters and constants only:
-    /// never stale.
-    pub(super) static_vals: Vec<Vec<(Vec<Value>, StaticVal)>>,
-    /// Per rule, per cell, what its static parts gave (0: not known yet, 1: false, 2: true).
-    /// Depends on the map only: never stale.
-    pub(super) static_memo: Vec<Vec<u8>>,
-    /// The last forced check, when it found nothing and what it read is known, per current player
-    /// (the first 8 seats). It carries the facts it saw (chip moves, tiles placed, the turn) and is
-    /// checked against them on each read; `GameBegun` and `ActionTaken` drop it.
-    pub(super) forced_quiet: [Option<reads::Quiet>; 8],
+    /// The facts of the last feature read (`caches/feature.rs`).
+    pub(super) feature: FeatureFacts,
+    /// `squares_with` results (`caches/attr_index.rs`).
+    pub(super) attr_index: AttrIndex,
+    /// Per static aggregate, its values so far (`caches/static_vals.rs`).
+    pub(super) static_vals: StaticVals,
+    /// Per rule, per square, what its static parts gave (`caches/static_memo.rs`).
+    pub(super) static_memo: StaticMemo,
+    /// The last forced check that found nothing, per current player (`caches/forced_quiet.rs`).
+    pub(super) forced_quiet: ForcedQuiet,
     /// The checking mode is on.
     #[cfg(any(test, feature = "check-caches"))]
     pub(super) check: bool,
@@ -65,7 +68,7 @@ pub(super) struct Caches {
 impl Caches {
     pub(super) fn new(static_aggs: usize) -> Caches {
         Caches {
-            static_vals: vec![Vec::new(); static_aggs],
+            static_vals: StaticVals::new(static_aggs),
             ..Caches::default()
         }
     }
@@ -74,18 +77,18 @@ impl Caches {
     pub(super) fn invalidate(&mut self, event: Event) {
         match event {
             Event::GameBegun | Event::ActionTaken => {
-                self.feature = FeatureInfo::default();
-                self.forced_quiet = [None; 8];
+                self.feature.forget();
+                self.forced_quiet.forget();
             }
             Event::EngineStep => {
                 #[cfg(test)]
                 if self.plant_stale_feature {
                     return;
                 }
-                self.feature = FeatureInfo::default();
+                self.feature.forget();
             }
-            Event::BoardChanged => self.feature = FeatureInfo::default(),
-            Event::FeatureScored(info) => self.feature = info,
+            Event::BoardChanged => self.feature.forget(),
+            Event::FeatureScored(info) => self.feature.set(info),
             Event::PointsScored => {}
         }
     }

@@ -8,7 +8,7 @@
 //!   `any(c in square.chips …)`, `len(chips(at(square))) > 0`), false while no chip lies there: the
 //!   state's count per square says so without evaluating anything;
 //! - parts that read only map facts of the trigger's square (`when square.island and …`: see
-//!   `aggregate::is_static`), evaluated once per square and rule, then remembered for the
+//!   `analysis::statics::is_static`), evaluated once per square and rule, then remembered for the
 //!   interpreter's life (the map and the parameters do not change between its games).
 
 use super::lower::{local_square_chips, Lower, TestId};
@@ -138,7 +138,7 @@ pub(super) fn static_parts(prog: &Program, lw: &mut Lower) -> Vec<Option<StaticP
             let mut conds = Vec::new();
             for p in parts {
                 let mut free = Vec::new();
-                if !super::aggregate::is_static(p, &mut Vec::new(), &mut free) {
+                if !crate::analysis::statics::is_static(p, &mut Vec::new(), &mut free) {
                     break;
                 }
                 // Every outside variable it reads is the one trigger slot.
@@ -233,15 +233,8 @@ impl Interp {
         let Value::Square(c) = Self::trigger_value(st, t, ctx, part.slot) else {
             return Known::Nothing;
         };
-        match self
-            .caches
-            .static_memo
-            .get(r)
-            .and_then(|m| m.get(c as usize))
-            .copied()
-        {
-            Some(1) => Known::Is(false),
-            Some(2) => Known::Is(true),
+        match self.caches.static_memo.get(r, c) {
+            Some(known) => Known::Is(known),
             _ => Known::Unknown(c),
         }
     }
@@ -250,14 +243,9 @@ impl Interp {
     /// square `cell`.
     pub(super) fn learn_static(&mut self, st: &mut State, r: usize, cell: u32) -> R<bool> {
         let all = self.static_parts_hold(st, r)?;
-        if self.caches.static_memo.len() <= r {
-            self.caches.static_memo.resize(r + 1, Vec::new());
-        }
-        let memo = &mut self.caches.static_memo[r];
-        if memo.len() <= cell as usize {
-            memo.resize(st.board.square.len().max(cell as usize + 1), 0);
-        }
-        memo[cell as usize] = if all { 2 } else { 1 };
+        self.caches
+            .static_memo
+            .set(r, cell, st.board.square.len(), all);
         Ok(all)
     }
 
@@ -380,8 +368,7 @@ mod tests {
         assert_eq!(parts, vec![2, 2, 1]);
         // Squares were remembered both ways.
         for n in ["s", "t", "u"] {
-            let m = &interp.caches.static_memo[at(n)];
-            assert!(m.contains(&2) && m.contains(&1), "{n}");
+            assert!(interp.caches.static_memo.known_both_ways(at(n)), "{n}");
         }
     }
 }

@@ -72,10 +72,7 @@ impl SquareFlag {
 
 impl Interp {
     pub(super) fn feature(&mut self, st: &mut State, root: u32) -> FeatureInfo {
-        if self.caches.feature.kind.is_some()
-            && st.board.features.find(self.caches.feature.root) == root
-        {
-            let cached = self.caches.feature;
+        if let Some(cached) = self.caches.feature.of(st, root) {
             if self.checking() {
                 let fresh = st.feature_info(root);
                 // The root a feature is found by may change as it grows: compare the facts.
@@ -86,7 +83,7 @@ impl Interp {
             return cached;
         }
         let info = st.feature_info(root);
-        self.caches.feature = info;
+        self.caches.feature.set(info);
         info
     }
 

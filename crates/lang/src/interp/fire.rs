@@ -36,6 +36,34 @@ impl Interp {
         })
     }
 
+    /// Enters rule `r`'s frame as firing it does, after [`Interp::gate`] left it open: the
+    /// trigger's values bound and, for `Gate::Learn(cell)`, its static parts learnt for the square.
+    /// The caller's frame (for `leave`), and whether the static parts hold (true when there were
+    /// none to learn); on an error, the frame is left already. Firing and the agents' question whether firing would run a rule both enter
+    /// a rule here, so they cannot decide it apart.
+    pub(super) fn enter_rule(
+        &mut self,
+        st: &mut State,
+        r: usize,
+        t: Trigger,
+        ctx: &Ctx,
+        cell: Option<u32>,
+    ) -> R<(usize, bool)> {
+        self.begin(r as u16, st.turn);
+        let saved = self.enter(self.prog.rules[r].body.locals.max(4));
+        let holds = self.bind_trigger(st, t, ctx).and_then(|()| match cell {
+            Some(cell) => self.learn_static(st, r, cell),
+            None => Ok(true),
+        });
+        match holds {
+            Ok(holds) => Ok((saved, holds)),
+            Err(e) => {
+                self.leave(saved);
+                Err(e)
+            }
+        }
+    }
+
     pub(super) fn fire_inner(&mut self, st: &mut State, t: Trigger, ctx: &Ctx) -> R<()> {
         if self.depth > 32 {
             return Err(self.fail(Fault::TooDeep, "rules trigger each other more than 32 deep"));
@@ -52,13 +80,7 @@ impl Interp {
                 Gate::Open => None,
                 Gate::Learn(cell) => Some(cell),
             };
-            self.begin(r as u16, st.turn);
-            let saved = self.enter(rule.body.locals.max(4));
-            self.bind_trigger(st, t, ctx)?;
-            let ok = match cell {
-                Some(cell) => self.learn_static(st, r as usize, cell)?,
-                None => true,
-            };
+            let (saved, ok) = self.enter_rule(st, r as usize, t, ctx, cell)?;
             let ok = ok
                 && match self.code.rule_when[r as usize] {
                     Some(w) => self.truth(st, w).map_err(|e| placed(e, rule.when_at))?,

@@ -7,7 +7,7 @@
 //! place (constants, parameters, locals, a local's field), `len(x.chips)` and `len(chips(place))` from
 //! the counts the state keeps, `contains(list, x)`, a local square's flags and `and` chains led by
 //! tests of one local square, a comparison of a number read in place with a constant, and static
-//! aggregates (a memo slot id, found once: see `aggregate::static_aggregates`).
+//! aggregates (a memo slot id, found once: see `analysis::statics::static_aggregates`).
 //!
 //! The operation budget: a value node counts one operation each time it is evaluated (a local's
 //! field two); a condition counts one operation when it is tested on its own (`root`: not as part
@@ -250,7 +250,7 @@ pub(super) struct Plan {
 }
 
 /// Builds a [`Plan`]; `statics` are the addresses of the program's static aggregates, sorted (see
-/// `aggregate::static_aggregates`): an aggregate found there gets that memo slot.
+/// `analysis::statics::static_aggregates`): an aggregate found there gets that memo slot.
 pub(super) struct Lower<'a> {
     statics: &'a [usize],
     pub(crate) plan: Plan,

@@ -6,9 +6,9 @@
 
 mod actions;
 mod aggregate;
+mod analyses;
 mod arena;
 mod asks;
-mod blind;
 mod budget;
 mod caches;
 mod copy;
@@ -21,7 +21,6 @@ mod exec;
 mod fields;
 mod fire;
 mod frame;
-mod hidden;
 mod kept;
 mod lower;
 mod memo;
@@ -29,14 +28,13 @@ mod memo;
 pub mod oracle;
 mod prepared;
 #[cfg(test)]
-mod probe;
+pub(crate) mod probe;
 mod query;
 mod quiet;
 mod reads;
 mod run;
 mod subsets;
 mod tile_attrs;
-mod unheld;
 mod values;
 
 use super::ir::{Program, Value};

@@ -4,8 +4,9 @@
 //! agents' look-ahead share it too). Lifetime: the program's. Nothing invalidates it: it is built
 //! once in [`Interp::new`](super::Interp::new) and never written again.
 
-use super::aggregate::{static_aggregates, Key};
-use super::{dispatch, lower, reads};
+use super::{dispatch, lower};
+use crate::analysis::reads;
+use crate::analysis::statics::{static_aggregates, Key};
 use crate::builtins::Trigger;
 use crate::ir::Program;
 
@@ -49,7 +50,7 @@ impl Prepared {
         let prep = Prepared {
             names,
             listens,
-            scores_unheld: super::unheld::scores_unheld(prog),
+            scores_unheld: crate::analysis::unheld::scores_unheld(prog),
             guards: dispatch::guards(prog),
             static_parts,
             forced_reads: reads::forced_reads(prog),

@@ -172,32 +172,26 @@ impl Interp {
         let Value::Str(name) = a[0] else {
             return Err(self.fail(Fault::BadValue, "squares_with needs an attribute name"));
         };
-        let i = match self
-            .caches
-            .attr_index
-            .iter()
-            .position(|(n, v, _)| *n == name && *v == a[1])
-        {
+        let i = match self.caches.attr_index.find(name, a[1]) {
             Some(i) => {
                 if self.checking() {
                     let fresh = self.index_attr(st, name, a[1])?;
-                    let cached = &self.caches.attr_index[i].2;
-                    if *cached != fresh {
-                        super::caches::stale("squares_with", self.name(), cached, &fresh);
+                    let cached = self.caches.attr_index.squares(i);
+                    if cached != fresh.as_slice() {
+                        super::caches::stale("squares_with", self.name(), &cached, &fresh);
                     }
                 }
                 i
             }
             None => {
                 let cells = self.index_attr(st, name, a[1])?;
-                self.caches.attr_index.push((name, a[1], cells));
-                self.caches.attr_index.len() - 1
+                self.caches.attr_index.add(name, a[1], cells)
             }
         };
         self.budget
-            .spend(self.caches.attr_index[i].2.len() as u64 / 8);
+            .spend(self.caches.attr_index.squares(i).len() as u64 / 8);
         let l = self.new_list();
-        self.lists[l as usize].extend_from_slice(&self.caches.attr_index[i].2);
+        self.lists[l as usize].extend_from_slice(self.caches.attr_index.squares(i));
         Ok(Value::List(l))
     }
 

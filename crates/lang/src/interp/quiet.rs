@@ -5,11 +5,10 @@
 //! forced action's `when` reads (`reads`); anything they cannot settle counts as "may run".
 
 use super::fire::Gate;
-use super::reads::{expr_reads, Reads};
 use super::{Interp, R};
-use crate::builtins::Changes;
+use crate::analysis::reads::{expr_reads, Reads};
 use crate::game::{Ctx, GameError, Trigger};
-use crate::ir::{Stmt, Value};
+use crate::ir::Value;
 use crate::state::State;
 
 impl Interp {
@@ -44,14 +43,11 @@ impl Interp {
                 Gate::Learn(cell) => cell,
                 Gate::Open => return Ok(false),
             };
-            // As `fire_inner` learns it: the trigger's values bound, the static parts evaluated.
-            self.begin(r as u16, st.turn);
-            let saved = self.enter(prog.rules[r].body.locals.max(4));
-            let learnt = self
-                .bind_trigger(st, t, ctx)
-                .and_then(|_| self.learn_static(st, r, cell));
+            // As `fire_inner` learns it (`enter_rule`): the trigger's values bound, the static
+            // parts evaluated.
+            let (saved, learnt) = self.enter_rule(st, r, t, ctx, Some(cell))?;
             self.leave(saved);
-            if learnt? {
+            if learnt {
                 return Ok(false);
             }
         }
@@ -77,45 +73,6 @@ impl Interp {
                     .is_some_and(|b| b.from != Origin::Feature),
             }
         })
-    }
-
-    /// Whether every rule listening to `t` reads, in its condition and its body, nothing but chips
-    /// (where they lie, which way up, their faces), which squares are covered, map facts,
-    /// parameters, constants and the values it binds (`reads`: no score, follower, feature, tile or
-    /// turn fact), and does nothing but score, move, draw and shuffle chips and log (no follower,
-    /// tile or turn effect, no question). Fired for one square by one player, each such rule then
-    /// runs alike whatever tile covers the square and however it is turned, and changes nothing
-    /// but scores and chips.
-    pub fn rules_score_and_move_chips_by_square(&self, t: Trigger) -> bool {
-        let prog = &self.prog;
-        let settled = |e: &crate::ir::Expr| {
-            let r = expr_reads(e);
-            !r.has(Reads::UNKNOWN) && !r.has(Reads::TURN)
-        };
-        prog.rules_for(t).iter().all(|&r| {
-            let rule = &prog.rules[r as usize];
-            rule.when.as_ref().is_none_or(settled)
-                && scores_and_moves_chips(&rule.body.stmts, &settled)
-        })
-    }
-
-    /// Whether every forced action's `when` reads chips only as the chips in players' areas
-    /// (`chips(hand(…))`: their number, faces and which way up) and otherwise only map facts,
-    /// parameters, constants and players. Then, while every chip in a player's area but the
-    /// decider's lies face up, [`Interp::no_forced_while_chips_stay`] answers in a copy of the game
-    /// with its chips as they lie (and its current player and turn) what it answers in a copy whose
-    /// hidden chips (face down, not in the decider's area) are dealt afresh: no chip it reads is
-    /// hidden.
-    pub fn forced_reads_only_hands(&self) -> bool {
-        let (when, _) = self.prep.forced_reads;
-        if when.has(Reads::UNKNOWN) || when.has(Reads::TILES) || when.has(Reads::TURN) {
-            return false;
-        }
-        self.prog
-            .actions
-            .iter()
-            .filter(|a| a.phase.is_none())
-            .all(|a| a.limits.is_empty() && a.when.as_ref().is_some_and(hand_chips_only))
     }
 
     /// Whether no forced action can apply to the current player while the chips stay as they are
@@ -164,61 +121,6 @@ impl Interp {
             }
         }
         Ok(true)
-    }
-}
-
-/// Whether `stmts` do nothing but score, move, draw and shuffle chips and log, with every
-/// expression `settled`.
-fn scores_and_moves_chips(stmts: &[Stmt], settled: &dyn Fn(&crate::ir::Expr) -> bool) -> bool {
-    stmts.iter().all(|s| match s {
-        Stmt::Let(_, e, _) => settled(e),
-        Stmt::If(arms, other, _) => {
-            arms.iter()
-                .all(|(c, b)| settled(c) && scores_and_moves_chips(b, settled))
-                && other
-                    .as_deref()
-                    .is_none_or(|b| scores_and_moves_chips(b, settled))
-        }
-        Stmt::For(_, e, b, _) => settled(e) && scores_and_moves_chips(b, settled),
-        Stmt::Effect(b, args, _) => {
-            b.changes()
-                .is_some_and(|c| c.within(Changes::SCORES.with(Changes::CHIPS).with(Changes::LOG)))
-                && args.iter().all(settled)
-        }
-        Stmt::Ask { .. } => false,
-    })
-}
-
-/// Whether `e` reads chips only through `chips(hand(…))` and `face_up` (see
-/// [`Interp::forced_reads_only_hands`]).
-fn hand_chips_only(e: &crate::ir::Expr) -> bool {
-    use crate::builtins::{Base, PlaceKind, Role};
-    use crate::ir::Expr;
-    match e {
-        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => true,
-        Expr::List(items) => items.iter().all(hand_chips_only),
-        Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => {
-            hand_chips_only(a) && hand_chips_only(b)
-        }
-        Expr::If(c, a, b) => hand_chips_only(c) && hand_chips_only(a) && hand_chips_only(b),
-        // A chip's own fields read only that chip (one from a hand, here).
-        Expr::Field(x, f) => {
-            (f.info().owner == Base::Chip || !f.info().reads.has(Reads::CHIPS))
-                && hand_chips_only(x)
-        }
-        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => hand_chips_only(x),
-        Expr::Call(b, args) if b.role() == Role::ChipsIn => match args.as_slice() {
-            [Expr::Call(hand, who)] if hand.role() == Role::Place(PlaceKind::Hand) => {
-                who.iter().all(hand_chips_only)
-            }
-            _ => false,
-        },
-        Expr::Call(b, args) => {
-            !b.info().reads.has(Reads::CHIPS) && args.iter().all(hand_chips_only)
-        }
-        Expr::Aggregate {
-            list, filter, map, ..
-        } => hand_chips_only(list) && filter.iter().chain(map.iter()).all(|x| hand_chips_only(x)),
     }
 }
 

@@ -19,14 +19,16 @@
 //! lie (and in the tainted choices) change everything but the chips alike.
 
 use super::reads::{expr_reads, Reads};
-use super::{Chosen, Interp};
+use super::visit::{
+    all_parts, any_child, any_part, bound_slot, each_child, each_choice_expr, each_part, Part,
+};
 use crate::builtins::{Builtin, Changes};
 use crate::game::{Moment, Trigger};
-use crate::ir::{Action, ChoiceKind, Expr, Program, Rule, Stmt};
+use crate::ir::{Action, Expr, Program, Rule, Stmt};
 
 /// Whether effect `b` changes nothing but where chips lie (and the log): its row's
 /// `Changes::CHIPS` and `LOG` (moving, drawing, shuffling chips; not scattering them on squares).
-pub(super) fn chip_effect(b: Builtin) -> bool {
+pub(crate) fn chip_effect(b: Builtin) -> bool {
     b.changes()
         .is_some_and(|c| c.within(Changes::CHIPS.with(Changes::LOG)))
 }
@@ -50,13 +52,13 @@ fn reads_chips(e: &Expr) -> bool {
 
 /// The tainted slots of one body, and what taints an expression by itself (`source`: for this
 /// module, [`reads_chips`]).
-pub(super) struct Taint {
+pub(crate) struct Taint {
     slots: Vec<bool>,
     source: fn(&Expr) -> bool,
 }
 
 impl Taint {
-    pub(super) fn new(locals: u16, source: fn(&Expr) -> bool) -> Taint {
+    pub(crate) fn new(locals: u16, source: fn(&Expr) -> bool) -> Taint {
         Taint {
             slots: vec![false; usize::from(locals)],
             source,
@@ -77,120 +79,56 @@ impl Taint {
     }
 
     /// Whether `e` may be tainted: it is a source, or names a tainted local.
-    pub(super) fn tainted(&self, e: &Expr) -> bool {
+    pub(crate) fn tainted(&self, e: &Expr) -> bool {
         (self.source)(e) || self.names_tainted(e)
     }
 
     fn names_tainted(&self, e: &Expr) -> bool {
         match e {
-            Expr::Const(_) | Expr::Param(_) => false,
             Expr::Local(s) => self.has(*s),
-            Expr::List(items) => items.iter().any(|x| self.names_tainted(x)),
-            Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => {
-                self.names_tainted(a) || self.names_tainted(b)
+            Expr::Aggregate { var, .. } => {
+                self.has(*var) || any_child(e, |x| self.names_tainted(x))
             }
-            Expr::If(c, a, b) => {
-                self.names_tainted(c) || self.names_tainted(a) || self.names_tainted(b)
-            }
-            Expr::Field(x, _)
-            | Expr::Attr(x, _)
-            | Expr::Not(x)
-            | Expr::Neg(x)
-            | Expr::ToPlayers(x) => self.names_tainted(x),
-            Expr::Call(_, args) => args.iter().any(|x| self.names_tainted(x)),
-            Expr::Aggregate {
-                var,
-                list,
-                filter,
-                map,
-                ..
-            } => {
-                self.has(*var)
-                    || self.names_tainted(list)
-                    || filter
-                        .iter()
-                        .chain(map.iter())
-                        .any(|x| self.names_tainted(x))
-            }
+            _ => any_child(e, |x| self.names_tainted(x)),
         }
     }
 
     /// Taints the element slot of every aggregate in `e` over a tainted list; whether any changed.
-    pub(super) fn grow_expr(&mut self, e: &Expr) -> bool {
-        match e {
-            Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
-            Expr::List(items) => items.iter().fold(false, |c, x| self.grow_expr(x) | c),
-            Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => {
-                self.grow_expr(a) | self.grow_expr(b)
-            }
-            Expr::If(c, a, b) => self.grow_expr(c) | self.grow_expr(a) | self.grow_expr(b),
-            Expr::Field(x, _)
-            | Expr::Attr(x, _)
-            | Expr::Not(x)
-            | Expr::Neg(x)
-            | Expr::ToPlayers(x) => self.grow_expr(x),
-            Expr::Call(_, args) => args.iter().fold(false, |c, x| self.grow_expr(x) | c),
-            Expr::Aggregate {
-                var,
-                list,
-                filter,
-                map,
-                ..
-            } => {
-                let mut changed = self.grow_expr(list);
-                for x in filter.iter().chain(map.iter()) {
-                    changed |= self.grow_expr(x);
-                }
-                if self.tainted(list) {
-                    changed |= self.add(*var);
-                }
-                changed
+    pub(crate) fn grow_expr(&mut self, e: &Expr) -> bool {
+        let mut changed = false;
+        each_child(e, |x| changed |= self.grow_expr(x));
+        if let Expr::Aggregate { var, list, .. } = e {
+            if self.tainted(list) {
+                changed |= self.add(*var);
             }
         }
+        changed
     }
 
     /// Taints what `stmts` bind from tainted values; whether any slot changed.
-    pub(super) fn grow(&mut self, stmts: &[Stmt]) -> bool {
+    pub(crate) fn grow(&mut self, stmts: &[Stmt]) -> bool {
         let mut changed = false;
         for s in stmts {
-            changed |= match s {
-                Stmt::Let(slot, e, _) => {
-                    let c = self.grow_expr(e);
-                    (self.tainted(e) && self.add(*slot)) | c
+            each_part(s, |p| {
+                changed |= match p {
+                    Part::Expr(e) => self.grow_expr(e),
+                    Part::Body(b) => self.grow(b),
                 }
-                Stmt::If(arms, other, _) => {
-                    let mut c = false;
-                    for (cond, b) in arms {
-                        c |= self.grow_expr(cond);
-                        c |= self.grow(b);
-                    }
-                    c | other.as_deref().is_some_and(|b| self.grow(b))
+            });
+            if let Some((slot, e)) = bound_slot(s) {
+                if self.tainted(e) {
+                    changed |= self.add(slot);
                 }
-                Stmt::For(slot, e, b, _) => {
-                    let c = self.grow_expr(e);
-                    let c = (self.tainted(e) && self.add(*slot)) | c;
-                    c | self.grow(b)
-                }
-                Stmt::Effect(_, args, _) => args.iter().fold(false, |c, x| self.grow_expr(x) | c),
-                Stmt::Ask { who, args, .. } => args
-                    .iter()
-                    .fold(self.grow_expr(who), |c, x| self.grow_expr(x) | c),
-            };
+            }
         }
         changed
     }
 
     /// Taints an action's choices listed from tainted values; whether any slot changed.
-    pub(super) fn grow_choices(&mut self, a: &Action) -> bool {
+    pub(crate) fn grow_choices(&mut self, a: &Action) -> bool {
         let mut changed = false;
         for ch in &a.choices {
-            changed |= self.grow_expr(&ch.from);
-            if let Some(f) = &ch.filter {
-                changed |= self.grow_expr(f);
-            }
-            if let ChoiceKind::Chips { size: Some(s) } = &ch.kind {
-                changed |= self.grow_expr(s);
-            }
+            each_choice_expr(ch, |x| changed |= self.grow_expr(x));
             if self.tainted(&ch.from) {
                 changed |= self.add(ch.slot);
             }
@@ -201,30 +139,20 @@ impl Taint {
     /// Whether a tainted value in `stmts` reaches nothing but chips (see the module comment).
     fn blind(&self, stmts: &[Stmt]) -> bool {
         stmts.iter().all(|s| match s {
-            Stmt::Let(..) => true,
-            Stmt::If(arms, other, _) => {
-                let branches = || {
-                    arms.iter()
-                        .map(|(_, b)| b.as_slice())
-                        .chain(other.as_deref())
-                };
-                if arms.iter().any(|(c, _)| self.tainted(c)) {
-                    branches().all(chips_only)
-                } else {
-                    branches().all(|b| self.blind(b))
-                }
-            }
-            Stmt::For(_, e, b, _) => {
-                if self.tainted(e) {
-                    chips_only(b)
-                } else {
-                    self.blind(b)
-                }
-            }
             Stmt::Effect(b, args, _) => {
                 chip_effect(*b) || (blind_effect(*b) && args.iter().all(|x| !self.tainted(x)))
             }
             Stmt::Ask { .. } => false,
+            // A tainted condition (or loop list) governs only chip effects; an untainted one,
+            // blind bodies.
+            _ => {
+                let governs = any_part(s, |p| matches!(p, Part::Expr(e) if self.tainted(e)));
+                all_parts(s, |p| match p {
+                    Part::Expr(_) => true,
+                    Part::Body(b) if governs => chips_only(b),
+                    Part::Body(b) => self.blind(b),
+                })
+            }
         })
     }
 }
@@ -232,13 +160,12 @@ impl Taint {
 /// Whether `stmts` do nothing but move, draw and shuffle chips and log.
 fn chips_only(stmts: &[Stmt]) -> bool {
     stmts.iter().all(|s| match s {
-        Stmt::Let(..) => true,
-        Stmt::If(arms, other, _) => {
-            arms.iter().all(|(_, b)| chips_only(b)) && other.as_deref().is_none_or(chips_only)
-        }
-        Stmt::For(_, _, b, _) => chips_only(b),
         Stmt::Effect(b, _, _) => chip_effect(*b),
         Stmt::Ask { .. } => false,
+        _ => all_parts(s, |p| match p {
+            Part::Expr(_) => true,
+            Part::Body(b) => chips_only(b),
+        }),
     })
 }
 
@@ -263,7 +190,7 @@ fn rule_blind(r: &Rule) -> bool {
 /// For action `a`, the choices (a bit per choice, in order) whose values reach nothing but chips:
 /// those listed from tainted values, when the body is blind with them tainted. `None` when the
 /// body is not blind (or has more than 64 choices).
-fn free_choices(a: &Action) -> Option<u64> {
+pub(crate) fn free_choices(a: &Action) -> Option<u64> {
     if a.choices.len() > 64 {
         return None;
     }
@@ -286,8 +213,8 @@ fn free_choices(a: &Action) -> Option<u64> {
     )
 }
 
-/// See [`Interp::chips_read_only_to_move_chips`].
-pub(super) fn program_blind_but(prog: &Program, exempt: &[Trigger]) -> bool {
+/// See [`Interp::chips_read_only_to_move_chips`](crate::interp::Interp::chips_read_only_to_move_chips).
+pub(crate) fn program_blind_but(prog: &Program, exempt: &[Trigger]) -> bool {
     Trigger::ALL
         .iter()
         .filter(|t| !exempt.contains(t))
@@ -301,67 +228,6 @@ pub(super) fn program_blind_but(prog: &Program, exempt: &[Trigger]) -> bool {
             .iter()
             .filter(|a| a.phase.is_none())
             .all(|a| chips_only(&a.body.stmts))
-}
-
-impl Interp {
-    /// Whether every rule on a trigger outside `exempt` reads chips (where they lie, which way up,
-    /// and the chips it binds) only to move chips (see the module comment), and every forced action
-    /// only moves chips. Then, once nothing fires the exempt triggers any more, two positions that
-    /// differ only in where chips lie play on alike but for the chips: the same scores, followers
-    /// and strengths, whatever quiet choices follow.
-    pub fn chips_read_only_to_move_chips(&self, exempt: &[Trigger]) -> bool {
-        program_blind_but(&self.prog, exempt)
-    }
-
-    /// Per action of the program (by index), the choices (a bit per choice, in order) whose
-    /// values reach nothing but chips moved (`0` where none does, or where the body reads a chip
-    /// chosen in more than moving it): two offers of an action differing only in those choices
-    /// change everything but the chips alike.
-    pub fn chip_choices(&self) -> Vec<u64> {
-        self.prog
-            .actions
-            .iter()
-            .map(|a| free_choices(a).unwrap_or(0))
-            .collect()
-    }
-
-    /// Whether offers `a` and `b` of the pending decision are of the same action for the same
-    /// player with the same values but in the choices marked in `free` (see
-    /// [`Interp::chip_choices`]).
-    pub fn offers_alike(&self, a: u32, b: u32, free: u64) -> bool {
-        let d = &self.run.decision;
-        let (Some(x), Some(y)) = (d.offers.get(a as usize), d.offers.get(b as usize)) else {
-            return false;
-        };
-        if x.action != y.action || x.player != y.player || x.len != y.len {
-            return false;
-        }
-        let params = self
-            .prog
-            .actions
-            .get(x.action as usize)
-            .map_or(0, |a| u32::from(a.params));
-        (0..x.len).all(|i| {
-            if i >= params && (i - params) < 64 && free >> (i - params) & 1 == 1 {
-                return true;
-            }
-            let (u, v) = (
-                d.offer_vals.get((x.start + i) as usize),
-                d.offer_vals.get((y.start + i) as usize),
-            );
-            match (u, v) {
-                (Some(Chosen::Value(p)), Some(Chosen::Value(q))) => p == q,
-                (
-                    Some(&Chosen::Chips { start: s, len: n }),
-                    Some(&Chosen::Chips { start: t, len: m }),
-                ) => {
-                    let chips = |s: u32, n: u32| d.offer_chips.get(s as usize..(s + n) as usize);
-                    n == m && chips(s, n) == chips(t, m)
-                }
-                _ => false,
-            }
-        })
-    }
 }
 
 #[cfg(test)]

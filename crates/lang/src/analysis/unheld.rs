@@ -2,6 +2,7 @@
 //! scoring scores every incomplete feature, with followers or not, and skips those without when the
 //! rules say it changes nothing ([`Hooks::scores_unheld`](crate::game::Hooks::scores_unheld)).
 
+use super::visit::{all_parts, bound_slot, Part};
 use crate::builtins::{Field, Trigger};
 use crate::ir::{Expr, Program, Stmt};
 
@@ -11,7 +12,7 @@ const FEATURE: u16 = 0;
 /// Whether a `scored` rule of `prog` may do anything for a feature without winners: one whose
 /// body does more than `let`, `if`, `for` and `score(feature.winners, …)` (which scores nobody
 /// there). Conditions and values change nothing, so they are not looked at.
-pub(super) fn scores_unheld(prog: &Program) -> bool {
+pub(crate) fn scores_unheld(prog: &Program) -> bool {
     prog.rules_for(Trigger::Scored)
         .iter()
         .any(|&r| !prog.rules[r as usize].body.stmts.iter().all(winners_only))
@@ -19,17 +20,19 @@ pub(super) fn scores_unheld(prog: &Program) -> bool {
 
 fn winners_only(s: &Stmt) -> bool {
     match s {
-        Stmt::Let(slot, _, _) => *slot != FEATURE,
-        Stmt::If(arms, otherwise, _) => {
-            arms.iter().all(|(_, body)| body.iter().all(winners_only))
-                && otherwise.iter().flatten().all(winners_only)
-        }
-        Stmt::For(slot, _, body, _) => *slot != FEATURE && body.iter().all(winners_only),
         Stmt::Effect(b, args, _) if b.scores_only() => matches!(
             args.first(),
             Some(Expr::Field(x, Field::FeatureWinners)) if matches!(**x, Expr::Local(FEATURE))
         ),
         Stmt::Effect(..) | Stmt::Ask { .. } => false,
+        // A `let` or `for` that binds the feature's slot anew makes `feature` another value.
+        _ => {
+            bound_slot(s).is_none_or(|(slot, _)| slot != FEATURE)
+                && all_parts(s, |p| match p {
+                    Part::Expr(_) => true,
+                    Part::Body(b) => b.iter().all(winners_only),
+                })
+        }
     }
 }
 

@@ -16,10 +16,10 @@
 
 use super::blind::Taint;
 use super::reads::Reads;
-use super::Interp;
+use super::visit::{any_child, any_choice_expr, any_part, Part};
 use crate::builtins::{Base, Builtin, Changes, PTy, PlaceKind, Role};
 use crate::game::Trigger;
-use crate::ir::{Action, ChoiceKind, Expr, Place, Program, Rule, Stmt, Value};
+use crate::ir::{Action, Expr, Place, Program, Rule, Stmt, Value};
 
 /// The kind of place expression `e` names, when a builtin's row says (`Role::Place`).
 fn place_kind(e: &Expr) -> Option<PlaceKind> {
@@ -77,67 +77,35 @@ fn lists_supply(b: Builtin, args: &[Expr]) -> bool {
 /// Whether `e` lists chips from elsewhere than a player's hand (anywhere inside it): the source
 /// of this module's taint.
 fn chips_from_elsewhere(e: &Expr) -> bool {
-    let any = |xs: &[&Expr]| xs.iter().any(|x| chips_from_elsewhere(x));
     match e {
-        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
-        Expr::List(items) => items.iter().any(chips_from_elsewhere),
-        Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => any(&[a, b]),
-        Expr::If(c, a, b) => any(&[c, a, b]),
         // A field giving chips (a square's) gives them from elsewhere than a hand.
         Expr::Field(x, f) => f.info().ty.base == Base::Chip || chips_from_elsewhere(x),
-        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => {
-            chips_from_elsewhere(x)
-        }
         Expr::Call(b, args) if b.role() == Role::ChipsIn => {
             !matches!(args.as_slice(), [p] if a_hand(p))
         }
-        Expr::Call(_, args) => args.iter().any(chips_from_elsewhere),
-        Expr::Aggregate {
-            list, filter, map, ..
-        } => {
-            chips_from_elsewhere(list)
-                || filter
-                    .iter()
-                    .chain(map.iter())
-                    .any(|x| chips_from_elsewhere(x))
-        }
+        _ => any_child(e, chips_from_elsewhere),
     }
 }
 
 /// Whether evaluating `e` may read what a sample deals afresh: a face of a chip from elsewhere,
 /// or the supply's chips.
 fn expr_hidden(t: &Taint, e: &Expr) -> bool {
-    let any = |xs: &[&Expr]| xs.iter().any(|x| expr_hidden(t, x));
     match e {
-        Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
-        Expr::List(items) => items.iter().any(|x| expr_hidden(t, x)),
-        Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => any(&[a, b]),
-        Expr::If(c, a, b) => any(&[c, a, b]),
         Expr::Field(x, f) => {
             (f.info().reads.has(Reads::FACES) && t.tainted(x)) || expr_hidden(t, x)
         }
-        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => expr_hidden(t, x),
         Expr::Call(b, args) => {
             lists_supply(*b, args)
                 || (reads_faces(*b) && args.iter().any(|x| t.tainted(x)))
-                || args.iter().any(|x| expr_hidden(t, x))
+                || any_child(e, |x| expr_hidden(t, x))
         }
-        Expr::Aggregate {
-            list, filter, map, ..
-        } => expr_hidden(t, list) || filter.iter().chain(map.iter()).any(|x| expr_hidden(t, x)),
+        _ => any_child(e, |x| expr_hidden(t, x)),
     }
 }
 
 /// Whether running `stmts` may read what a sample deals afresh (see the module comment).
 fn stmts_hidden(t: &Taint, stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
-        Stmt::Let(_, e, _) => expr_hidden(t, e),
-        Stmt::If(arms, other, _) => {
-            arms.iter()
-                .any(|(c, b)| expr_hidden(t, c) || stmts_hidden(t, b))
-                || other.as_deref().is_some_and(|b| stmts_hidden(t, b))
-        }
-        Stmt::For(_, e, b, _) => expr_hidden(t, e) || stmts_hidden(t, b),
         Stmt::Effect(b, args, _) => {
             let changes = b.changes().unwrap_or(Changes::DEALS);
             // Chips from elsewhere moved to a place that may be a hand.
@@ -147,6 +115,10 @@ fn stmts_hidden(t: &Taint, stmts: &[Stmt]) -> bool {
             changes.has(Changes::DEALS) || into_hand || args.iter().any(|x| expr_hidden(t, x))
         }
         Stmt::Ask { .. } => true,
+        _ => any_part(s, |p| match p {
+            Part::Expr(e) => expr_hidden(t, e),
+            Part::Body(b) => stmts_hidden(t, b),
+        }),
     })
 }
 
@@ -170,18 +142,17 @@ fn action_sees(a: &Action) -> bool {
             break;
         }
     }
-    let choices = a.choices.iter().any(|ch| {
-        expr_hidden(&t, &ch.from)
-            || ch.filter.as_ref().is_some_and(|f| expr_hidden(&t, f))
-            || matches!(&ch.kind, ChoiceKind::Chips { size: Some(s) } if expr_hidden(&t, s))
-    });
+    let choices = a
+        .choices
+        .iter()
+        .any(|ch| any_choice_expr(ch, |x| expr_hidden(&t, x)));
     !(a.when.as_ref().is_some_and(|w| expr_hidden(&t, w))
         || choices
         || stmts_hidden(&t, &a.body.stmts))
 }
 
-/// See [`Interp::faces_read_only_in_hands`].
-pub(super) fn program_sees_but(prog: &Program, exempt: &[Trigger]) -> bool {
+/// See [`Interp::faces_read_only_in_hands`](crate::interp::Interp::faces_read_only_in_hands).
+pub(crate) fn program_sees_but(prog: &Program, exempt: &[Trigger]) -> bool {
     Trigger::ALL
         .iter()
         .filter(|t| !exempt.contains(t))
@@ -191,17 +162,6 @@ pub(super) fn program_sees_but(prog: &Program, exempt: &[Trigger]) -> bool {
                 .all(|&r| rule_sees(&prog.rules[r as usize]))
         })
         && prog.actions.iter().all(action_sees)
-}
-
-impl Interp {
-    /// Whether every rule on a trigger outside `exempt` and every action (its condition, choices
-    /// and body) read nothing a sample of the game deals afresh but the faces of chips in
-    /// players' hands (see the module comment). Then, once nothing fires the exempt triggers any
-    /// more and no tile is drawn, a copy of the game plays as a sample of it whose every chip in a
-    /// player's hand was seen by the player the sample was dealt for.
-    pub fn faces_read_only_in_hands(&self, exempt: &[Trigger]) -> bool {
-        program_sees_but(&self.prog, exempt)
-    }
 }
 
 #[cfg(test)]
