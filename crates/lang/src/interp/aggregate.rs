@@ -9,7 +9,9 @@ use super::{Interp, R};
 use crate::analysis::statics::Key;
 use crate::ast::AggOp;
 use crate::game::Fault;
-use crate::ir::{Expr, Value};
+#[cfg(any(test, feature = "oracle"))]
+use crate::ir::Expr;
+use crate::ir::Value;
 use crate::state::State;
 
 #[derive(Clone, Debug)]
