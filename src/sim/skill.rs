@@ -43,7 +43,7 @@ pub fn trace_agents(n: u32, seats: usize, stronger: usize) -> Vec<String> {
 
 /// The stronger agent's win share over the seatings of a step: `runs[r]` has it at seat `r`. Its
 /// wins (a tie shares the win) over every seating's games, so every seat counts alike and the first
-/// player's edge favours neither; Wilson's interval of that share (pooling the seatings treats
+/// player's edge favours neither; Wilson's interval of that share (pooling the seatings counts
 /// them as one binomial, which can only overstate the variance when the seats differ).
 pub(crate) fn stronger_share(runs: &[&Results]) -> Option<Est> {
     if runs.is_empty() {

@@ -19,7 +19,7 @@ pub const STDIO: &str = "-";
 pub const MAX_NAME: usize = 64;
 
 /// Whether `s` is a name: 1 to [`MAX_NAME`] ASCII letters, digits, `-` and `_`, so it can be part of
-/// a file name anywhere (no `/`, no `..`, no leading `.`, nothing a command line or a file system treats
+/// a file name anywhere (no `/`, no `..`, no leading `.`, nothing a command line or a file system reads
 /// specially).
 pub fn is_name(s: &str) -> bool {
     !s.is_empty()
