@@ -5,7 +5,7 @@
 
 use super::Failure;
 use carto::diag::Code;
-use carto::sim::run::{run, Spec, Watch};
+use carto::sim::run::{run, Watch};
 use carto::sim::tune::{from_json, to_json, Race, Target, TuneInfo};
 use carto::variant::{load_variant_at, InputError, Variant};
 use std::sync::atomic::AtomicBool;
@@ -99,7 +99,7 @@ pub(crate) fn run_cmd(args: Args) -> Result<(), Failure> {
     }
     let (info, variants) = load(&args)?;
     let settings: Vec<&Variant> = variants.iter().collect();
-    let layout = carto::sim::run::layout_for(&spec(&info, &settings, 0, 1, 1)).0;
+    let layout = carto::sim::run::layout_for(&info.spec(&settings, 0, 1, 1)).0;
     let axes = carto::sim::sweep::parse_axes(&info.params).map_err(usage)?;
     let mut race = Race::new(
         info.target.clone(),
@@ -171,7 +171,7 @@ fn play_round(
 ) -> Result<(), Failure> {
     let alive = race.alive();
     let settings: Vec<&Variant> = alive.iter().map(|&c| &variants[c]).collect();
-    let mut s = spec(info, &settings, first, n, threads);
+    let mut s = info.spec(&settings, first, n, threads);
     s.threads = threads.min(n as usize).max(1);
     let stop = AtomicBool::new(false);
     let r = run(
@@ -190,25 +190,6 @@ fn play_round(
     })?;
     race.add_round(&alive, &r);
     Ok(())
-}
-
-fn spec<'a>(
-    info: &TuneInfo,
-    settings: &[&'a Variant],
-    first: u64,
-    games: u64,
-    threads: usize,
-) -> Spec<'a> {
-    Spec {
-        settings: settings.to_vec(),
-        players: info.players.clone(),
-        agents: info.agents.clone(),
-        seed: info.seed,
-        first,
-        games,
-        threads,
-        report: false,
-    }
 }
 
 fn usage(e: String) -> Failure {

@@ -25,6 +25,29 @@ pub struct TuneInfo {
     pub seed: u64,
 }
 
+impl TuneInfo {
+    /// The simulation of games `first..first + games` of every value in `settings`, on `threads`:
+    /// the command line's slices and the playground's parts of a round play it alike.
+    pub fn spec<'a>(
+        &self,
+        settings: &[&'a crate::variant::Variant],
+        first: u64,
+        games: u64,
+        threads: usize,
+    ) -> super::run::Spec<'a> {
+        super::run::Spec {
+            settings: settings.to_vec(),
+            players: self.players.clone(),
+            agents: self.agents.clone(),
+            seed: self.seed,
+            first,
+            games,
+            threads,
+            report: false,
+        }
+    }
+}
+
 /// What the tuner brings a figure near.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

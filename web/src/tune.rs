@@ -7,7 +7,7 @@
 use crate::api::{bad, given_maps, load, strings, Failed};
 use crate::sim::{check_players, seats, MAX_GAMES};
 use carto::diag::Code;
-use carto::sim::run::{layout_for, run, Spec, Watch};
+use carto::sim::run::{layout_for, run, Watch};
 use carto::sim::sweep::{parse_axes, points};
 use carto::sim::tune::{to_json, Race, Target, TuneInfo};
 use carto::variant::{InputError, Variant};
@@ -108,7 +108,7 @@ fn start(req: &Value) -> Result<TuneSession, Failed> {
         agents,
         seed,
     };
-    let layout = layout_for(&spec(&info, &variants.iter().collect::<Vec<_>>(), 0, 1)).0;
+    let layout = layout_for(&info.spec(&variants.iter().collect::<Vec<_>>(), 0, 1, 1)).0;
     let race = Race::new(info.target.clone(), layout, points(&axes));
     Ok(TuneSession {
         info,
@@ -119,19 +119,6 @@ fn start(req: &Value) -> Result<TuneSession, Failed> {
         round: None,
         over: false,
     })
-}
-
-fn spec<'a>(info: &TuneInfo, settings: &[&'a Variant], first: u64, games: u64) -> Spec<'a> {
-    Spec {
-        settings: settings.to_vec(),
-        players: info.players.clone(),
-        agents: info.agents.clone(),
-        seed: info.seed,
-        first,
-        games,
-        threads: 1,
-        report: false,
-    }
 }
 
 impl TuneSession {
@@ -157,7 +144,7 @@ impl TuneSession {
         let settings: Vec<&Variant> = alive.iter().map(|&c| &self.variants[c]).collect();
         let stop = AtomicBool::new(false);
         let r = run(
-            &spec(&self.info, &settings, *first + *done, m),
+            &self.info.spec(&settings, *first + *done, m, 1),
             Watch {
                 stop: &stop,
                 tick: &mut |_| {},
