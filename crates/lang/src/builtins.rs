@@ -3,7 +3,6 @@
 //!
 //! Growing the language usually means adding a row here (and its meaning in the interpreter).
 
-use crate::game::Fault;
 use std::fmt;
 
 /// The base of a type; a [`Ty`] is a base or a list of a base.
@@ -293,8 +292,8 @@ pub struct BuiltinInfo {
 /// has). Used as an expression, an effect gives nothing.
 #[derive(Clone, Copy)]
 pub enum Run {
-    Query(fn(&mut Interp, &mut State, &[Value; MAX_PARAMS]) -> Ran<Value>),
-    Effect(fn(&mut Interp, &mut State, &[Value]) -> Ran<()>),
+    Query(fn(&mut Cx, &[Value; MAX_PARAMS]) -> Ran<Value>),
+    Effect(fn(&mut Cx, &[Value]) -> Ran<()>),
 }
 
 impl fmt::Debug for Run {
@@ -513,14 +512,14 @@ const STATE: Changes = Changes::STATE;
 const TILES_CHANGE: Changes = Changes::TILES;
 const DEALS: Changes = Changes::DEALS;
 
-use crate::interp::Interp;
+use crate::interp::{effect as e, fields as f, kept, query as q, Cx};
 use crate::ir::{Place as IrPlace, Value};
-use crate::state::State;
 use Base::*;
 use Run::{Effect, Query};
 
-// One row per builtin: name(parameters) -> result, its implementation (a method of the interpreter in
-// `interp/query.rs` or `interp/effect.rs`, or a closure here), what it reads, whether it is static
+// One row per builtin: name(parameters) -> result, its implementation (a function of the builtin's
+// context `Cx` and its arguments: in `interp/query.rs` (q), `interp/effect.rs` (e) or
+// `interp/kept.rs`, or a closure here; `interp/cx.rs` lists all that a `Cx` offers), what it reads, whether it is static
 // and pure, what the analyses know it to be (`role`: a place, the chips of a place, an effect and
 // what it changes: see `Role`), its one-line doc (`carto doc`, hover, completion), its phrase (and,
 // for a bool, the phrase of its negation). Every column is required: a row without one does not
@@ -528,251 +527,248 @@ use Run::{Effect, Query};
 #[rustfmt::skip]
 builtins! {
     // ---- places
-    Hand "hand"("player": t(Player)) -> rt(Place), Query(|_, _, a| Ok(Value::Place(IrPlace::Hand(Interp::player_of(a[0]))))),
+    Hand "hand"("player": t(Player)) -> rt(Place), Query(|_, a| Ok(Value::Place(IrPlace::Hand(q::player_of(a[0]))))),
         reads NONE, static false, pure false, role Role::Place(PlaceKind::Hand),
         "the area in front of a player (their chips)", "{0's} hand",
         example r#"rule r on turn_end { draw(1, supply, hand(player), up) }"#;
-    At "at"("square": t(Square)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Square(c) => Value::Place(IrPlace::At(c)), _ => Value::Unit })),
+    At "at"("square": t(Square)) -> rt(Place), Query(|_, a| Ok(match a[0] { Value::Square(c) => Value::Place(IrPlace::At(c)), _ => Value::Unit })),
         reads NONE, static false, pure false, role Role::Place(PlaceKind::Square),
         "chips lying on a map square", "{0}",
         example r#"rule r on placed { move(chips(hand(player)), at(square), up) }"#;
-    Slots "slots"("square": t(Square)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Square(c) => Value::Place(IrPlace::Slots(c)), _ => Value::Unit })),
+    Slots "slots"("square": t(Square)) -> rt(Place), Query(|_, a| Ok(match a[0] { Value::Square(c) => Value::Place(IrPlace::Slots(c)), _ => Value::Unit })),
         reads NONE, static false, pure false, role Role::Place(PlaceKind::Slots),
         "the chip slots of a square", "the chip slots of {0}",
         example r#"rule r on placed when square.free_slots > 0 { draw(1, supply, slots(square), up) }"#;
-    Under "under"("follower": t(Follower)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Follower(f) => Value::Place(IrPlace::Under(f)), _ => Value::Unit })),
+    Under "under"("follower": t(Follower)) -> rt(Place), Query(|_, a| Ok(match a[0] { Value::Follower(f) => Value::Place(IrPlace::Under(f)), _ => Value::Unit })),
         reads NONE, static false, pure false, role Role::Place(PlaceKind::Under),
         "chips under a follower", "the space under {0}",
         example r#"action stash phase follower choose f: followers(player) { draw(1, supply, under(f), down) }"#;
-    HoldingPlace "holding"("area": t(Holding)) -> rt(Place), Query(|_, _, a| Ok(match a[0] { Value::Holding(h) => Value::Place(IrPlace::Holding(h)), _ => Value::Unit })),
+    HoldingPlace "holding"("area": t(Holding)) -> rt(Place), Query(|_, a| Ok(match a[0] { Value::Holding(h) => Value::Place(IrPlace::Holding(h)), _ => Value::Unit })),
         reads NONE, static false, pure false, role Role::Place(PlaceKind::Holding),
         "chips kept in a holding area", "{0}", holding Shared,
         example r#"rule r on round_end { move(chips(holding(isle)), supply, down) }"#;
-    HoldingOf "holding_of"("area": t(Holding), "player": t(Player)) -> rt(Place), Query(|_, _, a| Ok(match (a[0], a[1]) { (Value::Holding(h), Value::Player(p)) => Value::Place(IrPlace::PlayerHolding(h, p)), _ => Value::Unit })),
+    HoldingOf "holding_of"("area": t(Holding), "player": t(Player)) -> rt(Place), Query(|_, a| Ok(match (a[0], a[1]) { (Value::Holding(h), Value::Player(p)) => Value::Place(IrPlace::PlayerHolding(h, p)), _ => Value::Unit })),
         reads UNKNOWN, static false, pure false, role Role::Place(PlaceKind::PlayerHolding),
         "a player's own area of a per-player holding area (`holding bid per player`: a player's bid)", "{1's} part of {0}", holding PerPlayer,
         example r#"rule r on turn_end { draw(1, supply, holding_of(bid, player), down) }"#;
     // ---- lists
-    Chips "chips"("place": t(Place)) -> rl(Chip), Query(|me, st, a| Ok(me.chips_query(st, a[0]))),
+    Chips "chips"("place": t(Place)) -> rl(Chip), Query(|cx, a| Ok(q::chips(cx, a[0]))),
         reads CHIPS, static false, pure false, role Role::ChipsIn,
         "the chips in a place", "the chips in {0}",
         example r#"rule r on turn_end { score(player, len(chips(hand(player)))) }"#;
-    Squares "squares"() -> rl(Square), Query(|me, _, _| Ok(me.all_squares_query())),
+    Squares "squares"() -> rl(Square), Query(|cx, _| Ok(cx.all_squares())),
         reads NONE, static true, pure false, role Role::Query,
         "every square of the map", "the squares of the map",
         example r#"rule r on game_end { score(current_player(), count(s in squares() where s.covered)) }"#;
-    SlotSquares "slot_squares"() -> rl(Square), Query(|me, _, _| Ok(me.slot_squares_query())),
+    SlotSquares "slot_squares"() -> rl(Square), Query(|cx, _| Ok(cx.slot_squares())),
         reads NONE, static true, pure false, role Role::Query,
         "the squares with chip slots (a `slots` map attribute above 0), covered or not; cheaper than filtering squares()", "the squares with chip slots",
         example r#"setup { for s in slot_squares() { draw(1, supply, slots(s), up) } }"#;
-    SquaresWith "squares_with"("attribute": t(Str), "value": PTy::T(Ty::ANY)) -> rl(Square), Query(Interp::squares_with),
+    SquaresWith "squares_with"("attribute": t(Str), "value": PTy::T(Ty::ANY)) -> rl(Square), Query(q::squares_with),
         reads NONE, static true, pure false, role Role::Query,
         "the map squares whose attribute (named by a string) has the value, in map order; indexed once per game, far cheaper than filtering squares()", "the squares whose {0} is {1}",
         example r#"rule r on placed when contains(squares_with("colour", orange), square) { score(player, 1) }"#;
-    Neighbours "neighbours"("square": t(Square)) -> rl(Square), Query(|me, st, a| Ok(me.neighbours(st, a[0]))),
+    Neighbours "neighbours"("square": t(Square)) -> rl(Square), Query(|cx, a| Ok(q::neighbours(cx, a[0]))),
         reads NONE, static true, pure false, role Role::Query,
         "the orthogonal neighbours of a square on the map", "the squares next to {0}",
         example r#"rule r on placed { score(player, count(s in neighbours(square) where s.covered)) }"#;
-    Near "near"("squares": l(Square)) -> rl(Square), Query(|me, st, a| me.near(st, a[0])),
+    Near "near"("squares": l(Square)) -> rl(Square), Query(|cx, a| q::near(cx, a[0])),
         reads NONE, static true, pure false, role Role::Query,
         "the map squares orthogonally next to any of the given squares, each once", "the squares next to any of {0}",
         example r#"rule r on placed { score(player, count(s in near([square]) where not s.covered)) }"#;
-    Players "players"() -> rl(Player), Query(|me, st, _| Ok(me.list_of((0..st.players.len() as u8).map(Value::Player)))),
+    Players "players"() -> rl(Player), Query(|cx, _| { let n = cx.st.players.len() as u8; Ok(cx.list_of((0..n).map(Value::Player))) }),
         reads NONE, static false, pure false, role Role::Query,
         "the players in turn order", "the players",
         example r#"rule r on game_end { for p in players() { score(p, len(chips(hand(p)))) } }"#;
-    PlayersFrom "players_from"("player": t(Player)) -> rl(Player), Query(|me, st, a| Ok(me.players_from(st, a[0]))),
+    PlayersFrom "players_from"("player": t(Player)) -> rl(Player), Query(|cx, a| Ok(q::players_from(cx, a[0]))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "every player in turn order, starting with the given one (\"each player in turn, starting with you\")", "the players in turn order starting with {0}",
         example r#"rule r on round_end { for p in players_from(current_player()) { draw(1, supply, hand(p), up) } }"#;
-    Followers "followers"("player": t(Player)) -> rl(Follower), Query(|me, st, a| Ok(me.followers_of(st, a[0], true))),
+    Followers "followers"("player": t(Player)) -> rl(Follower), Query(|cx, a| Ok(q::followers_of(cx, a[0], true))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "a player's followers on the board", "{0's} followers on the board",
         example r#"rule r on turn_end { score(player, len(followers(player))) }"#;
-    Reserve "reserve"("player": t(Player)) -> rl(Follower), Query(|me, st, a| Ok(me.followers_of(st, a[0], false))),
+    Reserve "reserve"("player": t(Player)) -> rl(Follower), Query(|cx, a| Ok(q::followers_of(cx, a[0], false))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "a player's followers in their supply", "{0's} followers in reserve",
         example r#"rule r on turn_end when len(reserve(player)) == 0 { score(player, -1) }"#;
-    Held "held"("area": t(Holding)) -> rl(Follower), Query(|me, st, a| Ok(me.held(st, a[0]))),
+    Held "held"("area": t(Holding)) -> rl(Follower), Query(|cx, a| Ok(q::held(cx, a[0]))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "the followers in a holding area", "the followers sent to {0}", holding Followers,
         example r#"rule r on round_end { recall(held(isle)) }"#;
-    Stacks "stacks"() -> rl(Stack), Query(|me, st, _| Ok(me.stacks(st))),
+    Stacks "stacks"() -> rl(Stack), Query(|cx, _| Ok(q::stacks(cx))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "the tile stacks lying on the map", "the tile stacks on the map",
         example r#"rule r on game_end { score(current_player(), len(stacks())) }"#;
-    Colours "colours"() -> rl(Colour), Query(|me, _, _| Ok(me.colours())),
+    Colours "colours"() -> rl(Colour), Query(|cx, _| Ok(q::colours(cx))),
         reads NONE, static true, pure false, role Role::Query,
         "the chip colours, in the order of the chips item", "the chip colours",
         example r#"rule r on game_end { score(current_player(), len(colours())) }"#;
-    Len "len"("list": PTy::AnyList) -> rt(Int), Query(|me, _, a| Ok(Value::Int(me.len_of(a[0])? as i64))),
+    Len "len"("list": PTy::AnyList) -> rt(Int), Query(|cx, a| Ok(Value::Int(cx.len_of(a[0])? as i64))),
         reads NONE, static true, pure false, role Role::Count,
         "the number of elements of a list", "the number of {0}",
         example r#"rule r on turn_end { score(player, len(followers(player))) }"#;
-    First "first"("list": PTy::AnyList) -> RTy::ElemOfFirst, Query(|me, _, a| me.first(a[0])),
+    First "first"("list": PTy::AnyList) -> RTy::ElemOfFirst, Query(|cx, a| q::first(cx, a[0])),
         reads NONE, static false, pure false, role Role::Query,
         "the first element of a non-empty list", "the first of {0}",
         example r#"rule r on turn_end when len(chips(supply)) > 0 { move(first(chips(supply)), hand(player), up) }"#;
-    Contains "contains"("list": PTy::AnyList, "value": PTy::ElemOfFirst) -> rt(Bool), Query(|me, _, a| me.contains(a[0], a[1])),
+    Contains "contains"("list": PTy::AnyList, "value": PTy::ElemOfFirst) -> rt(Bool), Query(|cx, a| q::contains(cx, a[0], a[1])),
         reads NONE, static true, pure false, role Role::Member,
         "whether a list holds a value", "{1} is among {0}", not "{1} is not among {0}",
         example r#"rule r on placed when contains(neighbours(square), turn_tile().square) { score(player, 1) }"#;
-    Take "take"("list": PTy::AnyList, "count": t(Int)) -> RTy::First, Query(|me, _, a| me.take(a[0], a[1])),
+    Take "take"("list": PTy::AnyList, "count": t(Int)) -> RTy::First, Query(|cx, a| q::take(cx, a[0], a[1])),
         reads NONE, static false, pure false, role Role::Query,
         "the first count elements of a list (all of them if it is shorter; none if count is 0 or less)", "the first {1} of {0}",
         example r#"rule r on turn_end { move(take(chips(supply), 2), hand(player), up) }"#;
-    Min2 "min"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|me, _, a| me.ints2(a, i64::min)),
+    Min2 "min"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|cx, a| q::ints2(cx, a, i64::min)),
         reads NONE, static false, pure true, role Role::Query,
         "the smaller of two numbers (`min(x in L: e)` is the aggregate)", "the smaller of {0} and {1}",
         example r#"rule r on scored { score(feature.winners, min(feature.tiles, 5)) }"#;
-    Max2 "max"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|me, _, a| me.ints2(a, i64::max)),
+    Max2 "max"("a": t(Int), "b": t(Int)) -> rt(Int), Query(|cx, a| q::ints2(cx, a, i64::max)),
         reads NONE, static false, pure true, role Role::Query,
         "the larger of two numbers (`max(x in L: e)` is the aggregate)", "the larger of {0} and {1}",
         example r#"rule r on scored { score(feature.winners, max(feature.tiles - 2, 0)) }"#;
-    Abs "abs"("x": t(Int)) -> rt(Int), Query(|me, _, a| match a[0] {
-            Value::Int(x) => x.checked_abs().map(Value::Int).ok_or_else(|| me.fail(Fault::Overflow, format!("`abs({x})` overflows (numbers run from {} to {})", i64::MIN, i64::MAX))),
-            _ => Err(me.fail(Fault::BadValue, "`abs` needs a number")),
-        }),
+    Abs "abs"("x": t(Int)) -> rt(Int), Query(|cx, a| q::abs(cx, a[0])),
         reads NONE, static true, pure true, role Role::Query,
         "the absolute value of a number (-3 gives 3)", "the absolute value of {0}",
         example r#"rule r on turn_end { score(player, abs(player.score - 10) / 10) }"#;
-    Has "has"("square": t(Square), "attribute": t(Str)) -> rt(Bool), Query(|me, st, a| me.has_attr(st, a[0], a[1])),
+    Has "has"("square": t(Square), "attribute": t(Str)) -> rt(Bool), Query(|cx, a| q::has_attr(cx, a[0], a[1])),
         reads NONE, static false, pure false, role Role::Query,
         "whether the map gives a square the attribute (named by a string); a square without it reads the type's default: 0, false, \"\"", "{0} has a {1}", not "{0} has no {1}",
         example r#"rule r on placed when has(square, "town") { score(player, 3) }"#;
     // ---- the turn
-    CurrentPlayer "current_player"() -> rt(Player), Query(|_, st, _| Ok(Value::Player(st.current))),
+    CurrentPlayer "current_player"() -> rt(Player), Query(|cx, _| Ok(Value::Player(cx.st.current))),
         reads NONE, static false, pure false, role Role::Query,
         "the player whose turn it is", "the current player",
         example r#"rule r on round_end { score(current_player(), 1) }"#;
-    TurnTile "turn_tile"() -> rt(Tile), Query(|_, st, _| Ok(Value::Tile(st.placed_now))),
+    TurnTile "turn_tile"() -> rt(Tile), Query(|cx, _| Ok(Value::Tile(cx.st.placed_now))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "the tile placed in this turn", "the tile placed this turn",
         example r#"rule r on turn_end when turn_tile().shields > 0 { score(player, 1) }"#;
-    TurnFollowersPlaced "turn_followers_placed"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(i64::from(st.follower_placed_now)))),
+    TurnFollowersPlaced "turn_followers_placed"() -> rt(Int), Query(|cx, _| Ok(Value::Int(i64::from(cx.st.follower_placed_now)))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "followers the current player placed in this turn", "the number of followers placed this turn",
         example r#"rule r on turn_end when turn_followers_placed() == 0 { score(player, 1) }"#;
-    IsExtraTurn "is_extra_turn"() -> rt(Bool), Query(|_, st, _| Ok(Value::Bool(st.in_extra_turn))),
+    IsExtraTurn "is_extra_turn"() -> rt(Bool), Query(|cx, _| Ok(Value::Bool(cx.st.in_extra_turn))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "whether this turn is an extra turn", "this is an extra turn", not "this is not an extra turn",
         example r#"rule r on turn_end when is_extra_turn() { score(player, 1) }"#;
-    FirstPlayer "first_player"() -> rt(Player), Query(|_, st, _| Ok(Value::Player(st.order.first))),
+    FirstPlayer "first_player"() -> rt(Player), Query(|cx, _| Ok(Value::Player(cx.st.order.first))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "the player every round starts with (the first seat, unless `go_first` said otherwise)", "the player who starts each round",
         example r#"rule r on round_end when first_player() == current_player() { score(current_player(), 1) }"#;
-    TurnNumber "turn_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.turn as i64))),
+    TurnNumber "turn_number"() -> rt(Int), Query(|cx, _| Ok(Value::Int(cx.st.turn as i64))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "the number of the current turn, from 1", "the number of the turn",
         example r#"rule r on turn_start when turn_number() % 10 == 0 { score(player, 1) }"#;
-    TilesLeft "tiles_left"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.stack.len() as i64))),
+    TilesLeft "tiles_left"() -> rt(Int), Query(|cx, _| Ok(Value::Int(cx.st.stack.len() as i64))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "tiles left in the draw stack", "the number of tiles left to draw",
         example r#"rule r on turn_end when tiles_left() == 10 { score(player, 5) }"#;
-    TilesAtStart "tiles_at_start"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(if st.turn == 0 { st.stack.len() as i64 } else { i64::from(st.stack_start) }))),
+    TilesAtStart "tiles_at_start"() -> rt(Int), Query(|cx, _| Ok(Value::Int(if cx.st.turn == 0 { cx.st.stack.len() as i64 } else { i64::from(cx.st.stack_start) }))),
         reads NONE, static false, pure false, role Role::Query,
         "tiles in the draw stack when the first turn began, after the setup drew its tiles (during the setup: the tiles in it now); a discarded tile does not change it, unlike `turn_number() + tiles_left()`", "the number of tiles the draw stack started with",
         example r#"rule r on turn_end when tiles_left() * 2 == tiles_at_start() { score(player, 10) }"#;
-    RoundNumber "round_number"() -> rt(Int), Query(|_, st, _| Ok(Value::Int(st.round as i64))),
+    RoundNumber "round_number"() -> rt(Int), Query(|cx, _| Ok(Value::Int(cx.st.round as i64))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "the number of the current round, from 1", "the number of the round",
         example r#"rule r on round_end when round_number() == 3 { score(current_player(), 2) }"#;
-    ConnectsAbroad "connects_abroad"("tile": t(Tile)) -> rt(Bool), Query(|me, st, a| Ok(Value::Bool(match a[0] { Value::Tile(t) => me.connects_abroad(st, t), _ => false }))),
+    ConnectsAbroad "connects_abroad"("tile": t(Tile)) -> rt(Bool), Query(|cx, a| Ok(q::connects_abroad(cx, a[0]))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "whether a tile connects abroad at a border exit", "{0} joins a road or city to a border exit", not "{0} joins no road or city to a border exit",
         example r#"rule r on placed when connects_abroad(tile) { score(player, 2) }"#;
-    Placeable "placeable"("stack": t(Stack)) -> rt(Bool), Query(|me, st, a| Ok(me.placeable(st, a[0]))),
+    Placeable "placeable"("stack": t(Stack)) -> rt(Bool), Query(|cx, a| Ok(q::placeable(cx, a[0]))),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "whether the top tile of a stack has a legal placement now", "the top tile of {0} can be placed", not "the top tile of {0} cannot be placed",
         example r#"action buy phase start choose s: stacks() where placeable(s) { take_tile(s) }"#;
     // ---- effects
-    Score "score"("who": t(Players), "points": t(Int)) -> rt(Unit), Effect(Interp::score),
+    Score "score"("who": t(Players), "points": t(Int)) -> rt(Unit), Effect(e::score),
         reads UNKNOWN, static false, pure false, role Role::Effect(SCORES),
         "scores points for players, logged under the rule's name", "{0} score[s] {1}",
         example r#"rule r on scored when feature.kind == road { score(feature.winners, feature.tiles) }"#;
-    Move "move"("chips": PTy::ChipOrChips, "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(Interp::move_effect),
+    Move "move"("chips": PTy::ChipOrChips, "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(e::move_effect),
         reads UNKNOWN, static false, pure false, role Role::Effect(MOVES_CHIPS),
         "moves chips to a place, face up or down (in the supply too)", "{0} go[es] to {1} {2}",
         example r#"rule r on gained when chip.value > 1 { move(chip, box, up) }"#;
-    Draw "draw"("count": t(Int), "from": t(Place), "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(Interp::draw),
+    Draw "draw"("count": t(Int), "from": t(Place), "to": t(Place), "face": t(Face)) -> rt(Unit), Effect(e::draw),
         reads UNKNOWN, static false, pure false, role Role::Effect(MOVES_CHIPS.with(DEALS)),
         "moves count chips from one place to another: the top of the supply (a pool kept shuffled), or random ones of another place; fewer if fewer are there", "{0} chips go from {1} to {2} {3}",
         example r#"rule r on turn_end { draw(1, supply, hand(player), down) }"#;
-    Shuffle "shuffle"("place": t(Place)) -> rt(Unit), Effect(Interp::shuffle),
+    Shuffle "shuffle"("place": t(Place)) -> rt(Unit), Effect(e::shuffle),
         reads UNKNOWN, static false, pure false, role Role::Effect(MOVES_CHIPS.with(DEALS)),
         "shuffles the chips of a place", "the chips in {0} are shuffled",
         example r#"setup { shuffle(supply) }"#;
-    Strength "strength"("follower": t(Follower), "strength": t(Int)) -> rt(Unit), Effect(Interp::strength),
+    Strength "strength"("follower": t(Follower), "strength": t(Int)) -> rt(Unit), Effect(e::strength),
         reads UNKNOWN, static false, pure false, role Role::Effect(STRENGTH),
         "sets how many followers a follower counts as in majorities", "{0} count[s] as {1} followers",
         example r#"rule r on follower_placed when turn_number() < 3 { strength(follower, 2) }"#;
-    Send "send"("follower": t(Follower), "area": t(Holding)) -> rt(Unit), Effect(Interp::send),
+    Send "send"("follower": t(Follower), "area": t(Holding)) -> rt(Unit), Effect(e::send),
         reads UNKNOWN, static false, pure false, role Role::Effect(FOLLOWERS),
         "puts a follower into a holding area", "{0} go[es] to {1}", holding Followers,
         example r#"rule r on returned when len(held(isle)) < 2 { send(follower, isle) }"#;
-    Recall "recall"("followers": l(Follower)) -> rt(Unit), Effect(Interp::recall),
+    Recall "recall"("followers": l(Follower)) -> rt(Unit), Effect(e::recall),
         reads UNKNOWN, static false, pure false, role Role::Effect(FOLLOWERS),
         "returns followers to their owners' supplies", "{0} go[es] back to their owners",
         example r#"rule r on round_end { recall(held(isle)) }"#;
-    ExtraTurn "extra_turn"() -> rt(Unit), Effect(|_, st, _| { st.queue_extra_turn(st.current); Ok(()) }),
+    ExtraTurn "extra_turn"() -> rt(Unit), Effect(|cx, _| { cx.st.queue_extra_turn(cx.st.current); Ok(()) }),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
         "the current player plays one more complete turn after this one (asked for again before it is played: one more after it)", "the current player plays an extra turn",
         example r#"rule r on turn_end when turn_number() == 3 { extra_turn() }"#;
-    ExtraTurnFor "extra_turn_for"("player": t(Player)) -> rt(Unit), Effect(Interp::extra_turn_for),
+    ExtraTurnFor "extra_turn_for"("player": t(Player)) -> rt(Unit), Effect(e::extra_turn_for),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
         "a player plays one complete extra turn after this one (then play goes on after the player whose regular turn it was); asked for twice, both are played, in the order asked", "{0} plays an extra turn after this one",
         example r#"rule r on round_end when round_number() == 2 { extra_turn_for(first(players())) }"#;
-    GoFirst "go_first"("player": t(Player)) -> rt(Unit), Effect(|_, st, a| { st.go_first(Interp::player_of(a[0])); Ok(()) }),
+    GoFirst "go_first"("player": t(Player)) -> rt(Unit), Effect(|cx, a| { cx.st.go_first(q::player_of(a[0])); Ok(()) }),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
         "a player plays the next regular turn (in `setup`: the first turn) and every round starts with them from then on (the round in progress ends after this turn)", "{0} plays the next turn and every round starts with them from then on",
         example r#"setup { go_first(first(players())) }"#;
-    SkipTurn "skip_turn"("player": t(Player)) -> rt(Unit), Effect(|_, st, a| { st.skip_turn(Interp::player_of(a[0])); Ok(()) }),
+    SkipTurn "skip_turn"("player": t(Player)) -> rt(Unit), Effect(|cx, a| { cx.st.skip_turn(q::player_of(a[0])); Ok(()) }),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
         "a player's next regular turn is skipped (called again, the one after too); extra turns are not skipped", "{0}'s next turn is skipped",
         example r#"rule r on turn_end when turn_number() == 2 { skip_turn(player) }"#;
-    ReverseOrder "reverse_order"() -> rt(Unit), Effect(|_, st, _| { st.reverse_order(); Ok(()) }),
+    ReverseOrder "reverse_order"() -> rt(Unit), Effect(|cx, _| { cx.st.reverse_order(); Ok(()) }),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS),
         "play goes the other way round the table from the next regular turn (called again: back the first way)", "the order of play is reversed",
         example r#"rule r on round_end when round_number() == 2 { reverse_order() }"#;
-    TakeTile "take_tile"("stack": t(Stack)) -> rt(Unit), Effect(Interp::take_tile),
+    TakeTile "take_tile"("stack": t(Stack)) -> rt(Unit), Effect(e::take_tile),
         reads UNKNOWN, static false, pure false, role Role::Effect(TURNS.with(TILES_CHANGE).with(DEALS)),
         "the current player plays the top tile of a stack instead of drawing", "the current player plays the top tile of {0} instead of drawing",
         example r#"action buy phase start choose s: stacks() where placeable(s) { take_tile(s) }"#;
-    TurnUp "turn_up"("stack": t(Stack)) -> rt(Unit), Effect(|_, _, _| Ok(())),
+    TurnUp "turn_up"("stack": t(Stack)) -> rt(Unit), Effect(|_, _| Ok(())),
         reads UNKNOWN, static false, pure false, role Role::Effect(TILES_CHANGE),
         "turns the top tile of a stack face up", "the top tile of {0} is turned face up",
         example r#"rule r on turn_start { for s in stacks() { turn_up(s) } }"#;
-    Scatter "scatter"("chips": l(Chip), "squares": l(Square), "apart": t(Bool), "face": t(Face)) -> rt(Unit), Effect(Interp::scatter_effect),
+    Scatter "scatter"("chips": l(Chip), "squares": l(Square), "apart": t(Bool), "face": t(Face)) -> rt(Unit), Effect(e::scatter_effect),
         reads UNKNOWN, static false, pure false, role Role::Effect(SCATTERS.with(DEALS)),
         "spreads chips at random, one per square (apart: no two orthogonally adjacent); the rest go aside", "{0} are scattered {3} over {1}, one a square{2?, no two side by side}; the rest are set aside",
         example r#"setup { scatter(chips(supply), [s in squares() where abs(s.x) + abs(s.y) < 4], true, down) }"#;
-    Deal "deal"("squares": l(Square), "count": t(Int)) -> rt(Unit), Effect(Interp::deal),
+    Deal "deal"("squares": l(Square), "count": t(Int)) -> rt(Unit), Effect(e::deal),
         reads UNKNOWN, static false, pure false, role Role::Effect(TILES_CHANGE.with(DEALS)),
         "deals count tiles from the draw stack into a stack on each square", "{1} tiles from the draw stack are dealt, as a stack with only its top tile face up, onto each of {0}",
         example r#"setup { deal([s in squares() where s.x == 2 and s.y == 2], 3) }"#;
     // ---- the values the rules keep (`state NAME …`; interp/kept.rs)
-    Set "set"("state": PTy::State(false), "value": PTy::OfState) -> rt(Unit), Effect(Interp::set_state),
+    Set "set"("state": PTy::State(false), "value": PTy::OfState) -> rt(Unit), Effect(kept::set_state),
         reads UNKNOWN, static false, pure false, role Role::Effect(STATE),
         "sets a value the rules keep (`state NAME …`), named as it is read: `set(season, 2)`, `set(player.traded, true)`; a value outside its range stops the game", "{0} becomes {1}",
         example r#"state season: int in 1..3 = 1
 rule r on round_end when round_number() == 3 { set(season, 2) }"#;
-    Add "add"("state": PTy::State(true), "amount": t(Int)) -> rt(Unit), Effect(Interp::add_state),
+    Add "add"("state": PTy::State(true), "amount": t(Int)) -> rt(Unit), Effect(kept::add_state),
         reads UNKNOWN, static false, pure false, role Role::Effect(STATE),
         "adds to a counter the rules keep (`state NAME: int …`): `add(season, 1)`, `add(p.bid, -2)`; a value outside its range stops the game", "{1} is added to {0}",
         example r#"state planted: int in 0..1000 per player
 rule r on placed { add(player.planted, 1) }"#;
-    StateValue "state value"("state": PTy::State(false)) -> rt(Any), Query(Interp::state_value),
+    StateValue "state value"("state": PTy::State(false)) -> rt(Any), Query(kept::state_value),
         reads UNKNOWN, static false, pure false, role Role::Query,
         "the value of a state the rules keep, written as its name (`season`) or a player's field (`player.bid`); not called by name", "{0}",
         example r#"state season: int in 1..3 = 1
 rule r on round_end when season == 1 { score(current_player(), 1) }"#;
-    StateOf "state of"("state": PTy::State(false), "player": t(Player)) -> rt(State), Query(Interp::state_of),
+    StateOf "state of"("state": PTy::State(false), "player": t(Player)) -> rt(State), Query(kept::state_of),
         reads NONE, static false, pure false, role Role::Query,
         "a player's own value of a state kept per player, written `p.NAME`; not called by name", "{1's} {0}",
         example r#"state planted: int in 0..1000 per player
 rule r on placed { add(player.planted, 1) }
 rule s on game_end { for p in players() { score(p, p.planted) } }"#;
-    Log "log"("text": t(Str)) -> rt(Unit), Effect(Interp::log),
+    Log "log"("text": t(Str)) -> rt(Unit), Effect(e::log),
         reads UNKNOWN, static false, pure false, role Role::Effect(LOG),
         "writes a line to the game log", "the game log records “{0}”",
         example r#"rule r on game_end { log("the game is over") }"#;
@@ -899,152 +895,152 @@ pub struct FieldInfo {
     pub pure: bool,
 }
 
-/// How the interpreter reads a field: from the value it is read from.
-pub(crate) type ReadField = fn(&mut Interp, &mut State, Value) -> Ran<Value>;
+/// How the interpreter reads a field: in the builtin's context, from the value it is read from.
+pub(crate) type ReadField = fn(&mut Cx, Value) -> Ran<Value>;
 
-// One row per field: OWNER."name": type, how it is read (a closure over the interpreter's helpers in
-// `interp/fields.rs`), what it reads, whether it is static and pure, its doc, its phrase (and, for
+// One row per field: OWNER."name": type, how it is read (a function of the builtin's context `Cx`
+// and the value read from, or a closure over those in `interp/fields.rs`, f), what it reads, whether it is static and pure, its doc, its phrase (and, for
 // a bool, the phrase of its negation). A name means the same on every type that has it: rows of
 // one name share their phrase (a test checks it).
 #[rustfmt::skip]
 fields! {
-    ChipColour Chip."colour": Ty::of(Colour), |me, st, v| Ok(Value::Colour(me.chip_of(st, v)?.colour)),
+    ChipColour Chip."colour": Ty::of(Colour), |cx, v| Ok(Value::Colour(f::chip_of(cx, v)?.colour)),
         reads FACES, static true, pure false,
         "the chip's colour", "the colour of {0}",
         example r#"rule r on gained when chip.colour == blue { score(player, 1) }"#;
-    ChipValue Chip."value": Ty::of(Int), |me, st, v| Ok(Value::Int(me.chip_of(st, v)?.value as i64)),
+    ChipValue Chip."value": Ty::of(Int), |cx, v| Ok(Value::Int(f::chip_of(cx, v)?.value as i64)),
         reads FACES, static true, pure false,
         "the chip's value", "the value of {0}",
         example r#"rule r on gained { score(player, chip.value) }"#;
-    ChipFaceUp Chip."face_up": Ty::of(Bool), |me, st, v| Ok(Value::Bool(me.chip_of(st, v)?.face_up)),
+    ChipFaceUp Chip."face_up": Ty::of(Bool), |cx, v| Ok(Value::Bool(f::chip_of(cx, v)?.face_up)),
         reads CHIPS, static false, pure false,
         "whether the chip lies face up", "{0} lies face up", not "{0} lies face down",
         example r#"rule r on gained when not chip.face_up { move(chip, hand(player), up) }"#;
-    SquareX Square."x": Ty::of(Int), |me, st, v| Ok(Value::Int(st.board.xy(me.square_of(v)?).0 as i64)),
+    SquareX Square."x": Ty::of(Int), |cx, v| Ok(Value::Int(cx.st.board.xy(f::square_of(cx, v)?).0 as i64)),
         reads NONE, static true, pure false,
         "column, from 0 at the left", "the column of {0}",
         example r#"rule r on placed when square.x > 3 { score(player, 1) }"#;
-    SquareY Square."y": Ty::of(Int), |me, st, v| Ok(Value::Int(st.board.xy(me.square_of(v)?).1 as i64)),
+    SquareY Square."y": Ty::of(Int), |cx, v| Ok(Value::Int(cx.st.board.xy(f::square_of(cx, v)?).1 as i64)),
         reads NONE, static true, pure false,
         "row, from 0 at the top", "the row of {0}",
         example r#"rule r on placed when square.y < -3 { score(player, 1) }"#;
-    SquareTown Square."town": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareTown),
+    SquareTown Square."town": Ty::of(Bool), |cx, v| f::square_flag_of(cx, v, Field::SquareTown),
         reads NONE, static true, pure false,
         "a printed town", "{0} is a town", not "{0} is not a town",
         example r#"rule r on placed when square.town { score(player, 2) }"#;
-    SquareStart Square."start": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareStart),
+    SquareStart Square."start": Ty::of(Bool), |cx, v| f::square_flag_of(cx, v, Field::SquareStart),
         reads NONE, static false, pure false,
         "a start square used in this game", "{0} is a start square in use", not "{0} is not a start square in use",
         example r#"rule r on adjacent when square.start { score(player, 1) }"#;
-    SquareCovered Square."covered": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareCovered),
+    SquareCovered Square."covered": Ty::of(Bool), |cx, v| f::square_flag_of(cx, v, Field::SquareCovered),
         reads TILES, static false, pure false,
         "a tile lies on it", "{0} is covered", not "{0} is not covered",
         example r#"rule r on placed { score(player, count(s in neighbours(square) where s.covered)) }"#;
-    SquareLand Square."land": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareLand),
+    SquareLand Square."land": Ty::of(Bool), |cx, v| f::square_flag_of(cx, v, Field::SquareLand),
         reads NONE, static true, pure false,
         "a land square (a tile may go here)", "{0} is land", not "{0} is not land",
         example r#"rule r on adjacent when not square.land { score(player, 1) }"#;
-    SquareIsland Square."island": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareIsland),
+    SquareIsland Square."island": Ty::of(Bool), |cx, v| f::square_flag_of(cx, v, Field::SquareIsland),
         reads NONE, static true, pure false,
         "an island square", "{0} is an island", not "{0} is not an island",
         example r#"rule r on placed when square.island { score(player, 2) }"#;
-    SquareLargeCity Square."large_city": Ty::of(Bool), |me, st, v| me.square_flag_of(st, v, Field::SquareLargeCity),
+    SquareLargeCity Square."large_city": Ty::of(Bool), |cx, v| f::square_flag_of(cx, v, Field::SquareLargeCity),
         reads NONE, static true, pure false,
         "part of a large city", "{0} is part of a large city", not "{0} is not part of a large city",
         example r#"rule r on placed when square.large_city { score(player, 2) }"#;
-    SquareChips Square."chips": Ty::list(Chip), |me, st, v| Ok(me.square_chips(st, me.square_of(v)?)),
+    SquareChips Square."chips": Ty::list(Chip), |cx, v| { let c = f::square_of(cx, v)?; Ok(f::square_chips(cx, c)) },
         reads CHIPS, static false, pure false,
         "the chips lying on it", "the chips on {0}",
         example r#"rule r on placed { move(square.chips, hand(player), up) }"#;
-    SquareFreeSlots Square."free_slots": Ty::of(Int), |me, st, v| Ok(Value::Int(me.free_slot_mask(st, me.square_of(v)?).count_ones() as i64)),
+    SquareFreeSlots Square."free_slots": Ty::of(Int), |cx, v| { let c = f::square_of(cx, v)?; Ok(Value::Int(cx.free_slot_mask(c).count_ones() as i64)) },
         reads CHIPS.with(TILES), static false, pure false,
         "free chip slots", "the number of free chip slots of {0}",
         example r#"rule r on placed when square.free_slots > 0 { draw(1, supply, slots(square), up) }"#;
-    FeatureKind Feature."kind": Ty::of(Kind), |me, st, v| Ok(me.feature_of(st, v)?.kind.map_or(Value::Unit, Value::Kind)),
+    FeatureKind Feature."kind": Ty::of(Kind), |cx, v| Ok(f::feature_of(cx, v)?.kind.map_or(Value::Unit, Value::Kind)),
         reads UNKNOWN, static false, pure true,
         "road, city, field or monastery", "the kind of {0}",
         example r#"rule r on scored when feature.kind == city { score(feature.winners, 2 * feature.tiles) }"#;
-    FeatureComplete Feature."complete": Ty::of(Bool), |me, st, v| Ok(Value::Bool(me.feature_of(st, v)?.complete)),
+    FeatureComplete Feature."complete": Ty::of(Bool), |cx, v| Ok(Value::Bool(f::feature_of(cx, v)?.complete)),
         reads UNKNOWN, static false, pure true,
         "whether it is complete", "{0} is complete", not "{0} is incomplete",
         example r#"rule r on scored when feature.kind == road and not feature.complete { score(feature.winners, 1) }"#;
-    FeatureTiles Feature."tiles": Ty::of(Int), |me, st, v| Ok(Value::Int(me.feature_of(st, v)?.tiles as i64)),
+    FeatureTiles Feature."tiles": Ty::of(Int), |cx, v| Ok(Value::Int(f::feature_of(cx, v)?.tiles as i64)),
         reads UNKNOWN, static false, pure true,
         "number of tiles (monastery: with its neighbours)", "the number of tiles of {0}",
         example r#"rule r on scored when feature.kind == road { score(feature.winners, feature.tiles) }"#;
-    FeatureShields Feature."shields": Ty::of(Int), |me, st, v| Ok(Value::Int(me.feature_of(st, v)?.shields as i64)),
+    FeatureShields Feature."shields": Ty::of(Int), |cx, v| Ok(Value::Int(f::feature_of(cx, v)?.shields as i64)),
         reads UNKNOWN, static false, pure true,
         "coats of arms", "the number of coats of arms of {0}",
         example r#"rule r on scored when feature.kind == city { score(feature.winners, feature.shields) }"#;
-    FeatureCities Feature."cities": Ty::of(Int), |me, st, v| Ok(Value::Int(me.feature_of(st, v)?.cities as i64)),
+    FeatureCities Feature."cities": Ty::of(Int), |cx, v| Ok(Value::Int(f::feature_of(cx, v)?.cities as i64)),
         reads UNKNOWN, static false, pure true,
         "completed cities next to a field", "the number of completed cities next to {0}",
         example r#"rule r on scored when feature.kind == field { score(feature.winners, 3 * feature.cities) }"#;
-    FeatureWinners Feature."winners": Ty::of(Players), |me, st, v| Ok(Value::Players(me.feature_of(st, v)?.winners)),
+    FeatureWinners Feature."winners": Ty::of(Players), |cx, v| Ok(Value::Players(f::feature_of(cx, v)?.winners)),
         reads UNKNOWN, static false, pure true,
         "the players with the majority", "the players with the most followers on {0}",
         example r#"rule r on scored { score(feature.winners, 1) }"#;
-    FeatureFollowers Feature."followers": Ty::list(Follower), |me, st, v| me.feature_followers(st, v),
+    FeatureFollowers Feature."followers": Ty::list(Follower), |cx, v| f::feature_followers(cx, v),
         reads UNKNOWN, static false, pure false,
         "the followers on it", "the followers on {0}",
         example r#"rule r on scored { score(feature.winners, len(feature.followers)) }"#;
-    FeatureSquares Feature."squares": Ty::list(Square), |me, st, v| { let root = me.feature_of(st, v)?.root; Ok(me.feature_squares(st, root)) },
+    FeatureSquares Feature."squares": Ty::list(Square), |cx, v| { let root = f::feature_of(cx, v)?.root; Ok(f::feature_squares(cx, root)) },
         reads UNKNOWN, static false, pure false,
         "the squares it covers", "the squares of {0}",
         example r#"rule r on scored when feature.complete { score(feature.winners, count(s in feature.squares where s.town)) }"#;
-    FollowerOwner Follower."owner": Ty::of(Player), |me, st, v| Ok(Value::Player(me.follower_of(st, v)?.owner)),
+    FollowerOwner Follower."owner": Ty::of(Player), |cx, v| Ok(Value::Player(f::follower_of(cx, v)?.owner)),
         reads UNKNOWN, static false, pure false,
         "who owns it", "the owner of {0}",
         example r#"rule r on returned when follower.owner == current_player() { score(player, 1) }"#;
-    FollowerStrength Follower."strength": Ty::of(Int), |me, st, v| Ok(Value::Int(me.follower_of(st, v)?.strength as i64)),
+    FollowerStrength Follower."strength": Ty::of(Int), |cx, v| Ok(Value::Int(f::follower_of(cx, v)?.strength as i64)),
         reads UNKNOWN, static false, pure false,
         "how many followers it counts as", "the strength of {0}",
         example r#"rule r on follower_placed when follower.strength > 1 { score(player, 1) }"#;
-    FollowerPlacedTurn Follower."placed_turn": Ty::of(Int), |me, st, v| Ok(Value::Int(me.follower_of(st, v)?.placed_turn as i64)),
+    FollowerPlacedTurn Follower."placed_turn": Ty::of(Int), |cx, v| Ok(Value::Int(f::follower_of(cx, v)?.placed_turn as i64)),
         reads UNKNOWN, static false, pure false,
         "the turn number it was placed in", "the turn {0} was placed in",
         example r#"rule r on returned when turn_number() - follower.placed_turn > 10 { score(player, 2) }"#;
-    FollowerFeature Follower."feature": Ty::of(Feature), Interp::follower_feature,
+    FollowerFeature Follower."feature": Ty::of(Feature), f::follower_feature,
         reads UNKNOWN, static false, pure false,
         "the feature it stands on", "the feature {0} stands on",
         example r#"rule r on follower_placed when follower.feature.kind == monastery { score(player, 1) }"#;
-    FollowerSquare Follower."square": Ty::of(Square), Interp::follower_square,
+    FollowerSquare Follower."square": Ty::of(Square), f::follower_square,
         reads UNKNOWN, static false, pure false,
         "the square it stands on", "the square of {0}",
         example r#"rule r on follower_placed when follower.square.town { score(player, 1) }"#;
-    PlayerScore Player."score": Ty::of(Int), |me, st, v| Ok(Value::Int(st.players[me.player_index(st, v)? as usize].score)),
+    PlayerScore Player."score": Ty::of(Int), |cx, v| Ok(Value::Int(cx.st.players[f::player_index(cx, v)? as usize].score)),
         reads UNKNOWN, static false, pure false,
         "points so far", "{0's} score",
         example r#"rule r on turn_end when player.score < 0 { score(player, 1) }"#;
-    PlayerFollowersLeft Player."followers_left": Ty::of(Int), |me, st, v| Ok(Value::Int(st.followers_in_supply(me.player_index(st, v)?) as i64)),
+    PlayerFollowersLeft Player."followers_left": Ty::of(Int), |cx, v| Ok(Value::Int(cx.st.followers_in_supply(f::player_index(cx, v)?) as i64)),
         reads UNKNOWN, static false, pure false,
         "followers in the player's supply", "the number of {0's} followers in reserve",
         example r#"rule r on turn_end when player.followers_left == 0 { score(player, -1) }"#;
-    PlayerName Player."name": Ty::of(Str), Interp::player_name,
+    PlayerName Player."name": Ty::of(Str), f::player_name,
         reads UNKNOWN, static false, pure false,
         "the player's name", "{0's} name",
         example r#"rule r on turn_end when player.name == "ann" { score(player, 1) }"#;
-    TileSquare Tile."square": Ty::of(Square), Interp::tile_square,
+    TileSquare Tile."square": Ty::of(Square), f::tile_square,
         reads UNKNOWN, static false, pure false,
         "where the tile lies", "the square of {0}",
         example r#"rule r on turn_end when turn_tile().square.x == 0 { score(player, 1) }"#;
-    TileShields Tile."shields": Ty::of(Int), Interp::tile_shields,
+    TileShields Tile."shields": Ty::of(Int), f::tile_shields,
         reads UNKNOWN, static false, pure false,
         "coats of arms on the tile", "the number of coats of arms of {0}",
         example r#"rule r on placed { score(player, tile.shields) }"#;
-    TileId Tile."id": Ty::of(Str), |me, st, v| me.tile_name(st, v, false),
+    TileId Tile."id": Ty::of(Str), |cx, v| f::tile_name(cx, v, false),
         reads NONE, static false, pure false,
         "the tile type's id in its tile set (\"D\", \"IC-B\")", "the id of {0}",
         example r#"rule r on placed when tile.id == "D" { score(player, 1) }"#;
-    TileName Tile."name": Ty::of(Str), |me, st, v| me.tile_name(st, v, true),
+    TileName Tile."name": Ty::of(Str), |cx, v| f::tile_name(cx, v, true),
         reads NONE, static false, pure false,
         "the tile type's name in its tile set (its id when it has none)", "{0's} name",
         example r#"rule r on placed when tile.name == "D" { score(player, 1) }"#;
-    StackSquare Stack."square": Ty::of(Square), |me, st, v| Ok(Value::Square(me.stack_of(st, v)?.cell)),
+    StackSquare Stack."square": Ty::of(Square), |cx, v| Ok(Value::Square(f::stack_of(cx, v)?.cell)),
         reads UNKNOWN, static false, pure false,
         "where the stack lies", "the square of {0}",
         example r#"rule r on game_end { score(current_player(), count(s in stacks() where s.square.x > 0)) }"#;
-    StackSize Stack."size": Ty::of(Int), |me, st, v| Ok(Value::Int(me.stack_of(st, v)?.tiles.len() as i64)),
+    StackSize Stack."size": Ty::of(Int), |cx, v| Ok(Value::Int(f::stack_of(cx, v)?.tiles.len() as i64)),
         reads UNKNOWN, static false, pure false,
         "tiles left in it", "the number of tiles in {0}",
         example r#"rule r on game_end { score(current_player(), sum(s in stacks(): s.size)) }"#;

@@ -3,7 +3,8 @@
 //! each is one `match` over the node's kind. Refusal explanations run the parts of an action's
 //! `when` through [`Interp::truth`] too, so the reason given is the reason that held.
 
-use super::fields::SquareFlag;
+use super::board::SquareFlag;
+use super::cx::Cx;
 use super::lower::{Arg, Atom, Code, CodeId, Op, Operand, QueryFn, Span, Test, TestId};
 use super::{placed, Interp, R};
 use crate::ast::BinOp;
@@ -92,14 +93,14 @@ impl Interp {
         // Two operations: the field and the local.
         self.tick2()?;
         let v = self.local(s);
-        read(self, st, v)
+        read(&mut Cx::new(self, st), v)
     }
 
     #[inline(never)]
     fn field_node(&mut self, st: &mut State, x: Arg, read: ReadField) -> R<Value> {
         self.tick()?;
         let v = self.arg(st, x)?;
-        read(self, st, v)
+        read(&mut Cx::new(self, st), v)
     }
 
     #[inline(never)]
@@ -114,7 +115,7 @@ impl Interp {
         self.tick()?;
         let lv = self.arg(st, l)?;
         let xv = self.arg(st, x)?;
-        self.contains(lv, xv)
+        super::query::contains(&mut Cx::new(self, st), lv, xv)
     }
 
     #[inline(never)]
@@ -134,7 +135,7 @@ impl Interp {
     #[inline(never)]
     fn query0(&mut self, st: &mut State, q: QueryFn) -> R<Value> {
         self.tick()?;
-        q(self, st, &[Value::Unit; MAX_PARAMS])
+        q(&mut Cx::new(self, st), &[Value::Unit; MAX_PARAMS])
     }
 
     #[inline(never)]
@@ -149,14 +150,17 @@ impl Interp {
         self.tick()?;
         let v = self.arg(st, x)?;
         let w = self.arg(st, y)?;
-        q(self, st, &[v, w, Value::Unit, Value::Unit])
+        q(&mut Cx::new(self, st), &[v, w, Value::Unit, Value::Unit])
     }
 
     #[inline(never)]
     fn query1(&mut self, st: &mut State, q: QueryFn, x: Arg) -> R<Value> {
         self.tick()?;
         let v = self.arg(st, x)?;
-        q(self, st, &[v, Value::Unit, Value::Unit, Value::Unit])
+        q(
+            &mut Cx::new(self, st),
+            &[v, Value::Unit, Value::Unit, Value::Unit],
+        )
     }
 
     /// The nodes that are rarer in the hot path (queries on several arguments, lists, ranges, map
@@ -168,7 +172,7 @@ impl Interp {
             Code::Query(q, args) => {
                 let mut a = [Value::Unit; MAX_PARAMS];
                 self.args_into(st, args, &mut a)?;
-                q(self, st, &a)
+                q(&mut Cx::new(self, st), &a)
             }
             Code::Call(b, args) => {
                 let mut a = [Value::Unit; MAX_PARAMS];

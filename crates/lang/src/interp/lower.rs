@@ -15,7 +15,7 @@
 //! read in place count as they do everywhere. A condition is a finite tree, and every loop
 //! (aggregates, choices, `for`) counts its rounds, so the budget still bounds every rules file.
 
-use super::fields::SquareFlag;
+use super::board::SquareFlag;
 use crate::ast::{AggOp, BinOp};
 use crate::builtins::{Builtin, Field, PlaceKind, ReadField, Role, Run, MAX_PARAMS};
 use crate::ir::{At, ChoiceKind, Expr, Program, Slot, Stmt, Value};
@@ -42,11 +42,7 @@ impl Span {
 }
 
 /// A builtin query's implementation (its row in `builtins!`).
-pub(super) type QueryFn = fn(
-    &mut super::Interp,
-    &mut crate::state::State,
-    &[Value; MAX_PARAMS],
-) -> crate::builtins::Ran<Value>;
+pub(super) type QueryFn = fn(&mut super::Cx, &[Value; MAX_PARAMS]) -> crate::builtins::Ran<Value>;
 
 /// An operand of a value node: a local, a parameter or a constant is read in place (one
 /// operation, as its own node would count), anything else is a node of its own.

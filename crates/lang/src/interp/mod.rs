@@ -9,19 +9,22 @@ mod aggregate;
 mod analyses;
 mod arena;
 mod asks;
+mod board;
 mod budget;
 mod caches;
+mod call;
 mod copy;
+mod cx;
 mod dispatch;
-mod effect;
+pub(crate) mod effect;
 /// The tree walker: a test oracle for the executor (see `lower`/`exec`, `oracle`), not used in play.
 #[cfg(any(test, feature = "oracle"))]
 mod eval;
 mod exec;
-mod fields;
+pub(crate) mod fields;
 mod fire;
 mod frame;
-mod kept;
+pub(crate) mod kept;
 mod lower;
 mod memo;
 #[cfg(any(test, feature = "oracle"))]
@@ -29,7 +32,7 @@ pub mod oracle;
 mod prepared;
 #[cfg(test)]
 pub(crate) mod probe;
-mod query;
+pub(crate) mod query;
 mod quiet;
 mod reads;
 mod run;
@@ -41,7 +44,9 @@ use super::ir::{Program, Value};
 use crate::game::{At, Ctx, Fault, GameError, Hooks, Opt, Phase, Running, Trigger};
 use crate::map::MapBoard;
 use crate::state::State;
+use board::SquareFlag;
 use caches::{Caches, Event};
+pub use cx::Cx;
 use memo::MapMemo;
 use prepared::Prepared;
 use run::RunState;
@@ -236,6 +241,26 @@ impl Interp {
         let i = self.new_list();
         self.lists[i as usize].extend(vals);
         Value::List(i)
+    }
+
+    /// List `l` of the arena, to add to.
+    #[inline]
+    fn list_mut(&mut self, l: u32) -> &mut Vec<Value> {
+        &mut self.lists[l as usize]
+    }
+
+    /// The elements of a list value (none for another value).
+    #[inline]
+    fn list(&self, v: Value) -> &[Value] {
+        match v {
+            Value::List(l) => self.lists.get(l as usize).map_or(&[][..], |l| l.as_slice()),
+            _ => &[],
+        }
+    }
+
+    /// The text of string value `s` ("" for an unknown one).
+    fn string(&self, s: u32) -> &str {
+        self.run.strings.get(s as usize).map_or("", String::as_str)
     }
 
     /// Starts a top-level run (a trigger, an action, the setup): a fresh arena, and a fresh operation

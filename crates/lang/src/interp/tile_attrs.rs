@@ -23,18 +23,6 @@ impl Interp {
         }
     }
 
-    /// `tile.id` (`name` false) or `tile.name`.
-    pub(crate) fn tile_name(&mut self, st: &mut State, v: Value, name: bool) -> R<Value> {
-        let ty = self.tile_type_of(st, v)?;
-        match self.prog.tile_names.get(ty) {
-            Some(&(id, n)) => Ok(if name { n } else { id }),
-            None => Err(self.fail(
-                Fault::NoAttribute,
-                "the tile sets of this game were not read when checking",
-            )),
-        }
-    }
-
     /// A tile set's attribute read on a tile or a feature (`a` indexes `Program::attrs`).
     pub(super) fn tile_attr(&mut self, st: &State, v: Value, attr: &TileAttr) -> R<Value> {
         match v {
