@@ -519,8 +519,8 @@ use Run::{Effect, Query};
 
 // One row per builtin: name(parameters) -> result, its implementation (a function of the builtin's
 // context `Cx` and its arguments: in `interp/query.rs` (q), `interp/effect.rs` (e) or
-// `interp/kept.rs`, or a closure here; `interp/cx.rs` lists all that a `Cx` offers), what it reads, whether it is static
-// and pure, what the analyses know it to be (`role`: a place, the chips of a place, an effect and
+// `interp/kept.rs`, or a closure here; `interp/cx.rs` lists all that a `Cx` offers), what it
+// reads, whether it is static and pure, what the analyses know it to be (`role`: a place, the chips of a place, an effect and
 // what it changes: see `Role`), its one-line doc (`carto doc`, hover, completion), its phrase (and,
 // for a bool, the phrase of its negation). Every column is required: a row without one does not
 // compile; a row with more than `MAX_PARAMS` parameters does not compile either.
@@ -899,8 +899,8 @@ pub struct FieldInfo {
 pub(crate) type ReadField = fn(&mut Cx, Value) -> Ran<Value>;
 
 // One row per field: OWNER."name": type, how it is read (a function of the builtin's context `Cx`
-// and the value read from, or a closure over those in `interp/fields.rs`, f), what it reads, whether it is static and pure, its doc, its phrase (and, for
-// a bool, the phrase of its negation). A name means the same on every type that has it: rows of
+// and the value read from: in `interp/fields.rs` (f), or a closure here), what it reads, whether it
+// is static and pure, its doc, its phrase (and, for a bool, the phrase of its negation). A name means the same on every type that has it: rows of
 // one name share their phrase (a test checks it).
 #[rustfmt::skip]
 fields! {
