@@ -520,10 +520,11 @@ use Run::{Effect, Query};
 // One row per builtin: name(parameters) -> result, its implementation (a function of the builtin's
 // context `Cx` and its arguments: in `interp/query.rs` (q), `interp/effect.rs` (e) or
 // `interp/kept.rs`, or a closure here; `interp/cx.rs` lists all that a `Cx` offers), what it
-// reads, whether it is static and pure, what the analyses know it to be (`role`: a place, the chips of a place, an effect and
-// what it changes: see `Role`), its one-line doc (`carto doc`, hover, completion), its phrase (and,
-// for a bool, the phrase of its negation). Every column is required: a row without one does not
-// compile; a row with more than `MAX_PARAMS` parameters does not compile either.
+// reads, whether it is static and pure, what the analyses know it to be (`role`: a place, the
+// chips of a place, an effect and what it changes: see `Role`), its one-line doc (`carto doc`,
+// hover, completion), its phrase (and, for a bool, the phrase of its negation). Every column is
+// required: a row without one does not compile; a row with more than `MAX_PARAMS` parameters does
+// not compile either.
 #[rustfmt::skip]
 builtins! {
     // ---- places
