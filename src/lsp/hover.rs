@@ -20,7 +20,7 @@ pub fn hover(a: &Analysis, path: &str, text: &str, at: usize) -> Option<(String,
         .iter()
         .find(|(_, s)| s.start <= at && at <= s.end)
     {
-        return Some((import(a, name)?, span.clone()));
+        return Some((import(a, path, name)?, span.clone()));
     }
     if let Some(f) = a.found(at) {
         if let Some(md) = name_hover(a, path, text, f.kind, f.name, f.local.as_ref()) {
@@ -83,9 +83,9 @@ fn name_hover(
     let (file, def) = *a.defs_of(kind, name).first()?;
     let decl = declaration(file, &def.item);
     let mut md = format!(
-        "```carto\n{decl}\n```\n{} in `{}`",
+        "```carto\n{decl}\n```\n{} in {}",
         def.kind.word(),
-        file.name
+        shown(path, &file.name)
     );
     let comment = comment_above(&file.text, def.item.start);
     if !comment.is_empty() && def.kind != SymKind::Param {
@@ -95,7 +95,8 @@ fn name_hover(
         SymKind::Param => {
             if let Some((value, at)) = value_in_force(a, name) {
                 md.push_str(&format!(
-                    "\n\nvalue in force: `{value}` (`override` in `{at}`)"
+                    "\n\nvalue in force: `{value}` (`override` in {})",
+                    shown(path, at)
                 ));
             }
         }
@@ -107,6 +108,19 @@ fn name_hover(
         _ => {}
     }
     Some(md)
+}
+
+/// How a hover names file `name` seen from the document at `doc`: "this file", a path from the
+/// document's folder, or the bundled file's name (`rules/base.rules`), in backticks.
+fn shown(doc: &str, name: &str) -> String {
+    if name == doc {
+        return "this file".into();
+    }
+    let folder = std::path::Path::new(doc).parent();
+    match folder.and_then(|d| std::path::Path::new(name).strip_prefix(d).ok()) {
+        Some(rel) => format!("`{}`", rel.display()),
+        None => format!("`{name}`"),
+    }
 }
 
 /// An item's declaration: its text up to its body's `{` (or all of it, when short), trimmed.
@@ -172,13 +186,13 @@ fn sentence(path: &str, text: &str, kind: SymKind, name: &str) -> Option<String>
 }
 
 /// What an imported file declares.
-fn import(a: &Analysis, name: &str) -> Option<String> {
+fn import(a: &Analysis, path: &str, name: &str) -> Option<String> {
     let file = a.files.iter().skip(1).find(|f| {
         f.name == format!("rules/{name}.rules")
             || f.name
                 .ends_with(&format!("/{}", name.trim_start_matches("./")))
     })?;
-    let mut md = format!("`{}`", file.name);
+    let mut md = shown(path, &file.name);
     for kind in [
         SymKind::Param,
         SymKind::Rule,
@@ -207,4 +221,21 @@ fn import(a: &Analysis, name: &str) -> Option<String> {
         md.push_str(&format!("\n\nimports: {}", imports.join(", ")));
     }
     Some(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    #[test]
+    fn a_hover_names_a_file_from_the_document_s_folder() {
+        let doc = "/home/me/variants/my.rules";
+        assert_eq!(shown(doc, doc), "this file");
+        assert_eq!(
+            shown(doc, "/home/me/variants/lib/extra.rules"),
+            "`lib/extra.rules`"
+        );
+        assert_eq!(shown(doc, "rules/base.rules"), "`rules/base.rules`");
+        assert_eq!(shown(doc, "/elsewhere/x.rules"), "`/elsewhere/x.rules`");
+    }
 }
