@@ -312,8 +312,9 @@ impl Variant {
         apply_sets(&mut program, sets, set_error)?;
         let header = header_of(&program, self.map.as_deref())?;
         if header.tiles != header_of(&self.program, self.map.as_deref())?.tiles {
-            // Parameters that choose the tile sets: those are read as loading reads them.
-            return load_variant_with(&self.config.rules, sets, set_error);
+            // Parameters that choose the tile sets: loaded again as loading loads them, from the
+            // texts read the first time (nothing is read twice, and the browser has no files).
+            return self.again_with(sets, set_error);
         }
         let cfg = &self.config;
         let loaded = Loaded {
@@ -335,6 +336,25 @@ impl Variant {
             warnings: self.warnings.clone(),
             texts: self.texts.clone(),
         })
+    }
+
+    /// This variant loaded again with `sets`, from the texts it was read from (a file it did not
+    /// read, such as a tile set the new values name, is read as loading reads it).
+    fn again_with(
+        &self,
+        sets: &[String],
+        set_error: &dyn Fn(usize, String) -> InputError,
+    ) -> Result<Variant, InputError> {
+        let rules = &self.config.rules;
+        let bundled = format!("rules/{rules}.rules");
+        match self
+            .texts
+            .iter()
+            .find(|s| s.name == *rules || (is_bundled_rules(rules) && s.name == bundled))
+        {
+            Some(main) => variant_from_texts(main, rules, sets, set_error, &self.texts),
+            None => load_variant_with(rules, sets, set_error),
+        }
     }
 
     /// A new game of this variant, run by the interpreter; `cfg` is the variant's configuration,
@@ -931,6 +951,24 @@ mod read_once {
             .unwrap();
         assert!(e.text.contains("most"), "{}", e.text);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A parameter that chooses the tile sets, given new values: the variant is loaded again from
+    /// the texts it was read from, so rules that were never a file (the playground's) take them too.
+    #[test]
+    fn with_sets_choosing_tile_sets_needs_no_file() {
+        let rules = "import \"base\"\nparam second: string = \"inns-cathedrals\"\nvariant \"ts\" {\n  tiles = [\"base\", second]\n}\n";
+        let src = Source::new("not-a-file.rules", rules);
+        let loaded = variant_from_texts(&src, "not-a-file.rules", &[], &no_sets, &[])
+            .unwrap_or_else(|e| panic!("{}", e.text));
+        let sets = ["second=traders-builders".to_string()];
+        let set = loaded
+            .with_sets(&sets, &no_sets)
+            .unwrap_or_else(|e| panic!("{}", e.text));
+        let again = variant_from_texts(&src, "not-a-file.rules", &sets, &no_sets, &[]).unwrap();
+        assert_eq!(set.config.counts, again.config.counts);
+        assert_ne!(set.config.counts, loaded.config.counts);
+        assert_eq!(set.config.sources, again.config.sources);
     }
 
     /// A house rule imports a variant from another folder whose header names its map and a tile

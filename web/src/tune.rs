@@ -273,6 +273,22 @@ mod tests {
         );
     }
 
+    /// A parameter that chooses the tile sets is tuned in the page as on the command line: the
+    /// rules are the editor's text, never a file.
+    #[test]
+    fn a_parameter_choosing_tile_sets_is_tuned() {
+        let text = "import \"base\"\nparam second: string = \"inns-cathedrals\"\nvariant \"ts\" {\n  tiles = [\"base\", second]\n}\n";
+        let req = json!({"name": "my.rules", "text": text,
+            "params": ["second=inns-cathedrals,traders-builders"],
+            "target": "balance", "games": 4, "first_round": 2, "seed": 3, "agents": ["random"]});
+        let mut s = start(&req).unwrap_or_else(|e| panic!("{}", e.json()));
+        while !s.over {
+            s.step(1000).unwrap();
+        }
+        let table = s.report()["table"].as_str().unwrap().to_string();
+        assert!(table.contains("traders-builders"), "{table}");
+    }
+
     /// Every target's command text reads back as the same target (`carto tune --target`).
     #[test]
     fn targets_read_back() {
