@@ -210,6 +210,23 @@ fn restricted_play_finds_what_an_action_is_worth() {
         err.contains("no action `sel_town`") && err.contains("sell_town"),
         "{err}"
     );
+    // And in a tuning run, in the same words.
+    let (code, _, err) = carto(&[
+        "tune",
+        "france",
+        "sale_town=5..7",
+        "--target",
+        "balance",
+        "--games",
+        "4",
+        "--agents",
+        "greedy-without:sel_town,greedy",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("no action `sel_town`") && err.contains("sell_town"),
+        "{err}"
+    );
     let (code, _, err) = carto(&["sim", "france", "--report", "--sweep", "sale_town=1..3"]);
     assert_eq!(code, 2, "{err}");
 }

@@ -27,7 +27,7 @@ pub(crate) use human::Human;
 pub(crate) use mcts::{Mcts, DEFAULT_PLAYOUTS, MAX_PLAYOUTS};
 pub use preview::points_as_seen;
 pub use random::Random;
-pub use restricted::{barred, Restricted};
+pub use restricted::{barred, check_barred, Restricted};
 pub use view::View;
 
 use crate::game::GameError;

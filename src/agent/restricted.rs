@@ -47,6 +47,40 @@ pub fn barred(spec: &str) -> Vec<String> {
     }
 }
 
+/// Refuses an agent barred from an action that none of `programs` has (a misspelt name would
+/// bar nothing, and the run would measure plain greedy): the same words on the command line and in
+/// the playground.
+pub fn check_barred(
+    programs: &[&crate::lang::ir::Program],
+    agents: &[String],
+) -> Result<(), String> {
+    for a in agents {
+        for b in barred(a) {
+            let action = b.split(' ').next().unwrap_or("");
+            if programs
+                .iter()
+                .any(|p| p.actions.iter().any(|x| x.name == action))
+            {
+                continue;
+            }
+            let mut names: Vec<&str> = programs
+                .first()
+                .map(|p| p.actions.iter().map(|x| x.name.as_str()).collect())
+                .unwrap_or_default();
+            names.dedup();
+            let known = if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            };
+            return Err(format!(
+                "`{a}`: the rules have no action `{action}` (their actions: {known})"
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Agent for Restricted {
     fn name(&self) -> &str {
         &self.spec

@@ -283,32 +283,8 @@ pub(super) fn run_info_for(
 
 /// Refuses an agent barred from an action no setting has (`greedy-without:sel_town`).
 fn check_barred(variants: &[Variant], agents: &[String]) -> Result<(), Failure> {
-    for a in agents {
-        for b in carto::agent::barred(a) {
-            let action = b.split(' ').next().unwrap_or("");
-            let known = variants
-                .iter()
-                .any(|v| v.program.actions.iter().any(|x| x.name == action));
-            if !known {
-                let mut names: Vec<&str> = variants[0]
-                    .program
-                    .actions
-                    .iter()
-                    .map(|x| x.name.as_str())
-                    .collect();
-                names.dedup();
-                return Err(Failure::Usage(format!(
-                    "`{a}`: the rules have no action `{action}` (their actions: {})",
-                    if names.is_empty() {
-                        "none".to_string()
-                    } else {
-                        names.join(", ")
-                    }
-                )));
-            }
-        }
-    }
-    Ok(())
+    let programs: Vec<&carto::lang::ir::Program> = variants.iter().map(|v| &*v.program).collect();
+    carto::agent::check_barred(&programs, agents).map_err(Failure::Usage)
 }
 
 /// One variant per point of the sweep's grid: `--set`, then the point's values.

@@ -230,6 +230,8 @@ fn load(args: &Args) -> Result<(TuneInfo, Vec<Variant>), Failure> {
         })?);
     }
     super::check_players(&variants[0], &players)?;
+    let programs: Vec<&carto::lang::ir::Program> = variants.iter().map(|v| &*v.program).collect();
+    carto::agent::check_barred(&programs, &agents).map_err(Failure::Usage)?;
     let info = TuneInfo {
         variant,
         params: args.params.clone(),

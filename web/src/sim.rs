@@ -162,6 +162,8 @@ fn start(req: &Value) -> Result<SimSession, Failed> {
             .map_or((name.as_str(), text), |(n, t)| (n, t));
         settings.push(load(b_name, b_text, &all, &maps)?);
     }
+    let programs: Vec<&carto::lang::ir::Program> = settings.iter().map(|v| &*v.program).collect();
+    carto::agent::check_barred(&programs, &agents).map_err(bad)?;
     Ok(SimSession {
         info: RunInfo {
             variant: name,
@@ -328,5 +330,27 @@ mod tests {
         let bad =
             start(&json!({"name": "my.rules", "text": text, "games": 4, "vs_rules": "nowhere"}));
         assert!(bad.is_err());
+    }
+
+    /// An agent barred from an action the rules do not have is refused, in the words `carto sim`
+    /// uses: a misspelt name would bar nothing and the run would measure plain greedy.
+    #[test]
+    fn an_agent_barred_from_no_action_is_refused() {
+        let france = carto::bundled::RULES
+            .iter()
+            .find(|(n, _)| *n == "france")
+            .unwrap()
+            .1;
+        let req = |agent: &str| {
+            json!({"name": "france", "text": france, "games": 2, "seed": 3,
+                "agents": [agent, "greedy"]})
+        };
+        let e = start(&req("greedy-without:sel")).err().unwrap().json();
+        let text = e["error"].as_str().unwrap_or_default().to_string();
+        assert!(
+            text.contains("`greedy-without:sel`: the rules have no action `sel`"),
+            "{e}"
+        );
+        assert!(start(&req("greedy-without:sell_town")).is_ok());
     }
 }

@@ -99,6 +99,8 @@ fn start(req: &Value) -> Result<TuneSession, Failed> {
         })?);
     }
     check_players(&variants[0], &players)?;
+    let programs: Vec<&carto::lang::ir::Program> = variants.iter().map(|v| &*v.program).collect();
+    carto::agent::check_barred(&programs, &agents).map_err(bad)?;
     let info = TuneInfo {
         variant: name,
         params,
