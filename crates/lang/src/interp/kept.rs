@@ -3,10 +3,10 @@
 //! state's range stops the game with its own error (E0804), never clamped.
 
 use super::cx::Cx;
-use super::{Interp, R};
+use super::R;
 use crate::game::Fault;
 use crate::game::GameError;
-use crate::ir::{StateDef, Value, NO_PLAYER};
+use crate::ir::{Program, StateDef, Value, NO_PLAYER};
 
 /// The declaration a `Value::State` names, and its player (`None` for one kept for the game).
 fn kept<'p>(cx: &'p Cx, v: Value) -> R<(u16, Option<u8>, &'p StateDef)> {
@@ -108,22 +108,20 @@ fn put_state(cx: &mut Cx, handle: Value, v: i64, added: Option<(i64, i64)>) -> R
     Ok(())
 }
 
-impl Interp {
-    /// Every state's start in its range, with the parameters in force (a parameter set from
-    /// outside may move a bound): checked once per game, at setup.
-    pub(crate) fn check_state_starts(&self) -> R<()> {
-        for def in &self.prog.states {
-            if let Some(why) = def
-                .range
-                .as_ref()
-                .and_then(|r| r.refuses(Value::Int(def.start), &self.prog))
-            {
-                return Err(Box::new(GameError::Setup(format!(
-                    "the start of `{}` is not allowed: it {why}",
-                    def.name
-                ))));
-            }
+/// Every state's start in its range, with the parameters in force (a parameter set from outside
+/// may move a bound): checked once per game, at setup.
+pub(super) fn check_starts(prog: &Program) -> Result<(), GameError> {
+    for def in &prog.states {
+        if let Some(why) = def
+            .range
+            .as_ref()
+            .and_then(|r| r.refuses(Value::Int(def.start), prog))
+        {
+            return Err(GameError::Setup(format!(
+                "the start of `{}` is not allowed: it {why}",
+                def.name
+            )));
         }
-        Ok(())
     }
+    Ok(())
 }

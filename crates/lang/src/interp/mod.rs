@@ -348,7 +348,7 @@ impl Hooks for Interp {
         self.run.seen_round = (u32::MAX, 0);
         self.caches.invalidate(Event::GameBegun);
         self.clear_asks();
-        self.check_state_starts().map_err(|e| *e)?;
+        kept::check_starts(&self.prog)?;
         self.run_setup(st).map_err(|e| *e)
     }
 
