@@ -8,7 +8,7 @@ use super::lower::{Arg, Atom, Code, CodeId, Op, Operand, QueryFn, Span, Test, Te
 use super::{placed, Interp, R};
 use crate::ast::BinOp;
 use crate::builtins::{Field, ReadField, MAX_PARAMS};
-use crate::game::Fault;
+use crate::game::{Fault, GameError};
 use crate::ir::Value;
 use crate::state::{Place, State};
 
@@ -46,9 +46,39 @@ impl Interp {
     }
 
     /// The value of a value node: a dispatch to the node kind's own function (a call each, as
-    /// small as the node).
+    /// small as the node). An error is placed where the node is written (see [`Self::code_failed`]).
     #[inline(always)]
     pub(super) fn value_of(&mut self, st: &mut State, id: CodeId) -> R<Value> {
+        let r = self.value_node(st, id);
+        if let Err(e) = r {
+            return Err(self.code_failed(e, id));
+        }
+        r
+    }
+
+    /// An error that came through value node `id`, placed where the node is written when it can
+    /// fail on its own (`Plan::code_at`) and nothing inside it placed the error first.
+    #[cold]
+    #[inline(never)]
+    fn code_failed(&self, e: Box<GameError>, id: CodeId) -> Box<GameError> {
+        match self.code.code_at[id.0 as usize] {
+            Some(at) => placed(e, at),
+            None => e,
+        }
+    }
+
+    /// An error that came through condition node `id` (as [`Self::code_failed`]).
+    #[cold]
+    #[inline(never)]
+    fn test_failed(&self, e: Box<GameError>, id: TestId) -> Box<GameError> {
+        match self.code.test_at[id.0 as usize] {
+            Some(at) => placed(e, at),
+            None => e,
+        }
+    }
+
+    #[inline(always)]
+    fn value_node(&mut self, st: &mut State, id: CodeId) -> R<Value> {
         match self.code.codes[id.0 as usize] {
             // A leaf counts its own operation, a condition its own.
             Code::Local(s) => self.leaf(Arg::Local(s)),
@@ -290,9 +320,19 @@ impl Interp {
     }
 
     /// The truth of a condition node: a dispatch to the node kind's own function. A node tested
-    /// on its own (`root`) counts one operation.
+    /// on its own (`root`) counts one operation. An error is placed where the node is written
+    /// (see [`Self::test_failed`]).
     #[inline(always)]
     pub(super) fn truth_of(&mut self, st: &mut State, id: TestId) -> R<bool> {
+        let r = self.truth_node(st, id);
+        if let Err(e) = r {
+            return Err(self.test_failed(e, id));
+        }
+        r
+    }
+
+    #[inline(always)]
+    fn truth_node(&mut self, st: &mut State, id: TestId) -> R<bool> {
         let (test, root) = self.code.tests[id.0 as usize];
         match test {
             Test::Value(c) => self.value_truth(st, c),
@@ -674,15 +714,15 @@ mod tests {
     use super::super::lower::Lower;
     use super::*;
     use crate::builtins::{Builtin, Field};
-    use crate::ir::Expr as E;
+    use crate::ir::{Expr as E, Src};
     use std::sync::Arc;
 
     fn local_field(f: Field) -> Box<E> {
-        Box::new(E::Field(Box::new(E::Local(1)), f))
+        Box::new(E::Field(Box::new(E::Local(1)), f, Src::NONE))
     }
 
     fn and(a: E, b: E) -> E {
-        E::Binary(BinOp::And, Box::new(a), Box::new(b))
+        E::Binary(BinOp::And, Box::new(a), Box::new(b), Src::NONE)
     }
 
     /// `len(s.chips) OP k`.
@@ -690,8 +730,14 @@ mod tests {
         let len = E::Call(
             Builtin::from_name("len").expect("a builtin"),
             vec![*local_field(Field::SquareChips)],
+            Src::NONE,
         );
-        E::Binary(op, Box::new(len), Box::new(E::Const(Value::Int(k))))
+        E::Binary(
+            op,
+            Box::new(len),
+            Box::new(E::Const(Value::Int(k))),
+            Src::NONE,
+        )
     }
 
     /// Square tests read in place give what the tree-walking evaluator gives, on every cell of a
@@ -717,6 +763,7 @@ mod tests {
             BinOp::Gt,
             local_field(Field::SquareX),
             Box::new(E::Const(Value::Int(0))),
+            Src::NONE,
         );
         let conds = [
             and(

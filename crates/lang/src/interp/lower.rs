@@ -225,6 +225,11 @@ pub(super) struct Plan {
     pub(crate) chains: Vec<SquareChain>,
     pub(crate) compares: Vec<(BinOp, Operand, Operand)>,
     pub(crate) againsts: Vec<Against>,
+    /// Where each value node of `codes` and each condition node of `tests` fails, when it can
+    /// fail on its own (the expression it was lowered from: see `fails_at`): read on the error
+    /// path only (`exec.rs`), the innermost place an error comes through wins.
+    pub(crate) code_at: Vec<Option<At>>,
+    pub(crate) test_at: Vec<Option<At>>,
     /// Statements; a block is a span of them.
     pub(crate) ops: Vec<Op>,
     /// Where each statement of `ops` is written (for the errors of a running rule).
@@ -324,6 +329,7 @@ impl<'a> Lower<'a> {
 
     /// A value node lowered from `_e`.
     fn push(&mut self, c: Code, _e: &Expr) -> CodeId {
+        self.plan.code_at.push(code_fails_at(&c, _e));
         self.plan.codes.push(c);
         #[cfg(any(test, feature = "oracle"))]
         if self.keep {
@@ -336,6 +342,7 @@ impl<'a> Lower<'a> {
 
     /// A condition node lowered from `_e`.
     fn push_test(&mut self, t: Test, root: bool, _e: &Expr) -> TestId {
+        self.plan.test_at.push(test_fails_at(&t, _e));
         self.plan.tests.push((t, root));
         #[cfg(any(test, feature = "oracle"))]
         if self.keep {
@@ -374,21 +381,22 @@ impl<'a> Lower<'a> {
                 self.plan.consts.push(v);
                 Code::Const(self.plan.consts.len() as u32 - 1)
             }
-            Expr::Field(x, f) => match x.as_ref() {
+            Expr::Field(x, f, _) => match x.as_ref() {
                 &Expr::Local(s) => Code::LocalField(s, f.read()),
                 x => Code::Field(self.arg(x), f.read()),
             },
-            Expr::Not(_) | Expr::Binary(BinOp::And | BinOp::Or, _, _) => {
+            Expr::Not(_) | Expr::Binary(BinOp::And | BinOp::Or, _, _, _) => {
                 Code::Truth(self.test(e, true))
             }
-            Expr::Binary(op, a, b) => Code::Binary(*op, self.arg(a), self.arg(b)),
-            Expr::Call(b, args) => self.call(*b, args),
+            Expr::Binary(op, a, b, _) => Code::Binary(*op, self.arg(a), self.arg(b)),
+            Expr::Call(b, args, _) => self.call(*b, args),
             Expr::Aggregate {
                 op,
                 var,
                 list,
                 filter,
                 map,
+                ..
             } => {
                 let list = self.arg(list);
                 let filter = filter.as_deref().map(|f| self.test(f, true));
@@ -409,10 +417,10 @@ impl<'a> Lower<'a> {
                 Code::Aggregate(self.plan.aggs.len() as u32 - 1)
             }
             Expr::List(items) => Code::List(self.args(items)),
-            Expr::Range(a, b) => Code::Range(self.arg(a), self.arg(b)),
-            Expr::Attr(x, a) => Code::Attr(self.arg(x), *a),
-            Expr::Index(x, i) => Code::Index(self.arg(x), self.arg(i)),
-            Expr::Neg(x) => Code::Neg(self.arg(x)),
+            Expr::Range(a, b, _) => Code::Range(self.arg(a), self.arg(b)),
+            Expr::Attr(x, a, _) => Code::Attr(self.arg(x), *a),
+            Expr::Index(x, i, _) => Code::Index(self.arg(x), self.arg(i)),
+            Expr::Neg(x, _) => Code::Neg(self.arg(x)),
             Expr::ToPlayers(x) => Code::ToPlayers(self.arg(x)),
             Expr::If(c, a, b) => Code::Cond(self.test(c, true), self.arg(a), self.arg(b)),
         };
@@ -454,7 +462,7 @@ impl<'a> Lower<'a> {
                 },
                 None => Test::Not(self.test(x, false)),
             },
-            Expr::Binary(BinOp::And, a, b) => match leading_atoms(e) {
+            Expr::Binary(BinOp::And, a, b, _) => match leading_atoms(e) {
                 Some((slot, atoms, rest)) => {
                     let rest: Vec<TestId> = rest.into_iter().map(|x| self.test(x, false)).collect();
                     let written = (self.test(a, false), self.test(b, false));
@@ -470,17 +478,18 @@ impl<'a> Lower<'a> {
                 }
                 None => Test::And(self.test(a, false), self.test(b, false)),
             },
-            Expr::Binary(BinOp::Or, a, b) => Test::Or(self.test(a, false), self.test(b, false)),
+            Expr::Binary(BinOp::Or, a, b, _) => Test::Or(self.test(a, false), self.test(b, false)),
             Expr::Binary(
                 op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
                 a,
                 b,
+                _,
             ) => {
                 let (a, b) = (self.operand(a), self.operand(b));
                 self.compare(*op, a, b)
             }
             &Expr::Local(s) => Test::Local(s),
-            Expr::Field(x, f) => match (local_flag(e), x.as_ref()) {
+            Expr::Field(x, f, _) => match (local_flag(e), x.as_ref()) {
                 (Some((slot, field, flag)), _) => Test::Flag {
                     slot,
                     field,
@@ -490,7 +499,7 @@ impl<'a> Lower<'a> {
                 (None, &Expr::Local(s)) => Test::LocalField(s, *f),
                 _ => Test::Value(self.code(e)),
             },
-            Expr::Attr(x, a) => match x.as_ref() {
+            Expr::Attr(x, a, _) => match x.as_ref() {
                 &Expr::Local(s) => Test::LocalAttr(s, *a),
                 _ => Test::Value(self.code(e)),
             },
@@ -508,11 +517,11 @@ impl<'a> Lower<'a> {
             }
             &Expr::Param(p) => Operand::Param(p),
             &Expr::Local(s) => Operand::Local(s),
-            Expr::Field(x, f) => match x.as_ref() {
+            Expr::Field(x, f, _) => match x.as_ref() {
                 &Expr::Local(s) => Operand::LocalField(s, *f),
                 _ => Operand::Code(self.code(e)),
             },
-            Expr::Call(b, args) => match (chip_count(*b, args), local_place(*b, args)) {
+            Expr::Call(b, args, _) => match (chip_count(*b, args), local_place(*b, args)) {
                 (Some(Count::Square(&Expr::Local(s))), _) => Operand::LocalChips(s),
                 (_, Some((place, s))) => Operand::PlaceChips(place, s, self.code(e)),
                 _ => Operand::Code(self.code(e)),
@@ -607,6 +616,62 @@ fn span_of<T: Copy>(table: &mut Vec<T>, items: &[T]) -> Span {
     }
 }
 
+// Where a node fails: what an error of a running rule points at.
+
+/// Where value node `c`, lowered from `e`, fails on its own: where `e` is written, or for a count
+/// read from the state (`len(x.chips)`, `len(chips(p))`) where the read it stands for is (the
+/// field or the call that fails on a value with no chips). A node that cannot fail but through
+/// a node of its own (a condition as a value, `if`, a list, a local) has no place.
+fn code_fails_at(c: &Code, e: &Expr) -> Option<At> {
+    match (c, e) {
+        (Code::SquareChipCount(_) | Code::PlaceChipCount(_), Expr::Call(_, args, _)) => {
+            args.first().and_then(Expr::src)
+        }
+        (Code::Truth(_) | Code::Cond(..) | Code::List(_) | Code::ToPlayers(_), _) => None,
+        _ => e.src(),
+    }
+}
+
+/// Where condition node `t`, lowered from `e`, fails on its own: a field or an attribute read in
+/// place (`x.f`, `not x.f`), a comparison (at the operand read in place when one is: a field of a
+/// local, a count), a number read in place against a constant (at the number). The others fail
+/// only through a node of their own, which places the error itself.
+fn test_fails_at(t: &Test, e: &Expr) -> Option<At> {
+    match (t, e) {
+        (Test::Flag { .. }, Expr::Not(x)) => x.src(),
+        (Test::Flag { .. } | Test::LocalField(..) | Test::LocalAttr(..), _) => e.src(),
+        (Test::Compare(_), Expr::Binary(_, a, b, at)) => {
+            match (read_in_place(a), read_in_place(b)) {
+                (true, false) => a.src(),
+                (false, true) => b.src(),
+                _ => at.0,
+            }
+        }
+        (Test::Against(_), Expr::Binary(_, a, b, _)) => {
+            if read_in_place(a) {
+                a.src()
+            } else {
+                b.src()
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether a comparison's operand is read in place by the condition node (not a node of its own)
+/// and can fail: a local's field, a count of chips (see `Lower::operand`).
+fn read_in_place(e: &Expr) -> bool {
+    match e {
+        Expr::Field(x, ..) => matches!(x.as_ref(), Expr::Local(_)),
+        Expr::Call(b, args, _) => match chip_count(*b, args) {
+            Some(Count::Square(x)) => matches!(x, Expr::Local(_)),
+            Some(Count::Place(_)) => local_place(*b, args).is_some(),
+            None => false,
+        },
+        _ => false,
+    }
+}
+
 // Patterns: the shapes the lowering (and the trigger dispatch) recognise, each in one place.
 
 /// What a `len(…)` call counts from the counts the state keeps.
@@ -624,8 +689,8 @@ pub(super) fn chip_count(b: Builtin, args: &[Expr]) -> Option<Count<'_>> {
         return None;
     }
     match args {
-        [Expr::Field(x, Field::SquareChips)] => Some(Count::Square(x)),
-        [Expr::Call(c, p)] if c.role() == Role::ChipsIn && p.len() == 1 => {
+        [Expr::Field(x, Field::SquareChips, _)] => Some(Count::Square(x)),
+        [Expr::Call(c, p, _)] if c.role() == Role::ChipsIn && p.len() == 1 => {
             Some(Count::Place(&p[0]))
         }
         _ => None,
@@ -634,7 +699,7 @@ pub(super) fn chip_count(b: Builtin, args: &[Expr]) -> Option<Count<'_>> {
 
 /// `len(chips(hand(x)))` or `len(chips(at(x)))` for a local `x`: the kind of place and the local.
 fn local_place(b: Builtin, args: &[Expr]) -> Option<(PlaceKind, u16)> {
-    let Count::Place(Expr::Call(place, x)) = chip_count(b, args)? else {
+    let Count::Place(Expr::Call(place, x, _)) = chip_count(b, args)? else {
         return None;
     };
     match (place.role(), x.as_slice()) {
@@ -647,8 +712,8 @@ fn local_place(b: Builtin, args: &[Expr]) -> Option<(PlaceKind, u16)> {
 /// dispatch's guards).
 pub(super) fn local_square_chips(e: &Expr) -> Option<u16> {
     match e {
-        Expr::Call(c, args) if c.role() == Role::ChipsIn => match args.as_slice() {
-            [Expr::Call(at, x)] if at.role() == Role::Place(PlaceKind::Square) => {
+        Expr::Call(c, args, _) if c.role() == Role::ChipsIn => match args.as_slice() {
+            [Expr::Call(at, x, _)] if at.role() == Role::Place(PlaceKind::Square) => {
                 match x.as_slice() {
                     [Expr::Local(s)] => Some(*s),
                     _ => None,
@@ -656,7 +721,7 @@ pub(super) fn local_square_chips(e: &Expr) -> Option<u16> {
             }
             _ => None,
         },
-        Expr::Field(x, Field::SquareChips) => match x.as_ref() {
+        Expr::Field(x, Field::SquareChips, _) => match x.as_ref() {
             Expr::Local(s) => Some(*s),
             _ => None,
         },
@@ -667,7 +732,7 @@ pub(super) fn local_square_chips(e: &Expr) -> Option<u16> {
 /// A local's square flag (`s.covered`, `s.land`, …): the local's slot, the field and the flag.
 pub(super) fn local_flag(e: &Expr) -> Option<(u16, Field, SquareFlag)> {
     match e {
-        Expr::Field(x, f) => match (x.as_ref(), SquareFlag::of(*f)) {
+        Expr::Field(x, f, _) => match (x.as_ref(), SquareFlag::of(*f)) {
             (&Expr::Local(s), Some(flag)) => Some((s, *f, flag)),
             _ => None,
         },
@@ -678,7 +743,7 @@ pub(super) fn local_flag(e: &Expr) -> Option<(u16, Field, SquareFlag)> {
 /// The local and the test when `e` is a square test of a local.
 fn atom(e: &Expr) -> Option<(u16, Atom)> {
     let chips = |x: &Expr| match x {
-        Expr::Call(b, args) => match chip_count(*b, args) {
+        Expr::Call(b, args, _) => match chip_count(*b, args) {
             Some(Count::Square(&Expr::Local(s))) => Some(s),
             _ => None,
         },
@@ -691,6 +756,7 @@ fn atom(e: &Expr) -> Option<(u16, Atom)> {
             op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
             a,
             b,
+            _,
         ) => match (chips(a), a.as_ref(), chips(b), b.as_ref()) {
             (Some(s), _, _, &Expr::Const(Value::Int(k))) => Some((s, Atom::Chips(*op, k))),
             (_, &Expr::Const(Value::Int(k)), Some(s), _) => Some((s, Atom::Chips(mirror(*op), k))),

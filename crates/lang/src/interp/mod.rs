@@ -26,6 +26,8 @@ mod lower;
 mod memo;
 #[cfg(any(test, feature = "oracle"))]
 pub mod oracle;
+#[cfg(test)]
+mod places;
 mod prepared;
 #[cfg(test)]
 pub(crate) mod probe;
