@@ -618,17 +618,12 @@ fn span_of<T: Copy>(table: &mut Vec<T>, items: &[T]) -> Span {
 
 // Where a node fails: what an error of a running rule points at.
 
-/// Where value node `c`, lowered from `e`, fails on its own: where `e` is written, or for a count
-/// read from the state (`len(x.chips)`, `len(chips(p))`) where the read it stands for is (the
-/// field or the call that fails on a value with no chips). A node that cannot fail but through
-/// a node of its own (a condition as a value, `if`, a list, a local) has no place.
+/// Where value node `c`, lowered from `e`, fails on its own (see [`read_at`]). A node that cannot
+/// fail but through a node of its own (a condition as a value, `if`, a list, a local) has no place.
 fn code_fails_at(c: &Code, e: &Expr) -> Option<At> {
-    match (c, e) {
-        (Code::SquareChipCount(_) | Code::PlaceChipCount(_), Expr::Call(_, args, _)) => {
-            args.first().and_then(Expr::src)
-        }
-        (Code::Truth(_) | Code::Cond(..) | Code::List(_) | Code::ToPlayers(_), _) => None,
-        _ => e.src(),
+    match c {
+        Code::Truth(_) | Code::Cond(..) | Code::List(_) | Code::ToPlayers(_) => None,
+        _ => read_at(e),
     }
 }
 
@@ -642,19 +637,27 @@ fn test_fails_at(t: &Test, e: &Expr) -> Option<At> {
         (Test::Flag { .. } | Test::LocalField(..) | Test::LocalAttr(..), _) => e.src(),
         (Test::Compare(_), Expr::Binary(_, a, b, at)) => {
             match (read_in_place(a), read_in_place(b)) {
-                (true, false) => a.src(),
-                (false, true) => b.src(),
+                (true, false) => read_at(a),
+                (false, true) => read_at(b),
                 _ => at.0,
             }
         }
         (Test::Against(_), Expr::Binary(_, a, b, _)) => {
-            if read_in_place(a) {
-                a.src()
-            } else {
-                b.src()
-            }
+            read_at(if read_in_place(a) { a } else { b })
         }
         _ => None,
+    }
+}
+
+/// Where `e` fails on its own: where it is written, or for a count read from the state
+/// (`len(x.chips)`, `len(chips(p))`) where the read it stands for is (the field or the call that
+/// fails on a value with no chips).
+fn read_at(e: &Expr) -> Option<At> {
+    match e {
+        Expr::Call(b, args, _) if chip_count(*b, args).is_some() => {
+            args.first().and_then(Expr::src)
+        }
+        _ => e.src(),
     }
 }
 
