@@ -14,6 +14,11 @@
 //! of a `not`/`and`/`or` of another), whatever its shape, and the value nodes inside it that are not
 //! read in place count as they do everywhere. A condition is a finite tree, and every loop
 //! (aggregates, choices, `for`) counts its rounds, so the budget still bounds every rules file.
+//!
+//! Errors' places: beside the nodes (not in them: they are the hot path), `Plan::code_at` and
+//! `Plan::test_at` keep where each node fails on its own (see "Where a node fails" below), and
+//! `op_at`/`branch_at` where each statement and branch condition is written; the executor reads
+//! them only when an error comes through.
 
 use super::fields::SquareFlag;
 use crate::ast::{AggOp, BinOp};
