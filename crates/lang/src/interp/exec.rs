@@ -77,6 +77,17 @@ impl Interp {
         }
     }
 
+    /// An error of operand `k` of comparison `i` read in place, placed where the operand is
+    /// written (`Plan::compare_at`).
+    #[cold]
+    #[inline(never)]
+    fn operand_failed(&self, e: Box<GameError>, i: u32, k: usize) -> Box<GameError> {
+        match self.code.compare_at[i as usize][k] {
+            Some(at) => placed(e, at),
+            None => e,
+        }
+    }
+
     #[inline(always)]
     fn value_node(&mut self, st: &mut State, id: CodeId) -> R<Value> {
         match self.code.codes[id.0 as usize] {
@@ -365,8 +376,14 @@ impl Interp {
             self.tick()?;
         }
         let (op, a, b) = self.code.compares[i as usize];
-        let x = self.operand(st, a)?;
-        let y = self.operand(st, b)?;
+        let x = match self.operand(st, a) {
+            Ok(x) => x,
+            Err(e) => return Err(self.operand_failed(e, i, 0)),
+        };
+        let y = match self.operand(st, b) {
+            Ok(y) => y,
+            Err(e) => return Err(self.operand_failed(e, i, 1)),
+        };
         if let (Value::Int(x), Value::Int(y)) = (x, y) {
             return Ok(int_compare(op, x, y));
         }

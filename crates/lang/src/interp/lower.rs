@@ -229,6 +229,9 @@ pub(super) struct Plan {
     pub(crate) atoms: Vec<Atom>,
     pub(crate) chains: Vec<SquareChain>,
     pub(crate) compares: Vec<(BinOp, Operand, Operand)>,
+    /// Where each operand of `compares` that is read in place fails (a local's field, a count):
+    /// read on the error path only.
+    pub(crate) compare_at: Vec<[Option<At>; 2]>,
     pub(crate) againsts: Vec<Against>,
     /// Where each value node of `codes` and each condition node of `tests` fails, when it can
     /// fail on its own (the expression it was lowered from: see `fails_at`): read on the error
@@ -490,8 +493,9 @@ impl<'a> Lower<'a> {
                 b,
                 _,
             ) => {
+                let at = [in_place_at(a), in_place_at(b)];
                 let (a, b) = (self.operand(a), self.operand(b));
-                self.compare(*op, a, b)
+                self.compare(*op, a, b, at)
             }
             &Expr::Local(s) => Test::Local(s),
             Expr::Field(x, f, _) => match (local_flag(e), x.as_ref()) {
@@ -537,7 +541,8 @@ impl<'a> Lower<'a> {
 
     /// `a OP b` for a comparison operator: a number read in place against a constant number
     /// (`len(s.chips) == 0`, `0 < x.value`) compared without making values.
-    fn compare(&mut self, op: BinOp, a: Operand, b: Operand) -> Test {
+    /// `at`: where each operand fails when it is read in place (see `Plan::compare_at`).
+    fn compare(&mut self, op: BinOp, a: Operand, b: Operand, at: [Option<At>; 2]) -> Test {
         let against = match (a, b) {
             (a, Operand::Int(k)) if a.counted() => Some(Against {
                 op,
@@ -560,6 +565,7 @@ impl<'a> Lower<'a> {
             }
             None => {
                 self.plan.compares.push((op, a, b));
+                self.plan.compare_at.push(at);
                 Test::Compare(self.plan.compares.len() as u32 - 1)
             }
         }
@@ -633,19 +639,14 @@ fn code_fails_at(c: &Code, e: &Expr) -> Option<At> {
 }
 
 /// Where condition node `t`, lowered from `e`, fails on its own: a field or an attribute read in
-/// place (`x.f`, `not x.f`), a comparison (at the operand read in place when one is: a field of a
-/// local, a count), a number read in place against a constant (at the number). The others fail
-/// only through a node of their own, which places the error itself.
+/// place (`x.f`, `not x.f`), a comparison (an operand read in place has its own place:
+/// `Plan::compare_at`), a number read in place against a constant (at the number). The others
+/// fail only through a node of their own, which places the error itself.
 fn test_fails_at(t: &Test, e: &Expr) -> Option<At> {
     match (t, e) {
         (Test::Flag { .. }, Expr::Not(x)) => x.src(),
-        (Test::Flag { .. } | Test::LocalField(..) | Test::LocalAttr(..), _) => e.src(),
-        (Test::Compare(_), Expr::Binary(_, a, b, at)) => {
-            match (read_in_place(a), read_in_place(b)) {
-                (true, false) => read_at(a),
-                (false, true) => read_at(b),
-                _ => at.0,
-            }
+        (Test::Flag { .. } | Test::LocalField(..) | Test::LocalAttr(..) | Test::Compare(_), _) => {
+            e.src()
         }
         (Test::Against(_), Expr::Binary(_, a, b, _)) => {
             read_at(if read_in_place(a) { a } else { b })
@@ -663,6 +664,17 @@ fn read_at(e: &Expr) -> Option<At> {
             args.first().and_then(Expr::src)
         }
         _ => e.src(),
+    }
+}
+
+/// Where a comparison's operand fails when the condition node reads it in place (see
+/// [`read_in_place`]); `None` for one that is a node of its own (it places its errors itself) or
+/// cannot fail.
+fn in_place_at(e: &Expr) -> Option<At> {
+    if read_in_place(e) {
+        read_at(e)
+    } else {
+        None
     }
 }
 

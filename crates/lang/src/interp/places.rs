@@ -8,7 +8,7 @@ use crate::ir::{Stmt, Value};
 use std::sync::Arc;
 
 /// The first statement of a `for f in reserve(player)` loop of a rule, and the source text the
-/// error of running it must be placed at.
+/// error of running it must be placed at (its first occurrence in the statement).
 const CASES: &[(&str, &str)] = &[
     // A division inside a call inside an operator.
     ("let x = abs(10 / zero) + 1", "10 / zero"),
@@ -34,6 +34,13 @@ const CASES: &[(&str, &str)] = &[
     ),
     // A field read in place by a comparison, and a field read under another.
     ("if f.square == square { score(player, 1) }", "f.square"),
+    ("if square == f.square { score(player, 1) }", "f.square"),
+    // Both operands read in place: the left one, read first.
+    ("if f.square == f.square { score(player, 1) }", "f.square"),
+    (
+        "if f.square != square and true { score(player, 1) }",
+        "f.square",
+    ),
     ("if f.square.land { score(player, 1) }", "f.square"),
     ("let x = 1 + len(f.square.chips)", "f.square"),
 ];
@@ -85,7 +92,12 @@ fn errors_are_placed_at_the_innermost_expression_that_failed() {
             let crate::game::GameError::Rule { at: Some(at), .. } = *e else {
                 panic!("{stmt}: the {how} placed no error: {e:?}");
             };
-            assert_eq!(&text[at.span()], *want, "{stmt}: the {how}'s place");
+            let start = text.find(stmt).expect("the statement") + stmt.find(want).expect("it");
+            assert_eq!(
+                (&text[at.span()], at.start as usize),
+                (*want, start),
+                "{stmt}: the {how}'s place"
+            );
         }
     }
 }
