@@ -88,6 +88,7 @@ impl Interp {
         }
     }
 
+    /// The value of a value node, its error not placed yet (see [`Self::value_of`]).
     #[inline(always)]
     fn value_node(&mut self, st: &mut State, id: CodeId) -> R<Value> {
         match self.code.codes[id.0 as usize] {
@@ -342,6 +343,7 @@ impl Interp {
         r
     }
 
+    /// The truth of a condition node, its error not placed yet (see [`Self::truth_of`]).
     #[inline(always)]
     fn truth_node(&mut self, st: &mut State, id: TestId) -> R<bool> {
         let (test, root) = self.code.tests[id.0 as usize];
