@@ -1,5 +1,5 @@
 //! Issue 8, A4 and A6, the examples not pinned elsewhere, through the built binary: a division by
-//! zero in a rule is an error naming the rule and the effect that failed (like an overflow, `tests/cli.rs` `score_overflows`);
+//! zero in a rule is an error naming the rule and the expression that failed (like an overflow, `tests/cli.rs` `score_overflows`);
 //! rules that grant extra turns on every turn do not run away: the chain ends with the tiles.
 
 use crate::common;
@@ -27,12 +27,39 @@ fn division_by_zero_names_the_rule() {
         err.contains("error: rule `split`: division by zero"),
         "{err}"
     );
-    // The caret is under the effect that failed, not the rule's first line.
-    assert!(err.contains("div.rules:7:3"), "{err}");
+    // The caret is under the expression that failed, not the effect it is an argument of nor
+    // the rule's first line.
+    assert!(err.contains("div.rules:7:17"), "{err}");
     assert!(
-        err.contains("7 │   score(player, 10 / zero)\n  │   ^^^^^^^^^^^^^^^^^^^^^^^^ failed here"),
+        err.contains("7 │   score(player, 10 / zero)\n  │                 ^^^^^^^^^ failed here"),
         "{err}"
     );
+}
+
+#[test]
+fn errors_point_at_the_innermost_expression_that_failed() {
+    // The division inside `abs` inside `+` inside the effect; the follower's square (it is in the
+    // reserve) read by a comparison, inside a loop.
+    for (text, line, place) in [
+        (
+            "  score(player, abs(10 / zero) + 1)\n",
+            "7 │   score(player, abs(10 / zero) + 1)\n  │                     ^^^^^^^^^ failed here",
+            "inner.rules:7:21",
+        ),
+        (
+            "  for f in reserve(player) {\n    if f.square == square {\n      score(player, 1)\n    }\n  }\n",
+            "8 │     if f.square == square {\n  │        ^^^^^^^^ failed here",
+            "inner.rules:8:8",
+        ),
+    ] {
+        let rules = scratch(
+            "inner.rules",
+            &format!("import \"base\"\nvariant \"inner\" {{\n  map = unbounded\n}}\nparam zero: int = 0\nrule r on placed {{\n{text}}}\n"),
+        );
+        let (code, _, err) = play(&rules);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains(place) && err.contains(line), "{err}");
+    }
 }
 
 #[test]

@@ -380,16 +380,18 @@ fn reads_winners(e: &Expr) -> bool {
         Expr::Const(_) | Expr::Param(_) => false,
         Expr::Local(slot) => *slot == FEATURE,
         // A fact of the feature other than its winners (a fact that is not pure may follow them).
-        Expr::Field(x, f) if matches!(**x, Expr::Local(FEATURE)) => {
+        Expr::Field(x, f, _) if matches!(**x, Expr::Local(FEATURE)) => {
             *f == Field::FeatureWinners || !f.info().pure
         }
-        Expr::Field(x, _) => reads_winners(x),
-        Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => reads_winners(x),
-        Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Range(a, b) => {
+        Expr::Field(x, _, _) => reads_winners(x),
+        Expr::Attr(x, _, _) | Expr::Not(x) | Expr::Neg(x, _) | Expr::ToPlayers(x) => {
+            reads_winners(x)
+        }
+        Expr::Binary(_, a, b, _) | Expr::Index(a, b, _) | Expr::Range(a, b, _) => {
             reads_winners(a) || reads_winners(b)
         }
         Expr::If(c, a, b) => reads_winners(c) || reads_winners(a) || reads_winners(b),
-        Expr::List(items) | Expr::Call(_, items) => items.iter().any(reads_winners),
+        Expr::List(items) | Expr::Call(_, items, _) => items.iter().any(reads_winners),
         Expr::Aggregate {
             list, filter, map, ..
         } => {
@@ -401,7 +403,7 @@ fn reads_winners(e: &Expr) -> bool {
 }
 
 fn is_feature_field(e: &Expr, f: Field) -> bool {
-    matches!(e, Expr::Field(x, g) if *g == f && matches!(**x, Expr::Local(FEATURE)))
+    matches!(e, Expr::Field(x, g, _) if *g == f && matches!(**x, Expr::Local(FEATURE)))
 }
 
 /// An expression that reads only the feature's facts, parameters, constants and locals.
@@ -409,12 +411,14 @@ fn pure(e: &Expr) -> bool {
     match e {
         Expr::Const(_) | Expr::Param(_) => true,
         Expr::Local(slot) => *slot != FEATURE,
-        Expr::Field(x, f) => matches!(**x, Expr::Local(FEATURE)) && f.info().pure,
-        Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => pure(x),
-        Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Range(a, b) => pure(a) && pure(b),
+        Expr::Field(x, f, _) => matches!(**x, Expr::Local(FEATURE)) && f.info().pure,
+        Expr::Not(x) | Expr::Neg(x, _) | Expr::ToPlayers(x) => pure(x),
+        Expr::Binary(_, a, b, _) | Expr::Index(a, b, _) | Expr::Range(a, b, _) => {
+            pure(a) && pure(b)
+        }
         Expr::If(c, a, b) => pure(c) && pure(a) && pure(b),
         Expr::List(items) => items.iter().all(pure),
-        Expr::Call(b, args) => b.info().pure && args.iter().all(pure),
+        Expr::Call(b, args, _) => b.info().pure && args.iter().all(pure),
         Expr::Attr(..) | Expr::Aggregate { .. } => false,
     }
 }

@@ -60,7 +60,7 @@ fn stmts_move_chips_off_map(stmts: &[Stmt]) -> bool {
             moves_chips(*b)
                 && b.args_of(args, PTy::is_place).all(off_map)
                 && b.args_of(args, PTy::is_chips).all(|c| match c {
-                    Expr::Call(c, from) if c.role() == Role::ChipsIn => {
+                    Expr::Call(c, from, _) if c.role() == Role::ChipsIn => {
                         matches!(from.as_slice(), [p] if off_map(p))
                     }
                     _ => false,
@@ -210,7 +210,7 @@ fn off_map(e: &Expr) -> bool {
                 Place::Supply | Place::Aside | Place::Box | Place::Hand(_)
             )
         }
-        Expr::Call(b, _) => b.role() == Role::Place(PlaceKind::Hand),
+        Expr::Call(b, _, _) => b.role() == Role::Place(PlaceKind::Hand),
         _ => false,
     }
 }
@@ -240,9 +240,9 @@ fn reads_returning_follower(e: &Expr) -> bool {
     match e {
         Expr::Const(_) | Expr::Param(_) => true,
         Expr::Local(s) => *s < 2,
-        Expr::Not(a) | Expr::Neg(a) => reads_returning_follower(a),
-        Expr::Binary(_, a, b) => reads_returning_follower(a) && reads_returning_follower(b),
-        Expr::Field(x, Field::FollowerStrength | Field::FollowerOwner) => {
+        Expr::Not(a) | Expr::Neg(a, _) => reads_returning_follower(a),
+        Expr::Binary(_, a, b, _) => reads_returning_follower(a) && reads_returning_follower(b),
+        Expr::Field(x, Field::FollowerStrength | Field::FollowerOwner, _) => {
             matches!(x.as_ref(), Expr::Local(1))
         }
         _ => false,
@@ -315,17 +315,17 @@ fn returning(e: &Expr, prog: &Program, owner: u8, strength: u8) -> Option<Value>
         Expr::Const(v) => *v,
         Expr::Param(p) => prog.params.get(*p as usize)?.value,
         Expr::Local(0) => V::Player(owner),
-        Expr::Field(_, Field::FollowerStrength) => V::Int(i64::from(strength)),
-        Expr::Field(_, Field::FollowerOwner) => V::Player(owner),
+        Expr::Field(_, Field::FollowerStrength, _) => V::Int(i64::from(strength)),
+        Expr::Field(_, Field::FollowerOwner, _) => V::Player(owner),
         Expr::Not(a) => match go(a)? {
             V::Bool(b) => V::Bool(!b),
             _ => return None,
         },
-        Expr::Neg(a) => match go(a)? {
+        Expr::Neg(a, _) => match go(a)? {
             V::Int(n) => V::Int(n.checked_neg()?),
             _ => return None,
         },
-        Expr::Binary(op, a, b) => {
+        Expr::Binary(op, a, b, _) => {
             let (x, y) = (go(a)?, go(b)?);
             match (op, x, y) {
                 (BinOp::And, V::Bool(p), V::Bool(q)) => V::Bool(p && q),

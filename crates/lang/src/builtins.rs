@@ -790,7 +790,11 @@ impl Builtin {
     /// The read of a state the rules keep: `season` (game-level), or `p.bid` when `player` is given.
     pub(crate) fn state_read(id: u16, player: Option<crate::ir::Expr>) -> crate::ir::Expr {
         use crate::ir::Expr;
-        Expr::Call(Builtin::StateValue, vec![Builtin::state_place(id, player)])
+        Expr::Call(
+            Builtin::StateValue,
+            vec![Builtin::state_place(id, player)],
+            crate::ir::Src::NONE,
+        )
     }
 
     /// A state the rules keep as a place to set: `season`, or `p.bid` when `player` is given.
@@ -799,7 +803,7 @@ impl Builtin {
         let handle = Expr::Const(Value::State(id, NO_PLAYER));
         match player {
             None => handle,
-            Some(p) => Expr::Call(Builtin::StateOf, vec![handle, p]),
+            Some(p) => Expr::Call(Builtin::StateOf, vec![handle, p], crate::ir::Src::NONE),
         }
     }
     /// `name(param: type, …) -> type`, for notes.

@@ -40,11 +40,11 @@ fn const_eval(prog: &Program, e: &Expr) -> Option<Value> {
     match e {
         Expr::Const(v) => Some(*v),
         Expr::Param(p) => prog.params.get(*p as usize).map(|p| p.value),
-        Expr::Range(a, b) => match (const_eval(prog, a)?, const_eval(prog, b)?) {
+        Expr::Range(a, b, _) => match (const_eval(prog, a)?, const_eval(prog, b)?) {
             (Value::Int(a), Value::Int(b)) => Some(Value::Range(a, b)),
             _ => None,
         },
-        Expr::Neg(x) => match const_eval(prog, x)? {
+        Expr::Neg(x, _) => match const_eval(prog, x)? {
             Value::Int(i) => Some(Value::Int(i.checked_neg()?)),
             _ => None,
         },

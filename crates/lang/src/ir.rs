@@ -74,22 +74,54 @@ pub enum Value {
 /// The player of a `Value::State` kept for the game, not per player.
 pub const NO_PLAYER: u8 = u8::MAX;
 
+/// Where an expression that can fail on its own is written ([`Src::NONE`] for one the checker or an
+/// analysis made up), for the errors of a running rule: the interpreter places an error at the
+/// innermost expression it comes through that has a place.
+///
+/// Two expressions that differ only in where they are written are the same expression: a `Src`
+/// compares equal to every other, so the analyses that compare expressions see no difference.
+#[derive(Clone, Copy, Default)]
+pub struct Src(pub Option<At>);
+
+impl Src {
+    /// No place: an expression that was not written in a rules file as it stands.
+    pub const NONE: Src = Src(None);
+}
+
+impl PartialEq for Src {
+    fn eq(&self, _: &Src) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Src {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(at) => write!(f, "@{}:{}..{}", at.file, at.start, at.end),
+            None => write!(f, "@-"),
+        }
+    }
+}
+
+/// An expression of the checked program. The kinds that can fail on their own (a field or an
+/// attribute read, an index, a call, a negation, an operator, a range, an aggregate) keep where
+/// they are written ([`Src`]); the others cannot fail but through a part.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     Const(Value),
     Param(ParamId),
     Local(Slot),
     List(Vec<Expr>),
-    Range(Box<Expr>, Box<Expr>),
-    Field(Box<Expr>, Field),
+    Range(Box<Expr>, Box<Expr>, Src),
+    Field(Box<Expr>, Field, Src),
     /// A map attribute of a square: index into `Program::attrs`.
-    Attr(Box<Expr>, u16),
+    Attr(Box<Expr>, u16, Src),
     /// `table[int]` or `list[int]` (from 0).
-    Index(Box<Expr>, Box<Expr>),
-    Call(Builtin, Vec<Expr>),
+    Index(Box<Expr>, Box<Expr>, Src),
+    Call(Builtin, Vec<Expr>, Src),
     Not(Box<Expr>),
-    Neg(Box<Expr>),
-    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Neg(Box<Expr>, Src),
+    Binary(BinOp, Box<Expr>, Box<Expr>, Src),
     /// `if c then a else b`: only the value chosen is evaluated.
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Aggregate {
@@ -98,6 +130,7 @@ pub enum Expr {
         list: Box<Expr>,
         filter: Option<Box<Expr>>,
         map: Option<Box<Expr>>,
+        at: Src,
     },
     /// A single player used where a set of players is expected.
     ToPlayers(Box<Expr>),
@@ -107,12 +140,44 @@ impl Expr {
     /// The `and`-joined parts of this condition, left to right.
     pub(crate) fn conjuncts<'a>(&'a self, out: &mut Vec<&'a Expr>) {
         match self {
-            Expr::Binary(BinOp::And, a, b) => {
+            Expr::Binary(BinOp::And, a, b, _) => {
                 a.conjuncts(out);
                 b.conjuncts(out);
             }
             _ => out.push(self),
         }
+    }
+
+    /// Where it is written, when it is a kind that can fail on its own and has a place.
+    pub(crate) fn src(&self) -> Option<At> {
+        match self {
+            Expr::Range(_, _, s)
+            | Expr::Field(_, _, s)
+            | Expr::Attr(_, _, s)
+            | Expr::Index(_, _, s)
+            | Expr::Call(_, _, s)
+            | Expr::Neg(_, s)
+            | Expr::Binary(_, _, _, s)
+            | Expr::Aggregate { at: s, .. } => s.0,
+            _ => None,
+        }
+    }
+
+    /// Itself written at `at`: the place of a kind that can fail on its own and has none yet (the
+    /// checker gives each expression the span of the source text it comes from).
+    pub(crate) fn written_at(mut self, at: At) -> Expr {
+        if let Expr::Range(_, _, s)
+        | Expr::Field(_, _, s)
+        | Expr::Attr(_, _, s)
+        | Expr::Index(_, _, s)
+        | Expr::Call(_, _, s)
+        | Expr::Neg(_, s)
+        | Expr::Binary(_, _, _, s)
+        | Expr::Aggregate { at: s, .. } = &mut self
+        {
+            s.0 = s.0.or(Some(at));
+        }
+        self
     }
 }
 
@@ -185,8 +250,8 @@ impl ParamRange {
         fn reads(e: &Expr) -> bool {
             match e {
                 Expr::Param(_) => true,
-                Expr::Neg(x) => reads(x),
-                Expr::Binary(_, a, b) => reads(a) || reads(b),
+                Expr::Neg(x, _) => reads(x),
+                Expr::Binary(_, a, b, _) => reads(a) || reads(b),
                 _ => false,
             }
         }
@@ -460,8 +525,8 @@ impl Program {
                 Value::Int(i) => Some(i),
                 _ => None,
             },
-            Expr::Neg(x) => self.limit_count(x)?.checked_neg(),
-            Expr::Binary(op, a, b) => {
+            Expr::Neg(x, _) => self.limit_count(x)?.checked_neg(),
+            Expr::Binary(op, a, b, _) => {
                 let (a, b) = (self.limit_count(a)?, self.limit_count(b)?);
                 match op {
                     BinOp::Add => a.checked_add(b),

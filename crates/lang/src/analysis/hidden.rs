@@ -24,7 +24,7 @@ use crate::ir::{Action, Expr, Place, Program, Rule, Stmt, Value};
 /// The kind of place expression `e` names, when a builtin's row says (`Role::Place`).
 fn place_kind(e: &Expr) -> Option<PlaceKind> {
     match e {
-        Expr::Call(b, _) => match b.role() {
+        Expr::Call(b, _, _) => match b.role() {
             Role::Place(k) => Some(k),
             _ => None,
         },
@@ -79,8 +79,8 @@ fn lists_supply(b: Builtin, args: &[Expr]) -> bool {
 fn chips_from_elsewhere(e: &Expr) -> bool {
     match e {
         // A field giving chips (a square's) gives them from elsewhere than a hand.
-        Expr::Field(x, f) => f.info().ty.base == Base::Chip || chips_from_elsewhere(x),
-        Expr::Call(b, args) if b.role() == Role::ChipsIn => {
+        Expr::Field(x, f, _) => f.info().ty.base == Base::Chip || chips_from_elsewhere(x),
+        Expr::Call(b, args, _) if b.role() == Role::ChipsIn => {
             !matches!(args.as_slice(), [p] if a_hand(p))
         }
         _ => any_child(e, chips_from_elsewhere),
@@ -91,10 +91,10 @@ fn chips_from_elsewhere(e: &Expr) -> bool {
 /// or the supply's chips.
 fn expr_hidden(t: &Taint, e: &Expr) -> bool {
     match e {
-        Expr::Field(x, f) => {
+        Expr::Field(x, f, _) => {
             (f.info().reads.has(Reads::FACES) && t.tainted(x)) || expr_hidden(t, x)
         }
-        Expr::Call(b, args) => {
+        Expr::Call(b, args, _) => {
             lists_supply(*b, args)
                 || (reads_faces(*b) && args.iter().any(|x| t.tainted(x)))
                 || any_child(e, |x| expr_hidden(t, x))

@@ -67,17 +67,19 @@ fn hand_chips_only(e: &crate::ir::Expr) -> bool {
     use crate::ir::Expr;
     match e {
         // A chip's own fields read only that chip (one from a hand, here).
-        Expr::Field(x, f) => {
+        Expr::Field(x, f, _) => {
             (f.info().owner == Base::Chip || !f.info().reads.has(Reads::CHIPS))
                 && hand_chips_only(x)
         }
-        Expr::Call(b, args) if b.role() == Role::ChipsIn => match args.as_slice() {
-            [Expr::Call(hand, who)] if hand.role() == Role::Place(PlaceKind::Hand) => {
+        Expr::Call(b, args, _) if b.role() == Role::ChipsIn => match args.as_slice() {
+            [Expr::Call(hand, who, _)] if hand.role() == Role::Place(PlaceKind::Hand) => {
                 who.iter().all(hand_chips_only)
             }
             _ => false,
         },
-        Expr::Call(b, _) => !b.info().reads.has(Reads::CHIPS) && all_children(e, hand_chips_only),
+        Expr::Call(b, _, _) => {
+            !b.info().reads.has(Reads::CHIPS) && all_children(e, hand_chips_only)
+        }
         _ => all_children(e, hand_chips_only),
     }
 }

@@ -19,8 +19,8 @@ pub(crate) use crate::builtins::Reads;
 pub(crate) fn expr_reads(e: &Expr) -> Reads {
     // Map attributes never change: an attribute reads what its square's expression reads.
     let mut r = match e {
-        Expr::Field(_, f) => f.info().reads,
-        Expr::Call(b, _) => b.info().reads,
+        Expr::Field(_, f, _) => f.info().reads,
+        Expr::Call(b, _, _) => b.info().reads,
         _ => Reads::default(),
     };
     each_child(e, |x| r = r.with(expr_reads(x)));
@@ -55,7 +55,7 @@ pub(crate) fn forced_reads(prog: &Program) -> (Reads, Reads) {
 mod tests {
     use super::*;
     use crate::builtins::{Builtin, Field};
-    use crate::ir::Value;
+    use crate::ir::{Src, Value};
 
     /// A variant of the endless table whose rules end with `forced`.
     fn probe(forced: &str) -> crate::interp::probe::Probe {
@@ -100,11 +100,13 @@ mod tests {
             Box::new(Expr::Call(
                 Builtin::from_name("turn_number").expect("a builtin"),
                 vec![],
+                Src::NONE,
             )),
             Box::new(Expr::Const(Value::Int(3))),
+            Src::NONE,
         );
         assert!(expr_reads(&turn).has(Reads::UNKNOWN));
-        let land = Expr::Field(Box::new(Expr::Local(1)), Field::SquareLand);
+        let land = Expr::Field(Box::new(Expr::Local(1)), Field::SquareLand, Src::NONE);
         assert_eq!(expr_reads(&land), Reads::default());
     }
 }

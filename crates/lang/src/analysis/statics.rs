@@ -40,14 +40,14 @@ pub(crate) fn is_static(e: &Expr, bound: &mut Vec<u16>, free: &mut Vec<Key>) -> 
         }
         // An outside variable read only through a property that never changes: the property is
         // what the value depends on.
-        Expr::Field(x, f) if f.info().stat && matches!(x.as_ref(), Expr::Local(_)) => {
+        Expr::Field(x, f, _) if f.info().stat && matches!(x.as_ref(), Expr::Local(_)) => {
             if let Expr::Local(s) = x.as_ref() {
                 note(Key::Field(*s, *f));
             }
             true
         }
-        Expr::Field(_, f) if !f.info().stat => false,
-        Expr::Call(b, _) if !b.info().stat => false,
+        Expr::Field(_, f, _) if !f.info().stat => false,
+        Expr::Call(b, _, _) if !b.info().stat => false,
         Expr::Aggregate {
             var,
             list,
@@ -120,15 +120,17 @@ pub(crate) fn static_aggregates(prog: &Program) -> Vec<(usize, Vec<Key>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::Src;
 
     #[test]
     fn a_variable_read_itself_is_the_key() {
         let c = Expr::Local(3);
-        let colour = Expr::Field(Box::new(c.clone()), Field::ChipColour);
+        let colour = Expr::Field(Box::new(c.clone()), Field::ChipColour, Src::NONE);
         let both = Expr::Binary(
             crate::ast::BinOp::Eq,
             Box::new(Expr::List(vec![c])),
             Box::new(colour.clone()),
+            Src::NONE,
         );
         let mut free = Vec::new();
         assert!(is_static(&colour, &mut Vec::new(), &mut free));

@@ -22,7 +22,7 @@ fn winners_only(s: &Stmt) -> bool {
     match s {
         Stmt::Effect(b, args, _) if b.scores_only() => matches!(
             args.first(),
-            Some(Expr::Field(x, Field::FeatureWinners)) if matches!(**x, Expr::Local(FEATURE))
+            Some(Expr::Field(x, Field::FeatureWinners, _)) if matches!(**x, Expr::Local(FEATURE))
         ),
         Stmt::Effect(..) | Stmt::Ask { .. } => false,
         // A `let` or `for` that binds the feature's slot anew makes `feature` another value.

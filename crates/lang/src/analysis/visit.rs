@@ -11,12 +11,14 @@ use crate::ir::{Choice, ChoiceKind, Expr, Stmt};
 pub(crate) fn any_child(e: &Expr, mut f: impl FnMut(&Expr) -> bool) -> bool {
     match e {
         Expr::Const(_) | Expr::Param(_) | Expr::Local(_) => false,
-        Expr::List(items) | Expr::Call(_, items) => items.iter().any(f),
-        Expr::Range(a, b) | Expr::Index(a, b) | Expr::Binary(_, a, b) => f(a) || f(b),
+        Expr::List(items) | Expr::Call(_, items, _) => items.iter().any(f),
+        Expr::Range(a, b, _) | Expr::Index(a, b, _) | Expr::Binary(_, a, b, _) => f(a) || f(b),
         Expr::If(c, a, b) => f(c) || f(a) || f(b),
-        Expr::Field(x, _) | Expr::Attr(x, _) | Expr::Not(x) | Expr::Neg(x) | Expr::ToPlayers(x) => {
-            f(x)
-        }
+        Expr::Field(x, _, _)
+        | Expr::Attr(x, _, _)
+        | Expr::Not(x)
+        | Expr::Neg(x, _)
+        | Expr::ToPlayers(x) => f(x),
         Expr::Aggregate {
             list, filter, map, ..
         } => f(list) || filter.iter().chain(map.iter()).any(|x| f(x)),

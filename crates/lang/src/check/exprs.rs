@@ -7,7 +7,7 @@ use crate::ast::{self, AggOp, BinOp, ExprKind, UnOp};
 use crate::builtins::{self, Base, Builtin, Ty};
 use crate::consts::{const_value, mismatch};
 use crate::diag::{did_you_mean, Code, Diagnostic};
-use crate::ir::{Expr, Value};
+use crate::ir::{Expr, Src, Value};
 
 impl Checker {
     pub(super) fn expect(&mut self, e: &ast::Expr, sc: &mut Scope, want: Ty) -> Expr {
@@ -29,7 +29,14 @@ impl Checker {
         v
     }
 
+    /// `e` typed and lowered to the IR; an expression that can fail on its own keeps where `e` is
+    /// written (see [`Src`]).
     pub(super) fn expr(&mut self, e: &ast::Expr, sc: &mut Scope) -> (Expr, Ty) {
+        let (x, t) = self.expr_kind(e, sc);
+        (x.written_at(self.site(&e.span)), t)
+    }
+
+    fn expr_kind(&mut self, e: &ast::Expr, sc: &mut Scope) -> (Expr, Ty) {
         let bad = (Expr::Const(Value::Unit), Ty::ANY);
         match &e.kind {
             ExprKind::Int(i) => (Expr::Const(Value::Int(*i)), Ty::INT),
@@ -54,17 +61,23 @@ impl Checker {
             ExprKind::Range(a, b) => {
                 let a = self.expect(a, sc, Ty::INT);
                 let b = self.expect(b, sc, Ty::INT);
-                (Expr::Range(Box::new(a), Box::new(b)), Ty::of(Base::Range))
+                (
+                    Expr::Range(Box::new(a), Box::new(b), Src::NONE),
+                    Ty::of(Base::Range),
+                )
             }
             ExprKind::Field(obj, name) => self.expr_field(obj, name, sc),
             ExprKind::Index(obj, idx) => self.expr_index(obj, idx, sc),
             ExprKind::Call(name, args) => match self.call(name, args, e.span.clone(), sc, false) {
-                Some((b, args, t)) => (Expr::Call(b, args), t),
+                Some((b, args, t)) => (Expr::Call(b, args, Src::NONE), t),
                 None => bad,
             },
             ExprKind::Unary(op, x) => match op {
                 UnOp::Not => (Expr::Not(Box::new(self.expect(x, sc, Ty::BOOL))), Ty::BOOL),
-                UnOp::Neg => (Expr::Neg(Box::new(self.expect(x, sc, Ty::INT))), Ty::INT),
+                UnOp::Neg => (
+                    Expr::Neg(Box::new(self.expect(x, sc, Ty::INT)), Src::NONE),
+                    Ty::INT,
+                ),
             },
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, sc),
             ExprKind::If(c, a, b) => self.if_value(c, a, b, sc),
@@ -178,7 +191,7 @@ impl Checker {
             return bad;
         }
         if let Some((f, ft)) = builtins::field(t.base, &name.name) {
-            return (Expr::Field(Box::new(x), f), ft);
+            return (Expr::Field(Box::new(x), f, Src::NONE), ft);
         }
         if t.base == Base::Square {
             return self.attr(x, name);
@@ -247,7 +260,7 @@ impl Checker {
             );
             return bad;
         };
-        (Expr::Index(Box::new(x), Box::new(i)), rt)
+        (Expr::Index(Box::new(x), Box::new(i), Src::NONE), rt)
     }
 
     /// `op(var in list where filter : map)`: binds `var` for the filter and the map only.
@@ -280,6 +293,7 @@ impl Checker {
             list: Box::new(l),
             filter,
             map: map_x,
+            at: Src::NONE,
         };
         (x, rt)
     }
@@ -358,7 +372,7 @@ impl Checker {
     }
 
     fn binary(&mut self, op: BinOp, a: &ast::Expr, b: &ast::Expr, sc: &mut Scope) -> (Expr, Ty) {
-        let bx = |op, x, y| Expr::Binary(op, Box::new(x), Box::new(y));
+        let bx = |op, x, y| Expr::Binary(op, Box::new(x), Box::new(y), Src::NONE);
         match op {
             BinOp::And | BinOp::Or => {
                 let x = self.expect(a, sc, Ty::BOOL);

@@ -7,7 +7,7 @@ use super::{Checker, MapKnowledge, MapLoader};
 use crate::ast::{self, ExprKind};
 use crate::builtins::{self, Base, HeaderKey, Ty};
 use crate::diag::{did_you_mean, Code, Diagnostic};
-use crate::ir::{self, Expr, MapRef, Program, Value};
+use crate::ir::{self, Expr, MapRef, Program, Src, Value};
 use crate::map::{AttrValue, MapBoard};
 use std::collections::BTreeMap;
 
@@ -105,7 +105,7 @@ impl Checker {
             }) => match attrs.get(&name.name) {
                 Some(&ty) => {
                     let i = id(&mut self.prog, ty);
-                    (Expr::Attr(Box::new(obj), i), ty)
+                    (Expr::Attr(Box::new(obj), i, Src::NONE), ty)
                 }
                 None => {
                     let map = map.clone();
@@ -138,7 +138,7 @@ impl Checker {
             },
             _ => {
                 let i = id(&mut self.prog, Ty::ANY);
-                (Expr::Attr(Box::new(obj), i), Ty::ANY)
+                (Expr::Attr(Box::new(obj), i, Src::NONE), Ty::ANY)
             }
         }
     }

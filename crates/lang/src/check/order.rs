@@ -190,7 +190,7 @@ fn set_of(b: Builtin, args: &[Expr]) -> Option<(&Expr, &Expr)> {
 fn kept_place(place: &Expr, bound: usize) -> Option<(u16, Option<&Expr>)> {
     match place {
         Expr::Const(Value::State(id, _)) => Some((*id, None)),
-        Expr::Call(_, args) => match args.as_slice() {
+        Expr::Call(_, args, _) => match args.as_slice() {
             [Expr::Const(Value::State(id, _)), p @ Expr::Local(k)] if (*k as usize) < bound => {
                 Some((*id, Some(p)))
             }
@@ -209,7 +209,7 @@ fn writes_of(stmts: &[Stmt], id: u16) -> usize {
                 let state = b.args_of(args, |p| matches!(p, PTy::State(_))).next();
                 let of = |e: &Expr| match e {
                     Expr::Const(Value::State(i, _)) => Some(*i),
-                    Expr::Call(_, a) => match a.first() {
+                    Expr::Call(_, a, _) => match a.first() {
                         Some(Expr::Const(Value::State(i, _))) => Some(*i),
                         _ => None,
                     },
@@ -236,7 +236,7 @@ fn rules_out(p: &Expr, read: &Expr, v: &Value) -> bool {
     match p {
         p if p == read => *v == Value::Bool(false),
         Expr::Not(x) if x.as_ref() == read => *v == Value::Bool(true),
-        Expr::Binary(op, a, b) => {
+        Expr::Binary(op, a, b, _) => {
             let (op, k) = match (a.as_ref(), b.as_ref()) {
                 (x, Expr::Const(k)) if x == read => (*op, k),
                 (Expr::Const(k), x) if x == read => match flipped(*op) {
@@ -301,13 +301,14 @@ fn at_least(e: &Expr) -> Option<AtLeast<'_>> {
             list,
             filter,
             map: None,
+            ..
         } => Some(AtLeast {
             list,
             var: *var,
             filter: filter.as_deref(),
             min: 1,
         }),
-        Expr::Binary(op, a, b) => {
+        Expr::Binary(op, a, b, _) => {
             let (op, counted, k) = match (a.as_ref(), b.as_ref()) {
                 (_, Expr::Const(Value::Int(k))) => (*op, a.as_ref(), *k),
                 (Expr::Const(Value::Int(k)), _) => (flipped(*op)?, b.as_ref(), *k),
@@ -347,13 +348,14 @@ fn flipped(op: BinOp) -> Option<BinOp> {
 /// L where F)`.
 fn counted_elements(e: &Expr) -> Option<(&Expr, Slot, Option<&Expr>)> {
     match e {
-        Expr::Call(b, args) if b.role() == Role::Count => list_elements(args.first()?),
+        Expr::Call(b, args, _) if b.role() == Role::Count => list_elements(args.first()?),
         Expr::Aggregate {
             op: AggOp::Count,
             var,
             list,
             filter,
             map: None,
+            ..
         } => Some((list.as_ref(), *var, filter.as_deref())),
         _ => None,
     }
@@ -368,6 +370,7 @@ fn list_elements(l: &Expr) -> Option<(&Expr, Slot, Option<&Expr>)> {
             list,
             filter,
             map: None,
+            ..
         } => Some((list.as_ref(), *var, filter.as_deref())),
         Expr::Aggregate { .. } => None,
         l => Some((l, Slot::MAX, None)),
@@ -437,7 +440,7 @@ fn moves_to(stmts: &[Stmt], place: &Expr) -> bool {
 /// `chips(P)`: the place P.
 fn chips_place(e: &Expr) -> Option<&Expr> {
     match e {
-        Expr::Call(b, args) if b.role() == Role::ChipsIn => args.first(),
+        Expr::Call(b, args, _) if b.role() == Role::ChipsIn => args.first(),
         _ => None,
     }
 }

@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 fn params_read(e: &Expr, out: &mut Vec<u16>) {
     match e {
         Expr::Param(p) => out.push(*p),
-        Expr::Neg(x) => params_read(x, out),
-        Expr::Binary(_, a, b) => {
+        Expr::Neg(x, _) => params_read(x, out),
+        Expr::Binary(_, a, b, _) => {
             params_read(a, out);
             params_read(b, out);
         }

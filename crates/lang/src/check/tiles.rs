@@ -7,7 +7,7 @@ use super::Checker;
 use crate::ast;
 use crate::builtins::{Base, HeaderKey, Ty};
 use crate::diag::{Code, Diagnostic};
-use crate::ir::{AttrDef, AttrOf, Expr, TileAttr, Value};
+use crate::ir::{AttrDef, AttrOf, Expr, Src, TileAttr, Value};
 use crate::map::AttrValue;
 use crate::tiles::{attr_value, AttrDecl, AttrType, TileSet};
 
@@ -208,7 +208,7 @@ impl Checker {
                 self.prog.attrs.len() - 1
             }
         };
-        (Expr::Attr(Box::new(obj.clone()), i as u16), ty)
+        (Expr::Attr(Box::new(obj.clone()), i as u16, Src::NONE), ty)
     }
 
     /// The tile sets' attributes a `tile` or `feature` may read, for an unknown field's message.

@@ -254,6 +254,7 @@ impl Interp {
             list,
             filter,
             map,
+            ..
         } = e
         else {
             return Ok(Value::Unit);

@@ -39,7 +39,7 @@ pub(super) enum Guard {
 /// The leftmost part of an `and` chain.
 fn first_part(e: &Expr) -> &Expr {
     match e {
-        Expr::Binary(BinOp::And, a, _) => first_part(a),
+        Expr::Binary(BinOp::And, a, _, _) => first_part(a),
         _ => e,
     }
 }
@@ -50,7 +50,7 @@ fn guard_of(e: &Expr, bound: u16) -> Option<Guard> {
     if let Some(slot) = chips_test(e).filter(|&s| s < bound) {
         return Some(Guard::Chips { slot });
     }
-    let Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) = e else {
+    let Expr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b, _) = e else {
         return None;
     };
     let (read, want) = match (a.as_ref(), b.as_ref()) {
@@ -59,7 +59,7 @@ fn guard_of(e: &Expr, bound: u16) -> Option<Guard> {
     };
     let (slot, kind_of) = match read {
         Expr::Local(s) => (*s, false),
-        Expr::Field(x, Field::FeatureKind) => match x.as_ref() {
+        Expr::Field(x, Field::FeatureKind, _) => match x.as_ref() {
             Expr::Local(s) => (*s, true),
             _ => return None,
         },
@@ -84,10 +84,10 @@ fn chips_test(e: &Expr) -> Option<u16> {
             list,
             ..
         } => local_square_chips(list),
-        Expr::Binary(BinOp::Gt | BinOp::Ne, a, b) if zero(b) => counted(a),
-        Expr::Binary(BinOp::Ge, a, b) if one(b) => counted(a),
-        Expr::Binary(BinOp::Lt | BinOp::Ne, a, b) if zero(a) => counted(b),
-        Expr::Binary(BinOp::Le, a, b) if one(a) => counted(b),
+        Expr::Binary(BinOp::Gt | BinOp::Ne, a, b, _) if zero(b) => counted(a),
+        Expr::Binary(BinOp::Ge, a, b, _) if one(b) => counted(a),
+        Expr::Binary(BinOp::Lt | BinOp::Ne, a, b, _) if zero(a) => counted(b),
+        Expr::Binary(BinOp::Le, a, b, _) if one(a) => counted(b),
         _ => None,
     }
 }
@@ -100,7 +100,7 @@ fn counted(e: &Expr) -> Option<u16> {
             list,
             ..
         } => local_square_chips(list),
-        Expr::Call(b, args) if b.role() == Role::Count && args.len() == 1 => {
+        Expr::Call(b, args, _) if b.role() == Role::Count && args.len() == 1 => {
             local_square_chips(&args[0])
         }
         _ => None,

@@ -4,7 +4,7 @@
 //! shortcuts (counts read from the state, square flags read in place, the static-aggregate memo
 //! for an expression it was given a copy of): it is the plain meaning of each construct.
 
-use super::{Interp, R};
+use super::{placed, Interp, R};
 use crate::ast::BinOp;
 use crate::builtins::{Builtin, MAX_PARAMS};
 use crate::game::Fault;
@@ -29,22 +29,31 @@ impl Interp {
         }
     }
 
+    /// One expression's value; an error is placed where the expression is written when it can
+    /// fail on its own and nothing inside it placed the error first (as the executor places it).
+    pub(super) fn eval(&mut self, st: &mut State, e: &Expr) -> R<Value> {
+        self.eval_node(st, e).map_err(|x| match e.src() {
+            Some(at) => placed(x, at),
+            None => x,
+        })
+    }
+
     /// One expression's value. The common nodes are handled here in a small function; the rest
     /// (lists, ranges, indexing, map attributes, negation) in [`Self::eval_rest`], out of line, so
     /// that the hot path stays short.
-    pub(super) fn eval(&mut self, st: &mut State, e: &Expr) -> R<Value> {
+    fn eval_node(&mut self, st: &mut State, e: &Expr) -> R<Value> {
         self.tick()?;
         match e {
             Expr::Const(v) => Ok(*v),
             Expr::Local(s) => Ok(self.local(*s)),
             Expr::Param(p) => Ok(self.param(*p)),
-            Expr::Field(x, f) => {
+            Expr::Field(x, f, _) => {
                 let v = self.eval(st, x)?;
                 self.field(st, v, *f)
             }
             Expr::Not(x) => Ok(Value::Bool(!self.bool(st, x)?)),
-            Expr::Binary(op, a, b) => self.binary(st, *op, a, b),
-            Expr::Call(b, args) => self.call(st, *b, args),
+            Expr::Binary(op, a, b, _) => self.binary(st, *op, a, b),
+            Expr::Call(b, args, _) => self.call(st, *b, args),
             Expr::Aggregate { .. } => self.aggregate_memo(st, e),
             _ => self.eval_rest(st, e),
         }
@@ -62,20 +71,20 @@ impl Interp {
                 }
                 Value::List(l)
             }
-            Expr::Range(a, b) => {
+            Expr::Range(a, b, _) => {
                 let (a, b) = (self.int(st, a)?, self.int(st, b)?);
                 Value::Range(a, b)
             }
-            Expr::Attr(x, a) => {
+            Expr::Attr(x, a, _) => {
                 let v = self.eval(st, x)?;
                 self.attr(st, v, *a)?
             }
-            Expr::Index(x, i) => {
+            Expr::Index(x, i, _) => {
                 let v = self.eval(st, x)?;
                 let i = self.int(st, i)?;
                 self.index(v, i)?
             }
-            Expr::Neg(x) => {
+            Expr::Neg(x, _) => {
                 let i = self.int(st, x)?;
                 let Some(n) = i.checked_neg() else {
                     return Err(self.fail(Fault::Overflow, format!("`-({i})` overflows")));

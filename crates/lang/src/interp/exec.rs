@@ -9,7 +9,7 @@ use super::lower::{Arg, Atom, Code, CodeId, Op, Operand, QueryFn, Span, Test, Te
 use super::{placed, Interp, R};
 use crate::ast::BinOp;
 use crate::builtins::{Field, ReadField, MAX_PARAMS};
-use crate::game::Fault;
+use crate::game::{Fault, GameError};
 use crate::ir::Value;
 use crate::state::{Place, State};
 
@@ -47,9 +47,51 @@ impl Interp {
     }
 
     /// The value of a value node: a dispatch to the node kind's own function (a call each, as
-    /// small as the node).
+    /// small as the node). An error is placed where the node is written (see [`Self::code_failed`]).
     #[inline(always)]
     pub(super) fn value_of(&mut self, st: &mut State, id: CodeId) -> R<Value> {
+        let r = self.value_node(st, id);
+        if let Err(e) = r {
+            return Err(self.code_failed(e, id));
+        }
+        r
+    }
+
+    /// An error that came through value node `id`, placed where the node is written when it can
+    /// fail on its own (`Plan::code_at`) and nothing inside it placed the error first.
+    #[cold]
+    #[inline(never)]
+    fn code_failed(&self, e: Box<GameError>, id: CodeId) -> Box<GameError> {
+        match self.code.code_at[id.0 as usize] {
+            Some(at) => placed(e, at),
+            None => e,
+        }
+    }
+
+    /// An error that came through condition node `id` (as [`Self::code_failed`]).
+    #[cold]
+    #[inline(never)]
+    fn test_failed(&self, e: Box<GameError>, id: TestId) -> Box<GameError> {
+        match self.code.test_at[id.0 as usize] {
+            Some(at) => placed(e, at),
+            None => e,
+        }
+    }
+
+    /// An error of operand `k` of comparison `i` read in place, placed where the operand is
+    /// written (`Plan::compare_at`).
+    #[cold]
+    #[inline(never)]
+    fn operand_failed(&self, e: Box<GameError>, i: u32, k: usize) -> Box<GameError> {
+        match self.code.compare_at[i as usize][k] {
+            Some(at) => placed(e, at),
+            None => e,
+        }
+    }
+
+    /// The value of a value node, its error not placed yet (see [`Self::value_of`]).
+    #[inline(always)]
+    fn value_node(&mut self, st: &mut State, id: CodeId) -> R<Value> {
         match self.code.codes[id.0 as usize] {
             // A leaf counts its own operation, a condition its own.
             Code::Local(s) => self.leaf(Arg::Local(s)),
@@ -294,9 +336,20 @@ impl Interp {
     }
 
     /// The truth of a condition node: a dispatch to the node kind's own function. A node tested
-    /// on its own (`root`) counts one operation.
+    /// on its own (`root`) counts one operation. An error is placed where the node is written
+    /// (see [`Self::test_failed`]).
     #[inline(always)]
     pub(super) fn truth_of(&mut self, st: &mut State, id: TestId) -> R<bool> {
+        let r = self.truth_node(st, id);
+        if let Err(e) = r {
+            return Err(self.test_failed(e, id));
+        }
+        r
+    }
+
+    /// The truth of a condition node, its error not placed yet (see [`Self::truth_of`]).
+    #[inline(always)]
+    fn truth_node(&mut self, st: &mut State, id: TestId) -> R<bool> {
         let (test, root) = self.code.tests[id.0 as usize];
         match test {
             Test::Value(c) => self.value_truth(st, c),
@@ -329,8 +382,14 @@ impl Interp {
             self.tick()?;
         }
         let (op, a, b) = self.code.compares[i as usize];
-        let x = self.operand(st, a)?;
-        let y = self.operand(st, b)?;
+        let x = match self.operand(st, a) {
+            Ok(x) => x,
+            Err(e) => return Err(self.operand_failed(e, i, 0)),
+        };
+        let y = match self.operand(st, b) {
+            Ok(y) => y,
+            Err(e) => return Err(self.operand_failed(e, i, 1)),
+        };
         if let (Value::Int(x), Value::Int(y)) = (x, y) {
             return Ok(int_compare(op, x, y));
         }
@@ -678,15 +737,15 @@ mod tests {
     use super::super::lower::Lower;
     use super::*;
     use crate::builtins::{Builtin, Field};
-    use crate::ir::Expr as E;
+    use crate::ir::{Expr as E, Src};
     use std::sync::Arc;
 
     fn local_field(f: Field) -> Box<E> {
-        Box::new(E::Field(Box::new(E::Local(1)), f))
+        Box::new(E::Field(Box::new(E::Local(1)), f, Src::NONE))
     }
 
     fn and(a: E, b: E) -> E {
-        E::Binary(BinOp::And, Box::new(a), Box::new(b))
+        E::Binary(BinOp::And, Box::new(a), Box::new(b), Src::NONE)
     }
 
     /// `len(s.chips) OP k`.
@@ -694,8 +753,14 @@ mod tests {
         let len = E::Call(
             Builtin::from_name("len").expect("a builtin"),
             vec![*local_field(Field::SquareChips)],
+            Src::NONE,
         );
-        E::Binary(op, Box::new(len), Box::new(E::Const(Value::Int(k))))
+        E::Binary(
+            op,
+            Box::new(len),
+            Box::new(E::Const(Value::Int(k))),
+            Src::NONE,
+        )
     }
 
     /// Square tests read in place give what the tree-walking evaluator gives, on every cell of a
@@ -721,6 +786,7 @@ mod tests {
             BinOp::Gt,
             local_field(Field::SquareX),
             Box::new(E::Const(Value::Int(0))),
+            Src::NONE,
         );
         let conds = [
             and(

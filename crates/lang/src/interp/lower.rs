@@ -14,6 +14,11 @@
 //! of a `not`/`and`/`or` of another), whatever its shape, and the value nodes inside it that are not
 //! read in place count as they do everywhere. A condition is a finite tree, and every loop
 //! (aggregates, choices, `for`) counts its rounds, so the budget still bounds every rules file.
+//!
+//! Errors' places: beside the nodes (not in them: they are the hot path), `Plan::code_at` and
+//! `Plan::test_at` keep where each node fails on its own (see "Where a node fails" below), and
+//! `op_at`/`branch_at` where each statement and branch condition is written; the executor reads
+//! them only when an error comes through.
 
 use super::board::SquareFlag;
 use crate::ast::{AggOp, BinOp};
@@ -220,7 +225,15 @@ pub(super) struct Plan {
     pub(crate) atoms: Vec<Atom>,
     pub(crate) chains: Vec<SquareChain>,
     pub(crate) compares: Vec<(BinOp, Operand, Operand)>,
+    /// Where each operand of `compares` that is read in place fails (a local's field, a count):
+    /// read on the error path only.
+    pub(crate) compare_at: Vec<[Option<At>; 2]>,
     pub(crate) againsts: Vec<Against>,
+    /// Where each value node of `codes` and each condition node of `tests` fails, when it can
+    /// fail on its own (the expression it was lowered from: see `fails_at`): read on the error
+    /// path only (`exec.rs`), the innermost place an error comes through wins.
+    pub(crate) code_at: Vec<Option<At>>,
+    pub(crate) test_at: Vec<Option<At>>,
     /// Statements; a block is a span of them.
     pub(crate) ops: Vec<Op>,
     /// Where each statement of `ops` is written (for the errors of a running rule).
@@ -320,6 +333,7 @@ impl<'a> Lower<'a> {
 
     /// A value node lowered from `_e`.
     fn push(&mut self, c: Code, _e: &Expr) -> CodeId {
+        self.plan.code_at.push(code_fails_at(&c, _e));
         self.plan.codes.push(c);
         #[cfg(any(test, feature = "oracle"))]
         if self.keep {
@@ -332,6 +346,7 @@ impl<'a> Lower<'a> {
 
     /// A condition node lowered from `_e`.
     fn push_test(&mut self, t: Test, root: bool, _e: &Expr) -> TestId {
+        self.plan.test_at.push(test_fails_at(&t, _e));
         self.plan.tests.push((t, root));
         #[cfg(any(test, feature = "oracle"))]
         if self.keep {
@@ -370,21 +385,22 @@ impl<'a> Lower<'a> {
                 self.plan.consts.push(v);
                 Code::Const(self.plan.consts.len() as u32 - 1)
             }
-            Expr::Field(x, f) => match x.as_ref() {
+            Expr::Field(x, f, _) => match x.as_ref() {
                 &Expr::Local(s) => Code::LocalField(s, f.read()),
                 x => Code::Field(self.arg(x), f.read()),
             },
-            Expr::Not(_) | Expr::Binary(BinOp::And | BinOp::Or, _, _) => {
+            Expr::Not(_) | Expr::Binary(BinOp::And | BinOp::Or, _, _, _) => {
                 Code::Truth(self.test(e, true))
             }
-            Expr::Binary(op, a, b) => Code::Binary(*op, self.arg(a), self.arg(b)),
-            Expr::Call(b, args) => self.call(*b, args),
+            Expr::Binary(op, a, b, _) => Code::Binary(*op, self.arg(a), self.arg(b)),
+            Expr::Call(b, args, _) => self.call(*b, args),
             Expr::Aggregate {
                 op,
                 var,
                 list,
                 filter,
                 map,
+                ..
             } => {
                 let list = self.arg(list);
                 let filter = filter.as_deref().map(|f| self.test(f, true));
@@ -405,10 +421,10 @@ impl<'a> Lower<'a> {
                 Code::Aggregate(self.plan.aggs.len() as u32 - 1)
             }
             Expr::List(items) => Code::List(self.args(items)),
-            Expr::Range(a, b) => Code::Range(self.arg(a), self.arg(b)),
-            Expr::Attr(x, a) => Code::Attr(self.arg(x), *a),
-            Expr::Index(x, i) => Code::Index(self.arg(x), self.arg(i)),
-            Expr::Neg(x) => Code::Neg(self.arg(x)),
+            Expr::Range(a, b, _) => Code::Range(self.arg(a), self.arg(b)),
+            Expr::Attr(x, a, _) => Code::Attr(self.arg(x), *a),
+            Expr::Index(x, i, _) => Code::Index(self.arg(x), self.arg(i)),
+            Expr::Neg(x, _) => Code::Neg(self.arg(x)),
             Expr::ToPlayers(x) => Code::ToPlayers(self.arg(x)),
             Expr::If(c, a, b) => Code::Cond(self.test(c, true), self.arg(a), self.arg(b)),
         };
@@ -450,7 +466,7 @@ impl<'a> Lower<'a> {
                 },
                 None => Test::Not(self.test(x, false)),
             },
-            Expr::Binary(BinOp::And, a, b) => match leading_atoms(e) {
+            Expr::Binary(BinOp::And, a, b, _) => match leading_atoms(e) {
                 Some((slot, atoms, rest)) => {
                     let rest: Vec<TestId> = rest.into_iter().map(|x| self.test(x, false)).collect();
                     let written = (self.test(a, false), self.test(b, false));
@@ -466,17 +482,19 @@ impl<'a> Lower<'a> {
                 }
                 None => Test::And(self.test(a, false), self.test(b, false)),
             },
-            Expr::Binary(BinOp::Or, a, b) => Test::Or(self.test(a, false), self.test(b, false)),
+            Expr::Binary(BinOp::Or, a, b, _) => Test::Or(self.test(a, false), self.test(b, false)),
             Expr::Binary(
                 op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
                 a,
                 b,
+                _,
             ) => {
+                let at = [in_place_at(a), in_place_at(b)];
                 let (a, b) = (self.operand(a), self.operand(b));
-                self.compare(*op, a, b)
+                self.compare(*op, a, b, at)
             }
             &Expr::Local(s) => Test::Local(s),
-            Expr::Field(x, f) => match (local_flag(e), x.as_ref()) {
+            Expr::Field(x, f, _) => match (local_flag(e), x.as_ref()) {
                 (Some((slot, field, flag)), _) => Test::Flag {
                     slot,
                     field,
@@ -486,7 +504,7 @@ impl<'a> Lower<'a> {
                 (None, &Expr::Local(s)) => Test::LocalField(s, *f),
                 _ => Test::Value(self.code(e)),
             },
-            Expr::Attr(x, a) => match x.as_ref() {
+            Expr::Attr(x, a, _) => match x.as_ref() {
                 &Expr::Local(s) => Test::LocalAttr(s, *a),
                 _ => Test::Value(self.code(e)),
             },
@@ -504,11 +522,11 @@ impl<'a> Lower<'a> {
             }
             &Expr::Param(p) => Operand::Param(p),
             &Expr::Local(s) => Operand::Local(s),
-            Expr::Field(x, f) => match x.as_ref() {
+            Expr::Field(x, f, _) => match x.as_ref() {
                 &Expr::Local(s) => Operand::LocalField(s, *f),
                 _ => Operand::Code(self.code(e)),
             },
-            Expr::Call(b, args) => match (chip_count(*b, args), local_place(*b, args)) {
+            Expr::Call(b, args, _) => match (chip_count(*b, args), local_place(*b, args)) {
                 (Some(Count::Square(&Expr::Local(s))), _) => Operand::LocalChips(s),
                 (_, Some((place, s))) => Operand::PlaceChips(place, s, self.code(e)),
                 _ => Operand::Code(self.code(e)),
@@ -519,7 +537,8 @@ impl<'a> Lower<'a> {
 
     /// `a OP b` for a comparison operator: a number read in place against a constant number
     /// (`len(s.chips) == 0`, `0 < x.value`) compared without making values.
-    fn compare(&mut self, op: BinOp, a: Operand, b: Operand) -> Test {
+    /// `at`: where each operand fails when it is read in place (see `Plan::compare_at`).
+    fn compare(&mut self, op: BinOp, a: Operand, b: Operand, at: [Option<At>; 2]) -> Test {
         let against = match (a, b) {
             (a, Operand::Int(k)) if a.counted() => Some(Against {
                 op,
@@ -542,6 +561,7 @@ impl<'a> Lower<'a> {
             }
             None => {
                 self.plan.compares.push((op, a, b));
+                self.plan.compare_at.push(at);
                 Test::Compare(self.plan.compares.len() as u32 - 1)
             }
         }
@@ -603,6 +623,71 @@ fn span_of<T: Copy>(table: &mut Vec<T>, items: &[T]) -> Span {
     }
 }
 
+// Where a node fails: what an error of a running rule points at.
+
+/// Where value node `c`, lowered from `e`, fails on its own (see [`read_at`]). A node that cannot
+/// fail but through a node of its own (a condition as a value, `if`, a list, a local) has no place.
+fn code_fails_at(c: &Code, e: &Expr) -> Option<At> {
+    match c {
+        Code::Truth(_) | Code::Cond(..) | Code::List(_) | Code::ToPlayers(_) => None,
+        _ => read_at(e),
+    }
+}
+
+/// Where condition node `t`, lowered from `e`, fails on its own: a field or an attribute read in
+/// place (`x.f`, `not x.f`), a comparison (an operand read in place has its own place:
+/// `Plan::compare_at`), a number read in place against a constant (at the number). The others
+/// fail only through a node of their own, which places the error itself.
+fn test_fails_at(t: &Test, e: &Expr) -> Option<At> {
+    match (t, e) {
+        (Test::Flag { .. }, Expr::Not(x)) => x.src(),
+        (Test::Flag { .. } | Test::LocalField(..) | Test::LocalAttr(..) | Test::Compare(_), _) => {
+            e.src()
+        }
+        (Test::Against(_), Expr::Binary(_, a, b, _)) => {
+            read_at(if read_in_place(a) { a } else { b })
+        }
+        _ => None,
+    }
+}
+
+/// Where `e` fails on its own: where it is written, or for a count read from the state
+/// (`len(x.chips)`, `len(chips(p))`) where the read it stands for is (the field or the call that
+/// fails on a value with no chips).
+fn read_at(e: &Expr) -> Option<At> {
+    match e {
+        Expr::Call(b, args, _) if chip_count(*b, args).is_some() => {
+            args.first().and_then(Expr::src)
+        }
+        _ => e.src(),
+    }
+}
+
+/// Where a comparison's operand fails when the condition node reads it in place (see
+/// [`read_in_place`]); `None` for one that is a node of its own (it places its errors itself) or
+/// cannot fail.
+fn in_place_at(e: &Expr) -> Option<At> {
+    if read_in_place(e) {
+        read_at(e)
+    } else {
+        None
+    }
+}
+
+/// Whether a comparison's operand is read in place by the condition node (not a node of its own)
+/// and can fail: a local's field, a count of chips (see `Lower::operand`).
+fn read_in_place(e: &Expr) -> bool {
+    match e {
+        Expr::Field(x, ..) => matches!(x.as_ref(), Expr::Local(_)),
+        Expr::Call(b, args, _) => match chip_count(*b, args) {
+            Some(Count::Square(x)) => matches!(x, Expr::Local(_)),
+            Some(Count::Place(_)) => local_place(*b, args).is_some(),
+            None => false,
+        },
+        _ => false,
+    }
+}
+
 // Patterns: the shapes the lowering (and the trigger dispatch) recognise, each in one place.
 
 /// What a `len(…)` call counts from the counts the state keeps.
@@ -620,8 +705,8 @@ pub(super) fn chip_count(b: Builtin, args: &[Expr]) -> Option<Count<'_>> {
         return None;
     }
     match args {
-        [Expr::Field(x, Field::SquareChips)] => Some(Count::Square(x)),
-        [Expr::Call(c, p)] if c.role() == Role::ChipsIn && p.len() == 1 => {
+        [Expr::Field(x, Field::SquareChips, _)] => Some(Count::Square(x)),
+        [Expr::Call(c, p, _)] if c.role() == Role::ChipsIn && p.len() == 1 => {
             Some(Count::Place(&p[0]))
         }
         _ => None,
@@ -630,7 +715,7 @@ pub(super) fn chip_count(b: Builtin, args: &[Expr]) -> Option<Count<'_>> {
 
 /// `len(chips(hand(x)))` or `len(chips(at(x)))` for a local `x`: the kind of place and the local.
 fn local_place(b: Builtin, args: &[Expr]) -> Option<(PlaceKind, u16)> {
-    let Count::Place(Expr::Call(place, x)) = chip_count(b, args)? else {
+    let Count::Place(Expr::Call(place, x, _)) = chip_count(b, args)? else {
         return None;
     };
     match (place.role(), x.as_slice()) {
@@ -643,8 +728,8 @@ fn local_place(b: Builtin, args: &[Expr]) -> Option<(PlaceKind, u16)> {
 /// dispatch's guards).
 pub(super) fn local_square_chips(e: &Expr) -> Option<u16> {
     match e {
-        Expr::Call(c, args) if c.role() == Role::ChipsIn => match args.as_slice() {
-            [Expr::Call(at, x)] if at.role() == Role::Place(PlaceKind::Square) => {
+        Expr::Call(c, args, _) if c.role() == Role::ChipsIn => match args.as_slice() {
+            [Expr::Call(at, x, _)] if at.role() == Role::Place(PlaceKind::Square) => {
                 match x.as_slice() {
                     [Expr::Local(s)] => Some(*s),
                     _ => None,
@@ -652,7 +737,7 @@ pub(super) fn local_square_chips(e: &Expr) -> Option<u16> {
             }
             _ => None,
         },
-        Expr::Field(x, Field::SquareChips) => match x.as_ref() {
+        Expr::Field(x, Field::SquareChips, _) => match x.as_ref() {
             Expr::Local(s) => Some(*s),
             _ => None,
         },
@@ -663,7 +748,7 @@ pub(super) fn local_square_chips(e: &Expr) -> Option<u16> {
 /// A local's square flag (`s.covered`, `s.land`, …): the local's slot, the field and the flag.
 pub(super) fn local_flag(e: &Expr) -> Option<(u16, Field, SquareFlag)> {
     match e {
-        Expr::Field(x, f) => match (x.as_ref(), SquareFlag::of(*f)) {
+        Expr::Field(x, f, _) => match (x.as_ref(), SquareFlag::of(*f)) {
             (&Expr::Local(s), Some(flag)) => Some((s, *f, flag)),
             _ => None,
         },
@@ -674,7 +759,7 @@ pub(super) fn local_flag(e: &Expr) -> Option<(u16, Field, SquareFlag)> {
 /// The local and the test when `e` is a square test of a local.
 fn atom(e: &Expr) -> Option<(u16, Atom)> {
     let chips = |x: &Expr| match x {
-        Expr::Call(b, args) => match chip_count(*b, args) {
+        Expr::Call(b, args, _) => match chip_count(*b, args) {
             Some(Count::Square(&Expr::Local(s))) => Some(s),
             _ => None,
         },
@@ -687,6 +772,7 @@ fn atom(e: &Expr) -> Option<(u16, Atom)> {
             op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
             a,
             b,
+            _,
         ) => match (chips(a), a.as_ref(), chips(b), b.as_ref()) {
             (Some(s), _, _, &Expr::Const(Value::Int(k))) => Some((s, Atom::Chips(*op, k))),
             (_, &Expr::Const(Value::Int(k)), Some(s), _) => Some((s, Atom::Chips(mirror(*op), k))),

@@ -29,6 +29,8 @@ mod lower;
 mod memo;
 #[cfg(any(test, feature = "oracle"))]
 pub mod oracle;
+#[cfg(test)]
+mod places;
 mod prepared;
 #[cfg(test)]
 pub(crate) mod probe;
@@ -124,7 +126,8 @@ pub struct Interp {
 type R<T> = Result<T, Box<GameError>>;
 
 /// `e` placed at `at` in the rules, unless it has a place already (an error is placed by the
-/// innermost statement or condition it comes through: the effect or expression that failed).
+/// innermost expression, condition or statement with a place that it comes through: the
+/// expression that failed, else the effect or statement it comes from).
 #[cold]
 #[inline(never)]
 pub(crate) fn placed(mut e: Box<GameError>, at: At) -> Box<GameError> {

@@ -51,13 +51,17 @@ impl RulesResolver for NoImports {
     }
 }
 
-/// A variant named "probe" with `chips` (the inside of a `chips { … }` block) and `rules`.
-pub(crate) fn variant(chips: &str, rules: &str) -> Probe {
-    let text = format!(
+/// The text of the rules file of [`variant`].
+pub(crate) fn text(chips: &str, rules: &str) -> String {
+    format!(
         "variant \"probe\" {{\n  title = \"Probe\"\n  doc = \"unit tests\"\n}}\n\
          chips {{ {chips} }}\n{rules}\n"
-    );
-    let source = Source::new("probe.rules", text);
+    )
+}
+
+/// A variant named "probe" with `chips` (the inside of a `chips { … }` block) and `rules`.
+pub(crate) fn variant(chips: &str, rules: &str) -> Probe {
+    let source = Source::new("probe.rules", text(chips, rules));
     let no_maps = |name: &str, _: &Source| Err(format!("probe rules name no map (`{name}`)"));
     let result = check_source(&source, &NoImports, &no_maps);
     let program = match result.program {
