@@ -722,3 +722,38 @@ fn bad_sweeps_are_refused_with_reasons() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// A game that fails under the changed setting of a comparison says where in the rules it failed
+/// (the caret line, as `carto play` shows it) and how to replay that setting's game alone.
+#[test]
+fn a_failed_game_points_into_the_rules_and_replays_its_own_setting() {
+    let rules = tmp("share.rules");
+    std::fs::write(
+        &rules,
+        "import \"base\"\nvariant \"share\" {\n  title = \"Share\"\n}\n\nparam parts: int = 1\n\nrule share on placed {\n  score(player, 10 / parts)\n}\n",
+    )
+    .unwrap();
+    let (code, _, err) = carto(&["sim", &rules, "--games", "2", "--vs", "parts=0"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with("error: game 0 (seed 1): rule `share`: division by zero"),
+        "{err}"
+    );
+    assert!(err.contains("share.rules:9:"), "the place: {err}");
+    assert!(err.contains("failed here"), "the caret line: {err}");
+    let replay = err
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("replay it alone: "))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(replay.ends_with("--set parts=0"), "{replay}");
+    // The command it gives fails alike, at the same place.
+    let words: Vec<String> = replay
+        .split(' ')
+        .skip(1)
+        .map(|w| w.trim_matches('\'').to_string())
+        .collect();
+    let args: Vec<&str> = words.iter().map(String::as_str).collect();
+    let (code, _, again) = carto(&args);
+    assert_eq!(code, 1, "{again}");
+    assert!(again.contains("share.rules:9:"), "{again}");
+}

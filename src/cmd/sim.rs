@@ -396,11 +396,9 @@ fn game_failed(info: &RunInfo, e: &SimError) -> Failure {
     Failure::Input(InputError::new(
         e.code,
         format!(
-            "error: game {} (seed {}): {}\n  replay it alone: {}",
-            e.game,
-            e.seed,
-            e.error,
-            info.replay_command(0, e.game)
+            "{}\n  replay it alone: {}",
+            e.with_game().trim_end(),
+            info.replay_command(e.setting, e.game)
         ),
     ))
 }

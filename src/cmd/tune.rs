@@ -182,12 +182,7 @@ fn play_round(
             rows: None,
         },
     )
-    .map_err(|e| {
-        Failure::Input(InputError::new(
-            e.code,
-            format!("error: game {} (seed {}): {}", e.game, e.seed, e.error),
-        ))
-    })?;
+    .map_err(|e| Failure::Input(InputError::new(e.code, e.with_game())))?;
     race.add_round(&alive, &r);
     Ok(())
 }

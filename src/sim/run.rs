@@ -76,6 +76,32 @@ pub struct SimError {
     /// Its kind: a rule's failure, an agent that does not exist, a row that cannot be written.
     pub code: crate::diag::Code,
     pub error: String,
+    /// The setting whose game failed (0, or 1 in a paired comparison, or a sweep's point).
+    pub setting: usize,
+    /// The error for people: a rule's failure with its place in the rules and the caret line
+    /// (`Variant::explain`), anything else as `error`; ends with a newline.
+    pub shown: String,
+}
+
+impl SimError {
+    /// An error that is not a rule's failure in a game (an agent, a row), shown as it is.
+    fn plain(game: u64, seed: u64, code: crate::diag::Code, error: String) -> SimError {
+        SimError {
+            game,
+            seed,
+            code,
+            shown: format!("error: {error}\n"),
+            error,
+            setting: 0,
+        }
+    }
+
+    /// The error with the game it happened in: `error: game 3 (seed 4): …` and the place in the
+    /// rules, as `carto sim` and the playground show it.
+    pub fn with_game(&self) -> String {
+        let rest = self.shown.strip_prefix("error: ").unwrap_or(&self.shown);
+        format!("error: game {} (seed {}): {rest}", self.game, self.seed)
+    }
 }
 
 /// Adds a range to a sorted set of disjoint ranges, joining neighbours. A range at or after the
@@ -134,7 +160,7 @@ struct Worker<'a> {
 impl<'a> Worker<'a> {
     fn new(spec: &'a Spec<'a>, layout: &'a Layout, maps: &[Mapping]) -> Result<Self, SimError> {
         let mut tables = Vec::new();
-        for (v, map) in spec.settings.iter().zip(maps) {
+        for (k, (v, map)) in spec.settings.iter().zip(maps).enumerate() {
             let v = own_copy(v);
             let game = v
                 .new_game(
@@ -148,6 +174,8 @@ impl<'a> Worker<'a> {
                     seed: game_seed(spec.seed, spec.first),
                     code: e.code(),
                     error: e.to_string(),
+                    setting: k,
+                    shown: v.explain(&e),
                 })?;
             // One set of agents per setting, kept from game to game (an agent's choices depend
             // only on the game it sees and the generator, so this changes no result).
@@ -156,11 +184,13 @@ impl<'a> Worker<'a> {
                 .iter()
                 .map(|a| parse_agent(a))
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| SimError {
-                    game: spec.first,
-                    seed: game_seed(spec.seed, spec.first),
-                    code: crate::diag::Code::BadArguments,
-                    error: e,
+                .map_err(|e| {
+                    SimError::plain(
+                        spec.first,
+                        game_seed(spec.seed, spec.first),
+                        crate::diag::Code::BadArguments,
+                        e,
+                    )
                 })?;
             tables.push(Table {
                 game,
@@ -185,10 +215,13 @@ impl<'a> Worker<'a> {
         })
     }
 
-    fn play(&mut self, i: u64) -> Result<(), GameError> {
+    /// Plays game `i` under every setting; the setting whose game failed with its error.
+    fn play(&mut self, i: u64) -> Result<(), (usize, GameError)> {
         let seed = game_seed(self.spec.seed, i);
         for (k, t) in self.tables.iter_mut().enumerate() {
-            t.game.reset(&self.spec.players, seed, false)?;
+            t.game
+                .reset(&self.spec.players, seed, false)
+                .map_err(|e| (k, e))?;
             play_counted(
                 &mut t.game,
                 &mut t.agents,
@@ -196,7 +229,8 @@ impl<'a> Worker<'a> {
                 t.rules,
                 t.actions,
                 &mut self.outcomes[k],
-            )?;
+            )
+            .map_err(|e| (k, e))?;
             self.outcomes[k].observe(self.layout, &t.map, &mut self.obs[k]);
             self.stats[k].add(&self.obs[k]);
         }
@@ -262,12 +296,12 @@ pub fn run(spec: &Spec, watch: Watch) -> Result<Results, SimError> {
         return Err(f);
     }
     if let Some(e) = row_error {
-        return Err(SimError {
-            game: spec.first,
-            seed: game_seed(spec.seed, spec.first),
-            code: crate::diag::Code::CannotWrite,
-            error: e,
-        });
+        return Err(SimError::plain(
+            spec.first,
+            game_seed(spec.seed, spec.first),
+            crate::diag::Code::CannotWrite,
+            e,
+        ));
     }
     Ok(sum_workers(spec, &layout, &workers))
 }
@@ -409,12 +443,14 @@ impl Worker<'_> {
                 add_range(&mut self.played, (a, i));
                 return false;
             }
-            if let Err(e) = self.play(i) {
+            if let Err((k, e)) = self.play(i) {
                 shared.fail(SimError {
                     game: i,
                     seed: game_seed(self.spec.seed, i),
                     code: e.code(),
                     error: e.to_string(),
+                    setting: k,
+                    shown: self.spec.settings[k].explain(&e),
                 });
                 add_range(&mut self.played, (a, i));
                 return false;

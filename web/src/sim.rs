@@ -259,11 +259,9 @@ impl SimSession {
         .map_err(|e| Failed {
             code: e.code,
             text: format!(
-                "game {} (seed {}): {}\n  replay it alone: {}",
-                e.game,
-                e.seed,
-                e.error,
-                self.info.replay_command(0, e.game)
+                "{}\n  replay it alone: {}",
+                e.with_game().trim_end(),
+                self.info.replay_command(e.setting, e.game)
             ),
         })?;
         self.next += games;

@@ -155,7 +155,7 @@ impl TuneSession {
         )
         .map_err(|e| Failed {
             code: e.code,
-            text: format!("game {} (seed {}): {}", e.game, e.seed, e.error),
+            text: e.with_game(),
         })?;
         self.race.add_games(alive, &r);
         *done += m;
