@@ -2,7 +2,8 @@
 // sentences included); a house rule is compared with the variant it changes, yours minus the
 // original, in the rules' names, with the win share drawn; the second setting's form shows the
 // original's values; a link carries the whole comparison; the tuner gives `carto tune`'s table;
-// Stop stops both; nothing scrolls sideways on a phone.
+// Stop stops both; a game that fails says where, as the command line does; nothing scrolls sideways
+// on a phone.
 import { assert, native } from "./run.mjs";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
@@ -18,6 +19,19 @@ variant "my-france" {
 }
 override sale_town = 12
 remove action sell_abroad
+`;
+
+// A rule that fails when it runs: every placement divides by a parameter that is 0.
+const SHARE = `import "base"
+variant "share" {
+  title = "Share"
+}
+
+param parts: int = 0
+
+rule share on placed {
+  score(player, 1 + 10 / parts)
+}
 `;
 
 async function measureTab(page, open, text) {
@@ -222,6 +236,25 @@ export const tests = {
     assert((await page.textContent("#sim-status")).startsWith("stopped: "), "the status says it stopped");
     const cli = native(["sim", "base", "--games", String(r.games), "--seed", "1", "--agents", "greedy", "--report", "--quiet"]);
     assert(r.table === cli.stdout, `the games played are carto sim's ${r.games}`);
+  },
+
+  async "a game that fails says where in the rules and how to replay it, as carto sim does"({ page, open, shot }) {
+    await open();
+    await page.evaluate((t) => window.carto.setText(t), SHARE);
+    await page.waitForFunction(() => window.carto.doc && window.carto.doc.name === "share", null, { timeout: 20000 });
+    await page.click("nav button[data-tab=measure]");
+    await page.fill("#sim-games", "2");
+    await page.fill("#sim-seed", "1");
+    await page.click("#sim-run");
+    await page.waitForFunction(() => document.getElementById("sim-error").textContent.length > 0, null, { timeout: 120000 });
+    const shown = await page.textContent("#sim-error");
+    const cli = native(["sim", "my.rules", "--games", "2", "--seed", "1", "--agents", "greedy", "--report", "--quiet"], { "my.rules": SHARE });
+    assert(cli.code === 1, `carto sim fails too: ${cli.stderr}`);
+    assert(shown.trim() === cli.stderr.trim(), `the page's error is carto sim's:\n${shown}\n---\n${cli.stderr}`);
+    assert(shown.includes("my.rules:9:21") && shown.includes("failed here"), `the place and the caret line: ${shown}`);
+    assert(shown.includes("replay it alone: carto play my.rules --seed 1"), `how to replay it: ${shown}`);
+    await page.$eval("#sim-error", (e) => e.scrollIntoView());
+    await shot();
   },
 
   async "on a phone: the comparison and the tuner fit the screen"({ page, open, shot }) {
