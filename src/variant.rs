@@ -957,11 +957,15 @@ mod read_once {
     /// the texts it was read from, so rules that were never a file (the playground's) take them too.
     #[test]
     fn with_sets_choosing_tile_sets_needs_no_file() {
-        let rules = "import \"base\"\nparam second: string = \"inns-cathedrals\"\nvariant \"ts\" {\n  tiles = [\"base\", second]\n}\n";
+        let rules = "import \"base\"\nparam second: string = \"base\"\nvariant \"ts\" {\n  tiles = [\"base\", second]\n}\n";
         let src = Source::new("not-a-file.rules", rules);
         let loaded = variant_from_texts(&src, "not-a-file.rules", &[], &no_sets, &[])
             .unwrap_or_else(|e| panic!("{}", e.text));
-        let sets = ["second=traders-builders".to_string()];
+        // Another bundled tile set than the base set, whichever it is.
+        let other = crate::tiles::bundled_tile_sets()
+            .find(|n| *n != "base")
+            .unwrap();
+        let sets = [format!("second={other}")];
         let set = loaded
             .with_sets(&sets, &no_sets)
             .unwrap_or_else(|e| panic!("{}", e.text));
