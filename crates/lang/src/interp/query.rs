@@ -76,13 +76,7 @@ pub(crate) fn neighbours(cx: &mut Cx, a0: Value) -> Value {
     if let Value::Square(c) = a0 {
         for s in 0..4 {
             let n = cx.st.board.neighbour(c, s);
-            if cx
-                .st
-                .board
-                .square
-                .get(n as usize)
-                .is_some_and(|&q| q != NONE)
-            {
+            if on_map(cx.st, n) {
                 v.push(Value::Square(n));
             }
         }
@@ -98,14 +92,7 @@ pub(crate) fn near(cx: &mut Cx, a0: Value) -> R<Value> {
             for side in 0..4 {
                 let n = cx.st.board.neighbour(c, side);
                 let sq = Value::Square(n);
-                if cx
-                    .st
-                    .board
-                    .square
-                    .get(n as usize)
-                    .is_some_and(|&q| q != NONE)
-                    && !v.contains(&sq)
-                {
+                if on_map(cx.st, n) && !v.contains(&sq) {
                     v.push(sq);
                 }
             }
@@ -278,6 +265,11 @@ pub(crate) fn connects_abroad(cx: &mut Cx, a0: Value) -> Value {
             .iter()
             .any(|e| e.at == (x, y) && tile.edge(p.rot as usize, e.side as usize) == e.feature),
     )
+}
+
+/// Whether board cell `n` is a square of the map.
+fn on_map(st: &State, n: u32) -> bool {
+    st.board.square.get(n as usize).is_some_and(|&q| q != NONE)
 }
 
 /// The player a value names (player 0 for anything else).
