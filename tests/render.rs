@@ -228,7 +228,38 @@ fn view_is_self_contained() {
         html.matches(r#"<g class="panel""#).count(),
         last as usize + 1
     );
+    // Every points pill says why: the rule's heading, its file and line, and its sentence, as the
+    // rules page says them (France's roads are base's rule `road`, at its line in base.rules).
+    let pills: Vec<&str> = html
+        .split(r#"<g class="points""#)
+        .skip(1)
+        .map(|p| &p[p.find("<title>").unwrap() + 7..p.find("</title>").unwrap()])
+        .collect();
+    assert!(!pills.is_empty());
+    for t in &pills {
+        assert!(
+            t.contains(" for ") && t.contains(".rules:") && t.contains("): "),
+            "a pill without its rule's heading, place and sentence: {t}"
+        );
+    }
+    let road = base_line("rule road ");
+    assert!(
+        pills.iter().any(|t| t.contains(&format!(
+            "for Road (rules/base.rules:{road}): When a road is completed"
+        ))),
+        "{pills:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The line (from 1) of base.rules that starts with `start`.
+fn base_line(start: &str) -> usize {
+    std::fs::read_to_string("rules/base.rules")
+        .unwrap()
+        .lines()
+        .position(|l| l.starts_with(start))
+        .unwrap()
+        + 1
 }
 
 /// The ASCII board of a scripted France game (tests/scripts/france/one_sale_per_turn.script):

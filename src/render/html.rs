@@ -25,7 +25,7 @@ pub fn view_html(loaded: &Loaded) -> String {
         return String::new();
     };
     let base = svg::base(game, end);
-    let board = board_svg(game, &base, &snaps, last);
+    let board = board_svg(game, &base, &snaps, last, &loaded.why);
     let hands = hands_svg(game, &snaps);
     let titles: Vec<String> = snaps
         .iter()
@@ -45,7 +45,13 @@ pub fn view_html(loaded: &Loaded) -> String {
 
 /// The board of every turn in one SVG: the map, then tiles, stacks, chips, names and followers,
 /// each shown during its turns, and each turn's last move.
-fn board_svg<H: Hooks>(game: &Game<H>, base: &Base, snaps: &[Snapshot], last: u32) -> String {
+fn board_svg<H: Hooks>(
+    game: &Game<H>,
+    base: &Base,
+    snaps: &[Snapshot],
+    last: u32,
+    why: &[(String, String)],
+) -> String {
     let Some(end) = snaps.last() else {
         return String::new();
     };
@@ -71,7 +77,7 @@ fn board_svg<H: Hooks>(game: &Game<H>, base: &Base, snaps: &[Snapshot], last: u3
             s.turn + 1
         );
         svg::held_on_map(&mut board, game, base, s);
-        super::last_move::draw(&mut board, game, base, s, &tile_at, m);
+        super::last_move::draw(&mut board, game, base, (s, &tile_at), m, why);
         board.push_str("</g>");
     }
     board.push_str("</svg>");

@@ -55,14 +55,16 @@ pub fn every_turn<H: Hooks>(game: &Game<H>, last: u32) -> Vec<LastMove> {
     out
 }
 
-/// Draws `m` on the board of `snap`: the frame, the rings and the floating points.
+/// Draws `m` on the board of `snap`: the frame, the rings and the floating points. A points pill's
+/// tooltip says its rule as `why` gives it (by the rule's name: heading, place, sentence), else the
+/// rule's name.
 pub(crate) fn draw<H: Hooks>(
     out: &mut String,
     game: &Game<H>,
     base: &Base,
-    snap: &Snapshot,
-    tile_at: &BTreeMap<u32, (u16, u8)>,
+    (snap, tile_at): (&Snapshot, &BTreeMap<u32, (u16, u8)>),
     m: &LastMove,
+    why: &[(String, String)],
 ) {
     let b = &game.st.board;
     let s = svg::SQUARE;
@@ -139,14 +141,20 @@ pub(crate) fn draw<H: Hooks>(
         let (cx, cy) = pill_place(&taken, base.board_box(), (px + s / 2.0, py + 16.0), w);
         taken.push([cx - w / 2.0, cy - 11.0, cx + w / 2.0, cy + 11.0]);
         let name = svg::player_name(game, p as usize, "");
-        // The rule that gave them, by its name in the rules (a page says its heading, sentence and
-        // line: "why these points?").
-        let rule = esc(game.rule_name(rule));
+        // The rule that gave them: its heading, file and line and sentence where known, else its
+        // name in the rules (the play page says them from the rules' page: "why these points?").
+        let name_in_rules = game.rule_name(rule);
+        let said = match why.iter().find(|(n, _)| n == name_in_rules) {
+            Some((_, w)) => format!("{label} for {w}"),
+            None => format!("{label} ({name_in_rules})"),
+        };
+        let rule = esc(name_in_rules);
         let _ = write!(
             out,
-            r##"<g class="points" data-player="{}" data-points="{points}" data-rule="{rule}"><title>{} {label} ({rule})</title><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="22" rx="11" fill="{colour}" stroke="{}" stroke-width="2"/><text x="{cx:.1}" y="{:.1}" font-size="16" font-weight="bold" text-anchor="middle" fill="{}">{label}</text></g>"##,
+            r##"<g class="points" data-player="{}" data-points="{points}" data-rule="{rule}"><title>{} {}</title><rect x="{:.1}" y="{:.1}" width="{w:.1}" height="22" rx="11" fill="{colour}" stroke="{}" stroke-width="2"/><text x="{cx:.1}" y="{:.1}" font-size="16" font-weight="bold" text-anchor="middle" fill="{}">{label}</text></g>"##,
             esc(name),
             esc(name),
+            esc(&said),
             cx - w / 2.0,
             cy - 11.0,
             svg::ring(colour),

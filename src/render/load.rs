@@ -24,17 +24,38 @@ pub struct Loaded {
     /// What to tell the user before drawing (rules changed since the game, a log drawn although it
     /// disagrees with its replay), one message each.
     pub warnings: Vec<String>,
+    /// Per rule or action of the game's rules (by name): its heading, file and line, and sentence,
+    /// as its rules page says them, for the points it gives ("why these points?").
+    pub(crate) why: Vec<(String, String)>,
+}
+
+/// Per rule, action and setup block of `v` (by name): "Heading (file:line): sentence", from its
+/// rules page.
+pub(crate) fn why_of(v: &crate::variant::Variant) -> Vec<(String, String)> {
+    let page = crate::doc::page::page(v);
+    page.setup
+        .iter()
+        .chain(&page.rules)
+        .chain(&page.actions)
+        .map(|i| {
+            (
+                i.name.clone(),
+                format!("{} ({}:{}): {}", i.heading, i.file, i.line, i.sentence),
+            )
+        })
+        .collect()
 }
 
 impl Loaded {
-    /// A game played here and now (say in a page), drawn from its own events: without the options
-    /// of each decision or the stacks of past turns, which only a log's replay records.
-    pub fn of_game(game: Game<Interp>) -> Loaded {
+    /// A game of `v` played here and now (say in a page), drawn from its own events: without the
+    /// options of each decision or the stacks of past turns, which only a log's replay records.
+    pub fn of_game(game: Game<Interp>, v: &crate::variant::Variant) -> Loaded {
         Loaded {
             game,
             decisions: Vec::new(),
             stacks: Vec::new(),
             warnings: Vec::new(),
+            why: why_of(v),
         }
     }
 }
@@ -109,6 +130,7 @@ pub fn load_game(path: &std::path::Path, opts: &LoadOptions) -> Result<Loaded, I
             ));
         }
         Ok(Loaded {
+            why: why_of(&r.variant),
             game: r.game,
             decisions,
             stacks,
@@ -126,6 +148,7 @@ pub fn load_game(path: &std::path::Path, opts: &LoadOptions) -> Result<Loaded, I
         }
         let r = crate::script::run_script(&src)?;
         Ok(Loaded {
+            why: why_of(&r.variant),
             game: r.game,
             decisions: Vec::new(),
             stacks: Vec::new(),

@@ -1483,7 +1483,7 @@ pub fn board_svg_since<H: Hooks>(game: &Game<H>, snap: &Snapshot, since: Option<
                 .flat_map(|t| t.points.iter().copied())
                 .collect();
         }
-        super::last_move::draw(&mut out, game, &base, snap, &tile_at, &m);
+        super::last_move::draw(&mut out, game, &base, (snap, &tile_at), &m, &[]);
     }
     panel(&mut out, game, &base, snap);
     out.push_str("</svg>\n");

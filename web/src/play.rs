@@ -91,7 +91,7 @@ pub fn dispatch(f: &str, req: &Value) -> Value {
             "play_replay" | "play_log" if s.seat() != Seat::Everyone => refused(NOT_YET).json(),
             "play_replay" => {
                 // The HTML replay page of the game (`carto view`'s: steps, slider, score graph).
-                let loaded = carto::render::load::Loaded::of_game(s.game.clone());
+                let loaded = carto::render::load::Loaded::of_game(s.game.clone(), &s.v);
                 json!({"html": carto::render::html::view_html(&loaded)})
             }
             "play_log" => {
