@@ -112,10 +112,23 @@ pub(crate) fn draw<H: Hooks>(
             s * 0.27,
         );
     }
-    // Points: a pill in the player's colour over the scored feature's tile, in its upper half;
-    // several on one tile, or one that would cover a label (a place's name, a coordinate, a square's
-    // badge), a chip, a follower or other points, moved to the nearest free place above, below or
-    // beside, inside the board.
+    points_pills(out, game, base, (snap, tile_at), m, why);
+}
+
+/// The points of `m`: a pill in the player's colour over the scored feature's tile, in its upper
+/// half; several on one tile, or one that would cover a label (a place's name, a coordinate, a
+/// square's badge), a chip, a follower or other points, moved to the nearest free place above,
+/// below or beside, inside the board.
+fn points_pills<H: Hooks>(
+    out: &mut String,
+    game: &Game<H>,
+    base: &Base,
+    (snap, tile_at): (&Snapshot, &BTreeMap<u32, (u16, u8)>),
+    m: &LastMove,
+    why: &[(String, String)],
+) {
+    let b = &game.st.board;
+    let s = svg::SQUARE;
     let mut taken: Vec<[f64; 4]> = base.names.boxes.clone();
     for id in 0..snap.chips.len() {
         let k = svg::fan_position(snap, id);

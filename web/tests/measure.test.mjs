@@ -60,6 +60,26 @@ function sameJson(a, b, what) {
   assert(x === y, `${what}: they differ at ${i}: page …${x.slice(i - 80, i + 80)}… command line …${y.slice(i - 80, i + 80)}…`);
 }
 
+// Runs SHARE in the Measure tab: its error is carto sim's, with the place, the caret line and the
+// command that replays the game.
+async function failingRun(page, open) {
+  await open();
+  await page.evaluate((t) => window.carto.setText(t), SHARE);
+  await page.waitForFunction(() => window.carto.doc && window.carto.doc.name === "share", null, { timeout: 20000 });
+  await page.click("nav button[data-tab=measure]");
+  await page.fill("#sim-games", "2");
+  await page.fill("#sim-seed", "1");
+  await page.click("#sim-run");
+  await page.waitForFunction(() => document.getElementById("sim-error").textContent.length > 0, null, { timeout: 120000 });
+  const shown = await page.textContent("#sim-error");
+  const cli = native(["sim", "my.rules", "--games", "2", "--seed", "1", "--agents", "greedy", "--report", "--quiet"], { "my.rules": SHARE });
+  assert(cli.code === 1, `carto sim fails too: ${cli.stderr}`);
+  assert(shown.trim() === cli.stderr.trim(), `the page's error is carto sim's:\n${shown}\n---\n${cli.stderr}`);
+  assert(shown.includes("my.rules:9:21") && shown.includes("failed here"), `the place and the caret line: ${shown}`);
+  assert(shown.includes("replay it alone: carto play my.rules --seed 1"), `how to replay it: ${shown}`);
+  await page.$eval("#sim-error", (e) => e.scrollIntoView());
+}
+
 // The page's widest point is the screen's: nothing scrolls sideways.
 async function noSideways(page, what) {
   const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
@@ -239,21 +259,14 @@ export const tests = {
   },
 
   async "a game that fails says where in the rules and how to replay it, as carto sim does"({ page, open, shot }) {
-    await open();
-    await page.evaluate((t) => window.carto.setText(t), SHARE);
-    await page.waitForFunction(() => window.carto.doc && window.carto.doc.name === "share", null, { timeout: 20000 });
-    await page.click("nav button[data-tab=measure]");
-    await page.fill("#sim-games", "2");
-    await page.fill("#sim-seed", "1");
-    await page.click("#sim-run");
-    await page.waitForFunction(() => document.getElementById("sim-error").textContent.length > 0, null, { timeout: 120000 });
-    const shown = await page.textContent("#sim-error");
-    const cli = native(["sim", "my.rules", "--games", "2", "--seed", "1", "--agents", "greedy", "--report", "--quiet"], { "my.rules": SHARE });
-    assert(cli.code === 1, `carto sim fails too: ${cli.stderr}`);
-    assert(shown.trim() === cli.stderr.trim(), `the page's error is carto sim's:\n${shown}\n---\n${cli.stderr}`);
-    assert(shown.includes("my.rules:9:21") && shown.includes("failed here"), `the place and the caret line: ${shown}`);
-    assert(shown.includes("replay it alone: carto play my.rules --seed 1"), `how to replay it: ${shown}`);
-    await page.$eval("#sim-error", (e) => e.scrollIntoView());
+    await failingRun(page, open);
+    await shot();
+  },
+
+  async "on a phone: a game that fails says where, and the caret line fits the screen"({ page, open, shot }) {
+    await page.setViewportSize(PHONE);
+    await failingRun(page, open);
+    await noSideways(page, "the failed game's error");
     await shot();
   },
 
