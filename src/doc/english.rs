@@ -759,13 +759,7 @@ impl Words {
         }
         let p = precedence(op);
         let (a, b) = (self.operand(a, p), self.operand(b, p + 1));
-        let sym = match op {
-            BinOp::Add => "+",
-            BinOp::Sub => "−",
-            BinOp::Mul => "×",
-            BinOp::Div => "÷",
-            _ => "mod",
-        };
+        let sym = op_symbol(op);
         if op == BinOp::Div {
             format!("{a} {sym} {b} (rounded down)")
         } else {
@@ -787,14 +781,7 @@ impl Words {
                     }
                     _ => self.formula(x),
                 };
-                let sym = match op {
-                    BinOp::Add => "+",
-                    BinOp::Sub => "−",
-                    BinOp::Mul => "×",
-                    BinOp::Div => "÷",
-                    _ => "mod",
-                };
-                format!("{} {sym} {}", side(a, p), side(b, p + 1))
+                format!("{} {} {}", side(a, p), op_symbol(*op), side(b, p + 1))
             }
             _ => String::new(),
         }
@@ -1368,4 +1355,15 @@ pub(crate) fn tidy(sentence: &str) -> String {
 /// Whether `e` is a disjunction (`a or b`).
 fn inner_or(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Binary(BinOp::Or, ..))
+}
+
+/// An arithmetic operator as a page writes it: `+`, `−`, `×`, `÷`, `mod`.
+fn op_symbol(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "−",
+        BinOp::Mul => "×",
+        BinOp::Div => "÷",
+        _ => "mod",
+    }
 }

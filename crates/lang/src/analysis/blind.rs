@@ -215,14 +215,7 @@ pub(crate) fn free_choices(a: &Action) -> Option<u64> {
 
 /// See [`Interp::chips_read_only_to_move_chips`](crate::interp::Interp::chips_read_only_to_move_chips).
 pub(crate) fn program_blind_but(prog: &Program, exempt: &[Trigger]) -> bool {
-    Trigger::ALL
-        .iter()
-        .filter(|t| !exempt.contains(t))
-        .all(|&t| {
-            prog.rules_for(t)
-                .iter()
-                .all(|&r| rule_blind(&prog.rules[r as usize]))
-        })
+    super::rules_but(prog, exempt).all(rule_blind)
         && prog
             .actions
             .iter()

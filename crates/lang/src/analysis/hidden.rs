@@ -153,15 +153,7 @@ fn action_sees(a: &Action) -> bool {
 
 /// See [`Interp::faces_read_only_in_hands`](crate::interp::Interp::faces_read_only_in_hands).
 pub(crate) fn program_sees_but(prog: &Program, exempt: &[Trigger]) -> bool {
-    Trigger::ALL
-        .iter()
-        .filter(|t| !exempt.contains(t))
-        .all(|&t| {
-            prog.rules_for(t)
-                .iter()
-                .all(|&r| rule_sees(&prog.rules[r as usize]))
-        })
-        && prog.actions.iter().all(action_sees)
+    super::rules_but(prog, exempt).all(rule_sees) && prog.actions.iter().all(action_sees)
 }
 
 #[cfg(test)]

@@ -15,3 +15,22 @@ pub(crate) mod reads;
 pub(crate) mod statics;
 pub(crate) mod unheld;
 pub(crate) mod visit;
+
+use crate::game::Trigger;
+use crate::ir::{Program, Rule};
+
+/// The rules on every trigger but those in `exempt`: the rules an analysis asked "once nothing
+/// fires the exempt triggers any more" speaks of.
+pub(crate) fn rules_but<'p>(
+    prog: &'p Program,
+    exempt: &'p [Trigger],
+) -> impl Iterator<Item = &'p Rule> + 'p {
+    Trigger::ALL
+        .iter()
+        .filter(move |t| !exempt.contains(t))
+        .flat_map(move |&t| {
+            prog.rules_for(t)
+                .iter()
+                .map(move |&r| &prog.rules[r as usize])
+        })
+}

@@ -57,18 +57,7 @@ mod tests {
     use crate::builtins::{Builtin, Field};
     use crate::ir::{Src, Value};
 
-    /// A variant of the endless table whose rules end with `forced`.
-    fn probe(forced: &str) -> crate::interp::probe::Probe {
-        crate::interp::probe::variant("red 1 x 2", forced)
-    }
-
-    /// A chip in hand must be laid on a free square: the `when` reads chips, the squares offered
-    /// read tiles too.
-    const LAY: &str = "forced lay when len(chips(hand(player))) > 0\n\
-        choose chip: chips(hand(player))\n\
-        choose at_square: [s in squares() where s.land]\n\
-        where not at_square.covered and len(at_square.chips) == 0 {\n\
-          move(chip, at(at_square), up)\n}";
+    use crate::interp::probe::{forced as probe, LAY};
 
     #[test]
     fn a_when_on_chips_and_choices_on_squares() {

@@ -21,6 +21,19 @@ pub(crate) const UPGRADE: &str = "action up phase follower\n\
       move([c in pay where not contains(keep, c)], box, up)\n\
       strength(target, 2)\n}\n";
 
+/// A chip in hand must be laid on a free square: the `when` reads chips, the squares offered read
+/// tiles too (the forced check's tests start from it).
+pub(crate) const LAY: &str = "forced lay when len(chips(hand(player))) > 0\n\
+    choose chip: chips(hand(player))\n\
+    choose at_square: [s in squares() where s.land]\n\
+    where not at_square.covered and len(at_square.chips) == 0 {\n\
+      move(chip, at(at_square), up)\n}";
+
+/// A variant of the endless table whose rules end with `forced`.
+pub(crate) fn forced(forced: &str) -> Probe {
+    variant("red 1 x 2", forced)
+}
+
 /// A checked program and its game configuration.
 pub(crate) struct Probe {
     pub(crate) program: Arc<Program>,

@@ -74,17 +74,7 @@ impl Interp {
 
 #[cfg(test)]
 mod tests {
-    /// A variant of the endless table whose rules end with `forced`.
-    fn probe(forced: &str) -> crate::interp::probe::Probe {
-        crate::interp::probe::variant("red 1 x 2", forced)
-    }
-
-    /// A chip in hand must be laid on a free square.
-    const LAY: &str = "forced lay when len(chips(hand(player))) > 0\n\
-        choose chip: chips(hand(player))\n\
-        choose at_square: [s in squares() where s.land]\n\
-        where not at_square.covered and len(at_square.chips) == 0 {\n\
-          move(chip, at(at_square), up)\n}";
+    use crate::interp::probe::{forced as probe, LAY};
 
     #[test]
     fn a_check_is_quiet_only_while_what_it_read_stays() {
